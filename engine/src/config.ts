@@ -1,0 +1,28 @@
+// The engine's configuration: the only place that reads process.env.
+import { z } from 'zod';
+
+const schema = z.object({
+  DATABASE_URL: z.string().url(),
+  REDIS_URL: z.string().url().optional(),
+  ENGINE_HOST: z.string().default('127.0.0.1'),
+  ENGINE_PORT: z.coerce.number().int().min(0).max(65535).default(4000),
+  ENGINE_ROLE: z.enum(['all', 'feed', 'core']).default('all'),
+  /** Shared with web: signs realtime tickets and internal calls. */
+  ENGINE_SECRET: z.string().min(16).default('dev-only-engine-secret-change-me'),
+  ENGINE_TEST_CONTROLS: z.enum(['0', '1']).default('0'),
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+});
+
+export type Config = z.infer<typeof schema>;
+
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const parsed = schema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new Error(`invalid engine configuration:\n${lines.join('\n')}`);
+  }
+  if (parsed.data.NODE_ENV === 'production' && parsed.data.ENGINE_SECRET.startsWith('dev-only')) {
+    throw new Error('ENGINE_SECRET must be set in production');
+  }
+  return parsed.data;
+}

@@ -1,0 +1,126 @@
+// `npm test`: every suite against a fresh database built from the migrations, then one
+// closing line `N passed, N failed` that sums them all. Exits non-zero on any failure.
+//
+//   npm test                 all suites
+//   npm test -- engine web   only those suites (engine, web, e2e)
+//
+// With DATABASE_URL set, its server hosts the throw-away test databases; without it an
+// embedded PostgreSQL is started in a temporary folder and removed afterwards.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, existsSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import {
+  repoRoot, startEmbeddedPostgres, createDatabase, dropDatabase, withDatabase, migrate, freePort, type PostgresServer,
+} from './lib/postgres.ts';
+
+interface Counts { passed: number; failed: number; skipped: number }
+interface Suite { name: string; run: (env: NodeJS.ProcessEnv, out: string) => Promise<Counts> }
+
+const bin = (name: string) => path.join(repoRoot, 'node_modules', '.bin', name);
+
+function run(cmd: string, args: string[], env: NodeJS.ProcessEnv, cwd = repoRoot): Promise<number> {
+  return new Promise((resolve) => {
+    const p = spawn(cmd, args, { cwd, env, stdio: 'inherit' });
+    p.on('exit', (code) => resolve(code ?? 1));
+  });
+}
+
+/** Counts from a JUnit XML report (bun test). */
+function junitCounts(file: string): Counts | undefined {
+  if (!existsSync(file)) return undefined;
+  const xml = readFileSync(file, 'utf8');
+  const tag = /<testsuites\b[^>]*>/.exec(xml)?.[0] ?? '';
+  const attr = (n: string) => Number(new RegExp(`\\b${n}="(\\d+)"`).exec(tag)?.[1] ?? 0);
+  const tests = attr('tests'), failures = attr('failures') + attr('errors'), skipped = attr('skipped');
+  return { passed: tests - failures - skipped, failed: failures, skipped };
+}
+
+/** Counts from a vitest JSON report. */
+function vitestCounts(file: string): Counts | undefined {
+  if (!existsSync(file)) return undefined;
+  const r = JSON.parse(readFileSync(file, 'utf8'));
+  return { passed: r.numPassedTests, failed: r.numFailedTests + (r.numRuntimeErrorTestSuites ?? 0), skipped: r.numPendingTests + (r.numTodoTests ?? 0) };
+}
+
+const crashed: Counts = { passed: 0, failed: 1, skipped: 0 };
+
+const suites: Suite[] = [
+  {
+    name: 'engine',
+    async run(env, out) {
+      const report = path.join(out, 'engine.xml');
+      const code = await run(bin('bun'), ['test', '--reporter=junit', `--reporter-outfile=${report}`], env);
+      const counts = junitCounts(report) ?? crashed;
+      if (code !== 0 && counts.failed === 0) counts.failed = 1; // a crash outside any test
+      return counts;
+    },
+  },
+  {
+    name: 'web',
+    async run(env, out) {
+      const report = path.join(out, 'web.json');
+      const code = await run(bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`], env, path.join(repoRoot, 'web'));
+      const counts = vitestCounts(report) ?? crashed;
+      if (code !== 0 && counts.failed === 0) counts.failed = 1;
+      return counts;
+    },
+  },
+];
+
+async function main() {
+  const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
+  const chosen = wanted.length ? suites.filter((s) => wanted.includes(s.name)) : suites;
+  const out = mkdtempSync(path.join(os.tmpdir(), 'broker-test-'));
+
+  let server: PostgresServer | undefined;
+  let adminUrl: string;
+  if (process.env.DATABASE_URL) {
+    adminUrl = withDatabase(process.env.DATABASE_URL, 'postgres');
+    console.log(`[test] using the PostgreSQL server of DATABASE_URL`);
+  } else {
+    const port = await freePort();
+    console.log(`[test] starting an embedded PostgreSQL on 127.0.0.1:${port}`);
+    server = await startEmbeddedPostgres({ dataDir: path.join(out, 'pg'), port, persistent: false, fast: true });
+    adminUrl = server.adminUrl;
+  }
+
+  const dbName = `broker_test_${process.pid}_${Date.now().toString(36)}`;
+  await createDatabase(adminUrl, dbName, { dropFirst: true });
+  const testUrl = withDatabase(adminUrl, dbName);
+  await migrate(testUrl);
+  console.log(`[test] fresh database ${dbName} migrated`);
+
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    NODE_ENV: 'test',
+    DATABASE_URL: testUrl,
+    TEST_DATABASE_URL: testUrl,
+    TEST_ADMIN_DATABASE_URL: adminUrl,
+  };
+
+  const total: Counts = { passed: 0, failed: 0, skipped: 0 };
+  const lines: string[] = [];
+  try {
+    for (const suite of chosen) {
+      console.log(`\n[test] ── ${suite.name} ──`);
+      const c = await suite.run(env, out);
+      total.passed += c.passed; total.failed += c.failed; total.skipped += c.skipped;
+      lines.push(`  ${suite.name}: ${c.passed} passed, ${c.failed} failed${c.skipped ? `, ${c.skipped} skipped` : ''}`);
+    }
+  } finally {
+    await dropDatabase(adminUrl, dbName).catch((e) => console.error(`[test] could not drop ${dbName}: ${e.message}`));
+    await server?.stop().catch(() => {});
+    rmSync(out, { recursive: true, force: true });
+  }
+
+  console.log(`\n[test] summary\n${lines.join('\n')}`);
+  console.log(`${total.passed} passed, ${total.failed} failed${total.skipped ? `, ${total.skipped} skipped` : ''}`);
+  process.exit(total.failed > 0 ? 1 : 0);
+}
+
+main().catch((e) => {
+  console.error(e);
+  console.log('0 passed, 1 failed');
+  process.exit(1);
+});

@@ -1,0 +1,45 @@
+// The web app's environment, parsed once at boot. Only `publicEnv` may reach the browser.
+import { z } from 'zod';
+
+const schema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  DATABASE_URL: z.string().url(),
+  REDIS_URL: z.string().url().optional(),
+  /** Where the browser reaches the engine (SSE) and where web calls it. */
+  ENGINE_URL: z.string().url().default('http://127.0.0.1:4000'),
+  ENGINE_PUBLIC_URL: z.string().url().optional(),
+  ENGINE_SECRET: z.string().min(16).default('dev-only-engine-secret-change-me'),
+  SESSION_SECRET: z.string().min(16).default('dev-only-session-secret-change-me'),
+  /** 32-byte key (hex or base64) encrypting gateway and provider secrets at rest. */
+  SECRETS_KEY: z.string().min(32).default('dev-only-secrets-key-change-me-0000000000'),
+  SMTP_URL: z.string().optional(),
+  MAIL_FROM: z.string().default('Broker <no-reply@broker.local>'),
+  UPLOAD_DIR: z.string().default('.data/uploads'),
+  MOCKS: z.enum(['true', 'false']).default('false'),
+});
+
+export type Env = z.infer<typeof schema>;
+
+let cached: Env | undefined;
+
+export function env(): Env {
+  if (cached) return cached;
+  const parsed = schema.safeParse(process.env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new Error(`invalid web configuration:\n${lines.join('\n')}`);
+  }
+  if (parsed.data.NODE_ENV === 'production') {
+    for (const k of ['ENGINE_SECRET', 'SESSION_SECRET', 'SECRETS_KEY'] as const) {
+      if (parsed.data[k].startsWith('dev-only')) console.warn(`[web] ${k} is the development default: set it in production`);
+    }
+  }
+  cached = parsed.data;
+  return cached;
+}
+
+/** The short allow-list of settings the browser may see. */
+export function publicEnv() {
+  const e = env();
+  return { ENGINE_PUBLIC_URL: e.ENGINE_PUBLIC_URL ?? e.ENGINE_URL };
+}
