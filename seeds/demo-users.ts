@@ -1,0 +1,24 @@
+// The demo sign-ins, one per role. `npm start` prints them; seeds/demo.ts creates them.
+export const DEMO_PASSWORD = 'Demo-1234';
+
+export const demoUsers = [
+  { key: 'admin', email: 'admin@demo.broker', fullName: 'Ada Admin', roleId: 1 },
+  { key: 'manager', email: 'manager@demo.broker', fullName: 'Max Manager', roleId: 2 },
+  { key: 'affiliate', email: 'affiliate@demo.broker', fullName: 'Fay Affiliate', roleId: 4 },
+  { key: 'sales', email: 'sales@demo.broker', fullName: 'Sam Sales', roleId: 5 },
+  { key: 'retention', email: 'retention@demo.broker', fullName: 'Rita Retention', roleId: 6 },
+  { key: 'alice', email: 'alice@demo.broker', fullName: 'Alice Customer', roleId: 3 },
+  { key: 'bob', email: 'bob@demo.broker', fullName: 'Bob Customer', roleId: 3 },
+] as const;
+
+export const roleNames: Record<number, string> = {
+  1: 'admin', 2: 'manager', 3: 'customer', 4: 'affiliate', 5: 'sales agent', 6: 'retention agent',
+};
+
+/** Language codes the demo data ships; seeds/translations/{code}.json holds each one's strings. */
+export const demoLanguages = [
+  { code: 'en', name: 'English' },
+  { code: 'es', name: 'Español' },
+  { code: 'fr', name: 'Français' },
+  { code: 'de', name: 'Deutsch' },
+] as const;
