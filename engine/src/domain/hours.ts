@@ -1,0 +1,53 @@
+// Market hours. Forex, commodities and indices trade Sunday 22:00 to Friday 22:00 UTC; stocks
+// the NYSE regular session 9:30–16:00 America/New_York, Monday to Friday (exchange holidays
+// are not modelled); crypto always. Pure: Intl does the time-zone work (DST included).
+import type { Category } from './pricing.ts';
+
+export type MarketGroup = 'fx' | 'stock' | 'crypto';
+export type MarketStatus = Record<MarketGroup, 'open' | 'closed'>;
+
+/** Forex, commodities and indices all follow fx (client-area.md §4). */
+export function marketGroup(category: Category): MarketGroup {
+  if (category === 'stock') return 'stock';
+  if (category === 'crypto') return 'crypto';
+  return 'fx';
+}
+
+export function fxOpen(at: Date): boolean {
+  const day = at.getUTCDay(); // 0 Sunday
+  const minutes = at.getUTCHours() * 60 + at.getUTCMinutes();
+  if (day === 6) return false;
+  if (day === 0) return minutes >= 22 * 60;
+  if (day === 5) return minutes < 22 * 60;
+  return true;
+}
+
+const nyParts = new Intl.DateTimeFormat('en-US', {
+  timeZone: 'America/New_York', weekday: 'short', hour: '2-digit', minute: '2-digit', hourCycle: 'h23',
+});
+
+export function nyseOpen(at: Date): boolean {
+  let weekday = '', hour = 0, minute = 0;
+  for (const p of nyParts.formatToParts(at)) {
+    if (p.type === 'weekday') weekday = p.value;
+    else if (p.type === 'hour') hour = Number(p.value);
+    else if (p.type === 'minute') minute = Number(p.value);
+  }
+  if (weekday === 'Sat' || weekday === 'Sun') return false;
+  const m = hour * 60 + minute;
+  return m >= 9 * 60 + 30 && m < 16 * 60;
+}
+
+export function groupOpen(group: MarketGroup, at: Date): boolean {
+  if (group === 'crypto') return true;
+  return group === 'stock' ? nyseOpen(at) : fxOpen(at);
+}
+
+export function isMarketOpen(category: Category, at: Date): boolean {
+  return groupOpen(marketGroup(category), at);
+}
+
+export function marketStatus(at: Date): MarketStatus {
+  const s = (g: MarketGroup) => (groupOpen(g, at) ? 'open' : 'closed') as 'open' | 'closed';
+  return { fx: s('fx'), stock: s('stock'), crypto: s('crypto') };
+}
