@@ -1,0 +1,105 @@
+// bench:engine — 100,000 open positions over 10,000 accounts and 60 instruments, take-profit
+// and stop-loss set, 1,000,000 ticks through the risk evaluator in one process; compared with
+// a reference evaluator that scans every open position on every tick (it lives only here).
+import { RiskEvaluator, type PositionInput } from '../src/risk/evaluator.ts';
+import { autoCloseReason } from '../src/domain/index.ts';
+import { rng, percentile } from './rng.ts';
+
+const POSITIONS = Number(process.env.BENCH_POSITIONS ?? 100_000);
+const ACCOUNTS = Number(process.env.BENCH_ACCOUNTS ?? 10_000);
+const INSTRUMENTS = 60;
+const TICKS = Number(process.env.BENCH_TICKS ?? 1_000_000);
+const NAIVE_TICKS = Number(process.env.BENCH_NAIVE_TICKS ?? 500);
+const SEED = Number(process.env.BENCH_SEED ?? 7);
+
+function world(seed: number) {
+  const rnd = rng(seed);
+  const mid = Array.from({ length: INSTRUMENTS }, (_, i) => (i % 3 === 0 ? 100 + rnd() * 50 : 1 + rnd()));
+  const spread = mid.map((m) => m * 0.0001);
+  const balances = Array.from({ length: ACCOUNTS }, () => 5_000 + rnd() * 20_000);
+  const positions: PositionInput[] = [];
+  for (let id = 1; id <= POSITIONS; id++) {
+    const i = Math.floor(rnd() * INSTRUMENTS);
+    const side = rnd() < 0.5 ? 'buy' : 'sell';
+    const open = side === 'buy' ? mid[i] + spread[i] : mid[i];
+    const amount = Math.round((1_000 / mid[i]) * (1 + rnd() * 9));
+    const dist = mid[i] * (0.002 + rnd() * 0.02);
+    positions.push({
+      id, accountId: 1 + Math.floor(rnd() * ACCOUNTS), instrumentId: i, side, amount, open,
+      spread: amount * spread[i] * 0.5, exchangeRate: 1, margin: (open * amount) / 100, stopout: 50,
+      tp: side === 'buy' ? open + dist : open - dist,
+      sl: side === 'buy' ? open - dist : open + dist,
+    });
+  }
+  return { rnd, mid, spread, balances, positions };
+}
+
+function ticks(seed: number, mid: number[], spread: number[], n: number) {
+  const rnd = rng(seed);
+  const inst = new Int32Array(n), bid = new Float64Array(n), ask = new Float64Array(n);
+  const m = mid.slice();
+  for (let t = 0; t < n; t++) {
+    const i = Math.floor(rnd() * INSTRUMENTS);
+    m[i] *= 1 + (rnd() - 0.5) * 0.0004;
+    inst[t] = i; bid[t] = m[i]; ask[t] = m[i] + spread[i] * (0.5 + rnd());
+  }
+  return { inst, bid, ask };
+}
+
+// ---- indexed evaluator
+const w = world(SEED);
+const r = new RiskEvaluator();
+for (let i = 0; i < INSTRUMENTS; i++) r.setQuote(i, w.mid[i], w.mid[i] + w.spread[i]);
+for (let a = 0; a < ACCOUNTS; a++) r.setBalance(a + 1, w.balances[a]);
+for (const p of w.positions) r.addPosition(p);
+const tk = ticks(SEED + 1, w.mid, w.spread, TICKS);
+const lat = new Float64Array(TICKS);
+let closes = 0;
+const t0 = performance.now();
+for (let t = 0; t < TICKS; t++) {
+  const s = performance.now();
+  const out = r.onTick(tk.inst[t], tk.bid[t], tk.ask[t]);
+  lat[t] = performance.now() - s;
+  // settle at once, as the close executor would (balance moves by the P/L)
+  for (const c of out) { closes++; r.removePosition(c.positionId); }
+}
+const elapsed = (performance.now() - t0) / 1000;
+lat.sort();
+
+// ---- reference: scan every open position on every tick
+const n = world(SEED);
+const open = new Map(n.positions.map((p) => [p.id, p]));
+const bids = n.mid.slice(), asks = n.mid.map((m, i) => m + n.spread[i]);
+const ntk = ticks(SEED + 1, n.mid, n.spread, NAIVE_TICKS);
+const eq = new Float64Array(ACCOUNTS + 1);
+let naiveCloses = 0;
+const n0 = performance.now();
+for (let t = 0; t < NAIVE_TICKS; t++) {
+  const i = ntk.inst[t];
+  bids[i] = ntk.bid[t]; asks[i] = ntk.ask[t];
+  eq.fill(0);
+  for (let a = 0; a < ACCOUNTS; a++) eq[a + 1] = n.balances[a];
+  const hit: number[] = [];
+  for (const p of open.values()) {
+    const b = bids[p.instrumentId], k = asks[p.instrumentId];
+    const cur = p.side === 'buy' ? k : b;
+    eq[p.accountId] += (p.amount * (p.side === 'buy' ? cur - p.open : p.open - cur) - p.spread) / p.exchangeRate;
+    if (autoCloseReason(p, b, k)) hit.push(p.id);
+  }
+  for (const p of open.values()) if (eq[p.accountId] <= 0) hit.push(p.id);
+  for (const id of hit) if (open.delete(id)) naiveCloses++;
+}
+const naiveElapsed = (performance.now() - n0) / 1000;
+
+const ticksPerS = TICKS / elapsed, naivePerS = NAIVE_TICKS / naiveElapsed;
+console.log(JSON.stringify({
+  bench: 'engine', positions: POSITIONS, accounts: ACCOUNTS, instruments: INSTRUMENTS, ticks: TICKS, seed: SEED,
+  ticks_per_s: Math.round(ticksPerS),
+  p50_us: +(percentile(lat, 50) * 1000).toFixed(2),
+  p99_us: +(percentile(lat, 99) * 1000).toFixed(2),
+  closes,
+  naive_ticks: NAIVE_TICKS,
+  naive_ticks_per_s: Math.round(naivePerS),
+  ratio: +(ticksPerS / naivePerS).toFixed(1),
+  target: { ticks_per_s: 200_000, ratio: 100 },
+}));

@@ -1,0 +1,272 @@
+// Server-side risk on every tick, without scanning every position:
+// - take-profit, stop-loss and per-position stop-out are price levels kept in four heaps per
+//   instrument (ask rising / ask falling / bid rising / bid falling); a tick looks at the tops;
+// - account equity (balance + floating P/L) is kept from per-(account, instrument) exposure.
+//   Each account splits its equity into a loss budget per instrument and arms one level per
+//   instrument where that budget would be used up; while no level is crossed the account's
+//   equity is provably above 0. A crossed level recomputes that one account exactly and either
+//   closes everything (equity ≤ 0) or re-arms it.
+// Pure in-memory code: no I/O; closes are returned to the caller, who settles them in
+// PostgreSQL and then calls confirmClose().
+import { TriggerHeap, type Entry } from './heap.ts';
+import { stopOutLevel, type CloseReason, type Side } from '../domain/index.ts';
+
+export interface PositionInput {
+  id: number;
+  accountId: number;       // balance id
+  instrumentId: number;
+  side: Side;
+  amount: number;
+  open: number;
+  spread: number;          // spread cost, quote currency
+  exchangeRate: number;
+  margin: number;
+  tp: number | null;
+  sl: number | null;
+  stopout: number;         // percent
+}
+
+interface Position extends PositionInput { gen: number; closing: boolean }
+
+interface Exposure {
+  ab: number; bb: number;  // buys:  P/L = ask·ab − bb
+  as: number; bs: number;  // sells: P/L = bs − bid·as
+  count: number;
+}
+
+interface Account {
+  id: number;
+  balance: number;
+  positions: Set<Position>;
+  exposure: Map<number, Exposure>;
+  gen: number;
+  closing: boolean;
+}
+
+interface Book {
+  bid: number; ask: number; quoted: boolean;
+  askUp: TriggerHeap; askDown: TriggerHeap; bidUp: TriggerHeap; bidDown: TriggerHeap;
+  live: number;            // positions + armed accounts, to know when to compact
+}
+
+export interface CloseRequest {
+  positionId: number;
+  accountId: number;
+  instrumentId: number;
+  reason: CloseReason;
+}
+
+const TP = 0, SL = 1, SO = 2, ACCT = 3;
+const REASON: CloseReason[] = ['tp', 'sl', 'stop_out'];
+
+export class RiskEvaluator {
+  private positions = new Map<number, Position>();
+  private accounts = new Map<number, Account>();
+  private books = new Map<number, Book>();
+  /** counters for metrics */
+  ticks = 0;
+  rearms = 0;
+
+  get openPositions() { return this.positions.size; }
+
+  private book(id: number): Book {
+    let b = this.books.get(id);
+    if (!b) {
+      b = {
+        bid: 0, ask: 0, quoted: false, live: 0,
+        askUp: new TriggerHeap(1), askDown: new TriggerHeap(-1), bidUp: new TriggerHeap(1), bidDown: new TriggerHeap(-1),
+      };
+      this.books.set(id, b);
+    }
+    return b;
+  }
+
+  private account(id: number): Account {
+    let a = this.accounts.get(id);
+    if (!a) {
+      a = { id, balance: 0, positions: new Set(), exposure: new Map(), gen: 0, closing: false };
+      this.accounts.set(id, a);
+    }
+    return a;
+  }
+
+  /** Seed a quote without evaluating (start-up). */
+  setQuote(instrumentId: number, bid: number, ask: number) {
+    const b = this.book(instrumentId);
+    b.bid = bid; b.ask = ask; b.quoted = true;
+  }
+
+  /** A balance changed (deposit, adjustment, a close settled): re-arm the account. */
+  setBalance(accountId: number, balance: number, out: CloseRequest[] = []): CloseRequest[] {
+    const a = this.account(accountId);
+    a.balance = balance;
+    if (a.positions.size) this.arm(a, out);
+    return out;
+  }
+
+  addPosition(input: PositionInput, out: CloseRequest[] = []): CloseRequest[] {
+    if (this.positions.has(input.id)) this.removePosition(input.id);
+    const p: Position = { ...input, gen: 0, closing: false };
+    this.positions.set(p.id, p);
+    const a = this.account(p.accountId);
+    a.closing = false;
+    a.positions.add(p);
+    this.expose(a, p, 1);
+    const b = this.book(p.instrumentId);
+    b.live++;
+    this.pushLevels(p, b);
+    this.arm(a, out);
+    // a position born past its own trigger closes on the next tick; check now too
+    if (b.quoted) this.evaluateInstrument(p.instrumentId, b, out);
+    return out;
+  }
+
+  /** Take-profit / stop-loss changed (modify or staff edit). */
+  updateLevels(id: number, tp: number | null, sl: number | null, out: CloseRequest[] = []): CloseRequest[] {
+    const p = this.positions.get(id);
+    if (!p) return out;
+    p.gen++;
+    p.tp = tp; p.sl = sl;
+    const b = this.book(p.instrumentId);
+    if (!p.closing) this.pushLevels(p, b);
+    if (b.quoted) this.evaluateInstrument(p.instrumentId, b, out);
+    return out;
+  }
+
+  /** The close was settled (or the position deleted): forget it and re-arm its account. */
+  removePosition(id: number, newBalance?: number, out: CloseRequest[] = []): CloseRequest[] {
+    const p = this.positions.get(id);
+    if (!p) return out;
+    this.positions.delete(id);
+    p.gen++; p.closing = true;
+    const a = this.account(p.accountId);
+    a.positions.delete(p);
+    this.expose(a, p, -1);
+    this.book(p.instrumentId).live--;
+    if (newBalance !== undefined) a.balance = newBalance;
+    if (a.positions.size === 0) a.closing = false;
+    else if (!a.closing) this.arm(a, out);
+    return out;
+  }
+
+  /** A close attempt failed: let the triggers fire again later. */
+  releaseClose(id: number) {
+    const p = this.positions.get(id);
+    if (!p || !p.closing) return;
+    p.closing = false;
+    p.gen++;
+    this.pushLevels(p, this.book(p.instrumentId));
+    const a = this.account(p.accountId);
+    a.closing = false;
+    this.arm(a, []);
+  }
+
+  /** Evaluate one tick; returns the positions to close now. */
+  onTick(instrumentId: number, bid: number, ask: number, out: CloseRequest[] = []): CloseRequest[] {
+    this.ticks++;
+    const b = this.book(instrumentId);
+    b.bid = bid; b.ask = ask; b.quoted = true;
+    this.evaluateInstrument(instrumentId, b, out);
+    return out;
+  }
+
+  private evaluateInstrument(instrumentId: number, b: Book, out: CloseRequest[]) {
+    const rearm = new Set<Account>();
+    this.drain(b.askUp, b.ask, out, rearm);
+    this.drain(b.askDown, b.ask, out, rearm);
+    this.drain(b.bidUp, b.bid, out, rearm);
+    this.drain(b.bidDown, b.bid, out, rearm);
+    // after draining: a new level that is already crossed waits for the next tick (arm()
+    // itself closes at equity ≤ 0, so nothing is missed)
+    for (const a of rearm) this.arm(a, out);
+    const size = b.askUp.size + b.askDown.size + b.bidUp.size + b.bidDown.size;
+    if (size > 8 * b.live + 1024) {
+      b.askUp.compact(); b.askDown.compact(); b.bidUp.compact(); b.bidDown.compact();
+    }
+  }
+
+  private drain(h: TriggerHeap, price: number, out: CloseRequest[], rearm: Set<Account>) {
+    while (h.crossed(price)) {
+      const e = h.pop()!;
+      if (e.ref.gen !== e.gen || e.ref.closing) continue; // stale
+      if (e.kind === ACCT) rearm.add(e.ref as Account);
+      else this.fire(e.ref as Position, REASON[e.kind], out);
+    }
+  }
+
+  private fire(p: Position, reason: CloseReason, out: CloseRequest[]) {
+    p.closing = true;
+    out.push({ positionId: p.id, accountId: p.accountId, instrumentId: p.instrumentId, reason });
+  }
+
+  private pushLevels(p: Position, b: Book) {
+    const buy = p.side === 'buy';
+    // buy: tp when ask ≥ tp, sl/stop-out when ask ≤ level; sell: tp when bid ≤ tp, sl/stop-out when bid ≥ level
+    if (p.tp && p.tp > 0) (buy ? b.askUp : b.bidDown).push(entry(p.tp, TP, p));
+    if (p.sl && p.sl > 0) (buy ? b.askDown : b.bidUp).push(entry(p.sl, SL, p));
+    if (p.margin > 0) {
+      const level = stopOutLevel(p.side, p.amount, p.open, p.spread, p.exchangeRate, p.margin, p.stopout);
+      (buy ? b.askDown : b.bidUp).push(entry(level, SO, p));
+    }
+  }
+
+  private expose(a: Account, p: Position, sign: 1 | -1) {
+    let x = a.exposure.get(p.instrumentId);
+    if (!x) { x = { ab: 0, bb: 0, as: 0, bs: 0, count: 0 }; a.exposure.set(p.instrumentId, x); }
+    const units = (sign * p.amount) / p.exchangeRate;
+    if (p.side === 'buy') { x.ab += units; x.bb += (sign * (p.amount * p.open + p.spread)) / p.exchangeRate; }
+    else { x.as += units; x.bs += (sign * (p.amount * p.open - p.spread)) / p.exchangeRate; }
+    x.count += sign;
+    if (x.count === 0) a.exposure.delete(p.instrumentId);
+  }
+
+  /** Floating P/L of an account at the current quotes (exact in floats, O(instruments held)). */
+  floatingPnl(accountId: number): number {
+    const a = this.accounts.get(accountId);
+    if (!a) return 0;
+    let pnl = 0;
+    for (const [iid, x] of a.exposure) {
+      const b = this.books.get(iid);
+      if (!b || !b.quoted) continue;
+      pnl += b.ask * x.ab - x.bb + x.bs - b.bid * x.as;
+    }
+    return pnl;
+  }
+
+  equity(accountId: number): number {
+    return (this.accounts.get(accountId)?.balance ?? 0) + this.floatingPnl(accountId);
+  }
+
+  /** Recompute one account; close everything at equity ≤ 0, else arm a level per instrument. */
+  private arm(a: Account, out: CloseRequest[]) {
+    this.rearms++;
+    a.gen++;
+    if (a.closing || a.positions.size === 0) return;
+    const eq = a.balance + this.floatingPnl(a.id);
+    if (eq <= 0) {
+      a.closing = true;
+      for (const p of a.positions) if (!p.closing) this.fire(p, 'zero_equity', out);
+      return;
+    }
+    const budget = eq / a.exposure.size;
+    for (const [iid, x] of a.exposure) {
+      const b = this.books.get(iid);
+      if (!b || !b.quoted) continue;
+      // P/L change = ab·Δask − as·Δbid. The spread can at worst close to 0, which bounds the
+      // hedged part; the rest moves with one price, giving one level per instrument.
+      const spread = b.ask - b.bid;
+      const net = x.ab - x.as;
+      if (net > 1e-12) {
+        b.askDown.push(entry(b.ask + (x.as * spread - budget) / net, ACCT, a));
+      } else if (net < -1e-12) {
+        b.bidUp.push(entry(b.bid + (budget - x.ab * spread) / -net, ACCT, a));
+      } else if (x.as * spread >= budget) {
+        b.askDown.push(entry(Infinity, ACCT, a)); // fully hedged and the spread alone could use the budget: recheck each tick
+      }
+    }
+  }
+}
+
+function entry(key: number, kind: number, ref: { gen: number; closing: boolean }): Entry {
+  return { key, kind, ref, gen: ref.gen };
+}
