@@ -172,7 +172,8 @@ CREATE TRIGGER balances_guard_amount BEFORE INSERT OR UPDATE ON balances
   FOR EACH ROW EXECUTE FUNCTION guard_balance_amount();
 
 -- The single way to change a balance. Locks the balance row, is idempotent on
--- (ref_kind, ref_id, kind), refuses to go below zero (SQLSTATE BAL01) unless
+-- (ref_kind, ref_id, kind) (the same reference with another balance or amount is
+-- refused, SQLSTATE BAL05), refuses to go below zero (SQLSTATE BAL01) unless
 -- p_write_off_shortfall, in which case the shortfall is written off with a
 -- second entry so the balance ends at exactly 0. NOTIFYs balance_changed.
 CREATE FUNCTION post_ledger(
@@ -189,7 +190,7 @@ LANGUAGE plpgsql AS $$
 DECLARE
   v_balance balances%ROWTYPE;
   v_existing ledger_entries%ROWTYPE;
-  v_after numeric;
+  v_after numeric(24, 8);
   v_shortfall numeric := 0;
   v_id bigint;
 BEGIN
@@ -206,6 +207,10 @@ BEGIN
   SELECT * INTO v_existing FROM ledger_entries
    WHERE ref_kind = p_ref_kind AND ref_id = p_ref_id AND kind = p_kind;
   IF FOUND THEN
+    IF v_existing.balance_id <> p_balance_id OR v_existing.amount <> p_amount THEN
+      RAISE EXCEPTION 'reference %/% (%) was already posted with other terms', p_ref_kind, p_ref_id, p_kind
+        USING ERRCODE = 'BAL05';
+    END IF;
     RETURN QUERY SELECT v_existing.id, v_existing.balance_after, false;
     RETURN;
   END IF;
@@ -681,7 +686,12 @@ CREATE TRIGGER audit_events_no_truncate BEFORE TRUNCATE ON audit_events
   FOR EACH STATEMENT EXECUTE FUNCTION refuse_change();
 
 -- Down Migration
--- The ledger and the audit trail are not dropped by a down migration of a real
--- deployment; this exists for development resets only.
-DROP SCHEMA public CASCADE;
-CREATE SCHEMA public;
+-- For development resets only: a real deployment never drops its ledger or audit trail.
+DROP TABLE IF EXISTS audit_events, email_outbox, rate_limits, email_verification_tokens, password_reset_tokens,
+  sessions, affiliate_api_keys, team_members, teams, notes, leads, sales_statuses, tracking_events, notifications,
+  kyc_documents, api_settings, site_settings, translations, languages, candles, orders, lot_selector, lot_settings,
+  spreads, favorites, instruments, withdrawals, deposits, external_payments, payment_gateways, withdraw_fee_settings,
+  ledger_entries, balances, user_ip_whitelist, profiles, users, promo_codes, pricing_plans CASCADE;
+DROP FUNCTION IF EXISTS post_ledger, guard_balance_amount, refuse_change;
+DROP TYPE IF EXISTS api_provider, gateway_kind, ledger_kind, candle_interval, lot_state, lead_group, kyc_doc_type,
+  kyc_status, money_status, close_reason, order_side, balance_mode, instrument_category;

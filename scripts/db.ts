@@ -7,7 +7,7 @@ import { loadDemoData } from '../seeds/demo.ts';
 
 const command = process.argv[2];
 if (!['migrate', 'reset', 'seed'].includes(command)) {
-  console.error('usage: tsx scripts/db.mts migrate|reset|seed');
+  console.error('usage: tsx scripts/db.ts migrate|reset|seed');
   process.exit(2);
 }
 

@@ -4,7 +4,7 @@ import { db } from '~/utils/db.server.ts';
 
 export async function loader() {
   const [branding] = await db()`SELECT value FROM site_settings WHERE key = 'branding'`;
-  return { appName: (branding?.value?.value1 as string | undefined) ?? 'Broker' };
+  return { appName: (branding?.value?.appName as string | undefined) ?? 'Broker' };
 }
 
 export default function Index() {
