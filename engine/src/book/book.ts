@@ -1,0 +1,82 @@
+// The price book: latest and previous bid/ask and closeout per instrument, the instrument list,
+// and market status. In memory; the instruments table holds the last quote so a restart
+// starts warm.
+import type { Sql } from '../db.ts';
+import { conversionRate, dec, marketStatus, isMarketOpen, type Category, type MarketStatus } from '../domain/index.ts';
+
+export interface Tick { symbol: string; bid: number; ask: number; ts: number }
+
+export interface Instrument {
+  id: number;
+  name: string;
+  base: string;
+  quote: string;
+  category: Category;
+  tradable: boolean;
+  leverage: number;
+  digits: number;
+}
+
+export interface Quote {
+  name: string;
+  bid: number; ask: number;
+  prevBid: number; prevAsk: number;
+  closeoutBid: number; closeoutAsk: number;
+  ts: number;
+  /** when the engine received it (for latency figures) */
+  ingestedAt: number;
+}
+
+export class Book {
+  instruments = new Map<string, Instrument>();
+  byId = new Map<number, Instrument>();
+  quotes = new Map<string, Quote>();
+  ticks = 0;
+
+  constructor(private now: () => Date = () => new Date()) {}
+
+  setInstruments(list: Instrument[]) {
+    this.instruments = new Map(list.map((i) => [i.name, i]));
+    this.byId = new Map(list.map((i) => [i.id, i]));
+  }
+
+  /** Apply a tick; returns the quote, or undefined for an unknown symbol or a bad price. */
+  apply(t: Tick): Quote | undefined {
+    if (!this.instruments.has(t.symbol) || !(t.bid > 0) || !(t.ask >= t.bid)) return undefined;
+    const prev = this.quotes.get(t.symbol);
+    const q: Quote = {
+      name: t.symbol, bid: t.bid, ask: t.ask,
+      prevBid: prev?.bid ?? t.bid, prevAsk: prev?.ask ?? t.ask,
+      closeoutBid: t.bid, closeoutAsk: t.ask,
+      ts: t.ts, ingestedAt: performance.now(),
+    };
+    this.quotes.set(t.symbol, q);
+    this.ticks++;
+    return q;
+  }
+
+  quote(name: string) { return this.quotes.get(name); }
+
+  mid(pair: string) {
+    const q = this.quotes.get(pair);
+    return q ? dec(q.bid).plus(q.ask).div(2) : undefined;
+  }
+
+  /** How many `to` units one `from` unit buys, from live FX quotes. */
+  rate(from: string, to: string) {
+    return conversionRate(from, to, (p) => this.mid(p));
+  }
+
+  status(): MarketStatus { return marketStatus(this.now()); }
+  isOpen(category: Category) { return isMarketOpen(category, this.now()); }
+  at() { return this.now(); }
+}
+
+export async function loadInstruments(sql: Sql): Promise<{ list: Instrument[]; quotes: { name: string; bid: number; ask: number }[] }> {
+  const rows = await sql<{ id: bigint; name: string; base: string; quote: string; category: Category; tradable: boolean; leverage: number; digits: number; bids: string | null; asks: string | null }[]>`
+    SELECT id, name, base, quote, category, tradable, leverage, digits, bids, asks FROM instruments ORDER BY id`;
+  return {
+    list: rows.map((r) => ({ id: Number(r.id), name: r.name, base: r.base, quote: r.quote, category: r.category, tradable: r.tradable, leverage: r.leverage, digits: r.digits })),
+    quotes: rows.filter((r) => r.bids && r.asks).map((r) => ({ name: r.name, bid: Number(r.bids), ask: Number(r.asks) })),
+  };
+}

@@ -1,0 +1,10 @@
+import type { Bus } from './bus.ts';
+import { MemoryBus } from './memory.ts';
+import { RedisBus } from './redis.ts';
+
+export * from './bus.ts';
+export { MemoryBus, RedisBus };
+
+export function createBus(redisUrl?: string, opts: { prefix?: string } = {}): Bus {
+  return redisUrl ? RedisBus.connect(redisUrl, opts) : new MemoryBus();
+}
