@@ -3,6 +3,7 @@
 //
 //   npm test                 all suites
 //   npm test -- engine web   only those suites (engine, web, e2e)
+//   E2E_VERBOSE=1 npm test   also print the e2e stack's output
 //
 // With DATABASE_URL set, its server hosts the throw-away test databases; without it an
 // embedded PostgreSQL is started in a temporary folder and removed afterwards.
@@ -10,12 +11,13 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, existsSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { startChild, stopChild, waitForHttp } from './lib/processes.ts';
 import {
   repoRoot, startEmbeddedPostgres, createDatabase, dropDatabase, withDatabase, migrate, freePort, type PostgresServer,
 } from './lib/postgres.ts';
 
 interface Counts { passed: number; failed: number; skipped: number }
-interface Suite { name: string; run: (env: NodeJS.ProcessEnv, out: string) => Promise<Counts> }
+interface Suite { name: string; run: (env: NodeJS.ProcessEnv, out: string, ctx: { adminUrl: string; dbName: string }) => Promise<Counts> }
 
 const bin = (name: string) => path.join(repoRoot, 'node_modules', '.bin', name);
 
@@ -66,6 +68,45 @@ const suites: Suite[] = [
       return counts;
     },
   },
+  {
+    // The stack started exactly as `npm start` starts it (production build, demo data on
+    // its first start) on a database of its own, then vitest + playwright-core against it.
+    name: 'e2e',
+    async run(env, out, { adminUrl, dbName }) {
+      const name = `${dbName}_e2e`;
+      await createDatabase(adminUrl, name, { dropFirst: true });
+      const [webPort, enginePort] = [await freePort(), await freePort()];
+      const stackEnv = {
+        ...env,
+        DATABASE_URL: withDatabase(adminUrl, name),
+        WEB_PORT: String(webPort),
+        ENGINE_PORT: String(enginePort),
+        ENGINE_URL: `http://127.0.0.1:${enginePort}`,
+        ENGINE_TEST_CONTROLS: '1',
+      };
+      const stack = startChild('stack', bin('tsx'), ['scripts/start.ts'], { cwd: repoRoot, env: stackEnv, quiet: !process.env.E2E_VERBOSE });
+      try {
+        const alive = () => stack.proc.exitCode === null;
+        await waitForHttp(`http://127.0.0.1:${enginePort}/v1/health`, 240_000, alive);
+        await waitForHttp(`http://127.0.0.1:${webPort}/`, 240_000, alive);
+        const report = path.join(out, 'e2e.json');
+        const code = await run(bin('vitest'), ['run', '--config', 'e2e/vitest.config.ts', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`], {
+          ...stackEnv,
+          E2E_BASE_URL: `http://127.0.0.1:${webPort}`,
+          E2E_ENGINE_URL: `http://127.0.0.1:${enginePort}`,
+        });
+        const counts = vitestCounts(report) ?? crashed;
+        if (code !== 0 && counts.failed === 0) counts.failed = 1;
+        return counts;
+      } catch (e) {
+        console.error(`[test] e2e stack did not come up: ${(e as Error).message} (set E2E_VERBOSE=1 to see its output)`);
+        return crashed;
+      } finally {
+        await stopChild(stack, 15_000);
+        await dropDatabase(adminUrl, name).catch(() => {});
+      }
+    },
+  },
 ];
 
 async function main() {
@@ -104,7 +145,7 @@ async function main() {
   try {
     for (const suite of chosen) {
       console.log(`\n[test] ── ${suite.name} ──`);
-      const c = await suite.run(env, out);
+      const c = await suite.run(env, out, { adminUrl, dbName });
       total.passed += c.passed; total.failed += c.failed; total.skipped += c.skipped;
       lines.push(`  ${suite.name}: ${c.passed} passed, ${c.failed} failed${c.skipped ? `, ${c.skipped} skipped` : ''}`);
     }
