@@ -99,7 +99,8 @@ const suites: Suite[] = [
         if (code !== 0 && counts.failed === 0) counts.failed = 1;
         return counts;
       } catch (e) {
-        console.error(`[test] e2e stack did not come up: ${(e as Error).message} (set E2E_VERBOSE=1 to see its output)`);
+        console.error(`[test] e2e stack did not come up: ${(e as Error).message}; its last output:`);
+        for (const line of stack.recent) console.error(`  [stack] ${line}`);
         return crashed;
       } finally {
         await stopChild(stack, 15_000);

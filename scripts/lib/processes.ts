@@ -6,21 +6,29 @@ export interface Child {
   name: string;
   proc: ChildProcess;
   exited: Promise<number | null>;
+  /** The last lines it printed, kept even when quiet, to explain a failure. */
+  recent: string[];
 }
 
 export function startChild(name: string, command: string, args: string[], opts: { cwd: string; env: NodeJS.ProcessEnv; quiet?: boolean }): Child {
   const proc = spawn(command, args, { cwd: opts.cwd, env: opts.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   const prefix = (line: string) => `[${name}] ${line}`;
+  const recent: string[] = [];
   for (const stream of [proc.stdout!, proc.stderr!]) {
     let rest = '';
     stream.on('data', (chunk: Buffer) => {
       const lines = (rest + chunk.toString()).split('\n');
       rest = lines.pop() ?? '';
-      if (!opts.quiet) for (const l of lines) if (l.trim()) console.log(prefix(l));
+      for (const l of lines) {
+        if (!l.trim()) continue;
+        recent.push(l);
+        if (recent.length > 60) recent.shift();
+        if (!opts.quiet) console.log(prefix(l));
+      }
     });
   }
   const exited = new Promise<number | null>((resolve) => proc.on('exit', (code) => resolve(code)));
-  return { name, proc, exited };
+  return { name, proc, exited, recent };
 }
 
 export async function stopChild(child: Child, graceMs = 5000) {
