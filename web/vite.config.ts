@@ -15,7 +15,6 @@ export default defineConfig({
       remix({
         future: {
           v3_fetcherPersist: true,
-          v3_relativeRoutePaths: true,
           v3_throwAbortReason: true,
           v3_singleFetch: true,
           v3_lazyRouteDiscovery: true,

@@ -1,15 +1,44 @@
-import { Links, Meta, Outlet, Scripts, ScrollRestoration } from '@remix-run/react';
-import type { LinksFunction } from '@remix-run/node';
+import { data, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node';
+import { Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData } from '@remix-run/react';
+import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useChangeLanguage } from 'remix-i18next/react';
 import styles from './styles/app.css?url';
+import { db } from '~/utils/db.server.ts';
+import { readToast } from '~/utils/toast.server.ts';
+import { getPublicBranding } from '~/modules/settings/settings.server.ts';
+import { detectLocale, listLanguages, loadResources } from '~/modules/i18n/i18n.server.ts';
+import { LANG_STORAGE_KEY } from '~/modules/i18n/i18n.ts';
+import { ToastProvider } from '~/components/ui/toast.tsx';
+import { GeneralErrorBoundary } from '~/components/error-boundary.tsx';
 
 export const links: LinksFunction = () => [{ rel: 'stylesheet', href: styles }];
 
+export async function loader({ request }: LoaderFunctionArgs) {
+  const sql = db();
+  const [languages, branding] = await Promise.all([listLanguages(sql), getPublicBranding(sql)]);
+  const locale = await detectLocale(request, languages);
+  const resources = await loadResources(sql, locale);
+  const { toast, headers } = readToast(request);
+  return data({ locale, resources, languages, branding, toast }, headers ? { headers } : undefined);
+}
+
+export type RootData = Awaited<ReturnType<typeof loader>>['data'];
+
+export function useRootData() {
+  return useRouteLoaderData<typeof loader>('root') as RootData | undefined;
+}
+
 export function Layout({ children }: { children: React.ReactNode }) {
+  const root = useRootData();
+  const locale = root?.locale ?? 'en';
+  const favicon = root?.branding.faviconPath;
   return (
-    <html lang="en" data-theme="dark">
+    <html lang={locale} data-theme={root?.branding.theme ?? 'dark'}>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
+        {favicon ? <link rel="icon" href={favicon} /> : null}
         <Meta />
         <Links />
       </head>
@@ -23,5 +52,29 @@ export function Layout({ children }: { children: React.ReactNode }) {
 }
 
 export default function App() {
-  return <Outlet />;
+  const root = useRootData();
+  const { i18n } = useTranslation();
+  const locale = root?.locale ?? 'en';
+  // resources of a newly chosen language arrive with the root loader's data
+  if (root && !i18n.hasResourceBundle(locale, 'translation')) {
+    for (const [lng, res] of Object.entries(root.resources)) i18n.addResourceBundle(lng, 'translation', res, true, true);
+  }
+  useChangeLanguage(locale);
+  useEffect(() => {
+    // the switcher's choice is kept in localStorage as well as the cookie (client-area.md §1)
+    try {
+      if (window.localStorage.getItem(LANG_STORAGE_KEY) !== locale) window.localStorage.setItem(LANG_STORAGE_KEY, locale);
+    } catch {
+      /* storage disabled */
+    }
+  }, [locale]);
+  return (
+    <ToastProvider flash={root?.toast ?? null}>
+      <Outlet />
+    </ToastProvider>
+  );
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
 }

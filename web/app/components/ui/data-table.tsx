@@ -1,0 +1,170 @@
+// The server-backed table (admin.md §2.16): the server pages, sorts and searches; the table's
+// state lives in the URL (page, limit, sort, dir, search) so a page can be linked and reloaded.
+// Page sizes 15/25/50 (default 15); changing size or search returns to page 1; search is
+// debounced 1500 ms; default sort id descending; optional row selection including 'all'.
+import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useSearchParams } from '@remix-run/react';
+import { flexRender, getCoreRowModel, useReactTable, type ColumnDef, type RowSelectionState } from '@tanstack/react-table';
+import { useTranslation } from 'react-i18next';
+import { PAGE_SIZES, DEFAULT_PAGE_SIZE, SEARCH_DEBOUNCE_MS, readListState } from './list-params.ts';
+
+export type Selection = { all: true } | { all: false; ids: string[] };
+
+export interface DataTableProps<T> {
+  columns: ColumnDef<T, any>[]; // eslint-disable-line @typescript-eslint/no-explicit-any
+  data: T[];
+  total: number;
+  /** the row's id (for selection and keys) */
+  getRowId?: (row: T) => string;
+  searchable?: boolean;
+  selectable?: boolean;
+  onSelectionChange?: (selection: Selection) => void;
+  toolbar?: ReactNode;
+  /** prefix of the URL parameters, for two tables on one page */
+  paramPrefix?: string;
+  caption?: string;
+}
+
+export function DataTable<T>({ columns, data, total, getRowId, searchable = true, selectable, onSelectionChange, toolbar, paramPrefix = '', caption }: DataTableProps<T>) {
+  const { t } = useTranslation();
+  const [params, setParams] = useSearchParams();
+  const state = readListState(params, paramPrefix);
+  const p = (k: string) => paramPrefix + k;
+  const [search, setSearch] = useState(state.search);
+  const [rowSelection, setRowSelection] = useState<RowSelectionState>({});
+  const [all, setAll] = useState(false);
+  const first = useRef(true);
+
+  const update = (changes: Record<string, string | null>) => {
+    setParams((prev) => {
+      const next = new URLSearchParams(prev);
+      for (const [k, v] of Object.entries(changes)) {
+        if (v === null || v === '') next.delete(p(k));
+        else next.set(p(k), v);
+      }
+      return next;
+    }, { preventScrollReset: true });
+  };
+
+  // debounced search, back to page 1
+  useEffect(() => {
+    if (first.current) {
+      first.current = false;
+      return;
+    }
+    if (search === state.search) return;
+    const h = setTimeout(() => update({ search, page: null }), SEARCH_DEBOUNCE_MS);
+    return () => clearTimeout(h);
+  }, [search]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  // selection resets when the rows change
+  useEffect(() => {
+    setRowSelection({});
+    setAll(false);
+  }, [data]);
+
+  const selectColumn: ColumnDef<T, unknown> = useMemo(() => ({
+    id: '__select',
+    enableSorting: false,
+    header: ({ table }) => (
+      <input type="checkbox" aria-label={t('Select all rows on this page')}
+        checked={all || table.getIsAllPageRowsSelected()}
+        ref={(el) => { if (el) el.indeterminate = !all && table.getIsSomePageRowsSelected(); }}
+        onChange={(e) => { setAll(false); table.toggleAllPageRowsSelected(e.target.checked); }} />
+    ),
+    cell: ({ row }) => (
+      <input type="checkbox" aria-label={t('Select row')} checked={all || row.getIsSelected()}
+        onChange={(e) => { setAll(false); row.toggleSelected(e.target.checked); }} />
+    ),
+  }), [all, t]);
+
+  const table = useReactTable({
+    data,
+    columns: selectable ? [selectColumn, ...columns] : columns,
+    getCoreRowModel: getCoreRowModel(),
+    manualPagination: true,
+    manualSorting: true,
+    manualFiltering: true,
+    enableRowSelection: !!selectable,
+    state: { rowSelection },
+    onRowSelectionChange: setRowSelection,
+    getRowId: getRowId ? (row) => getRowId(row) : undefined,
+  });
+
+  useEffect(() => {
+    if (!onSelectionChange) return;
+    onSelectionChange(all ? { all: true } : { all: false, ids: Object.keys(rowSelection).filter((k) => rowSelection[k]) });
+  }, [rowSelection, all]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  const pages = Math.max(1, Math.ceil(total / state.limit));
+  const toggleSort = (id: string) => {
+    const dir = state.sort === id && state.dir === 'desc' ? 'asc' : 'desc';
+    update({ sort: id, dir, page: null });
+  };
+
+  return (
+    <div className="data-table">
+      <div className="table-toolbar">
+        {searchable ? (
+          <input type="search" className="table-search" placeholder={t('Search')} aria-label={t('Search')}
+            value={search} onChange={(e) => setSearch(e.target.value)} />
+        ) : <span />}
+        <div className="table-toolbar-right">
+          {toolbar}
+          {selectable && !all && total > 0 ? (
+            <button type="button" className="btn btn-ghost btn-sm" onClick={() => setAll(true)}>{t('Select all {{count}}', { count: total })}</button>
+          ) : null}
+          {selectable && all ? <span className="muted">{t('All {{count}} selected', { count: total })}</span> : null}
+        </div>
+      </div>
+      <div className="table-scroll">
+        <table>
+          {caption ? <caption className="sr-only">{caption}</caption> : null}
+          <thead>
+            {table.getHeaderGroups().map((hg) => (
+              <tr key={hg.id}>
+                {hg.headers.map((h) => {
+                  const sortable = h.column.getCanSort() && h.column.id !== '__select';
+                  const sorted = state.sort === h.column.id ? state.dir : null;
+                  return (
+                    <th key={h.id} aria-sort={sorted === 'asc' ? 'ascending' : sorted === 'desc' ? 'descending' : undefined}>
+                      {sortable ? (
+                        <button type="button" className="th-sort" onClick={() => toggleSort(h.column.id)}>
+                          {flexRender(h.column.columnDef.header, h.getContext())}
+                          <span aria-hidden="true">{sorted === 'asc' ? ' ▲' : sorted === 'desc' ? ' ▼' : ''}</span>
+                        </button>
+                      ) : flexRender(h.column.columnDef.header, h.getContext())}
+                    </th>
+                  );
+                })}
+              </tr>
+            ))}
+          </thead>
+          <tbody>
+            {table.getRowModel().rows.length === 0 ? (
+              <tr><td colSpan={table.getAllLeafColumns().length} className="table-empty">{t('No data found')}</td></tr>
+            ) : table.getRowModel().rows.map((row) => (
+              <tr key={row.id} data-selected={all || row.getIsSelected() || undefined}>
+                {row.getVisibleCells().map((cell) => <td key={cell.id}>{flexRender(cell.column.columnDef.cell, cell.getContext())}</td>)}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <div className="table-footer">
+        <span>{t('Total: {{count}}', { count: total })}</span>
+        <label className="page-size">
+          {t('Rows per page')}{' '}
+          <select value={state.limit} onChange={(e) => update({ limit: e.target.value === String(DEFAULT_PAGE_SIZE) ? null : e.target.value, page: null })}>
+            {PAGE_SIZES.map((n) => <option key={n} value={n}>{n}</option>)}
+          </select>
+        </label>
+        <nav className="pager" aria-label={t('Pagination')}>
+          <button type="button" className="btn btn-ghost btn-sm" disabled={state.page <= 1} onClick={() => update({ page: String(state.page - 1) })} aria-label={t('Previous page')}>‹</button>
+          <span>{t('Page {{page}} of {{pages}}', { page: state.page, pages })}</span>
+          <button type="button" className="btn btn-ghost btn-sm" disabled={state.page >= pages} onClick={() => update({ page: String(state.page + 1) })} aria-label={t('Next page')}>›</button>
+        </nav>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,100 @@
+// Form fields for Conform + Zod forms. Errors are i18n keys, shown once the field was
+// validated (on blur or submit); inputs point at their errors with aria-describedby.
+import { useId, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigation, useFetchers } from '@remix-run/react';
+import { Spinner } from './spinner.tsx';
+
+export type ListOfErrors = Array<string | null | undefined> | null | undefined;
+
+export function ErrorList({ id, errors }: { id?: string; errors?: ListOfErrors }) {
+  const { t } = useTranslation();
+  const shown = errors?.filter(Boolean);
+  if (!shown?.length) return null;
+  return (
+    <ul id={id} className="field-errors">
+      {shown.map((e) => <li key={e} className="field-error">{t(e!)}</li>)}
+    </ul>
+  );
+}
+
+export function Field({ label, inputProps, errors, className, hint }: {
+  label: ReactNode;
+  inputProps: InputHTMLAttributes<HTMLInputElement> & { key?: string };
+  errors?: ListOfErrors;
+  className?: string;
+  hint?: ReactNode;
+}) {
+  const fallbackId = useId();
+  const id = inputProps.id ?? fallbackId;
+  const errorId = errors?.length ? `${id}-error` : undefined;
+  const { key, ...rest } = inputProps;
+  return (
+    <div className={`field ${className ?? ''}`}>
+      <label htmlFor={id}>{label}</label>
+      <input key={key} id={id} aria-invalid={errorId ? true : undefined} aria-describedby={errorId} {...rest} />
+      {hint ? <div className="field-hint">{hint}</div> : null}
+      <ErrorList id={errorId} errors={errors} />
+    </div>
+  );
+}
+
+export function SelectField({ label, selectProps, options, errors, placeholder }: {
+  label: ReactNode;
+  selectProps: SelectHTMLAttributes<HTMLSelectElement> & { key?: string };
+  options: { value: string; label: string }[];
+  errors?: ListOfErrors;
+  placeholder?: string;
+}) {
+  const fallbackId = useId();
+  const id = selectProps.id ?? fallbackId;
+  const errorId = errors?.length ? `${id}-error` : undefined;
+  const { key, ...rest } = selectProps;
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <select key={key} id={id} aria-invalid={errorId ? true : undefined} aria-describedby={errorId} {...rest}>
+        {placeholder !== undefined ? <option value="">{placeholder}</option> : null}
+        {options.map((o) => <option key={o.value} value={o.value}>{o.label}</option>)}
+      </select>
+      <ErrorList id={errorId} errors={errors} />
+    </div>
+  );
+}
+
+export function CheckboxField({ label, inputProps }: { label: ReactNode; inputProps: InputHTMLAttributes<HTMLInputElement> & { key?: string } }) {
+  const fallbackId = useId();
+  const id = inputProps.id ?? fallbackId;
+  const { key, type: _type, ...rest } = inputProps;
+  return (
+    <div className="field field-check">
+      <input key={key} id={id} type="checkbox" {...rest} />
+      <label htmlFor={id}>{label}</label>
+    </div>
+  );
+}
+
+/** True while the form (matched by its action/intent, or any form when omitted) is submitting. */
+export function useIsPending({ formAction, intent }: { formAction?: string; intent?: string } = {}) {
+  const navigation = useNavigation();
+  const fetchers = useFetchers();
+  const matches = (state: string, action?: string | null, data?: FormData | null) =>
+    state !== 'idle' && (!formAction || action === formAction) && (!intent || data?.get('intent') === intent);
+  return (navigation.state === 'submitting' && matches(navigation.state, navigation.formAction, navigation.formData))
+    || fetchers.some((f) => f.state === 'submitting' && matches(f.state, f.formAction, f.formData));
+}
+
+/** A submit button disabled with a spinner while its form is pending. */
+export function SubmitButton({ pending, disabled, children, className, ...rest }: InputHTMLAttributes<HTMLButtonElement> & {
+  pending?: boolean;
+  children: ReactNode;
+  name?: string;
+  value?: string;
+}) {
+  return (
+    <button type="submit" className={`btn btn-primary ${className ?? ''}`} disabled={disabled || pending} aria-busy={pending || undefined} {...(rest as object)}>
+      {pending ? <Spinner size={14} /> : null}
+      <span>{children}</span>
+    </button>
+  );
+}

@@ -1,0 +1,92 @@
+// Dialogs: large by default, focus trapped inside, Escape and the backdrop close them unless
+// `dismissible` is false, focus returns to where it was.
+import { useEffect, useId, useRef, type ReactNode } from 'react';
+import { createPortal } from 'react-dom';
+import { useTranslation } from 'react-i18next';
+
+const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]):not([type="hidden"]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
+
+export interface ModalProps {
+  open: boolean;
+  onClose: () => void;
+  title: ReactNode;
+  children: ReactNode;
+  footer?: ReactNode;
+  size?: 'sm' | 'md' | 'lg';
+  dismissible?: boolean;
+}
+
+export function Modal({ open, onClose, title, children, footer, size = 'lg', dismissible = true }: ModalProps) {
+  const { t } = useTranslation();
+  const ref = useRef<HTMLDivElement>(null);
+  const titleId = useId();
+  useEffect(() => {
+    if (!open) return;
+    const previous = document.activeElement as HTMLElement | null;
+    const node = ref.current;
+    const first = node?.querySelector<HTMLElement>('[autofocus], ' + FOCUSABLE);
+    (first ?? node)?.focus();
+    function onKey(e: KeyboardEvent) {
+      if (e.key === 'Escape' && dismissible) {
+        e.preventDefault();
+        onClose();
+      }
+      if (e.key !== 'Tab' || !node) return;
+      const items = Array.from(node.querySelectorAll<HTMLElement>(FOCUSABLE));
+      if (items.length === 0) return e.preventDefault();
+      const [a, z] = [items[0], items[items.length - 1]];
+      if (e.shiftKey && document.activeElement === a) {
+        e.preventDefault();
+        z.focus();
+      } else if (!e.shiftKey && document.activeElement === z) {
+        e.preventDefault();
+        a.focus();
+      }
+    }
+    document.addEventListener('keydown', onKey);
+    return () => {
+      document.removeEventListener('keydown', onKey);
+      previous?.focus?.();
+    };
+  }, [open, dismissible, onClose]);
+  if (!open || typeof document === 'undefined') return null;
+  return createPortal(
+    <div className="modal-backdrop" onMouseDown={(e) => e.target === e.currentTarget && dismissible && onClose()}>
+      <div ref={ref} className={`modal modal-${size}`} role="dialog" aria-modal="true" aria-labelledby={titleId} tabIndex={-1}>
+        <div className="modal-header">
+          <h2 id={titleId}>{title}</h2>
+          {dismissible ? <button type="button" className="icon-btn" aria-label={t('Close')} onClick={onClose}>×</button> : null}
+        </div>
+        <div className="modal-body">{children}</div>
+        {footer ? <div className="modal-footer">{footer}</div> : null}
+      </div>
+    </div>,
+    document.body,
+  );
+}
+
+export interface ConfirmDialogProps {
+  open: boolean;
+  message: ReactNode;
+  title?: ReactNode;
+  confirmLabel?: string;
+  onConfirm: () => void;
+  onCancel: () => void;
+  pending?: boolean;
+  danger?: boolean;
+}
+
+export function ConfirmDialog({ open, message, title, confirmLabel, onConfirm, onCancel, pending, danger = true }: ConfirmDialogProps) {
+  const { t } = useTranslation();
+  return (
+    <Modal open={open} onClose={onCancel} title={title ?? t('Confirm')} size="sm"
+      footer={<>
+        <button type="button" className="btn btn-ghost" onClick={onCancel}>{t('Cancel')}</button>
+        <button type="button" className={`btn ${danger ? 'btn-danger' : 'btn-primary'}`} onClick={onConfirm} disabled={pending} autoFocus>
+          {confirmLabel ?? t('Yes')}
+        </button>
+      </>}>
+      <p>{message}</p>
+    </Modal>
+  );
+}

@@ -1,0 +1,50 @@
+// Browser start: i18next is initialised from the resources the root loader sent with the
+// page; keys missing from them are saved through POST /translations/{lng}.
+import { RemixBrowser } from '@remix-run/react';
+import { startTransition, StrictMode } from 'react';
+import { hydrateRoot } from 'react-dom/client';
+import i18next from 'i18next';
+import { I18nextProvider, initReactI18next } from 'react-i18next';
+import { i18nOptions, FALLBACK_LANGUAGE, type Resources } from '~/modules/i18n/i18n.ts';
+
+declare global {
+  interface Window {
+    __remixContext?: { state?: { loaderData?: Record<string, unknown> } };
+  }
+}
+
+const reported = new Set<string>();
+
+async function hydrate() {
+  const root = window.__remixContext?.state?.loaderData?.root as { locale?: string; resources?: Record<string, Resources> } | undefined;
+  const locale = root?.locale ?? document.documentElement.lang ?? FALLBACK_LANGUAGE;
+  await i18next.use(initReactI18next).init({
+    ...i18nOptions(locale, root?.resources ?? {}),
+    saveMissing: true,
+    saveMissingTo: 'current',
+    missingKeyHandler(lngs, _ns, key) {
+      const lng = lngs[0] ?? locale;
+      const id = `${lng}\u0000${key}`;
+      if (reported.has(id)) return;
+      reported.add(id);
+      void fetch(`/translations/${encodeURIComponent(lng)}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ key }),
+        credentials: 'same-origin',
+      }).catch(() => {});
+    },
+  });
+  startTransition(() => {
+    hydrateRoot(
+      document,
+      <I18nextProvider i18n={i18next}>
+        <StrictMode>
+          <RemixBrowser />
+        </StrictMode>
+      </I18nextProvider>,
+    );
+  });
+}
+
+void hydrate();

@@ -1,0 +1,205 @@
+// The visitor flows: sign in, sign up, email verification, forgot and reset password.
+// Each takes a db handle, the settings it depends on and plain values, so tests call them directly.
+import type { Sql } from '~/utils/db.server.ts';
+import { getSettings } from '~/modules/settings/settings.server.ts';
+import { sendMail } from '~/modules/email/mailer.server.ts';
+import { hashPassword, verifyPassword } from './password.server.ts';
+import { verifyCaptcha, type CaptchaConfig } from './captcha.server.ts';
+import { enforceLimits, LIMITS, RateLimitedError, type RateLimitStore } from './rate-limit.server.ts';
+import { createSession, revokeAllSessions } from './session.server.ts';
+import { newToken, sha256 } from './tokens.server.ts';
+import type { SignupInput } from './schemas.ts';
+
+export const RESET_TOKEN_SECONDS = 60 * 60;
+export const VERIFY_TOKEN_SECONDS = 48 * 60 * 60;
+
+export { MESSAGES } from './messages.ts';
+import { MESSAGES } from './messages.ts';
+
+export interface AuthConfig {
+  emailVerify: boolean;
+  captcha: CaptchaConfig;
+  appUrl: string;
+  appName: string;
+  currencies: string[];
+  demoInitialBalance: string;
+}
+
+export async function loadAuthConfig(sql: Sql): Promise<AuthConfig> {
+  const s = await getSettings(sql, ['branding', 'recaptcha', 'emailVerify'] as const);
+  return {
+    emailVerify: s.emailVerify.enabled === 'on',
+    captcha: { enabled: s.recaptcha.enabled === 'on' && !!s.recaptcha.siteKey, secretKey: s.recaptcha.secretKey },
+    appUrl: s.branding.appUrl.replace(/\/+$/, ''),
+    appName: s.branding.appName,
+    currencies: s.branding.currencies,
+    demoInitialBalance: s.branding.demoInitialBalance,
+  };
+}
+
+export class AuthError extends Error {
+  constructor(message: string, public status = 400, public values: Record<string, string | number> = {}) {
+    super(message);
+  }
+}
+
+function fromRateLimit(e: unknown): never {
+  if (e instanceof RateLimitedError) throw new AuthError('Too many attempts. Please try again in {{minutes}} minutes.', 429, { minutes: e.minutes });
+  throw e;
+}
+
+// a real hash of a random password, so unknown emails cost as much time as wrong passwords
+let dummyHash: Promise<string> | undefined;
+
+export interface SignInInput { email: string; password: string; remember: boolean; humanKey?: string; ip: string | null; userAgent?: string | null }
+
+export async function signIn(sql: Sql, store: RateLimitStore, cfg: AuthConfig, input: SignInInput) {
+  const email = input.email.trim().toLowerCase();
+  await enforceLimits(store, [[LIMITS.loginIp, input.ip], [LIMITS.loginEmail, email]]).catch(fromRateLimit);
+  if (!(await verifyCaptcha(cfg.captcha, input.humanKey, input.ip))) throw new AuthError(MESSAGES.captcha);
+
+  const [user] = await sql`SELECT id, password_hash, role_id, is_active, is_email_verified FROM users
+                            WHERE email = ${email} AND deleted_at IS NULL`;
+  if (!user) {
+    dummyHash ??= hashPassword(newToken());
+    await verifyPassword(await dummyHash, input.password);
+    throw new AuthError(MESSAGES.invalidCredentials, 401);
+  }
+  if (!(await verifyPassword(user.password_hash, input.password))) throw new AuthError(MESSAGES.invalidCredentials, 401);
+  if (!user.is_active) throw new AuthError(MESSAGES.inactive, 403);
+  if (cfg.emailVerify && !user.is_email_verified) throw new AuthError(MESSAGES.unverified, 403);
+  if (user.role_id !== 3) {
+    const [wl] = await sql`
+      SELECT count(*)::int AS n,
+             coalesce(bool_or(${input.ip ?? '0.0.0.0'}::inet <<= ip_address), false) AS ok
+        FROM user_ip_whitelist WHERE user_id = ${user.id}`;
+    if (wl.n > 0 && (!input.ip || !wl.ok)) throw new AuthError(MESSAGES.ipDenied, 403);
+  }
+  const session = await createSession(sql, { userId: Number(user.id), remember: input.remember, ip: input.ip, userAgent: input.userAgent });
+  return { token: session.token, sessionId: session.id, userId: Number(user.id), roleId: Number(user.role_id), remember: input.remember };
+}
+
+// ---------------------------------------------------------------- sign-up
+
+export interface SignUpResult { userId: number; verificationSent: boolean }
+
+export async function signUp(sql: Sql, cfg: AuthConfig, store: RateLimitStore, input: SignupInput & { ip: string | null }): Promise<SignUpResult> {
+  await enforceLimits(store, [[LIMITS.signupIp, input.ip]]).catch(fromRateLimit);
+  if (!(await verifyCaptcha(cfg.captcha, input.humanKey, input.ip))) throw new AuthError(MESSAGES.captcha);
+  const currency = cfg.currencies.includes(input.currency) ? input.currency : cfg.currencies[0];
+  const passwordHash = await hashPassword(input.password);
+
+  const userId = await sql.begin(async (tx) => {
+    const [taken] = await tx`SELECT 1 FROM users WHERE email = ${input.email} AND deleted_at IS NULL`;
+    if (taken) throw new AuthError(MESSAGES.emailTaken, 409);
+    let promoId: number | null = null;
+    let managerId: number | null = null;
+    if (input.promoCode) {
+      const [promo] = await tx`SELECT p.id, p.owner_id, o.role_id FROM promo_codes p LEFT JOIN users o ON o.id = p.owner_id
+                                WHERE p.code = ${input.promoCode.toUpperCase()}`;
+      if (!promo) throw new AuthError(MESSAGES.promoInvalid);
+      promoId = Number(promo.id);
+      // a manager's code makes them the customer's manager
+      if (promo.role_id === 2) managerId = Number(promo.owner_id);
+    }
+    const [u] = await tx`
+      INSERT INTO users (email, password_hash, full_name, role_id, is_active, is_email_verified, promo_code_id, manager_id)
+      VALUES (${input.email}, ${passwordHash}, ${input.fullName}, 3, true, false, ${promoId}, ${managerId})
+      RETURNING id`;
+    const id = Number(u.id);
+    await tx`INSERT INTO profiles (user_id, phone, birth_date, country, city, address, postal_code)
+             VALUES (${id}, ${input.phone}, ${input.birthDate ?? null}, ${input.country}, ${input.city}, ${input.address}, ${input.postalCode})`;
+    const [demo] = await tx`INSERT INTO balances (user_id, mode, currency) VALUES (${id}, 'demo', ${currency}) RETURNING id`;
+    await tx`INSERT INTO balances (user_id, mode, currency) VALUES (${id}, 'real', ${currency})`;
+    if (Number(cfg.demoInitialBalance) > 0) {
+      await tx`SELECT * FROM post_ledger(${demo.id}, ${cfg.demoInitialBalance}::numeric, 'demo_credit', 'signup', ${String(id)}, NULL, NULL, false)`;
+    }
+    await tx`UPDATE users SET active_balance_id = ${demo.id} WHERE id = ${id}`;
+    return id;
+  }).catch((e) => {
+    if (e?.code === '23505') throw new AuthError(MESSAGES.emailTaken, 409); // a concurrent sign-up won
+    throw e;
+  });
+
+  let verificationSent = false;
+  if (cfg.emailVerify) {
+    await sendVerificationEmail(sql, cfg, userId, input.email);
+    verificationSent = true;
+  }
+  return { userId, verificationSent };
+}
+
+export async function sendVerificationEmail(sql: Sql, cfg: AuthConfig, userId: number, email: string) {
+  const token = newToken();
+  await sql`INSERT INTO email_verification_tokens (user_id, token_hash, expires_at)
+            VALUES (${userId}, ${sha256(token)}, now() + make_interval(secs => ${VERIFY_TOKEN_SECONDS}))`;
+  const link = `${cfg.appUrl}/verify-email/${token}`;
+  await sendMail(sql, {
+    to: email,
+    subject: `${cfg.appName}: verify your email address`,
+    text: `Welcome to ${cfg.appName}.\n\nPlease confirm your email address by opening this link:\n${link}\n\nThe link expires in 48 hours.`,
+    html: `<p>Welcome to ${escapeHtml(cfg.appName)}.</p><p><a href="${link}">Confirm your email address</a></p><p>The link expires in 48 hours.</p>`,
+  });
+  return link;
+}
+
+/** Marks the token used and the user verified. Single use, expiring. */
+export async function verifyEmail(sql: Sql, token: string): Promise<number> {
+  const [row] = await sql`
+    UPDATE email_verification_tokens SET used_at = now()
+     WHERE token_hash = ${sha256(token)} AND used_at IS NULL AND expires_at > now()
+    RETURNING user_id`;
+  if (!row) throw new AuthError(MESSAGES.verifyInvalid, 400);
+  await sql`UPDATE users SET is_email_verified = true, updated_at = now() WHERE id = ${row.user_id}`;
+  return Number(row.user_id);
+}
+
+// ---------------------------------------------------------------- forgot and reset
+
+/** Sends a reset link when the email belongs to an active account; answers the same either way. */
+export async function requestPasswordReset(sql: Sql, store: RateLimitStore, cfg: AuthConfig, input: { email: string; humanKey?: string; ip: string | null }) {
+  const email = input.email.trim().toLowerCase();
+  await enforceLimits(store, [[LIMITS.forgotIp, input.ip], [LIMITS.forgotEmail, email]]).catch(fromRateLimit);
+  if (!(await verifyCaptcha(cfg.captcha, input.humanKey, input.ip))) throw new AuthError(MESSAGES.captcha);
+  const [user] = await sql`SELECT id FROM users WHERE email = ${email} AND deleted_at IS NULL AND is_active`;
+  if (!user) return { sent: false };
+  const token = newToken();
+  await sql`INSERT INTO password_reset_tokens (user_id, token_hash, expires_at)
+            VALUES (${user.id}, ${sha256(token)}, now() + make_interval(secs => ${RESET_TOKEN_SECONDS}))`;
+  const link = `${cfg.appUrl}/reset-password/${token}`;
+  await sendMail(sql, {
+    to: email,
+    subject: `${cfg.appName}: reset your password`,
+    text: `Someone asked to reset the password of your ${cfg.appName} account.\n\nTo choose a new password, open this link:\n${link}\n\nThe link expires in 1 hour. If you did not ask for it, ignore this email.`,
+    html: `<p>Someone asked to reset the password of your ${escapeHtml(cfg.appName)} account.</p><p><a href="${link}">Choose a new password</a></p><p>The link expires in 1 hour. If you did not ask for it, ignore this email.</p>`,
+  });
+  return { sent: true };
+}
+
+/** Whether a reset token is still usable (for the reset screen's loader). */
+export async function resetTokenValid(sql: Sql, token: string): Promise<boolean> {
+  const [row] = await sql`SELECT 1 FROM password_reset_tokens WHERE token_hash = ${sha256(token)} AND used_at IS NULL AND expires_at > now()`;
+  return !!row;
+}
+
+export async function resetPassword(sql: Sql, store: RateLimitStore, input: { token: string; password: string; ip: string | null }) {
+  await enforceLimits(store, [[LIMITS.resetIp, input.ip]]).catch(fromRateLimit);
+  const passwordHash = await hashPassword(input.password);
+  return sql.begin(async (tx) => {
+    const [row] = await tx`
+      UPDATE password_reset_tokens SET used_at = now()
+       WHERE token_hash = ${sha256(input.token)} AND used_at IS NULL AND expires_at > now()
+      RETURNING user_id`;
+    if (!row) throw new AuthError(MESSAGES.resetInvalid, 400);
+    const userId = Number(row.user_id);
+    // the link proves the mailbox: the address counts as verified
+    await tx`UPDATE users SET password_hash = ${passwordHash}, is_email_verified = true, updated_at = now() WHERE id = ${userId}`;
+    await tx`UPDATE password_reset_tokens SET used_at = now() WHERE user_id = ${userId} AND used_at IS NULL`;
+    await revokeAllSessions(tx as unknown as Sql, userId);
+    return userId;
+  });
+}
+
+function escapeHtml(s: string) {
+  return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+}

@@ -1,0 +1,53 @@
+// Zod schemas of the visitor forms, shared by the browser (Conform) and the server actions.
+// Messages are i18n keys (the English text), quoted from client-area.md §5 where it gives them.
+import { z } from 'zod';
+
+const email = z
+  .string({ required_error: 'Email is required' })
+  .trim()
+  .max(254, 'Invalid email')
+  .email('Invalid email')
+  .transform((v) => v.toLowerCase());
+
+const newPassword = z
+  .string({ required_error: 'Password is required' })
+  .min(8, 'Password must be at least 8 characters')
+  .max(200, 'Password is too long');
+
+const required = (message: string, max = 200) => z.string({ required_error: message }).trim().min(1, message).max(max, message);
+
+export const LoginSchema = z.object({
+  email,
+  password: z.string({ required_error: 'Password is required' }).max(200),
+  remember: z.boolean().optional().default(false),
+  humanKey: z.string().max(4000).optional(),
+});
+
+export const SignupSchema = z
+  .object({
+    fullName: required('Full name is required'),
+    email,
+    password: newPassword,
+    passwordConfirmation: z.string({ required_error: 'Passwords must match' }),
+    phone: required('Phone is required', 40),
+    birthDate: z
+      .string()
+      .regex(/^\d{4}-\d{2}-\d{2}$/, 'Invalid date')
+      .refine((v) => !Number.isNaN(Date.parse(v)) && Date.parse(v) < Date.now(), 'Invalid date')
+      .optional(),
+    country: required('Country is required', 100),
+    city: required('City is required', 100),
+    address: required('Address is required', 300),
+    postalCode: required('Postal code is required', 20),
+    promoCode: z.string().trim().max(32).optional(),
+    currency: z.string({ required_error: 'Currency is required' }).regex(/^[A-Z]{3}$/, 'Currency is required'),
+    humanKey: z.string().max(4000).optional(),
+  })
+  .refine((v) => v.password === v.passwordConfirmation, { message: 'Passwords must match', path: ['passwordConfirmation'] });
+
+export const ForgotPasswordSchema = z.object({ email, humanKey: z.string().max(4000).optional() });
+
+export const ResetPasswordSchema = z.object({ password: newPassword });
+
+export type LoginInput = z.infer<typeof LoginSchema>;
+export type SignupInput = z.infer<typeof SignupSchema>;

@@ -1,0 +1,137 @@
+// Server-side sessions. The cookie holds a random token; the sessions table holds its sha-256.
+// remember: the cookie lives 30 days; otherwise it is a browser-session cookie and the
+// server-side row expires after 12 idle hours.
+import type { Sql } from '~/utils/db.server.ts';
+import { env } from '~/utils/env.server.ts';
+import { newToken, sha256 } from './tokens.server.ts';
+
+export const SESSION_COOKIE = '__session';
+export const REMEMBER_SECONDS = 30 * 24 * 60 * 60;
+export const IDLE_SECONDS = 12 * 60 * 60;
+
+export interface SessionUser {
+  id: number;
+  email: string;
+  fullName: string;
+  roleId: number;
+  isActive: boolean;
+  isEmailVerified: boolean;
+  activeBalanceId: number | null;
+  pricingPlanId: number | null;
+}
+
+export interface CurrentSession {
+  sessionId: number;
+  remember: boolean;
+  impersonatorId: number | null;
+  parentId: number | null;
+  user: SessionUser;
+}
+
+export function readCookie(request: Request, name: string): string | undefined {
+  const header = request.headers.get('cookie');
+  if (!header) return undefined;
+  for (const part of header.split(';')) {
+    const i = part.indexOf('=');
+    if (i < 0) continue;
+    if (part.slice(0, i).trim() === name) {
+      try {
+        return decodeURIComponent(part.slice(i + 1).trim());
+      } catch {
+        return undefined;
+      }
+    }
+  }
+  return undefined;
+}
+
+export function sessionCookie(token: string, remember: boolean): string {
+  const parts = [`${SESSION_COOKIE}=${token}`, 'Path=/', 'HttpOnly', 'SameSite=Lax'];
+  if (remember) parts.push(`Max-Age=${REMEMBER_SECONDS}`);
+  if (env().NODE_ENV === 'production') parts.push('Secure');
+  return parts.join('; ');
+}
+
+export function clearSessionCookie(): string {
+  const parts = [`${SESSION_COOKIE}=`, 'Path=/', 'HttpOnly', 'SameSite=Lax', 'Max-Age=0'];
+  if (env().NODE_ENV === 'production') parts.push('Secure');
+  return parts.join('; ');
+}
+
+export interface NewSession {
+  userId: number;
+  remember: boolean;
+  ip?: string | null;
+  userAgent?: string | null;
+  impersonatorId?: number | null;
+  parentId?: number | null;
+}
+
+export async function createSession(sql: Sql, s: NewSession): Promise<{ token: string; id: number }> {
+  const token = newToken();
+  const seconds = s.remember ? REMEMBER_SECONDS : IDLE_SECONDS;
+  const [row] = await sql`
+    INSERT INTO sessions (token_hash, user_id, impersonator_id, parent_id, remember, ip, user_agent, expires_at)
+    VALUES (${sha256(token)}, ${s.userId}, ${s.impersonatorId ?? null}, ${s.parentId ?? null}, ${s.remember},
+            ${s.ip ?? null}, ${s.userAgent?.slice(0, 500) ?? null}, now() + make_interval(secs => ${seconds}))
+    RETURNING id`;
+  await sql`UPDATE users SET online = true, last_seen_at = now() WHERE id = ${s.userId}`;
+  return { token, id: Number(row.id) };
+}
+
+/** The live session of a cookie token with its user, or null (expired, revoked, user inactive or deleted). */
+export async function findSession(sql: Sql, token: string | undefined): Promise<CurrentSession | null> {
+  if (!token || token.length > 200) return null;
+  const [row] = await sql`
+    SELECT s.id AS session_id, s.remember, s.impersonator_id, s.parent_id, s.last_seen_at,
+           u.id, u.email, u.full_name, u.role_id, u.is_active, u.is_email_verified, u.active_balance_id, u.pricing_plan_id
+      FROM sessions s JOIN users u ON u.id = s.user_id
+     WHERE s.token_hash = ${sha256(token)} AND s.revoked_at IS NULL AND s.expires_at > now()
+       AND u.deleted_at IS NULL AND u.is_active`;
+  if (!row) return null;
+  // sliding expiry, written at most once a minute
+  if (Date.now() - new Date(row.last_seen_at).getTime() > 60_000) {
+    await sql`UPDATE sessions SET last_seen_at = now(),
+                expires_at = CASE WHEN remember THEN expires_at ELSE now() + make_interval(secs => ${IDLE_SECONDS}) END
+              WHERE id = ${row.session_id}`;
+    await sql`UPDATE users SET online = true, last_seen_at = now() WHERE id = ${row.id}`;
+  }
+  return {
+    sessionId: Number(row.session_id),
+    remember: row.remember,
+    impersonatorId: row.impersonator_id === null ? null : Number(row.impersonator_id),
+    parentId: row.parent_id === null ? null : Number(row.parent_id),
+    user: {
+      id: Number(row.id),
+      email: row.email,
+      fullName: row.full_name,
+      roleId: row.role_id,
+      isActive: row.is_active,
+      isEmailVerified: row.is_email_verified,
+      activeBalanceId: row.active_balance_id === null ? null : Number(row.active_balance_id),
+      pricingPlanId: row.pricing_plan_id === null ? null : Number(row.pricing_plan_id),
+    },
+  };
+}
+
+export function getSession(sql: Sql, request: Request): Promise<CurrentSession | null> {
+  return findSession(sql, readCookie(request, SESSION_COOKIE));
+}
+
+export async function revokeSession(sql: Sql, sessionId: number): Promise<void> {
+  await sql`UPDATE sessions SET revoked_at = now() WHERE (id = ${sessionId} OR parent_id = ${sessionId}) AND revoked_at IS NULL`;
+}
+
+export async function revokeAllSessions(sql: Sql, userId: number): Promise<void> {
+  await sql`UPDATE sessions SET revoked_at = now() WHERE user_id = ${userId} AND revoked_at IS NULL`;
+}
+
+/** Gives a live session a fresh token (used to hand the staff session back after login-as). */
+export async function rotateSessionToken(sql: Sql, sessionId: number): Promise<{ token: string; remember: boolean } | null> {
+  const token = newToken();
+  const [row] = await sql`
+    UPDATE sessions SET token_hash = ${sha256(token)}, last_seen_at = now()
+     WHERE id = ${sessionId} AND revoked_at IS NULL AND expires_at > now()
+    RETURNING remember`;
+  return row ? { token, remember: row.remember } : null;
+}

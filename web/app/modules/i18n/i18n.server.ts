@@ -1,0 +1,65 @@
+// Languages and translations come from the database on every request, so an admin's edit
+// takes effect without a restart. The locale comes from the `lang` cookie (what the switcher
+// stores), then Accept-Language, then 'en'.
+import { RemixI18Next } from 'remix-i18next/server';
+import type { Sql } from '~/utils/db.server.ts';
+import { readCookie } from '~/modules/auth/session.server.ts';
+import { FALLBACK_LANGUAGE, LANG_COOKIE, type Resources } from './i18n.ts';
+
+export interface Language { code: string; name: string }
+
+export async function listLanguages(sql: Sql): Promise<Language[]> {
+  const rows = await sql`SELECT code, name FROM languages ORDER BY position, code`;
+  const langs = rows.map((r) => ({ code: r.code as string, name: r.name as string }));
+  if (!langs.some((l) => l.code === FALLBACK_LANGUAGE)) langs.unshift({ code: FALLBACK_LANGUAGE, name: 'English' });
+  return langs;
+}
+
+export async function detectLocale(request: Request, languages: Language[]): Promise<string> {
+  const supported = languages.map((l) => l.code);
+  const i18n = new RemixI18Next({
+    detection: {
+      supportedLanguages: supported,
+      fallbackLanguage: FALLBACK_LANGUAGE,
+      order: ['custom', 'header'],
+      async findLocale(req) {
+        const lang = readCookie(req, LANG_COOKIE);
+        return lang && supported.includes(lang) ? lang : null;
+      },
+    },
+  });
+  const locale = await i18n.getLocale(request);
+  return supported.includes(locale) ? locale : FALLBACK_LANGUAGE;
+}
+
+export async function loadTranslations(sql: Sql, locale: string): Promise<Resources> {
+  const rows = await sql`SELECT key, value FROM translations WHERE language_code = ${locale} AND value <> ''`;
+  const out: Resources = {};
+  for (const r of rows) out[r.key] = r.value;
+  return out;
+}
+
+/** The resources the page needs: the locale's, plus English as fallback. */
+export async function loadResources(sql: Sql, locale: string): Promise<Record<string, Resources>> {
+  const res: Record<string, Resources> = { [locale]: await loadTranslations(sql, locale) };
+  if (locale !== FALLBACK_LANGUAGE) res[FALLBACK_LANGUAGE] = await loadTranslations(sql, FALLBACK_LANGUAGE);
+  return res;
+}
+
+/**
+ * Records a key the UI asked for that has no translation yet (POST /translations/{lng}).
+ * English gets the key itself as its text; other languages an empty value for a translator to fill.
+ */
+export async function saveMissingKey(sql: Sql, lng: string, key: string): Promise<boolean> {
+  if (!key || key.length > 500) return false;
+  const [row] = await sql`
+    INSERT INTO translations (language_code, key, value)
+    SELECT code, ${key}, CASE WHEN code = ${FALLBACK_LANGUAGE} THEN ${key} ELSE '' END FROM languages WHERE code = ${lng}
+    ON CONFLICT (language_code, key) DO NOTHING
+    RETURNING id`;
+  return !!row;
+}
+
+export function langCookie(code: string): string {
+  return `${LANG_COOKIE}=${encodeURIComponent(code)}; Path=/; SameSite=Lax; Max-Age=${365 * 24 * 3600}`;
+}

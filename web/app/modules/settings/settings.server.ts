@@ -1,0 +1,58 @@
+// Reads site settings: each key's stored jsonb is validated with its zod schema; a missing
+// or invalid value falls back to the key's default (and says so in the log once).
+import type { Sql } from '~/utils/db.server.ts';
+import { settingsDefaults, settingsSchemas, type Settings, type SettingsKey } from './schema.ts';
+
+const warned = new Set<string>();
+
+function parse<K extends SettingsKey>(key: K, value: unknown): Settings<K> {
+  if (value === undefined || value === null) return settingsDefaults[key];
+  const schema = settingsSchemas[key];
+  // stored values may omit fields added later: defaults fill them in
+  const merged = typeof value === 'object' && !Array.isArray(value) ? { ...settingsDefaults[key], ...(value as object) } : value;
+  const parsed = schema.safeParse(merged);
+  if (parsed.success) return parsed.data as Settings<K>;
+  if (!warned.has(key)) {
+    warned.add(key);
+    console.warn(`[settings] stored value of '${key}' is invalid, using defaults: ${parsed.error.issues.map((i) => i.path.join('.') + ' ' + i.message).join('; ')}`);
+  }
+  return settingsDefaults[key];
+}
+
+export async function getSetting<K extends SettingsKey>(sql: Sql, key: K): Promise<Settings<K>> {
+  const [row] = await sql`SELECT value FROM site_settings WHERE key = ${key}`;
+  return parse(key, row?.value);
+}
+
+export async function getSettings<K extends SettingsKey>(sql: Sql, keys: readonly K[]): Promise<{ [P in K]: Settings<P> }> {
+  const rows = await sql`SELECT key, value FROM site_settings WHERE key = ANY(${keys as unknown as string[]})`;
+  const byKey = new Map(rows.map((r) => [r.key as string, r.value]));
+  const out = {} as { [P in K]: Settings<P> };
+  for (const k of keys) (out as Record<string, unknown>)[k] = parse(k, byKey.get(k));
+  return out;
+}
+
+/** What every page's layout needs, safe to send to the browser (no secrets). */
+export async function getPublicBranding(sql: Sql) {
+  const s = await getSettings(sql, ['branding', 'theme', 'whatsapp', 'pricingPlan', 'favicon', 'authBackground', 'recaptcha', 'emailVerify'] as const);
+  return {
+    appName: s.branding.appName,
+    currencies: s.branding.currencies,
+    logoPath: s.branding.logoPath,
+    theme: s.theme.mode,
+    whatsapp: s.whatsapp.number.replace(/[^\d]/g, ''),
+    pricingPlan: s.pricingPlan.enabled,
+    faviconPath: s.favicon.path,
+    authBackground: s.authBackground.path,
+    recaptchaSiteKey: s.recaptcha.enabled === 'on' ? s.recaptcha.siteKey : '',
+    emailVerify: s.emailVerify.enabled,
+  };
+}
+export type PublicBranding = Awaited<ReturnType<typeof getPublicBranding>>;
+
+/** Test and admin helper: stores a value after validating it. */
+export async function setSetting<K extends SettingsKey>(sql: Sql, key: K, value: Settings<K>, actorId: number | null = null) {
+  const parsed = settingsSchemas[key].parse(value);
+  await sql`INSERT INTO site_settings (key, value, updated_by) VALUES (${key}, ${sql.json(parsed as never)}, ${actorId})
+            ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value, updated_at = now(), updated_by = EXCLUDED.updated_by`;
+}

@@ -1,0 +1,99 @@
+// Sign-in at '/' (client-area.md §2). Success goes to /dashboard for customers and to the
+// role's home for staff; a failure shows a toast at bottom-center.
+import { getFormProps, getInputProps, useForm } from '@conform-to/react';
+import { getZodConstraint, parseWithZod } from '@conform-to/zod';
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node';
+import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { assertSameOrigin } from '~/utils/request.server.ts';
+import { requireAnonymous } from '~/modules/auth/guards.server.ts';
+import { authContext } from '~/modules/auth/request-context.server.ts';
+import { AuthError, signIn } from '~/modules/auth/auth.server.ts';
+import { MESSAGES } from '~/modules/auth/messages.ts';
+import { LoginSchema } from '~/modules/auth/schemas.ts';
+import { ROLE_HOME, type RoleId } from '~/modules/auth/permissions.ts';
+import { sessionCookie } from '~/modules/auth/session.server.ts';
+import { Recaptcha } from '~/modules/auth/recaptcha.tsx';
+import { CheckboxField, Field, SubmitButton, useIsPending } from '~/components/ui/fields.tsx';
+import { useToast } from '~/components/ui/toast.tsx';
+import { pageMeta } from '~/modules/shell/meta.ts';
+import { getSetting } from '~/modules/settings/settings.server.ts';
+import { db } from '~/utils/db.server.ts';
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireAnonymous(request);
+  const recaptcha = await getSetting(db(), 'recaptcha');
+  return { recaptchaSiteKey: recaptcha.enabled === 'on' ? recaptcha.siteKey : '' };
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  assertSameOrigin(request);
+  const formData = await request.formData();
+  const submission = parseWithZod(formData, { schema: LoginSchema });
+  if (submission.status !== 'success') {
+    return data({ result: submission.reply({ hideFields: ['password'] }), error: null }, { status: 400 });
+  }
+  const ctx = await authContext(request, context);
+  try {
+    const s = await signIn(ctx.sql, ctx.store, ctx.cfg, { ...submission.value, ip: ctx.ip, userAgent: ctx.userAgent });
+    return redirect(ROLE_HOME[s.roleId as RoleId] ?? '/dashboard', { headers: { 'set-cookie': sessionCookie(s.token, s.remember) } });
+  } catch (e) {
+    if (!(e instanceof AuthError)) throw e;
+    const headers = e.status === 429 ? { 'retry-after': String(Number(e.values.minutes ?? 1) * 60) } : undefined;
+    return data(
+      { result: submission.reply({ formErrors: [e.message], hideFields: ['password'] }), error: { message: e.message || MESSAGES.invalidCredentials, values: e.values } },
+      { status: e.status, headers },
+    );
+  }
+}
+
+export default function SignIn() {
+  const { recaptchaSiteKey } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const { t } = useTranslation();
+  const { push } = useToast();
+  const pending = useIsPending();
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [humanKey, setHumanKey] = useState('');
+  const [form, fields] = useForm({
+    id: 'login',
+    lastResult: actionData?.result,
+    constraint: getZodConstraint(LoginSchema),
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: LoginSchema }),
+    shouldValidate: 'onBlur',
+    shouldRevalidate: 'onInput',
+  });
+  useEffect(() => {
+    if (actionData?.error) push({ type: 'error', title: actionData.error.message, values: actionData.error.values, position: 'bottom-center' });
+  }, [actionData, push]);
+  const disabled = !email || !password || (!!recaptchaSiteKey && !humanKey);
+  return (
+    <>
+      <h1 className="auth-title">{t('Sign In')}</h1>
+      <Form method="post" {...getFormProps(form)}>
+        <Field label={t('Email')} errors={fields.email.errors}
+          inputProps={{ ...getInputProps(fields.email, { type: 'email' }), autoComplete: 'email', autoFocus: true, onInput: (e) => setEmail(e.currentTarget.value) }} />
+        <Field label={t('Password')} errors={fields.password.errors}
+          inputProps={{ ...getInputProps(fields.password, { type: 'password' }), autoComplete: 'current-password', onInput: (e) => setPassword(e.currentTarget.value) }} />
+        <div className="auth-row">
+          <CheckboxField label={t('Remember me')} inputProps={{ ...getInputProps(fields.remember, { type: 'checkbox' }) }} />
+          <Link to="/forgot-password">{t('Forgot password?')}</Link>
+        </div>
+        {recaptchaSiteKey ? (
+          <>
+            <input type="hidden" name="humanKey" value={humanKey} />
+            <Recaptcha siteKey={recaptchaSiteKey} onChange={setHumanKey} />
+          </>
+        ) : null}
+        <SubmitButton className="btn-block" pending={pending} disabled={disabled}>{t('Login')}</SubmitButton>
+      </Form>
+      <p className="auth-alt">
+        {t("Don't have an account?")} <Link to="/signup">{t('Sign Up')}</Link>
+      </p>
+    </>
+  );
+}
+
+export const meta = pageMeta('Sign In');

@@ -1,0 +1,75 @@
+// Reset password at /reset-password/:token: one new-password field, then the
+// 'Password Updated' modal with a Login link to '/'. Tokens are single-use and expire.
+import { getFormProps, getInputProps, useForm } from '@conform-to/react';
+import { getZodConstraint, parseWithZod } from '@conform-to/zod';
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node';
+import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { assertSameOrigin } from '~/utils/request.server.ts';
+import { authContext } from '~/modules/auth/request-context.server.ts';
+import { AuthError, resetPassword, resetTokenValid } from '~/modules/auth/auth.server.ts';
+import { MESSAGES } from '~/modules/auth/messages.ts';
+import { ResetPasswordSchema } from '~/modules/auth/schemas.ts';
+import { Field, SubmitButton, useIsPending } from '~/components/ui/fields.tsx';
+import { Modal } from '~/components/ui/modal.tsx';
+import { useToast } from '~/components/ui/toast.tsx';
+import { pageMeta } from '~/modules/shell/meta.ts';
+import { db } from '~/utils/db.server.ts';
+
+export async function loader({ params }: LoaderFunctionArgs) {
+  return { valid: await resetTokenValid(db(), params.token ?? '') };
+}
+
+export async function action({ request, params, context }: ActionFunctionArgs) {
+  assertSameOrigin(request);
+  const submission = parseWithZod(await request.formData(), { schema: ResetPasswordSchema });
+  if (submission.status !== 'success') return data({ result: submission.reply({ hideFields: ['password'] }), done: false, error: null }, { status: 400 });
+  const ctx = await authContext(request, context);
+  try {
+    await resetPassword(ctx.sql, ctx.store, { token: params.token ?? '', password: submission.value.password, ip: ctx.ip });
+    return data({ result: submission.reply({ resetForm: true }), done: true, error: null });
+  } catch (e) {
+    if (!(e instanceof AuthError)) throw e;
+    return data({ result: submission.reply({ formErrors: [e.message], hideFields: ['password'] }), done: false, error: { message: e.message, values: e.values } }, { status: e.status });
+  }
+}
+
+export default function ResetPassword() {
+  const { valid } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const { t } = useTranslation();
+  const { push } = useToast();
+  const pending = useIsPending();
+  const [done, setDone] = useState(false);
+  const [form, fields] = useForm({
+    id: 'reset',
+    lastResult: actionData?.result,
+    constraint: getZodConstraint(ResetPasswordSchema),
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: ResetPasswordSchema }),
+    shouldValidate: 'onBlur',
+    shouldRevalidate: 'onInput',
+  });
+  useEffect(() => {
+    if (actionData?.error) push({ type: 'error', title: actionData.error.message || 'Something went wrong', values: actionData.error.values });
+    if (actionData?.done) setDone(true);
+  }, [actionData, push]);
+  return (
+    <>
+      <h1 className="auth-title">{t('Reset Password')}</h1>
+      {!valid && !done ? <p className="notice notice-error" role="alert">{t(MESSAGES.resetInvalid)}</p> : null}
+      <Form method="post" {...getFormProps(form)}>
+        <Field label={t('New Password')} errors={fields.password.errors}
+          inputProps={{ ...getInputProps(fields.password, { type: 'password' }), autoComplete: 'new-password', autoFocus: true }} />
+        <SubmitButton className="btn-block" pending={pending}>{t('Submit')}</SubmitButton>
+      </Form>
+      <p className="auth-alt"><Link to="/">{t('Back to Sign In')}</Link></p>
+      <Modal open={done} onClose={() => setDone(false)} title={t('Password Updated')} size="sm" dismissible={false}
+        footer={<Link to="/" className="btn btn-primary">{t('Login')}</Link>}>
+        <p>{t('Your new password has been set successfully. Please click the button below to login.')}</p>
+      </Modal>
+    </>
+  );
+}
+
+export const meta = pageMeta('Reset Password');

@@ -1,0 +1,16 @@
+import type { LoaderFunctionArgs } from '@remix-run/node';
+import { requireAccess } from '~/modules/auth/guards.server.ts';
+import { PlaceholderPage } from '~/modules/shell/placeholder.tsx';
+import { pageMeta } from '~/modules/shell/meta.ts';
+
+// /profile — roles from the permission map; a later issue fills this page.
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireAccess(request);
+  return null;
+}
+
+export default function Page() {
+  return <PlaceholderPage title="Personal Information" />;
+}
+
+export const meta = pageMeta('Personal Information');

@@ -1,0 +1,30 @@
+import type { LoaderFunctionArgs } from '@remix-run/node';
+import { Outlet, useLoaderData } from '@remix-run/react';
+import { db } from '~/utils/db.server.ts';
+import { requireAccess } from '~/modules/auth/guards.server.ts';
+import { loadShell } from '~/modules/shell/shell.server.ts';
+import { StaffLayout } from '~/modules/shell/layouts.tsx';
+import { staffMeta } from '~/modules/shell/meta.ts';
+import { useRootData } from '~/root.tsx';
+import { GeneralErrorBoundary } from '~/components/error-boundary.tsx';
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const session = await requireAccess(request);
+  return loadShell(db(), session);
+}
+
+export default function StaffRoute() {
+  const shell = useLoaderData<typeof loader>();
+  const root = useRootData()!;
+  return (
+    <StaffLayout root={root} shell={shell}>
+      <Outlet />
+    </StaffLayout>
+  );
+}
+
+export const meta = staffMeta;
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
+}

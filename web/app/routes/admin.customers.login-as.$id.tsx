@@ -1,0 +1,29 @@
+// POST /admin/customers/login-as/{id}: a staff member opens a customer's client area.
+import { redirect, type ActionFunctionArgs } from '@remix-run/node';
+import { db } from '~/utils/db.server.ts';
+import { clientIp } from '~/utils/request.server.ts';
+import { requireAccess } from '~/modules/auth/guards.server.ts';
+import { ImpersonationError, startImpersonation } from '~/modules/auth/impersonation.server.ts';
+import { sessionCookie } from '~/modules/auth/session.server.ts';
+import { redirectWithToast } from '~/utils/toast.server.ts';
+
+export async function action({ request, params, context }: ActionFunctionArgs) {
+  const sql = db();
+  const staff = await requireAccess(request, sql);
+  const id = Number(params.id);
+  if (!Number.isSafeInteger(id) || id <= 0) throw new Response('Not Found', { status: 404 });
+  try {
+    const s = await startImpersonation(sql, staff, id, { ip: clientIp(request, context), userAgent: request.headers.get('user-agent') });
+    return redirect('/dashboard', { headers: { 'set-cookie': sessionCookie(s.token, false) } });
+  } catch (e) {
+    if (e instanceof ImpersonationError) {
+      if (e.status === 403) throw new Response('Forbidden', { status: 403 });
+      return redirectWithToast(`/admin/customers/edit/${id}`, { type: 'error', title: e.message });
+    }
+    throw e;
+  }
+}
+
+export async function loader() {
+  throw new Response('Method Not Allowed', { status: 405 });
+}

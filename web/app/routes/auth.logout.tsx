@@ -1,0 +1,23 @@
+// POST /auth/logout: revokes the session (and a login-as session's staff session) and goes to '/'.
+import { redirect, type ActionFunctionArgs } from '@remix-run/node';
+import { db } from '~/utils/db.server.ts';
+import { assertSameOrigin } from '~/utils/request.server.ts';
+import { currentSession } from '~/modules/auth/guards.server.ts';
+import { clearSessionCookie, revokeSession } from '~/modules/auth/session.server.ts';
+
+export async function action({ request }: ActionFunctionArgs) {
+  assertSameOrigin(request);
+  const sql = db();
+  const s = await currentSession(request, sql);
+  if (s) {
+    await revokeSession(sql, s.sessionId);
+    if (s.parentId !== null) await revokeSession(sql, s.parentId);
+    await sql`UPDATE users SET online = EXISTS (SELECT 1 FROM sessions WHERE user_id = ${s.user.id} AND revoked_at IS NULL AND expires_at > now())
+              WHERE id = ${s.user.id}`;
+  }
+  return redirect('/', { headers: { 'set-cookie': clearSessionCookie() } });
+}
+
+export async function loader() {
+  return redirect('/');
+}

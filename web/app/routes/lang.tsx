@@ -1,0 +1,21 @@
+// POST /lang: the language switcher stores its choice in the `lang` cookie (and, in the
+// browser, localStorage) and goes back to the page it came from.
+import { redirect, type ActionFunctionArgs } from '@remix-run/node';
+import { db } from '~/utils/db.server.ts';
+import { assertSameOrigin } from '~/utils/request.server.ts';
+import { langCookie, listLanguages } from '~/modules/i18n/i18n.server.ts';
+import { safeRedirect } from '~/utils/safe-redirect.ts';
+
+export async function action({ request }: ActionFunctionArgs) {
+  assertSameOrigin(request);
+  const form = await request.formData();
+  const lang = String(form.get('lang') ?? '');
+  const to = safeRedirect(form.get('redirectTo'), '/');
+  const languages = await listLanguages(db());
+  if (!languages.some((l) => l.code === lang)) return redirect(to);
+  return redirect(to, { headers: { 'set-cookie': langCookie(lang) } });
+}
+
+export async function loader() {
+  return redirect('/');
+}

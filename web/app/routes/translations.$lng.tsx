@@ -1,0 +1,29 @@
+// GET /translations/{lng}: the language's translations. POST /translations/{lng} {key}: records a
+// key the UI asked for that has none yet (client-area.md §7).
+import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
+import { db } from '~/utils/db.server.ts';
+import { assertSameOrigin, clientIp } from '~/utils/request.server.ts';
+import { loadTranslations, saveMissingKey } from '~/modules/i18n/i18n.server.ts';
+import { defaultStore, hitLimit, LIMITS } from '~/modules/auth/rate-limit.server.ts';
+
+export async function loader({ params }: LoaderFunctionArgs) {
+  const lng = params.lng ?? '';
+  if (!/^[a-z]{2}(-[A-Za-z]{2,4})?$/.test(lng)) throw new Response('Not Found', { status: 404 });
+  return Response.json(await loadTranslations(db(), lng), { headers: { 'cache-control': 'no-cache' } });
+}
+
+export async function action({ request, params, context }: ActionFunctionArgs) {
+  assertSameOrigin(request);
+  if (request.method !== 'POST') throw new Response('Method Not Allowed', { status: 405 });
+  const sql = db();
+  const ip = clientIp(request, context) ?? 'unknown';
+  const hit = await hitLimit(await defaultStore(sql), LIMITS.translationsIp, ip);
+  if (!hit.allowed) return Response.json({ message: 'Too many requests' }, { status: 429 });
+  let key: unknown;
+  const type = request.headers.get('content-type') ?? '';
+  if (type.includes('application/json')) key = ((await request.json().catch(() => ({}))) as { key?: unknown }).key;
+  else key = (await request.formData()).get('key');
+  if (typeof key !== 'string' || key.length === 0 || key.length > 500) return Response.json({ message: 'key is required' }, { status: 400 });
+  const saved = await saveMissingKey(sql, params.lng ?? '', key);
+  return Response.json({ saved });
+}

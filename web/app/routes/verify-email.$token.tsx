@@ -1,0 +1,15 @@
+// The email-verification link: marks the address verified and goes to sign-in with a toast.
+import type { LoaderFunctionArgs } from '@remix-run/node';
+import { db } from '~/utils/db.server.ts';
+import { redirectWithToast } from '~/utils/toast.server.ts';
+import { AuthError, verifyEmail } from '~/modules/auth/auth.server.ts';
+
+export async function loader({ params }: LoaderFunctionArgs) {
+  try {
+    await verifyEmail(db(), params.token ?? '');
+    return redirectWithToast('/', { type: 'success', title: 'Your email address has been verified. You can now sign in.' });
+  } catch (e) {
+    if (!(e instanceof AuthError)) throw e;
+    return redirectWithToast('/', { type: 'error', title: e.message });
+  }
+}

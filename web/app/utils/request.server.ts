@@ -1,0 +1,46 @@
+// Facts about the incoming request: the client's address and whether it is same-origin.
+import type { AppLoadContext } from '@remix-run/node';
+
+declare module '@remix-run/node' {
+  interface AppLoadContext {
+    /** the socket's remote address, set by web/server.js (trust-proxy aware) */
+    clientIp?: string;
+  }
+}
+
+/** The client's IP: from the server's load context; X-Forwarded-For only when TRUST_PROXY=true. */
+export function clientIp(request: Request, context?: AppLoadContext | null): string | null {
+  const fromContext = context?.clientIp;
+  if (fromContext) return fromContext.replace(/^::ffff:/, '');
+  if (process.env.TRUST_PROXY === 'true') {
+    const xff = request.headers.get('x-forwarded-for')?.split(',')[0]?.trim();
+    if (xff) return xff.replace(/^::ffff:/, '');
+  }
+  return null;
+}
+
+/**
+ * Rejects cross-site form posts: a request whose Origin (or, without one, Sec-Fetch-Site) shows
+ * it came from another site gets 403. Requests from non-browser clients carry neither and pass.
+ */
+export function assertSameOrigin(request: Request): void {
+  const method = request.method.toUpperCase();
+  if (method === 'GET' || method === 'HEAD' || method === 'OPTIONS') return;
+  const origin = request.headers.get('origin');
+  const url = new URL(request.url);
+  const forwardedHost = process.env.TRUST_PROXY === 'true' ? request.headers.get('x-forwarded-host') : null;
+  const host = forwardedHost ?? request.headers.get('host') ?? url.host;
+  if (origin && origin !== 'null') {
+    let originHost: string;
+    try {
+      originHost = new URL(origin).host;
+    } catch {
+      throw new Response('Cross-site request refused', { status: 403 });
+    }
+    if (originHost !== host && originHost !== url.host) throw new Response('Cross-site request refused', { status: 403 });
+    return;
+  }
+  if (origin === 'null') throw new Response('Cross-site request refused', { status: 403 });
+  const site = request.headers.get('sec-fetch-site');
+  if (site && site !== 'same-origin' && site !== 'none') throw new Response('Cross-site request refused', { status: 403 });
+}
