@@ -9,6 +9,8 @@ declare module '@remix-run/node' {
 }
 
 export default defineConfig({
+  // native addon: never pre-bundled for the browser
+  optimizeDeps: { exclude: ['@node-rs/argon2'] },
   server: { port: Number(process.env.WEB_PORT ?? 3000), host: '127.0.0.1' },
   plugins: [
     !process.env.VITEST &&
