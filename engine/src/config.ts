@@ -9,6 +9,8 @@ const schema = z.object({
   ENGINE_ROLE: z.enum(['all', 'feed', 'core']).default('all'),
   /** Shared with web: signs realtime tickets and internal calls. */
   ENGINE_SECRET: z.string().min(16).default('dev-only-engine-secret-change-me'),
+  /** Decrypts provider keys stored by web (see crypto/secrets.ts). */
+  SECRETS_KEY: z.string().min(32).default('dev-only-secrets-key-change-me-0000000000'),
   ENGINE_TEST_CONTROLS: z.enum(['0', '1']).default('0'),
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
 });
