@@ -1,19 +1,31 @@
 // The Elysia app. main.ts listens; tests call app.handle(new Request(...)).
-import { Elysia } from 'elysia';
+import { Elysia, t } from 'elysia';
 import type { Sql } from '../db.ts';
+import type { Core } from '../core.ts';
+import type { Bus } from '../bus/index.ts';
+import type { Hub } from '../realtime/hub.ts';
+import type { FeedStatus } from '../feed/feed.ts';
+import { HttpError } from './errors.ts';
+import { orderRoutes } from './orders.ts';
+import { marketRoutes } from './market.ts';
+import { realtimeRoutes } from './realtime.ts';
+import { metricsText } from './metrics.ts';
+import { requireSecret } from './internal.ts';
+
+export { HttpError };
 
 export interface AppDeps {
   sql: Sql;
   startedAt?: Date;
+  core?: Core;
+  bus?: Bus;
+  hub?: Hub;
+  feeds?: () => FeedStatus[];
+  secret?: string;
+  testControls?: boolean;
 }
 
-export class HttpError extends Error {
-  constructor(public status: number, message: string) {
-    super(message);
-  }
-}
-
-export function createApp({ sql, startedAt = new Date() }: AppDeps) {
+export function createApp({ sql, startedAt = new Date(), core, bus, hub, feeds, secret = 'dev-only-engine-secret-change-me', testControls = false }: AppDeps) {
   return new Elysia({ prefix: '/v1' })
     .error({ HttpError })
     .onError(({ code, error, set }) => {
@@ -29,20 +41,56 @@ export function createApp({ sql, startedAt = new Date() }: AppDeps) {
         set.status = 404;
         return { message: 'Not found' };
       }
+      if (code === 'PARSE') {
+        set.status = 400;
+        return { message: 'Invalid request body' };
+      }
       console.error(error);
       set.status = 500;
       return { message: 'Something went wrong' };
     })
     .get('/health', async ({ set }) => {
       const database = await sql`SELECT 1 AS ok`.then(() => 'up' as const, () => 'down' as const);
-      const healthy = database === 'up';
+      const busUp = bus ? ((await bus.ping()) ? 'up' : 'down') : undefined;
+      const healthy = database === 'up' && busUp !== 'down';
       set.status = healthy ? 200 : 503;
       return {
         status: healthy ? 'ok' : 'degraded',
         database,
+        ...(bus ? { bus: { kind: bus.kind, status: busUp } } : {}),
+        ...(feeds ? { feeds: feeds() } : {}),
         uptimeSeconds: Math.round((Date.now() - startedAt.getTime()) / 1000),
       };
-    });
+    })
+    .use(core ? coreRoutes(core, hub, secret, testControls) : new Elysia())
+    .use(hub && core ? realtimeRoutes(hub, core, sql, secret) : new Elysia());
+}
+
+function coreRoutes(core: Core, hub: Hub | undefined, secret: string, testControls: boolean) {
+  return new Elysia()
+    .get('/metrics', ({ set }) => {
+      set.headers['content-type'] = 'text/plain; version=0.0.4';
+      return metricsText(core, hub);
+    })
+    .use(marketRoutes(core))
+    .use(orderRoutes(core, secret))
+    .use(testControls ? testRoutes(core, secret) : new Elysia());
+}
+
+/** Only with ENGINE_TEST_CONTROLS=1: end-to-end tests set prices. */
+function testRoutes(core: Core, secret: string) {
+  const quote = t.Object({ symbol: t.String(), bid: t.Number({ exclusiveMinimum: 0 }), ask: t.Number({ exclusiveMinimum: 0 }) });
+  return new Elysia().post('/test/quotes', async ({ body, headers }) => {
+    requireSecret(headers, secret);
+    const quotes = Array.isArray(body) ? body : [body];
+    for (const q of quotes) {
+      if (!core.book.instruments.has(q.symbol)) throw new HttpError(404, `Unknown instrument ${q.symbol}`);
+      if (q.ask < q.bid) throw new HttpError(400, 'ask must be at or above bid');
+      core.ingest({ symbol: q.symbol, bid: q.bid, ask: q.ask, ts: Date.now() });
+    }
+    await core.executor.idle(); // the closes these prices trigger are settled when this answers
+    return { ok: true };
+  }, { body: t.Union([quote, t.Array(quote)]) });
 }
 
 export type App = ReturnType<typeof createApp>;

@@ -69,6 +69,9 @@ export class RiskEvaluator {
 
   get openPositions() { return this.positions.size; }
 
+  position(id: number): PositionInput | undefined { return this.positions.get(id); }
+  isClosing(id: number) { return this.positions.get(id)?.closing ?? false; }
+
   private book(id: number): Book {
     let b = this.books.get(id);
     if (!b) {

@@ -1,0 +1,186 @@
+// The trading core: price book, candles, risk evaluator and close executor, wired to the bus
+// and PostgreSQL. Memory is a cache: start() rebuilds it from PostgreSQL.
+import type { Sql } from './db.ts';
+import type { Bus } from './bus/index.ts';
+import { Book, loadInstruments, type Quote, type Tick } from './book/book.ts';
+import { CandleBuilder } from './book/candles.ts';
+import { RiskEvaluator, type CloseRequest } from './risk/evaluator.ts';
+import { CloseExecutor } from './risk/executor.ts';
+import { closeOrder, type OrderDeps, type OrderHooks } from './orders/service.ts';
+import type { OrderView } from './orders/view.ts';
+import { DEFAULT_STOPOUT, planValue, type Category } from './domain/index.ts';
+import { Histogram } from './metrics.ts';
+
+export interface RealtimeEvent { topic: string; event: string; data: unknown }
+
+export const TICKS = 'ticks';
+export const EVENTS = 'events';
+
+export interface CoreOptions {
+  sql: Sql;
+  bus: Bus;
+  now?: () => Date;
+  /** persist candles and last quotes every this many ms (0: only on demand) */
+  flushMs?: number;
+}
+
+export class Core {
+  readonly book: Book;
+  readonly risk = new RiskEvaluator();
+  readonly candles = new CandleBuilder();
+  readonly executor: CloseExecutor;
+  readonly orders: OrderDeps;
+  readonly evalLatency = new Histogram([1, 2, 5, 10, 20, 50, 100, 250, 1000]); // µs
+  private quoteListeners = new Set<(q: Quote) => void>();
+  private stops: (() => void)[] = [];
+  private timers: ReturnType<typeof setInterval>[] = [];
+  private listen?: { unlisten: () => Promise<void> };
+  private dirtyQuotes = new Set<string>();
+  started = false;
+
+  constructor(private opts: CoreOptions) {
+    this.book = new Book(opts.now);
+    const hooks: OrderHooks = {
+      opened: (o, stopout) => this.onOpened(o, stopout),
+      closed: (o, bal) => this.onClosed(o, bal),
+      modified: (o) => this.onModified(o),
+      deleted: (o) => this.onDeleted(o),
+    };
+    this.orders = { sql: opts.sql, book: this.book, hooks };
+    this.executor = new CloseExecutor({
+      close: (r) => closeOrder(this.orders, { orderId: r.positionId, reason: r.reason }),
+      forget: (id) => this.executor.submit(this.risk.removePosition(id)),
+      release: (id) => this.risk.releaseClose(id),
+    });
+  }
+
+  onQuote(fn: (q: Quote) => void) { this.quoteListeners.add(fn); return () => this.quoteListeners.delete(fn); }
+
+  publish(topic: string, event: string, data: unknown) {
+    const e: RealtimeEvent = { topic, event, data };
+    return this.opts.bus.publish(EVENTS, e).catch((err) => console.error('[core] publish', err.message));
+  }
+
+  async start() {
+    const { sql, bus } = this.opts;
+    await this.reloadInstruments();
+    await this.rebuild();
+    this.stops.push(bus.subscribe<Tick>(TICKS, (m) => this.ingest(m.data)));
+    this.listen = await sql.listen('balance_changed', (payload) => {
+      try {
+        const { balanceId, userId, balance } = JSON.parse(payload);
+        this.executor.submit(this.risk.setBalance(Number(balanceId), Number(balance)));
+        void this.publish(`user:${userId}`, 'balance', { balanceId: Number(balanceId), balance });
+      } catch (e) { console.error('[core] balance_changed', e); }
+    });
+    const flushMs = this.opts.flushMs ?? 5000;
+    if (flushMs > 0) this.timers.push(setInterval(() => void this.flush().catch((e) => console.error('[core] flush', e.message)), flushMs));
+    this.timers.push(setInterval(() => void this.reloadInstruments().catch(() => {}), 30_000));
+    this.started = true;
+  }
+
+  async stop() {
+    for (const s of this.stops) s();
+    for (const t of this.timers) clearInterval(t);
+    await this.listen?.unlisten().catch(() => {});
+    await this.executor.idle();
+    await this.flush().catch(() => {});
+    this.started = false;
+  }
+
+  async reloadInstruments() {
+    const { list, quotes } = await loadInstruments(this.opts.sql);
+    this.book.setInstruments(list);
+    for (const q of quotes) {
+      if (this.book.quote(q.name)) continue;
+      this.book.apply({ symbol: q.name, bid: q.bid, ask: q.ask, ts: Date.now() });
+      const inst = this.book.instruments.get(q.name)!;
+      this.risk.setQuote(inst.id, q.bid, q.ask);
+    }
+  }
+
+  /** Open positions and balances from PostgreSQL: the evaluator's whole state. */
+  async rebuild() {
+    const rows = await this.opts.sql<{
+      id: bigint; balance_id: bigint; instrument_id: bigint; type: 'buy' | 'sell'; kind: Category; trade_amount: string;
+      open_rate: string; spread: string; exchange_rate: string; margin_used: string; profit: string | null; loss: string | null;
+      plan: Record<string, unknown> | null; balance: string;
+    }[]>`
+      SELECT o.id, o.balance_id, o.instrument_id, o.type, o.kind, o.trade_amount, o.open_rate, o.spread, o.exchange_rate,
+             o.margin_used, o.profit, o.loss, to_jsonb(p) AS plan, b.balance
+        FROM orders o JOIN balances b ON b.id = o.balance_id JOIN users u ON u.id = o.user_id
+        LEFT JOIN pricing_plans p ON p.id = u.pricing_plan_id
+       WHERE o.close_time IS NULL AND o.deleted_at IS NULL`;
+    const out: CloseRequest[] = [];
+    for (const r of rows) this.risk.setBalance(Number(r.balance_id), Number(r.balance), out);
+    for (const r of rows) {
+      this.risk.addPosition({
+        id: Number(r.id), accountId: Number(r.balance_id), instrumentId: Number(r.instrument_id), side: r.type,
+        amount: +r.trade_amount, open: +r.open_rate, spread: +r.spread, exchangeRate: +r.exchange_rate, margin: +r.margin_used,
+        tp: r.profit === null ? null : +r.profit, sl: r.loss === null ? null : +r.loss,
+        stopout: planValue(r.plan, r.kind, 'stopout') ?? DEFAULT_STOPOUT,
+      }, out);
+    }
+    this.executor.submit(out);
+    return rows.length;
+  }
+
+  /** One tick: book, candles, risk, listeners. */
+  ingest(t: Tick) {
+    const q = this.book.apply(t);
+    if (!q) return;
+    const inst = this.book.instruments.get(t.symbol)!;
+    this.candles.add(inst.id, (t.bid + t.ask) / 2, t.ts);
+    this.dirtyQuotes.add(t.symbol);
+    const s = performance.now();
+    const closes = this.risk.onTick(inst.id, t.bid, t.ask);
+    this.evalLatency.observe((performance.now() - s) * 1000);
+    this.executor.submit(closes);
+    for (const fn of this.quoteListeners) fn(q);
+  }
+
+  /** Persist candles and the last quote of each instrument that moved. */
+  async flush() {
+    await this.candles.flush(this.opts.sql);
+    const names = [...this.dirtyQuotes];
+    this.dirtyQuotes.clear();
+    const rows = names.map((n) => this.book.quote(n)!).filter(Boolean).map((q) => ({ name: q.name, bids: q.bid, asks: q.ask }));
+    if (rows.length) {
+      await this.opts.sql`
+        UPDATE instruments i SET bids = v.bids::numeric, asks = v.asks::numeric
+          FROM (VALUES ${this.opts.sql(rows.map((r) => [r.name, String(r.bids), String(r.asks)]))}) AS v(name, bids, asks)
+         WHERE i.name = v.name`;
+    }
+  }
+
+  private positionInput(o: OrderView, stopout: number) {
+    return {
+      id: o.id, accountId: o.balance_id, instrumentId: o.instrument_id, side: o.type, amount: +o.trade_amount,
+      open: +o.open_rate, spread: +o.spread, exchangeRate: +o.exchange_rate, margin: +o.margin_used,
+      tp: o.profit === null ? null : +o.profit, sl: o.loss === null ? null : +o.loss, stopout,
+    };
+  }
+
+  private onOpened(o: OrderView, stopout: number) {
+    this.executor.submit(this.risk.addPosition(this.positionInput(o, stopout)));
+    void this.publish(`user:${o.user_id}`, 'order.opened', o);
+  }
+
+  private onClosed(o: OrderView, balanceAfter: string | null) {
+    this.executor.submit(this.risk.removePosition(o.id, balanceAfter === null ? undefined : Number(balanceAfter)));
+    void this.publish(`user:${o.user_id}`, 'order.closed', o);
+  }
+
+  private onModified(o: OrderView) {
+    const cur = this.risk.position(o.id);
+    if (cur && !o.close_time && !this.risk.isClosing(o.id)) {
+      this.executor.submit(this.risk.addPosition(this.positionInput(o, cur.stopout)));
+    }
+    void this.publish(`user:${o.user_id}`, 'order.modified', o);
+  }
+
+  private onDeleted(o: OrderView) {
+    this.executor.submit(this.risk.removePosition(o.id));
+    void this.publish(`user:${o.user_id}`, 'order.deleted', o);
+  }
+}

@@ -1,0 +1,84 @@
+// Orders over internal HTTP: web calls these with the signed-in user's id (or the staff
+// member's id as actorId) and the shared secret.
+import { Elysia, t } from 'elysia';
+import type { Core } from '../core.ts';
+import { placeOrder, closeOrder, modifyOrder, adminEditOrder, adminDeleteOrder } from '../orders/service.ts';
+import { STATUS, type Result } from '../orders/results.ts';
+import { requireSecret } from './internal.ts';
+
+const level = t.Optional(t.Union([t.Number(), t.String(), t.Null()]));
+const quantity = t.Optional(t.Union([t.Number(), t.String()]));
+
+function answer<T extends object>(r: Result<T>, set: { status?: number | string }, okStatus = 200) {
+  if (r.ok) { set.status = okStatus; return r; }
+  set.status = STATUS[r.code];
+  return { message: r.message, code: r.code };
+}
+
+export function orderRoutes(core: Core, secret: string) {
+  const deps = core.orders;
+  return new Elysia()
+    .onBeforeHandle(({ headers }) => requireSecret(headers, secret))
+    .post('/orders', async ({ body, set }) => {
+      const r = await placeOrder(deps, body);
+      return answer(r, set, r.ok && !r.replayed ? 201 : 200);
+    }, {
+      body: t.Object({
+        userId: t.Integer({ minimum: 1 }),
+        balanceId: t.Optional(t.Integer({ minimum: 1 })),
+        type: t.Union([t.Literal('buy'), t.Literal('sell')]),
+        instrument: t.String({ minLength: 1, maxLength: 64 }),
+        amount: quantity,
+        lots: quantity,
+        profit: level,
+        loss: level,
+        idempotencyKey: t.Optional(t.String({ minLength: 1, maxLength: 200 })),
+      }),
+    })
+    .post('/orders/:id/close', async ({ params, body, set }) =>
+      answer(await closeOrder(deps, { orderId: params.id, userId: body.userId, actorId: body.userId, reason: 'manual' }), set), {
+      params: t.Object({ id: t.Integer({ minimum: 1 }) }),
+      body: t.Object({ userId: t.Integer({ minimum: 1 }) }),
+    })
+    .patch('/orders/:id', async ({ params, body, set }) =>
+      answer(await modifyOrder(deps, { orderId: params.id, ...body }), set), {
+      params: t.Object({ id: t.Integer({ minimum: 1 }) }),
+      body: t.Object({ userId: t.Integer({ minimum: 1 }), profit: level, loss: level }),
+    })
+    .put('/admin/orders/:id', async ({ params, body, set }) =>
+      answer(await adminEditOrder(deps, { orderId: params.id, ...body }), set), {
+      params: t.Object({ id: t.Integer({ minimum: 1 }) }),
+      body: t.Object({
+        actorId: t.Integer({ minimum: 1 }),
+        ip: t.Optional(t.Union([t.String(), t.Null()])),
+        openRate: quantity,
+        closeRate: level,
+        spread: quantity,
+        profit: level,
+        loss: level,
+        openTime: t.Optional(t.Union([t.String(), t.Null()])),
+      }),
+    })
+    .post('/admin/orders/:id/close', async ({ params, body, set }) =>
+      answer(await closeOrder(deps, { orderId: params.id, actorId: body.actorId, ip: body.ip, reason: 'admin' }), set), {
+      params: t.Object({ id: t.Integer({ minimum: 1 }) }),
+      body: t.Object({ actorId: t.Integer({ minimum: 1 }), ip: t.Optional(t.Union([t.String(), t.Null()])) }),
+    })
+    .delete('/admin/orders/:id', async ({ params, query, set }) =>
+      answer(await adminDeleteOrder(deps, { orderId: params.id, actorId: query.actorId, ip: query.ip }), set), {
+      params: t.Object({ id: t.Integer({ minimum: 1 }) }),
+      query: t.Object({ actorId: t.Integer({ minimum: 1 }), ip: t.Optional(t.String()) }),
+    })
+    .get('/accounts/:balanceId', async ({ params }) => {
+      const [b] = await deps.sql<{ balance: string; margin: string; currency: string }[]>`
+        SELECT balance, margin, currency FROM balances WHERE id = ${params.balanceId}`;
+      if (!b) return { message: 'Balance not found' };
+      const floating = core.risk.floatingPnl(params.balanceId);
+      const equity = +b.balance + floating;
+      return {
+        balanceId: params.balanceId, currency: b.currency, balance: b.balance, margin: b.margin,
+        floatingPnl: floating, equity, freeMargin: equity - +b.margin,
+        marginLevel: +b.margin > 0 ? (equity / +b.margin) * 100 : null,
+      };
+    }, { params: t.Object({ balanceId: t.Integer({ minimum: 1 }) }) });
+}

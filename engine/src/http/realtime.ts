@@ -1,0 +1,50 @@
+// GET /v1/stream (SSE, ticket in the query as EventSource cannot set headers) and
+// POST /v1/events (web publishes notifications and tracking).
+import { Elysia, t } from 'elysia';
+import type { Core } from '../core.ts';
+import type { Hub } from '../realtime/hub.ts';
+import type { Sql } from '../db.ts';
+import { verifyTicket, maySubscribe } from '../realtime/ticket.ts';
+import { HttpError } from './errors.ts';
+import { requireSecret } from './internal.ts';
+
+export function realtimeRoutes(hub: Hub, core: Core, sql: Sql, secret: string) {
+  return new Elysia()
+    .get('/stream', async ({ query, headers }) => {
+      const claims = verifyTicket(secret, query.ticket);
+      if (!claims) throw new HttpError(401, 'Invalid or expired ticket');
+      const [live] = await sql`
+        SELECT 1 FROM sessions s JOIN users u ON u.id = s.user_id
+         WHERE s.id = ${claims.sid} AND s.user_id = ${claims.uid} AND s.revoked_at IS NULL
+           AND s.expires_at > now() AND u.deleted_at IS NULL AND u.is_active`;
+      if (!live) throw new HttpError(401, 'Session is not live');
+      const topics = (query.topics ?? `prices,user:${claims.uid}`).split(',').map((s) => s.trim()).filter(Boolean);
+      const denied = topics.find((tp) => !maySubscribe(claims, tp));
+      if (denied) throw new HttpError(403, `Not allowed to subscribe to ${denied}`);
+      const lastEventId = headers['last-event-id'] ?? query.lastEventId;
+      return new Response(hub.open(claims.uid, topics, lastEventId), {
+        headers: {
+          'content-type': 'text/event-stream', 'cache-control': 'no-cache, no-transform',
+          connection: 'keep-alive', 'x-accel-buffering': 'no',
+        },
+      });
+    }, {
+      query: t.Object({
+        ticket: t.String({ maxLength: 1000 }),
+        topics: t.Optional(t.String({ maxLength: 500 })),
+        lastEventId: t.Optional(t.String({ pattern: '^\\d+-\\d+$' })),
+      }),
+    })
+    .post('/events', async ({ body, headers }) => {
+      requireSecret(headers, secret);
+      if (!/^(user|track):\d+$|^heartbeat$/.test(body.topic)) throw new HttpError(400, 'Unknown topic');
+      const id = await core.publish(body.topic, body.event, body.data ?? {});
+      return { ok: true, id };
+    }, {
+      body: t.Object({
+        topic: t.String({ maxLength: 100 }),
+        event: t.String({ minLength: 1, maxLength: 60 }),
+        data: t.Optional(t.Unknown()),
+      }),
+    });
+}

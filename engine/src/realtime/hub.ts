@@ -1,0 +1,164 @@
+// SSE fan-out. Prices are coalesced: at most one 'priceUpdate' every 250 ms per client,
+// carrying only the instruments that changed, encoded once and shared by every client. A
+// client whose buffer is full skips a round and later gets one snapshot of what it missed.
+// User events carry the bus id as the SSE id so a client resumes with Last-Event-ID; a client
+// that cannot keep up with them is disconnected (and resumes) rather than buffered forever.
+import type { Quote } from '../book/book.ts';
+import type { Bus, BusMessage } from '../bus/index.ts';
+import { EVENTS, type RealtimeEvent } from '../core.ts';
+import { idAfter } from '../bus/bus.ts';
+
+export const PRICE_INTERVAL_MS = 250;
+const BUFFER_BYTES = 256 * 1024;
+const enc = new TextEncoder();
+
+interface PriceItem { name: string; bids: number; asks: number; closeoutBid: number; closeoutAsk: number; t: number }
+
+export interface Client {
+  id: number;
+  userId: number;
+  topics: Set<string>;
+  controller: ReadableStreamDefaultController<Uint8Array>;
+  missed: Set<string> | null;     // instruments skipped while the buffer was full
+  backlog: BusMessage<RealtimeEvent>[] | null; // live events held while resuming
+  lastSent: string;                // last event id sent
+  closed: boolean;
+}
+
+export class Hub {
+  private clients = new Set<Client>();
+  private byTopic = new Map<string, Set<Client>>();
+  private latest = new Map<string, PriceItem>();
+  private changed = new Set<string>();
+  private timer?: ReturnType<typeof setTimeout>;
+  private lastFlush = 0;
+  private keepalive: ReturnType<typeof setInterval>;
+  private unsub?: () => void;
+  private seq = 0;
+  messagesSent = 0;
+
+  constructor(private bus: Bus) {
+    this.unsub = bus.subscribe<RealtimeEvent>(EVENTS, (m) => this.onEvent(m));
+    this.keepalive = setInterval(() => this.broadcastRaw(enc.encode(': keep-alive\n\n')), 15_000);
+  }
+
+  get clientCount() { return this.clients.size; }
+
+  close() {
+    this.unsub?.();
+    clearInterval(this.keepalive);
+    if (this.timer) clearTimeout(this.timer);
+    for (const c of [...this.clients]) this.drop(c);
+  }
+
+  onQuote(q: Quote) {
+    this.latest.set(q.name, {
+      name: q.name, bids: q.bid, asks: q.ask, closeoutBid: q.closeoutBid, closeoutAsk: q.closeoutAsk,
+      t: performance.timeOrigin + q.ingestedAt,
+    });
+    this.changed.add(q.name);
+    if (this.timer) return;
+    const wait = Math.max(0, this.lastFlush + PRICE_INTERVAL_MS - Date.now());
+    this.timer = setTimeout(() => this.flushPrices(), wait);
+  }
+
+  /** Open a stream for verified claims and allowed topics; `lastEventId` resumes user events. */
+  open(userId: number, topics: string[], lastEventId?: string): ReadableStream<Uint8Array> {
+    let client!: Client;
+    return new ReadableStream<Uint8Array>({
+      start: (controller) => {
+        client = {
+          id: ++this.seq, userId, topics: new Set(topics), controller, missed: null,
+          backlog: lastEventId ? [] : null, lastSent: lastEventId ?? '0-0', closed: false,
+        };
+        this.clients.add(client);
+        for (const t of topics) {
+          let set = this.byTopic.get(t);
+          if (!set) this.byTopic.set(t, (set = new Set()));
+          set.add(client);
+        }
+        controller.enqueue(enc.encode(`retry: 2000\n: connected\n\n`));
+        if (topics.includes('prices') && this.latest.size) {
+          this.send(client, priceFrame([...this.latest.values()]));
+        }
+        if (lastEventId) void this.resume(client, lastEventId);
+      },
+      cancel: () => this.drop(client),
+    }, { highWaterMark: BUFFER_BYTES, size: (chunk) => chunk?.byteLength ?? 0 });
+  }
+
+  drop(c: Client) {
+    if (!c || c.closed) return;
+    c.closed = true;
+    this.clients.delete(c);
+    for (const t of c.topics) this.byTopic.get(t)?.delete(c);
+    try { c.controller.close(); } catch { /* already closed */ }
+  }
+
+  private async resume(c: Client, after: string) {
+    try {
+      const past = await this.bus.range<RealtimeEvent>(EVENTS, after, 10_000);
+      for (const m of past) if (c.topics.has(m.data.topic)) this.sendEvent(c, m);
+    } catch (e) { console.error('[hub] resume', (e as Error).message); }
+    const held = c.backlog ?? [];
+    c.backlog = null;
+    for (const m of held) this.sendEvent(c, m);
+  }
+
+  private onEvent(m: BusMessage<RealtimeEvent>) {
+    const set = this.byTopic.get(m.data.topic);
+    if (!set) return;
+    for (const c of set) {
+      if (c.backlog) c.backlog.push(m);
+      else this.sendEvent(c, m);
+    }
+  }
+
+  private sendEvent(c: Client, m: BusMessage<RealtimeEvent>) {
+    if (!idAfter(m.id, c.lastSent)) return; // already sent while resuming
+    if ((c.controller.desiredSize ?? 0) <= 0) { this.drop(c); return; } // it resumes with Last-Event-ID
+    c.lastSent = m.id;
+    this.send(c, enc.encode(`id: ${m.id}\nevent: ${m.data.event}\ndata: ${JSON.stringify({ topic: m.data.topic, ...wrap(m.data.data) })}\n\n`));
+  }
+
+  private flushPrices() {
+    this.timer = undefined;
+    this.lastFlush = Date.now();
+    const names = [...this.changed];
+    this.changed.clear();
+    const subs = this.byTopic.get('prices');
+    if (!names.length || !subs?.size) return;
+    const shared = priceFrame(names.map((n) => this.latest.get(n)!));
+    for (const c of subs) {
+      const room = c.controller.desiredSize ?? 0;
+      if (room <= 0) {
+        // slow client: remember what it missed instead of queueing more
+        c.missed ??= new Set();
+        for (const n of names) c.missed.add(n);
+        continue;
+      }
+      if (c.missed) {
+        for (const n of names) c.missed.add(n);
+        this.send(c, priceFrame([...c.missed].map((n) => this.latest.get(n)!)));
+        c.missed = null;
+      } else this.send(c, shared);
+    }
+  }
+
+  private send(c: Client, bytes: Uint8Array) {
+    try {
+      c.controller.enqueue(bytes);
+      this.messagesSent++;
+    } catch { this.drop(c); }
+  }
+
+  private broadcastRaw(bytes: Uint8Array) {
+    for (const c of this.clients) if ((c.controller.desiredSize ?? 0) > 0) this.send(c, bytes);
+  }
+}
+
+function priceFrame(items: PriceItem[]): Uint8Array {
+  return enc.encode(`event: priceUpdate\ndata: ${JSON.stringify(items)}\n\n`);
+}
+
+const wrap = (d: unknown) => (d && typeof d === 'object' && !Array.isArray(d) ? (d as object) : { data: d });

@@ -1,0 +1,46 @@
+// Realtime tickets: web signs one for the signed-in user and hands it to the browser; the
+// engine verifies it before opening a stream. node:crypto only, no Bun APIs, so web imports
+// this module as it is.
+import { createHmac, timingSafeEqual } from 'node:crypto';
+
+export interface TicketClaims {
+  uid: number;   // user id
+  role: number;  // role id 1..6
+  sid: number;   // session id (sessions.id), checked live by the engine
+  exp: number;   // expiry, seconds since the epoch
+}
+
+const b64 = (b: Buffer | string) => Buffer.from(b).toString('base64url');
+const mac = (secret: string, body: string) => createHmac('sha256', secret).update(body).digest();
+
+/** A ticket valid for `ttlSeconds` (default 60: it is only used to open the stream). */
+export function signTicket(secret: string, c: Omit<TicketClaims, 'exp'> & { exp?: number }, ttlSeconds = 60): string {
+  const claims: TicketClaims = { uid: c.uid, role: c.role, sid: c.sid, exp: c.exp ?? Math.floor(Date.now() / 1000) + ttlSeconds };
+  const body = b64(JSON.stringify(claims));
+  return `${body}.${b64(mac(secret, body))}`;
+}
+
+/** The claims, or null when the signature is wrong, the shape is bad or it has expired. */
+export function verifyTicket(secret: string, ticket: string, nowSeconds = Math.floor(Date.now() / 1000)): TicketClaims | null {
+  const [body, sig, extra] = ticket.split('.');
+  if (!body || !sig || extra !== undefined) return null;
+  const want = mac(secret, body);
+  const got = Buffer.from(sig, 'base64url');
+  if (got.length !== want.length || !timingSafeEqual(got, want)) return null;
+  let c: TicketClaims;
+  try { c = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')); } catch { return null; }
+  if (![c.uid, c.role, c.sid, c.exp].every((n) => Number.isInteger(n))) return null;
+  if (c.exp <= nowSeconds) return null;
+  return c;
+}
+
+/** Staff (admin, manager) may follow tracking and heartbeats; customers only their own topic. */
+export function maySubscribe(c: Pick<TicketClaims, 'uid' | 'role'>, topic: string): boolean {
+  const staff = c.role === 1 || c.role === 2;
+  if (topic === 'prices') return true;
+  if (topic === 'heartbeat') return staff;
+  const m = /^(user|track):(\d+)$/.exec(topic);
+  if (!m) return false;
+  if (m[1] === 'track') return staff;
+  return Number(m[2]) === c.uid || staff;
+}
