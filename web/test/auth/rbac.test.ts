@@ -1,0 +1,116 @@
+// The RBAC matrix: every route of the permission map × every role 1–6, through the route
+// modules' own loaders (and their layout's), plus signed-out visitors.
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { LoaderFunctionArgs } from '@remix-run/node';
+import { ROUTES, accessFor, menuFor, MENU, type RoleId, ROLE_HOME } from '~/modules/auth/permissions.ts';
+import { createUser, get, sessionFor, settle, testSql, type TestUser } from '../helpers.ts';
+
+const sql = testSql();
+afterAll(() => sql.end());
+
+type Loader = (args: LoaderFunctionArgs) => Promise<unknown>;
+const modules = import.meta.glob<{ loader?: Loader }>('../../app/routes/*.tsx');
+
+/** The route file that serves a map path (Remix flat routes, as the files are named). */
+function routeFile(path: string, area: 'client' | 'staff'): string {
+  const segs = path.split('/').filter(Boolean).map((s) => (s.startsWith(':') ? '$' + s.slice(1) : s === 'server' ? '[server]' : s));
+  const hasChildren = ROUTES.some((r) => r.path !== path && r.path.startsWith(path + '/'));
+  const name = path.startsWith('/mobile-chart') ? segs.join('.') : `${area === 'client' ? '_client' : '_staff'}.${segs.join('.')}${hasChildren ? '._index' : ''}`;
+  return `../../app/routes/${name}.tsx`;
+}
+
+function concrete(path: string, user: TestUser | null): string {
+  return path.replace(/:id\b/, String(user ? user.id + 1_000_000 : 1)).replace(/:([a-zA-Z]+)/g, 'x1');
+}
+
+const users: Record<number, { user: TestUser; cookie: string }> = {};
+beforeAll(async () => {
+  for (const roleId of [1, 2, 3, 4, 5, 6]) {
+    const user = await createUser(sql, { roleId });
+    users[roleId] = { user, cookie: (await sessionFor(sql, user.id)).cookie };
+  }
+});
+
+async function status(file: string, path: string, cookie?: string): Promise<number | 'redirect:/' | string> {
+  const mod = await modules[file]!();
+  const layoutFile = file.includes('/_client.') ? '../../app/routes/_client.tsx' : file.includes('/_staff.') ? '../../app/routes/_staff.tsx' : null;
+  const results: (number | string)[] = [];
+  for (const f of [layoutFile, file]) {
+    if (!f) continue;
+    const m = f === file ? mod : await modules[f]!();
+    const res = await settle(m.loader!({ request: get(path, cookie), params: {}, context: {} }));
+    if (res instanceof Response) {
+      if (res.status >= 300 && res.status < 400) results.push(`redirect:${res.headers.get('location')}`);
+      else results.push(res.status);
+    } else results.push(200);
+  }
+  // the page is allowed only if the layout and the page both allow it; both must agree
+  expect(new Set(results).size, `${path}: layout and page disagree: ${results.join(', ')}`).toBe(1);
+  return results[0];
+}
+
+describe('every route of the permission map has a route module with a guarded loader', () => {
+  test.each(ROUTES.map((r) => [r.path, r.area] as const))('%s', (path, area) => {
+    const file = routeFile(path, area);
+    expect(modules[file], `missing ${file}`).toBeDefined();
+  });
+});
+
+describe('route × role matrix', () => {
+  for (const rule of ROUTES) {
+    test(`${rule.path} allows exactly roles ${rule.roles.join(',')}${rule.selfParam ? ' (+ staff on their own record)' : ''}`, async () => {
+      const file = routeFile(rule.path, rule.area);
+      const outcome: Record<number, number | string> = {};
+      for (const roleId of [1, 2, 3, 4, 5, 6]) {
+        const { user, cookie } = users[roleId];
+        outcome[roleId] = await status(file, concrete(rule.path, user), cookie);
+      }
+      for (const roleId of [1, 2, 3, 4, 5, 6] as RoleId[]) {
+        expect(outcome[roleId], `role ${roleId} on ${rule.path}`).toBe(rule.roles.includes(roleId) ? 200 : 403);
+      }
+      // signed out → redirect to '/'
+      expect(await status(file, concrete(rule.path, null))).toBe('redirect:/');
+    });
+  }
+
+  test('staff reach their own record through the profile link, customers never do', async () => {
+    const file = routeFile('/admin/customers/edit/:id', 'staff');
+    for (const roleId of [1, 2, 4, 5, 6]) {
+      const { user, cookie } = users[roleId];
+      expect(await status(file, `/admin/customers/edit/${user.id}`, cookie), `role ${roleId}`).toBe(200);
+    }
+    const { user, cookie } = users[3];
+    expect(await status(file, `/admin/customers/edit/${user.id}`, cookie)).toBe(403);
+  });
+});
+
+describe('the map itself', () => {
+  test('unknown paths under /admin are admin-only; /affiliate paths need a role', () => {
+    expect(accessFor('/admin/no-such-page', 1).allowed).toBe(true);
+    for (const r of [2, 3, 4, 5, 6]) expect(accessFor('/admin/no-such-page', r).allowed).toBe(false);
+    expect(accessFor('/affiliate/leads/api/x', 3).allowed).toBe(false);
+    expect(accessFor('/admin/customers/login-as/5', 2).allowed).toBe(true);
+    expect(accessFor('/admin/customers/login-as/5', 5).allowed).toBe(false);
+  });
+
+  test('each role home is a route that role may open', () => {
+    for (const [role, home] of Object.entries(ROLE_HOME)) expect(accessFor(home, Number(role)).allowed, home).toBe(true);
+  });
+
+  test('the sidebar shows a role only entries it may open, with the headings of admin.md §2.2', () => {
+    const links = (role: number) => menuFor(role).flatMap((m) => (m.type === 'expandable' ? m.children!.map((c) => c.link!) : m.link ? [m.link] : []));
+    const headings = (role: number) => menuFor(role).filter((m) => m.type === 'section').map((m) => m.title);
+    for (const role of [1, 2, 3, 4, 5, 6]) for (const l of links(role)) expect(accessFor(l, role).allowed, `${role} ${l}`).toBe(true);
+    expect(headings(1)).toEqual(['Transactions', 'User Management', 'Leads Management', 'Trade Management', 'Site Management', 'Server Management']);
+    expect(headings(2)).toEqual(['Transactions', 'User Management']);
+    expect(headings(4)).toEqual(['Leads Management']);
+    expect(links(2)).not.toContain('/admin/settings');
+    expect(links(2)).toContain('/admin/trades/all');
+    expect(links(4).sort()).toEqual(['/admin/promo-code', '/affiliate', '/affiliate/api']);
+    expect(new Set(links(5))).toEqual(new Set(['/admin/crm/sales/all', '/admin/crm/sales/manual', '/admin/crm/sales/live', '/admin/promo-code']));
+    expect(links(6)).toContain('/admin/crm/retention');
+    expect(links(3)).toEqual([]);
+    // every MENU link is in the map
+    for (const m of MENU) for (const l of [m.link, ...(m.children ?? []).map((c) => c.link)]) if (l) expect(ROUTES.some((r) => r.path === l)).toBe(true);
+  });
+});
