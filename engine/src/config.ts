@@ -12,6 +12,10 @@ const schema = z.object({
   /** Decrypts provider keys stored by web (see crypto/secrets.ts). */
   SECRETS_KEY: z.string().min(32).default('dev-only-secrets-key-change-me-0000000000'),
   ENGINE_TEST_CONTROLS: z.enum(['0', '1']).default('0'),
+  /** simulator (default) or the real providers configured in api_settings */
+  FEED: z.enum(['simulator', 'providers']).default('simulator'),
+  FEED_SEED: z.coerce.number().int().default(1),
+  FEED_TICKS_PER_SECOND: z.coerce.number().positive().max(100).default(2),
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
 });
 

@@ -1,20 +1,71 @@
-// Engine entry point: wiring, listening, clean shutdown.
+// Engine entry point: wiring per role, listening, clean shutdown.
+//   all  (default) feed + core + HTTP/SSE in one process, in-process bus unless REDIS_URL
+//   feed  ticks to the bus only
+//   core  book, risk, orders, HTTP/SSE; ticks from the bus (REDIS_URL)
 import { loadConfig } from './config.ts';
 import { connect } from './db.ts';
 import { createApp } from './http/app.ts';
+import { createBus } from './bus/index.ts';
+import { Core, TICKS, EVENTS, type RealtimeEvent } from './core.ts';
+import { Hub } from './realtime/hub.ts';
+import { loadInstruments } from './book/book.ts';
+import { Simulator } from './feed/simulator.ts';
+import { backfill } from './feed/backfill.ts';
+import type { FeedProvider } from './feed/feed.ts';
 
 const config = loadConfig();
 const sql = connect(config.DATABASE_URL);
-const app = createApp({ sql }).listen({ hostname: config.ENGINE_HOST, port: config.ENGINE_PORT });
+const bus = createBus(config.REDIS_URL);
+const role = config.ENGINE_ROLE;
+const log = (m: string) => console.log(`[engine] ${m}`);
 
-console.log(`[engine] listening on http://${config.ENGINE_HOST}:${app.server?.port} (role ${config.ENGINE_ROLE})`);
+let feed: FeedProvider | undefined;
+let core: Core | undefined;
+let hub: Hub | undefined;
+
+if (role === 'all' || role === 'core') {
+  core = new Core({ sql, bus });
+  await core.start();
+  hub = new Hub(bus);
+  const h = hub;
+  core.onQuote((q) => h.onQuote(q));
+  log(`core: ${core.book.instruments.size} instruments, ${core.risk.openPositions} open positions rebuilt`);
+}
+
+if (role === 'all' || role === 'feed') {
+  const { list, quotes } = await loadInstruments(sql);
+  const prices = new Map(quotes.map((q) => [q.name, (q.bid + q.ask) / 2]));
+  if (config.FEED === 'providers') log('FEED=providers: real providers are not wired yet, using the simulator');
+  const sim = new Simulator({ instruments: list, prices, seed: config.FEED_SEED, ticksPerSecond: config.FEED_TICKS_PER_SECOND });
+  // first start: prices for the backfill come from the simulator's first round
+  for (const t of sim.step(Date.now())) if (!prices.has(t.symbol)) prices.set(t.symbol, (t.bid + t.ask) / 2);
+  void backfill(sql, list, prices, { seed: config.FEED_SEED }).then(
+    (n) => n && log(`backfilled ${n} candles`), (e) => console.error('[engine] backfill', e.message));
+  feed = sim;
+  await sim.start(
+    (t) => void bus.publish(TICKS, t).catch(() => {}),
+    (h) => void bus.publish<RealtimeEvent>(EVENTS, { topic: 'heartbeat', event: 'heartbeat', data: h }).catch(() => {}),
+  );
+  log(`feed: simulator, ${list.length} instruments at ${config.FEED_TICKS_PER_SECOND} ticks/s, seed ${config.FEED_SEED}`);
+}
+
+const app = createApp({
+  sql, core, bus, hub, secret: config.ENGINE_SECRET, testControls: config.ENGINE_TEST_CONTROLS === '1',
+  feeds: () => (feed ? [feed.status()] : []),
+}).listen({ hostname: config.ENGINE_HOST, port: config.ENGINE_PORT, idleTimeout: 0 });
+
+log(`listening on http://${config.ENGINE_HOST}:${app.server?.port} (role ${role}, bus ${bus.kind})`);
 
 let stopping = false;
 async function shutdown(signal: string) {
   if (stopping) return;
   stopping = true;
-  console.log(`[engine] ${signal}: stopping`);
+  log(`${signal}: stopping`);
+  await feed?.stop();
+  hub?.close();
   await app.stop();
+  await core?.stop();
+  await bus.close();
   await sql.end({ timeout: 5 });
   process.exit(0);
 }
