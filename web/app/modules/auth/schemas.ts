@@ -23,6 +23,11 @@ export const LoginSchema = z.object({
   humanKey: z.string().max(4000).optional(),
 });
 
+// the 'Passwords must match' check runs even while other fields are still invalid
+const passwordsMatch = z
+  .object({ password: z.string().optional(), passwordConfirmation: z.string().optional() })
+  .refine((v) => !v.password || v.password === v.passwordConfirmation, { message: 'Passwords must match', path: ['passwordConfirmation'] });
+
 export const SignupSchema = z
   .object({
     fullName: required('Full name is required'),
@@ -43,7 +48,7 @@ export const SignupSchema = z
     currency: z.string({ required_error: 'Currency is required' }).regex(/^[A-Z]{3}$/, 'Currency is required'),
     humanKey: z.string().max(4000).optional(),
   })
-  .refine((v) => v.password === v.passwordConfirmation, { message: 'Passwords must match', path: ['passwordConfirmation'] });
+  .and(passwordsMatch);
 
 export const ForgotPasswordSchema = z.object({ email, humanKey: z.string().max(4000).optional() });
 
