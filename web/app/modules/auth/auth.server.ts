@@ -1,7 +1,9 @@
 // The visitor flows: sign in, sign up, email verification, forgot and reset password.
 // Each takes a db handle, the settings it depends on and plain values, so tests call them directly.
 import type { Sql } from '~/utils/db.server.ts';
+import { decryptSecret, secretsKey } from '@broker/engine/secrets';
 import { getSettings } from '~/modules/settings/settings.server.ts';
+import { env } from '~/utils/env.server.ts';
 import { sendMail } from '~/modules/email/mailer.server.ts';
 import { hashPassword, verifyPassword } from './password.server.ts';
 import { verifyCaptcha, type CaptchaConfig } from './captcha.server.ts';
@@ -29,12 +31,22 @@ export async function loadAuthConfig(sql: Sql): Promise<AuthConfig> {
   const s = await getSettings(sql, ['branding', 'recaptcha', 'emailVerify'] as const);
   return {
     emailVerify: s.emailVerify.enabled === 'on',
-    captcha: { enabled: s.recaptcha.enabled === 'on' && !!s.recaptcha.siteKey, secretKey: s.recaptcha.secretKey },
+    captcha: { enabled: s.recaptcha.enabled === 'on' && !!s.recaptcha.siteKey, secretKey: readSecret(s.recaptcha.secretKey) },
     appUrl: s.branding.appUrl.replace(/\/+$/, ''),
     appName: s.branding.appName,
     currencies: s.branding.currencies,
     demoInitialBalance: s.branding.demoInitialBalance,
   };
+}
+
+/** The reCAPTCHA secret is stored encrypted (enc:v1:…); a plain value is used as it is. */
+function readSecret(stored: string): string {
+  try {
+    return decryptSecret(stored, secretsKey(env().SECRETS_KEY));
+  } catch {
+    console.error('[auth] the stored reCAPTCHA secret cannot be decrypted with SECRETS_KEY');
+    return '';
+  }
 }
 
 export class AuthError extends Error {

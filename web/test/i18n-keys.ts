@@ -1,0 +1,55 @@
+// Collects the i18n keys the UI uses: literal t('…') calls, the labels of the permission map
+// and menus, and the message constants the pages translate (schemas, auth messages, toasts).
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+
+const appDir = path.resolve(import.meta.dirname, '../app');
+
+function files(dir: string): string[] {
+  return readdirSync(dir).flatMap((f) => {
+    const p = path.join(dir, f);
+    if (statSync(p).isDirectory()) return files(p);
+    return /\.(ts|tsx)$/.test(f) && !/\.test\.tsx?$/.test(f) ? [p] : [];
+  });
+}
+
+const unquote = (q: string, s: string) => s.replace(new RegExp(`\\\\${q}`, 'g'), q).replace(/\\\\/g, '\\');
+
+export function collectKeys(): Set<string> {
+  const keys = new Set<string>();
+  const literal = /(['"])((?:\\.|(?!\1)[^\\])*)\1/g;
+  for (const file of files(appDir)) {
+    const src = readFileSync(file, 'utf8');
+    for (const m of src.matchAll(/\bt\(\s*(['"])((?:\\.|(?!\1)[^\\])*)\1/g)) keys.add(unquote(m[1], m[2]));
+    // messages handed to t() through a variable: toasts, schema messages, page titles
+    for (const m of src.matchAll(/\b(?:title|message|required_error)\s*:\s*(['"])((?:\\.|(?!\1)[^\\])*)\1/g)) keys.add(unquote(m[1], m[2]));
+    for (const m of src.matchAll(/<PlaceholderPage title="([^"]+)"/g)) keys.add(m[1]);
+    for (const m of src.matchAll(/pageMeta\('([^']+)'\)/g)) keys.add(m[1]);
+    const rel = path.relative(appDir, file);
+    if (rel === path.join('modules', 'auth', 'permissions.ts')) {
+      for (const m of src.matchAll(/\b(?:r|link|group|section)\(\s*'[^']*'\s*,\s*(?:\[[^\]]*\]|[A-Z_]+)\s*,\s*'([^']+)'/g)) keys.add(m[1]);
+      for (const m of src.matchAll(/\b(?:link|group|section)\(\s*'([^']+)'/g)) keys.add(m[1]);
+      const labels = /ROLE_LABELS[^{]*\{([^}]*)\}/.exec(src)?.[1] ?? '';
+      for (const m of labels.matchAll(literal)) keys.add(unquote(m[1], m[2]));
+    }
+    if (rel === path.join('modules', 'auth', 'messages.ts') || rel === path.join('modules', 'auth', 'schemas.ts')) {
+      for (const m of src.matchAll(/(?::|\(|,)\s*(['"])((?:\\.|(?!\1)[^\\])*)\1/g)) {
+        const v = unquote(m[1], m[2]);
+        if (/^[A-Z][^]*[a-z.!]$/.test(v) && v.includes(' ')) keys.add(v);
+      }
+    }
+    if (rel === path.join('modules', 'shell', 'layouts.tsx')) {
+      const labels = /SHORTCUT_LABEL[^{]*\{([^}]*)\}/.exec(src)?.[1] ?? '';
+      for (const m of labels.matchAll(literal)) keys.add(unquote(m[1], m[2]));
+    }
+    if (rel === path.join('modules', 'auth', 'rate-limit.server.ts')) {
+      for (const m of src.matchAll(/RATE_LIMIT_MESSAGE = '([^']+)'/g)) keys.add(m[1]);
+    }
+  }
+  for (const k of [...keys]) if (!k.trim() || (/^[a-z0-9_.:/-]+$/.test(k) && /[_.:/-]/.test(k)) || k.includes('${')) keys.delete(k);
+  return keys;
+}
+
+if (process.argv[1] && process.argv[1].endsWith('i18n-keys.ts')) {
+  console.log(JSON.stringify([...collectKeys()].sort(), null, 1));
+}
