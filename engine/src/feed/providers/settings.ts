@@ -6,6 +6,7 @@
 //   voiso       value1 cluster ID, value2 API key (telephony; loaded for completeness, not a feed)
 // Secrets may be stored encrypted (`enc:v1:…`, see crypto/secrets.ts); plain values pass through.
 // A provider is present only when its required values are non-empty and decrypt.
+import type postgres from 'postgres';
 import type { Sql } from '../../db.ts';
 import { decryptSecret } from '../../crypto/secrets.ts';
 import type { OandaMode } from './oanda.ts';
@@ -20,9 +21,12 @@ export interface ProviderSettings {
   problems: string[];
 }
 
+/** A connection or a transaction. */
+type Db = Sql | postgres.TransactionSql;
+
 type Row = { key: string; value1: string | null; value2: string | null; value3: string | null; value4: string | null; value5: string | null };
 
-export async function loadProviderSettings(sql: Sql, secretsKey: Buffer): Promise<ProviderSettings> {
+export async function loadProviderSettings(sql: Db, secretsKey: Buffer): Promise<ProviderSettings> {
   const rows = await sql<Row[]>`SELECT key::text AS key, value1, value2, value3, value4, value5 FROM api_settings`;
   return parseProviderSettings(rows, secretsKey);
 }
@@ -90,7 +94,7 @@ export function parseProviderSettings(rows: Row[], secretsKey: Buffer): Provider
  * read-only figures the admin form and the API status page show. Creates nothing: without a
  * currencyAPI row there is no key and nothing to record.
  */
-export async function saveCurrencyQuota(sql: Sql, q: { remaining: number; total: number }): Promise<boolean> {
+export async function saveCurrencyQuota(sql: Db, q: { remaining: number; total: number }): Promise<boolean> {
   const r = await sql`
     UPDATE api_settings SET value2 = ${String(q.remaining)}, value3 = ${String(q.total)}
     WHERE key = 'currencyAPI' AND (value2 IS DISTINCT FROM ${String(q.remaining)} OR value3 IS DISTINCT FROM ${String(q.total)})`;
