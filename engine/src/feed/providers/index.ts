@@ -11,6 +11,14 @@
 //   crypto     → Polygon crypto.
 //   stock      → EOD Historical Data (websocket us-quote).
 // Anything left without a provider is returned in `uncovered`, for the simulator to serve.
+//
+// Wiring (engine main, feed role):
+//   const settings = await loadProviderSettings(sql, secretsKey(config.SECRETS_KEY));
+//   const plan = createProviders(settings, byCategory);             // names from the instruments table
+//   for (const p of plan.providers) await p.start(emit, heartbeat);  // emit → bus/core ingest
+//   simulator for plan.uncovered;                                     p.status() for /v1/health
+//   await plan.currency?.start((q) => saveCurrencyQuota(sql, q));     rates: withFallback(book.rate, plan.currency)
+//   on shutdown: await Promise.all(plan.providers.map((p) => p.stop())); plan.currency?.stop();
 // The currency API, when configured, is returned separately: it is a conversion-rate fallback,
 // not a tick source.
 import type { FeedProvider } from '../feed.ts';
