@@ -1,0 +1,60 @@
+// Debian's Chromium driven by playwright-core (never a downloaded browser), plus helpers for
+// the auth flows: unique users, the stack's database, the outbox.
+import { chromium, type Browser, type Page } from 'playwright-core';
+import postgres from 'postgres';
+import { hash } from '@node-rs/argon2';
+import { randomBytes } from 'node:crypto';
+
+export const BASE_URL = process.env.E2E_BASE_URL ?? 'http://127.0.0.1:3000';
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+export function launch(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
+  });
+}
+
+export async function newPage(browser: Browser): Promise<Page> {
+  const context = await browser.newContext({ baseURL: BASE_URL, viewport: { width: 1280, height: 860 }, locale: 'en-US' });
+  const page = await context.newPage();
+  page.setDefaultTimeout(15_000);
+  return page;
+}
+
+export function database() {
+  return postgres(process.env.DATABASE_URL!, { max: 2, onnotice: () => {} });
+}
+
+export function uniqueEmail(prefix: string): string {
+  return `${prefix}-${Date.now().toString(36)}${randomBytes(3).toString('hex')}@e2e.broker`;
+}
+
+/** Inserts a verified, active user directly (role 3 unless said otherwise). */
+export async function insertUser(sql: postgres.Sql, opts: { email?: string; password: string; roleId?: number; fullName?: string }) {
+  const email = opts.email ?? uniqueEmail('user');
+  const passwordHash = await hash(opts.password, { algorithm: 2, memoryCost: 19456, timeCost: 2, parallelism: 1 });
+  const [u] = await sql`INSERT INTO users (email, password_hash, full_name, role_id, is_active, is_email_verified)
+                        VALUES (${email}, ${passwordHash}, ${opts.fullName ?? 'E2E User'}, ${opts.roleId ?? 3}, true, true) RETURNING id`;
+  return { id: Number(u.id), email };
+}
+
+/** Waits for a mail to `to` and returns the path of its first link matching `pattern`. */
+export async function linkFromOutbox(sql: postgres.Sql, to: string, pattern: RegExp, timeoutMs = 10_000): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const [row] = await sql`SELECT text_body FROM email_outbox WHERE to_address = ${to} ORDER BY id DESC LIMIT 1`;
+    const m = row ? pattern.exec(row.text_body as string) : null;
+    if (m) return new URL(m[0]).pathname;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`no mail to ${to} matching ${pattern}`);
+}
+
+export async function signIn(page: Page, email: string, password: string) {
+  await page.goto('/');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Login' }).click();
+}
