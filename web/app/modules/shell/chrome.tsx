@@ -88,7 +88,7 @@ export function NotificationsDropdown({ items }: { items: Shell['notifications']
   const unread = items.filter((n) => !n.read).length;
   return (
     <Dropdown ariaLabel={t('Notifications')} className="notifications" label={
-      <span className="icon-btn" title={t('Notifications')}>🔔{unread ? <span className="badge" aria-label={t('{{count}} unread', { count: unread })}>{unread}</span> : null}</span>
+      <span className="icon-btn" title={t('Notifications')}><BellIcon />{unread ? <span className="badge" aria-label={t('{{count}} unread', { count: unread })}>{unread}</span> : null}</span>
     }>
       <div className="dropdown-title">{t('Notifications')}</div>
       {items.length === 0 ? <div className="dropdown-empty">{t('No notifications')}</div> : (
@@ -106,6 +106,14 @@ export function NotificationsDropdown({ items }: { items: Shell['notifications']
         </ul>
       )}
     </Dropdown>
+  );
+}
+
+function BellIcon() {
+  return (
+    <svg className="bell" viewBox="0 0 24 24" width="20" height="20" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round">
+      <path d="M18 8a6 6 0 0 0-12 0c0 7-3 9-3 9h18s-3-2-3-9" /><path d="M13.7 21a2 2 0 0 1-3.4 0" />
+    </svg>
   );
 }
 
