@@ -16,4 +16,4 @@ RUN useradd --system --uid 10001 broker && mkdir -p /app/.data/uploads && chown 
 USER broker
 EXPOSE 3000 4000
 WORKDIR /app/web
-CMD ["/app/node_modules/.bin/remix-serve", "build/server/index.js"]
+CMD ["node", "server.mjs", "build/server/index.js"]

@@ -8,7 +8,8 @@ import { settingsSchemas, settingsDefaults, type SettingsKey } from '../web/app/
 import { demoInstruments } from './instruments.ts';
 import { DEMO_PASSWORD, demoUsers, demoLanguages } from './demo-users.ts';
 
-type Sql = postgres.Sql;
+// any: callers connect with or without the bigint type; ids pass through as they come back
+type Sql = postgres.Sql<any>;
 type DemoKey = (typeof demoUsers)[number]['key'];
 
 /** A small seeded PRNG so the demo data is the same on every machine. */

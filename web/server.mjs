@@ -20,7 +20,8 @@ app.disable('x-powered-by');
 const trust = process.env.TRUST_PROXY;
 if (trust) app.set('trust proxy', trust === 'true' ? true : /^\d+$/.test(trust) ? Number(trust) : trust);
 app.use(compression());
-app.use(build.publicPath ?? '/assets/', express.static(path.join(clientDir, 'assets'), { immutable: true, maxAge: '1y' }));
+// Vite fingerprints everything under /assets: cache it for good
+app.use('/assets', express.static(path.join(clientDir, 'assets'), { immutable: true, maxAge: '1y' }));
 app.use(express.static(clientDir, { maxAge: '1h' }));
 app.use(morgan('tiny'));
 app.all('*', createRequestHandler({

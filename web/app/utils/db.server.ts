@@ -3,7 +3,7 @@
 import postgres from 'postgres';
 import { env } from './env.server.ts';
 
-export type Sql = postgres.Sql;
+export type Sql = postgres.Sql<{ bigint: bigint }>;
 
 declare global {
   // survives Vite's hot reloads in development
