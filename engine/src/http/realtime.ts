@@ -26,6 +26,9 @@ export function realtimeRoutes(hub: Hub, core: Core, sql: Sql, secret: string) {
         headers: {
           'content-type': 'text/event-stream', 'cache-control': 'no-cache, no-transform',
           connection: 'keep-alive', 'x-accel-buffering': 'no',
+          // the browser opens the stream from the web app's origin; the ticket (not a cookie)
+          // authenticates it, so any origin may read it
+          'access-control-allow-origin': '*',
         },
       });
     }, {
