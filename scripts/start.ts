@@ -80,6 +80,8 @@ async function shutdown(code: number) {
     await stopDatabase().catch((e) => console.error(e));
     log('PostgreSQL stopped');
   }
+  // let the last lines reach a piped stdout before exiting
+  await new Promise<void>((resolve) => process.stdout.write('', () => resolve()));
   process.exit(code);
 }
 process.on('SIGINT', () => void shutdown(0));
