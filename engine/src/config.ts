@@ -4,6 +4,7 @@ import { z } from 'zod';
 const schema = z.object({
   DATABASE_URL: z.string().url(),
   REDIS_URL: z.string().url().optional(),
+  DATABASE_POOL: z.coerce.number().int().min(1).max(200).default(20),
   ENGINE_HOST: z.string().default('127.0.0.1'),
   ENGINE_PORT: z.coerce.number().int().min(0).max(65535).default(4000),
   ENGINE_ROLE: z.enum(['all', 'feed', 'core']).default('all'),

@@ -41,7 +41,7 @@ export class Core {
   constructor(private opts: CoreOptions) {
     this.book = new Book(opts.now);
     const hooks: OrderHooks = {
-      opened: (o, stopout) => this.onOpened(o, stopout),
+      opened: (o, stopout, balance) => this.onOpened(o, stopout, balance),
       closed: (o, bal) => this.onClosed(o, bal),
       modified: (o) => this.onModified(o),
       deleted: (o) => this.onDeleted(o),
@@ -161,7 +161,9 @@ export class Core {
     };
   }
 
-  private onOpened(o: OrderView, stopout: number) {
+  private onOpened(o: OrderView, stopout: number, balance: string) {
+    // the balance as of the order's transaction: the evaluator may not have seen this account yet
+    this.risk.setBalance(o.balance_id, Number(balance));
     this.executor.submit(this.risk.addPosition(this.positionInput(o, stopout)));
     void this.publish(`user:${o.user_id}`, 'order.opened', o);
   }

@@ -14,7 +14,7 @@ import { backfill } from './feed/backfill.ts';
 import type { FeedProvider } from './feed/feed.ts';
 
 const config = loadConfig();
-const sql = connect(config.DATABASE_URL);
+const sql = connect(config.DATABASE_URL, { max: config.DATABASE_POOL });
 const bus = createBus(config.REDIS_URL);
 const role = config.ENGINE_ROLE;
 const log = (m: string) => console.log(`[engine] ${m}`);

@@ -14,7 +14,7 @@ import { orderView, type OrderRow, type OrderView } from './view.ts';
 
 /** What the rest of the engine learns after a command commits. */
 export interface OrderHooks {
-  opened?(o: OrderView, stopout: number): void;
+  opened?(o: OrderView, stopout: number, balance: string): void;
   closed?(o: OrderView, balanceAfter: string | null): void;
   modified?(o: OrderView): void;
   deleted?(o: OrderView): void;
@@ -37,93 +37,106 @@ export interface PlaceInput {
 const sideWord = (s: Side) => (s === 'buy' ? 'buy' : 'sell');
 const num = (v: unknown) => (v === null || v === undefined ? undefined : dec(v as string));
 
+type OpenLeg = [Side, string, string, string, string, string]; // type, amount, open, spread, xr, instrument id
+
 export async function placeOrder(deps: OrderDeps, input: PlaceInput): Promise<Result<{ order: OrderView; replayed: boolean }>> {
   const { sql, book } = deps;
-  const [ctx] = await sql<{
-    instrument_id: bigint; name: string; quote: string; category: Category; tradable: boolean; leverage: number;
-    spread_setting: string | null; lot_state: 'amount' | 'lot' | null; is_active: boolean; deleted_at: Date | null;
-    active_balance_id: bigint | null; plan: Record<string, unknown> | null; kyc_trade: string | null; kyc_ok: boolean;
-  }[]>`
-    SELECT i.id AS instrument_id, i.name, i.quote, i.category, i.tradable, i.leverage,
-           (SELECT value FROM spreads s WHERE s.category = i.category) AS spread_setting,
-           (SELECT state FROM lot_settings l WHERE l.category = i.category) AS lot_state,
-           u.is_active, u.deleted_at, u.active_balance_id, to_jsonb(p) AS plan,
-           (SELECT value->>'trade' FROM site_settings WHERE key = 'kyc') AS kyc_trade,
-           EXISTS (SELECT 1 FROM kyc_documents k WHERE k.user_id = u.id AND k.status = 'approved') AS kyc_ok
-      FROM instruments i CROSS JOIN users u LEFT JOIN pricing_plans p ON p.id = u.pricing_plan_id
-     WHERE i.name = ${input.instrument} AND u.id = ${input.userId}`;
-  if (!ctx) return refuse('not_found', 'Instrument not found');
-  if (!ctx.is_active || ctx.deleted_at) return refuse('inactive', 'Account is inactive');
-
-  // by amount or by lots, per the category's lot state
-  let amount = num(input.amount);
-  let lots = num(input.lots);
-  if ((ctx.lot_state ?? 'amount') === 'lot') {
-    if (!lots || !lots.isFinite() || lots.lte(0)) return refuse('invalid_amount', 'Lots must be greater than 0');
-    amount = lots.times(CONTRACT_SIZE[ctx.category]);
-  } else lots = undefined;
-  if (!amount || !amount.isFinite() || amount.lte(0)) return refuse('invalid_amount', 'Amount must be greater than 0');
-
-  if (!ctx.tradable) return refuse('not_tradable', 'This instrument is not tradable');
-  if (!book.isOpen(ctx.category)) return refuse('market_closed', 'Market is closed');
-  if (ctx.kyc_trade === 'on' && !ctx.kyc_ok) return refuse('kyc_required', 'Please verify KYC to enable trading.');
-
-  const q = book.quote(ctx.name);
-  if (!q) return refuse('no_price', 'No price for this instrument yet');
-  const bid = dec(q.bid), ask = dec(q.ask);
-  const tp = levelOrNull(input.profit as string), sl = levelOrNull(input.loss as string);
-  const bad = checkDialogLevels(input.type, bid, ask, tp, sl);
-  if (bad === 'bad_take_profit') return refuse(bad, input.type === 'buy' ? `Take profit must be at or above the ask (${q.ask})` : `Take profit must be between 0 and the bid (${q.bid})`);
-  if (bad === 'bad_stop_loss') return refuse(bad, input.type === 'buy' ? `Stop loss must be between 0 and the ask (${q.ask})` : `Stop loss must be at or above the bid (${q.bid})`);
-
-  const leverage = effectiveLeverage(planValue(ctx.plan, ctx.category, 'leverage'), ctx.leverage);
-  const stopout = planValue(ctx.plan, ctx.category, 'stopout') ?? DEFAULT_STOPOUT;
-  const openRate = rate(markRate(input.type, bid, ask));
-  const spread = money(spreadCost(bid, ask, ctx.spread_setting ?? 0, amount));
-  const balanceId = input.balanceId ?? (ctx.active_balance_id === null ? undefined : Number(ctx.active_balance_id));
-  if (!balanceId) return refuse('not_found', 'Balance not found');
-
   const out = await sql.begin(async (tx) => {
-    const [bal] = await tx<{ user_id: bigint; currency: string; balance: string; margin: string }[]>`
-      SELECT user_id, currency, balance, margin FROM balances WHERE id = ${balanceId} FOR UPDATE`;
-    if (!bal || Number(bal.user_id) !== input.userId) return refuse('not_found', 'Balance not found');
-    if (input.idempotencyKey) {
-      const [dup] = await tx<OrderRow[]>`SELECT * FROM orders WHERE user_id = ${input.userId} AND idempotency_key = ${input.idempotencyKey}`;
-      if (dup) return { ok: true as const, row: dup, replayed: true };
+    // One round trip: everything the checks need, with the balance row locked, so commands on
+    // one balance serialize and the margin check sees every earlier order.
+    const [ctx] = await tx<{
+      instrument_id: bigint; name: string; quote: string; category: Category; tradable: boolean; leverage: number;
+      spread_setting: string | null; lot_state: 'amount' | 'lot' | null; is_active: boolean; deleted_at: Date | null;
+      plan: Record<string, unknown> | null; kyc_trade: string | null; kyc_ok: boolean;
+      balance_id: bigint; balance_user_id: bigint; currency: string; balance: string; margin: string; open: OpenLeg[]; dup: string | null;
+    }[]>`
+      SELECT i.id AS instrument_id, i.name, i.quote, i.category, i.tradable, i.leverage,
+             (SELECT value FROM spreads s WHERE s.category = i.category) AS spread_setting,
+             (SELECT state FROM lot_settings l WHERE l.category = i.category) AS lot_state,
+             u.is_active, u.deleted_at, to_jsonb(p) AS plan,
+             (SELECT value->>'trade' FROM site_settings WHERE key = 'kyc') AS kyc_trade,
+             EXISTS (SELECT 1 FROM kyc_documents k WHERE k.user_id = u.id AND k.status = 'approved') AS kyc_ok,
+             b.id AS balance_id, b.user_id AS balance_user_id, b.currency, b.balance, b.margin,
+             (SELECT coalesce(json_agg(json_build_array(o.type, o.trade_amount::text, o.open_rate::text, o.spread::text,
+                                                        o.exchange_rate::text, o.instrument_id::text)), '[]')
+                FROM orders o WHERE o.balance_id = b.id AND o.close_time IS NULL AND o.deleted_at IS NULL) AS open,
+             (SELECT d.id::text FROM orders d WHERE d.user_id = u.id AND d.idempotency_key = ${input.idempotencyKey ?? null}) AS dup
+        FROM users u
+        JOIN instruments i ON i.name = ${input.instrument}
+        JOIN balances b ON b.id = coalesce(${input.balanceId ?? null}::bigint, u.active_balance_id)
+        LEFT JOIN pricing_plans p ON p.id = u.pricing_plan_id
+       WHERE u.id = ${input.userId}
+         FOR UPDATE OF b`;
+    if (!ctx) {
+      const [i] = await tx`SELECT 1 FROM instruments WHERE name = ${input.instrument}`;
+      return refuse('not_found', i ? 'Balance not found' : 'Instrument not found');
     }
-    const xr = book.rate(bal.currency, ctx.quote);
-    if (!xr) return refuse('no_rate', `No conversion rate from ${bal.currency} to ${ctx.quote}`);
+    if (Number(ctx.balance_user_id) !== input.userId) return refuse('not_found', 'Balance not found');
+    if (!ctx.is_active || ctx.deleted_at) return refuse('inactive', 'Account is inactive');
+    if (ctx.dup) {
+      const [dup] = await tx<OrderRow[]>`SELECT * FROM orders WHERE id = ${ctx.dup}`;
+      return { ok: true as const, row: dup, name: ctx.name, replayed: true, stopout: 0, balance: ctx.balance };
+    }
+
+    // by amount or by lots, per the category's lot state
+    let amount = num(input.amount);
+    let lots = num(input.lots);
+    if ((ctx.lot_state ?? 'amount') === 'lot') {
+      if (!lots || !lots.isFinite() || lots.lte(0)) return refuse('invalid_amount', 'Lots must be greater than 0');
+      amount = lots.times(CONTRACT_SIZE[ctx.category]);
+    } else lots = undefined;
+    if (!amount || !amount.isFinite() || amount.lte(0)) return refuse('invalid_amount', 'Amount must be greater than 0');
+
+    if (!ctx.tradable) return refuse('not_tradable', 'This instrument is not tradable');
+    if (!book.isOpen(ctx.category)) return refuse('market_closed', 'Market is closed');
+    if (ctx.kyc_trade === 'on' && !ctx.kyc_ok) return refuse('kyc_required', 'Please verify KYC to enable trading.');
+
+    const q = book.quote(ctx.name);
+    if (!q) return refuse('no_price', 'No price for this instrument yet');
+    const bid = dec(q.bid), ask = dec(q.ask);
+    const tp = levelOrNull(input.profit as string), sl = levelOrNull(input.loss as string);
+    const bad = checkDialogLevels(input.type, bid, ask, tp, sl);
+    if (bad === 'bad_take_profit') return refuse(bad, input.type === 'buy' ? `Take profit must be at or above the ask (${q.ask})` : `Take profit must be between 0 and the bid (${q.bid})`);
+    if (bad === 'bad_stop_loss') return refuse(bad, input.type === 'buy' ? `Stop loss must be between 0 and the ask (${q.ask})` : `Stop loss must be at or above the bid (${q.bid})`);
+
+    const leverage = effectiveLeverage(planValue(ctx.plan, ctx.category, 'leverage'), ctx.leverage);
+    const stopout = planValue(ctx.plan, ctx.category, 'stopout') ?? DEFAULT_STOPOUT;
+    const openRate = rate(markRate(input.type, bid, ask));
+    const spread = money(spreadCost(bid, ask, ctx.spread_setting ?? 0, amount));
+    const xr = book.rate(ctx.currency, ctx.quote);
+    if (!xr) return refuse('no_rate', `No conversion rate from ${ctx.currency} to ${ctx.quote}`);
     const exchangeRate = rate(xr);
-    const margin = money(marginRequired(openRate, amount!, leverage, exchangeRate));
+    const margin = money(marginRequired(openRate, amount, leverage, exchangeRate));
 
     // free margin counts the floating P/L of the balance's open positions at live prices
-    const open = await tx<{ type: Side; trade_amount: string; open_rate: string; spread: string; exchange_rate: string; name: string }[]>`
-      SELECT o.type, o.trade_amount, o.open_rate, o.spread, o.exchange_rate, i.name
-        FROM orders o JOIN instruments i ON i.id = o.instrument_id
-       WHERE o.balance_id = ${balanceId} AND o.close_time IS NULL AND o.deleted_at IS NULL`;
     let floating = dec(0);
-    for (const o of open) {
-      const oq = book.quote(o.name);
+    for (const [type, amt, open, spr, x, iid] of ctx.open) {
+      const inst = book.byId.get(Number(iid));
+      const oq = inst && book.quote(inst.name);
       if (!oq) continue;
-      floating = floating.plus(orderPnl(o.type, o.trade_amount, o.open_rate, markRate(o.type, oq.bid, oq.ask), o.spread, o.exchange_rate));
+      floating = floating.plus(orderPnl(type, amt, open, markRate(type, oq.bid, oq.ask), spr, x));
     }
-    const m = checkMargin(margin, bal.balance, bal.margin, floating);
+    const m = checkMargin(margin, ctx.balance, ctx.margin, floating);
     if (m === 'insufficient_balance') return refuse(m, 'Insufficient Balance!');
     if (m === 'insufficient_free_margin') return refuse(m, 'Insufficient Free Margin!');
 
     const [row] = await tx<OrderRow[]>`
-      INSERT INTO orders (user_id, balance_id, instrument_id, type, kind, trade_amount, lots, open_rate, exchange_rate,
-                          spread, profit, loss, margin_used, leverage, idempotency_key)
-      VALUES (${input.userId}, ${balanceId}, ${String(ctx.instrument_id)}, ${input.type}, ${ctx.category}, ${amount!.toString()},
-              ${lots?.toString() ?? null}, ${openRate.toString()}, ${exchangeRate.toString()}, ${spread.toString()},
-              ${tp}, ${sl}, ${margin.toString()}, ${leverage}, ${input.idempotencyKey ?? null})
-      RETURNING *`;
-    await tx`UPDATE balances SET margin = margin + ${margin.toString()}, updated_at = now() WHERE id = ${balanceId}`;
-    return { ok: true as const, row, replayed: false };
+      WITH o AS (
+        INSERT INTO orders (user_id, balance_id, instrument_id, type, kind, trade_amount, lots, open_rate, exchange_rate,
+                            spread, profit, loss, margin_used, leverage, idempotency_key)
+        VALUES (${input.userId}, ${String(ctx.balance_id)}, ${String(ctx.instrument_id)}, ${input.type}, ${ctx.category}, ${amount.toString()},
+                ${lots?.toString() ?? null}, ${openRate.toString()}, ${exchangeRate.toString()}, ${spread.toString()},
+                ${tp}, ${sl}, ${margin.toString()}, ${leverage}, ${input.idempotencyKey ?? null})
+        RETURNING *
+      ), b AS (
+        UPDATE balances SET margin = margin + ${margin.toString()}, updated_at = now() WHERE id = ${String(ctx.balance_id)}
+      )
+      SELECT * FROM o`;
+    return { ok: true as const, row, name: ctx.name, replayed: false, stopout, balance: ctx.balance };
   });
   if (!out.ok) return out;
-  const order = orderView(out.row, ctx.name);
-  if (!out.replayed) deps.hooks?.opened?.(order, stopout);
+  const order = orderView(out.row, out.name);
+  if (!out.replayed) deps.hooks?.opened?.(order, out.stopout, out.balance);
   return { ok: true, order, replayed: out.replayed };
 }
 
@@ -139,49 +152,54 @@ export interface CloseInput {
 
 export async function closeOrder(deps: OrderDeps, input: CloseInput): Promise<Result<{ order: OrderView; balanceAfter: string | null }>> {
   const { sql, book } = deps;
-  const [o] = await sql<{ balance_id: bigint; user_id: bigint; name: string; category: Category; close_time: Date | null; deleted_at: Date | null }[]>`
-    SELECT o.balance_id, o.user_id, i.name, i.category, o.close_time, o.deleted_at
-      FROM orders o JOIN instruments i ON i.id = o.instrument_id WHERE o.id = ${input.orderId}`;
-  if (!o || o.deleted_at || (input.userId !== undefined && Number(o.user_id) !== input.userId)) return refuse('not_found', 'Order not found');
-  if (o.close_time) return refuse('already_closed', 'Order is already closed');
-  if (input.reason === 'manual' && !book.isOpen(o.category)) return refuse('market_closed', 'Market is closed');
-  const q = book.quote(o.name);
-  if (!q) return refuse('no_price', 'No price for this instrument yet');
-
   const out = await sql.begin(async (tx) => {
-    await tx`SELECT 1 FROM balances WHERE id = ${String(o.balance_id)} FOR UPDATE`;
-    const [cur] = await tx<OrderRow[]>`SELECT * FROM orders WHERE id = ${input.orderId} FOR UPDATE`;
-    if (cur.close_time || cur.deleted_at) return refuse('already_closed', 'Order is already closed');
-    const closeRate = rate(markRate(cur.type, q.bid, q.ask));
-    const pnl = money(orderPnl(cur.type, cur.trade_amount, cur.open_rate, closeRate, cur.spread, cur.exchange_rate));
-    // conditional: whoever comes second (a retry, another engine) changes nothing
+    // lock the order's balance first (every command on a balance does), reading the order
+    const [o] = await tx<{ user_id: bigint; instrument_id: bigint; close_time: Date | null; deleted_at: Date | null }[]>`
+      SELECT o.user_id, o.instrument_id, o.close_time, o.deleted_at
+        FROM balances b JOIN orders o ON o.balance_id = b.id
+       WHERE b.id = (SELECT balance_id FROM orders WHERE id = ${input.orderId}) AND o.id = ${input.orderId}
+         FOR UPDATE OF b`;
+    if (!o || o.deleted_at || (input.userId !== undefined && Number(o.user_id) !== input.userId)) return refuse('not_found', 'Order not found');
+    if (o.close_time) return refuse('already_closed', 'Order is already closed');
+    const inst = book.byId.get(Number(o.instrument_id));
+    if (!inst) return refuse('no_price', 'No price for this instrument yet');
+    if (input.reason === 'manual' && !book.isOpen(inst.category)) return refuse('market_closed', 'Market is closed');
+    const q = book.quote(inst.name);
+    if (!q) return refuse('no_price', 'No price for this instrument yet');
+    // conditional: whoever comes second (a retry, another engine) changes nothing. The close
+    // rate is the side's mark (buy: ask, sell: bid); the P/L is the spec's formula in SQL
+    // numeric, rounded to the column's 8 decimals.
     const [row] = await tx<OrderRow[]>`
-      UPDATE orders SET close_time = now(), close_rate = ${closeRate.toString()}, pro_loss = ${pnl.toFixed(8)},
-             close_reason = ${input.reason}, closed_by = ${input.actorId ?? null}, updated_at = now()
-       WHERE id = ${input.orderId} AND close_time IS NULL AND deleted_at IS NULL
-      RETURNING *`;
+      WITH o AS (
+        UPDATE orders SET close_time = now(),
+               close_rate = CASE WHEN type = 'buy' THEN ${String(q.ask)}::numeric ELSE ${String(q.bid)}::numeric END,
+               pro_loss = round((trade_amount * CASE WHEN type = 'buy' THEN ${String(q.ask)}::numeric - open_rate
+                                                     ELSE open_rate - ${String(q.bid)}::numeric END - spread) / exchange_rate, 8),
+               close_reason = ${input.reason}, closed_by = ${input.actorId ?? null}, updated_at = now()
+         WHERE id = ${input.orderId} AND close_time IS NULL AND deleted_at IS NULL
+        RETURNING *
+      ), m AS (
+        UPDATE balances b SET margin = greatest(b.margin - o.margin_used, 0), updated_at = now() FROM o WHERE b.id = o.balance_id
+      )
+      SELECT * FROM o`;
     if (!row) return refuse('already_closed', 'Order is already closed');
-    await tx`UPDATE balances SET margin = greatest(margin - ${row.margin_used}, 0), updated_at = now() WHERE id = ${String(row.balance_id)}`;
-    let balanceAfter: string | null = null;
-    if (!pnl.isZero()) {
+    let balanceAfter: string | null = null; // null: unchanged
+    if (!dec(row.pro_loss!).isZero()) {
       // negative-balance protection: a loss beyond the balance is written off, ending at 0
       const [l] = await tx<{ balance_after: string }[]>`
-        SELECT balance_after FROM post_ledger(${String(row.balance_id)}, ${pnl.toFixed(8)}, 'trade_pnl', 'order', ${String(row.id)},
+        SELECT balance_after FROM post_ledger(${String(row.balance_id)}, ${row.pro_loss}, 'trade_pnl', 'order', ${String(row.id)},
                ${input.actorId ?? null}, ${`close ${input.reason}`}, true)`;
       balanceAfter = l.balance_after;
-    } else {
-      const [b] = await tx<{ balance: string }[]>`SELECT balance FROM balances WHERE id = ${String(row.balance_id)}`;
-      balanceAfter = b.balance;
     }
     if (input.reason === 'admin') {
       await tx`INSERT INTO audit_events (actor_id, action, target_kind, target_id, before, after, ip)
                VALUES (${input.actorId ?? null}, 'order.force_close', 'order', ${String(row.id)},
                        ${tx.json({ close_time: null })}, ${tx.json({ close_rate: row.close_rate, pro_loss: row.pro_loss })}, ${input.ip ?? null})`;
     }
-    return { ok: true as const, row, balanceAfter };
+    return { ok: true as const, row, balanceAfter, name: inst.name };
   });
   if (!out.ok) return out;
-  const order = orderView(out.row, o.name);
+  const order = orderView(out.row, out.name);
   deps.hooks?.closed?.(order, out.balanceAfter);
   return { ok: true, order, balanceAfter: out.balanceAfter };
 }
