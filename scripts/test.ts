@@ -84,7 +84,7 @@ const suites: Suite[] = [
         ENGINE_URL: `http://127.0.0.1:${enginePort}`,
         ENGINE_TEST_CONTROLS: '1',
       };
-      const stack = startChild('stack', bin('tsx'), ['scripts/start.ts'], { cwd: repoRoot, env: stackEnv, quiet: !process.env.E2E_VERBOSE });
+      const stack = startChild('stack', process.execPath, ['--import', 'tsx', 'scripts/start.ts'], { cwd: repoRoot, env: stackEnv, quiet: !process.env.E2E_VERBOSE });
       try {
         const alive = () => stack.proc.exitCode === null;
         await waitForHttp(`http://127.0.0.1:${enginePort}/v1/health`, 240_000, alive);
