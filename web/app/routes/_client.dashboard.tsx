@@ -1,16 +1,50 @@
-import type { LoaderFunctionArgs } from '@remix-run/node';
+import { type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node';
+import { useLoaderData } from '@remix-run/react';
+import { db } from '~/utils/db.server.ts';
 import { requireAccess } from '~/modules/auth/guards.server.ts';
-import { PlaceholderPage } from '~/modules/shell/placeholder.tsx';
 import { pageMeta } from '~/modules/shell/meta.ts';
+import { getSettings } from '~/modules/settings/settings.server.ts';
+import { readListState } from '~/components/ui/list-params.ts';
+import { useRootData } from '~/root.tsx';
+import { loadDashboard, runDashboardAction } from '~/modules/trading/trading.server.ts';
+import { DashboardActionSchema } from '~/modules/trading/schemas.ts';
+import { Dashboard } from '~/modules/trading/dashboard.tsx';
+import { POSITIONS_PREFIX } from '~/modules/trading/positions.tsx';
+import { GeneralErrorBoundary } from '~/components/error-boundary.tsx';
 
-// /dashboard — roles from the permission map; a later issue fills this page.
+// /dashboard — instruments, chart, order dialogs, account summary and positions of the active wallet.
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireAccess(request);
-  return null;
+  const sql = db();
+  const s = await requireAccess(request, sql);
+  const params = new URL(request.url).searchParams;
+  const list = readListState(params, POSITIONS_PREFIX);
+  const { pricingPlan } = await getSettings(sql, ['pricingPlan'] as const);
+  return loadDashboard(sql, s.user.id, {
+    openOnly: params.get(`${POSITIONS_PREFIX}tab`) === 'open', page: list.page, limit: list.limit, pricingPlanOn: pricingPlan.enabled === 'on',
+  });
+}
+
+// POST /dashboard: place, close, modify (take-profit / stop-loss) and favorites, told apart by `intent`.
+export async function action({ request }: ActionFunctionArgs) {
+  const sql = db();
+  const s = await requireAccess(request, sql);
+  const form = Object.fromEntries(await request.formData());
+  const parsed = DashboardActionSchema.safeParse(form);
+  if (!parsed.success) {
+    return Response.json({ ok: false, intent: String(form.intent ?? ''), toast: 'Something went wrong' }, { status: 400 });
+  }
+  const { status, ...reply } = await runDashboardAction(sql, s.user.id, parsed.data);
+  return Response.json(reply, { status });
 }
 
 export default function Page() {
-  return <PlaceholderPage title="Dashboard" />;
+  const data = useLoaderData<typeof loader>();
+  const root = useRootData();
+  return <Dashboard data={data} theme={root?.branding.theme === 'light' ? 'light' : 'dark'} pricingPlanOn={root?.branding.pricingPlan !== 'off'} />;
 }
 
 export const meta = pageMeta('Dashboard');
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
+}

@@ -1,16 +1,78 @@
 import type { LoaderFunctionArgs } from '@remix-run/node';
+import { useLoaderData, useSearchParams } from '@remix-run/react';
+import { useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { ColumnDef } from '@tanstack/react-table';
+import { db } from '~/utils/db.server.ts';
 import { requireAccess } from '~/modules/auth/guards.server.ts';
-import { PlaceholderPage } from '~/modules/shell/placeholder.tsx';
 import { pageMeta } from '~/modules/shell/meta.ts';
+import { DataTable } from '~/components/ui/data-table.tsx';
+import { DateRangeDialog } from '~/components/ui/date-range-dialog.tsx';
+import { formatClientDateTime } from '~/components/ui/format.ts';
+import { readListState } from '~/components/ui/list-params.ts';
+import { activeBalance } from '~/modules/trading/trading.server.ts';
+import { listStatement, readRange, type StatementRow } from '~/modules/statements/statements.server.ts';
+import { GeneralErrorBoundary } from '~/components/error-boundary.tsx';
 
-// /statements — roles from the permission map; a later issue fills this page.
+// /statements — closed trades of the active wallet, date filter, 15 a page, CSV export.
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireAccess(request);
-  return null;
+  const sql = db();
+  const s = await requireAccess(request, sql);
+  const params = new URL(request.url).searchParams;
+  const range = readRange(params);
+  const { page } = readListState(params);
+  const balance = await activeBalance(sql, s.user.id);
+  const list = balance ? await listStatement(sql, balance.id, range, page) : { rows: [], total: 0 };
+  return { ...list, range, currency: balance?.currency ?? '' };
 }
 
 export default function Page() {
-  return <PlaceholderPage title="Statements" />;
+  const { t } = useTranslation();
+  const { rows, total, range } = useLoaderData<typeof loader>();
+  const [, setParams] = useSearchParams();
+  const [filterOpen, setFilterOpen] = useState(false);
+  const columns = useMemo<ColumnDef<StatementRow>[]>(() => [
+    { id: 'id', header: t('Ticket'), enableSorting: false, cell: ({ row }) => row.original.id },
+    { id: 'open', header: t('Open Time'), enableSorting: false, cell: ({ row }) => formatClientDateTime(row.original.createdAt) },
+    { id: 'close', header: t('Close Time'), enableSorting: false, cell: ({ row }) => formatClientDateTime(row.original.closeTime) },
+    { id: 'type', header: t('Type'), enableSorting: false, cell: ({ row }) => (row.original.type === 'buy' ? t('Buy') : t('Sell')) },
+    { id: 'instrument', header: t('Instrument'), enableSorting: false, cell: ({ row }) => row.original.instrument },
+    { id: 'units', header: t('Units'), enableSorting: false, cell: ({ row }) => Number(row.original.amount).toString() },
+    { id: 'openRate', header: t('Open Rate'), enableSorting: false, cell: ({ row }) => Number(row.original.openRate).toString() },
+    { id: 'closeRate', header: t('Close Rate'), enableSorting: false, cell: ({ row }) => Number(row.original.closeRate).toString() },
+    {
+      id: 'pnl', header: t('Profit/Loss'), enableSorting: false,
+      cell: ({ row }) => { const v = Number(row.original.proLoss); return <span className={v > 0 ? 'up' : 'down'}>{v.toFixed(5)}</span>; },
+    },
+    { id: 'status', header: t('Status'), enableSorting: false, cell: () => <span className="chip chip-closed">{t('CLOSED')}</span> },
+  ], [t]);
+  const exportQuery = new URLSearchParams({ dateStart: range.dateStart, dateEnd: range.dateEnd });
+  return (
+    <section className="card">
+      <h1 className="page-title">{t('Statements')}</h1>
+      <DataTable columns={columns} data={rows} total={total} searchable={false} getRowId={(r) => String(r.id)} caption={t('Statements')}
+        toolbar={<div className="statement-toolbar">
+          {range.dateStart || range.dateEnd ? <span className="muted">{range.dateStart || '…'} – {range.dateEnd || '…'}</span> : null}
+          <button type="button" className="btn btn-sm btn-ghost" onClick={() => setFilterOpen(true)}>{t('Filter')}</button>
+          <a className="btn btn-sm btn-primary" href={`/statements/export?${exportQuery}`} download>{t('Export')}</a>
+        </div>} />
+      <DateRangeDialog open={filterOpen} value={{ start: range.dateStart, end: range.dateEnd }} onClose={() => setFilterOpen(false)}
+        onSubmit={({ start, end }) => {
+          setFilterOpen(false);
+          setParams((prev) => {
+            const next = new URLSearchParams(prev);
+            next.delete('page');
+            if (start) next.set('dateStart', start); else next.delete('dateStart');
+            if (end) next.set('dateEnd', end); else next.delete('dateEnd');
+            return next;
+          });
+        }} />
+    </section>
+  );
 }
 
 export const meta = pageMeta('Statements');
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
+}

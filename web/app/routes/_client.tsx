@@ -6,6 +6,7 @@ import { loadShell } from '~/modules/shell/shell.server.ts';
 import { ClientLayout } from '~/modules/shell/layouts.tsx';
 import { useRootData } from '~/root.tsx';
 import { GeneralErrorBoundary } from '~/components/error-boundary.tsx';
+import { RealtimeProvider } from '~/modules/trading/realtime.tsx';
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const session = await requireAccess(request);
@@ -16,9 +17,11 @@ export default function ClientRoute() {
   const shell = useLoaderData<typeof loader>();
   const root = useRootData()!;
   return (
-    <ClientLayout root={root} shell={shell}>
-      <Outlet />
-    </ClientLayout>
+    <RealtimeProvider>
+      <ClientLayout root={root} shell={shell}>
+        <Outlet />
+      </ClientLayout>
+    </RealtimeProvider>
   );
 }
 

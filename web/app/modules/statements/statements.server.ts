@@ -1,0 +1,92 @@
+// Statements of closed trades (client-area.md §2 "Statements page"): the active wallet's closed
+// orders in a date range, 15 a page, and the same rows as a streamed CSV of any size.
+import type { Sql } from '~/utils/db.server.ts';
+
+export const STATEMENT_PAGE_SIZE = 15;
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+
+export interface DateRange { dateStart: string; dateEnd: string }
+
+/** dateStart / dateEnd as YYYY-MM-DD (UTC days, both inclusive); anything else is ignored. */
+export function readRange(params: URLSearchParams): DateRange {
+  const ok = (v: string | null) => (v && DAY.test(v) && !Number.isNaN(Date.parse(`${v}T00:00:00Z`)) ? v : '');
+  return { dateStart: ok(params.get('dateStart')), dateEnd: ok(params.get('dateEnd')) };
+}
+
+function where(sql: Sql, balanceId: number, r: DateRange) {
+  return sql`o.balance_id = ${balanceId} AND o.close_time IS NOT NULL AND o.deleted_at IS NULL
+    ${r.dateStart ? sql`AND o.close_time >= ${r.dateStart}::date` : sql``}
+    ${r.dateEnd ? sql`AND o.close_time < ${r.dateEnd}::date + 1` : sql``}`;
+}
+
+export interface StatementRow {
+  id: number; createdAt: string; closeTime: string; instrument: string; type: 'buy' | 'sell'; amount: string;
+  openRate: string; closeRate: string; proLoss: string;
+}
+
+export async function listStatement(sql: Sql, balanceId: number, r: DateRange, page: number) {
+  const offset = (Math.max(1, page) - 1) * STATEMENT_PAGE_SIZE;
+  const [rows, [count]] = await Promise.all([
+    sql`SELECT o.id, o.created_at, o.close_time, i.base || '/' || i.quote AS instrument, o.type, o.trade_amount::text AS amount,
+               o.open_rate::text AS open_rate, o.close_rate::text AS close_rate, o.pro_loss::text AS pro_loss
+          FROM orders o JOIN instruments i ON i.id = o.instrument_id
+         WHERE ${where(sql, balanceId, r)}
+         ORDER BY o.close_time DESC, o.id DESC LIMIT ${STATEMENT_PAGE_SIZE} OFFSET ${offset}`,
+    sql`SELECT count(*)::int AS n FROM orders o WHERE ${where(sql, balanceId, r)}`,
+  ]);
+  return {
+    total: count.n as number,
+    rows: rows.map((o): StatementRow => ({
+      id: Number(o.id), createdAt: (o.created_at as Date).toISOString(), closeTime: (o.close_time as Date).toISOString(),
+      instrument: o.instrument, type: o.type, amount: o.amount, openRate: o.open_rate, closeRate: o.close_rate, proLoss: o.pro_loss,
+    })),
+  };
+}
+
+/** One CSV field (RFC 4180): quoted when it holds a comma, quote or line break; text that a spreadsheet would run as a formula is prefixed with '. */
+export function csvField(v: unknown): string {
+  if (v === null || v === undefined) return '';
+  let s = v instanceof Date ? v.toISOString() : String(v);
+  if (typeof v === 'string' && /^[=+\-@\t\r]/.test(s) && !/^-?\d+(\.\d+)?$/.test(s)) s = `'${s}`;
+  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+export const csvLine = (fields: unknown[]) => fields.map(csvField).join(',') + '\r\n';
+
+export const STATEMENT_COLUMNS = ['Ticket', 'Open Time', 'Close Time', 'Type', 'Instrument', 'Units', 'Open Rate', 'Close Rate', 'Profit/Loss', 'Status'] as const;
+
+/**
+ * The statement as CSV, read with a cursor and written as it is read: memory stays flat for
+ * any number of rows, and the client's back-pressure pauses the query.
+ */
+export function statementCsv(sql: Sql, balanceId: number, r: DateRange, header: readonly string[] = STATEMENT_COLUMNS): ReadableStream<Uint8Array> {
+  const enc = new TextEncoder();
+  let iterator: AsyncIterator<Record<string, unknown>[]> | undefined;
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(enc.encode(csvLine([...header])));
+      iterator = sql`
+        SELECT o.id, o.created_at, o.close_time, o.type, i.base || '/' || i.quote AS instrument, o.trade_amount::text AS amount,
+               o.open_rate::text AS open_rate, o.close_rate::text AS close_rate, o.pro_loss::text AS pro_loss
+          FROM orders o JOIN instruments i ON i.id = o.instrument_id
+         WHERE ${where(sql, balanceId, r)}
+         ORDER BY o.close_time DESC, o.id DESC`.cursor(1000)[Symbol.asyncIterator]();
+    },
+    async pull(controller) {
+      try {
+        const next = await iterator!.next();
+        if (next.done) return controller.close();
+        let chunk = '';
+        for (const o of next.value) {
+          chunk += csvLine([o.id, o.created_at, o.close_time, o.type, o.instrument, o.amount, o.open_rate, o.close_rate, o.pro_loss, 'CLOSED']);
+        }
+        controller.enqueue(enc.encode(chunk));
+      } catch (e) {
+        controller.error(e);
+      }
+    },
+    async cancel() {
+      await iterator?.return?.();
+    },
+  }, { highWaterMark: 1 });
+}

@@ -1,0 +1,242 @@
+// The trading dashboard (client-area.md §2 "Trading dashboard", issue 5 §1–§5): instrument
+// lists with search, favorites and tabs, the chart with floating SELL / BUY, the account
+// summary, the positions, and the live updates of the page's one SSE connection.
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { Link, useFetcher, useRevalidator } from '@remix-run/react';
+import { useTranslation } from 'react-i18next';
+import Fuse from 'fuse.js';
+import { marketGroup, planValue, type Category, type Side } from '@broker/engine/domain';
+import { useToast } from '~/components/ui/toast.tsx';
+import { PriceChart } from './chart.tsx';
+import { OrderDialog } from './order-dialog.tsx';
+import { Positions, CLOSE_REASONS } from './positions.tsx';
+import { useRealtime, useRealtimeStatus, type PriceItem } from './realtime.tsx';
+import { accountSummary, floatingFromExposure, leverageFor } from './dialog.ts';
+import type { ActionReply } from './schemas.ts';
+import type { DashboardData, InstrumentRow, Quote } from './trading.server.ts';
+
+export const DEFAULT_SYMBOL = 'USD_CNH';
+export const TABS: { category: Category; label: string }[] = [
+  { category: 'forex', label: 'FOREX' },
+  { category: 'commodity', label: 'COMMODITIES' },
+  { category: 'index', label: 'INDICES' },
+  { category: 'stock', label: 'STOCK' },
+  { category: 'crypto', label: 'CRYPTO' },
+];
+
+/** Fuzzy search over name, base, quote and alias, threshold 0.3 (§5). */
+export function searchInstruments(list: InstrumentRow[], query: string): InstrumentRow[] {
+  const q = query.trim();
+  if (!q) return list;
+  const fuse = new Fuse(list, { keys: ['name', 'base', 'quote', 'alias'], threshold: 0.3, ignoreLocation: true });
+  return fuse.search(q.replace('/', '_')).map((r) => r.item);
+}
+
+type Prices = Record<string, Quote>;
+
+function usePrices(initial: Prices) {
+  const [prices, setPrices] = useState<Prices>(initial);
+  useEffect(() => setPrices((cur) => ({ ...initial, ...cur })), [initial]);
+  useRealtime((event, data) => {
+    if (event !== 'priceUpdate' || !Array.isArray(data)) return;
+    setPrices((cur) => {
+      const next = { ...cur };
+      for (const p of data as PriceItem[]) {
+        const old = cur[p.name];
+        // bids and asks are replaced and the previous values kept (§4)
+        next[p.name] = { bid: p.bids, ask: p.asks, prevBid: old?.bid ?? null, prevAsk: old?.ask ?? null };
+      }
+      return next;
+    });
+  });
+  return prices;
+}
+
+function PriceCell({ value, prev, digits }: { value: number | undefined; prev: number | null | undefined; digits: number }) {
+  if (value === undefined) return <span className="price">0.00</span>;
+  const up = prev !== null && prev !== undefined && value > prev;
+  return (
+    <span className={`price ${up ? 'up' : 'down'}`}>
+      {value.toFixed(digits)} <span aria-hidden="true">{up ? '▲' : '▼'}</span>
+    </span>
+  );
+}
+
+function InstrumentItem({ inst, q, open, selected, favorite, onSelect, onFavorite }: {
+  inst: InstrumentRow; q: Quote | undefined; open: boolean; selected: boolean; favorite: boolean;
+  onSelect: () => void; onFavorite: () => void;
+}) {
+  const { t } = useTranslation();
+  const live = inst.tradable && open;
+  return (
+    <li className={`instrument ${selected ? 'selected' : ''}`} data-symbol={inst.name}>
+      <button type="button" className="instrument-main" onClick={onSelect} aria-pressed={selected}>
+        <span className={`dot ${live ? 'dot-open' : 'dot-closed'}`} title={live ? t('Open') : t('Closed')} aria-label={live ? t('Open') : t('Closed')} />
+        <span className="instrument-name">
+          <strong>{inst.base}/{inst.quote}</strong>
+          {inst.alias ? <span className="muted">{inst.alias}</span> : null}
+        </span>
+        <span className="instrument-prices">
+          <PriceCell value={q?.bid} prev={q?.prevBid} digits={inst.digits} />
+          <PriceCell value={q?.ask} prev={q?.prevAsk} digits={inst.digits} />
+        </span>
+      </button>
+      <button type="button" className={`fav ${favorite ? 'on' : ''}`} onClick={onFavorite}
+        aria-label={favorite ? t('Remove {{name}} from favorites', { name: `${inst.base}/${inst.quote}` }) : t('Add {{name}} to favorites', { name: `${inst.base}/${inst.quote}` })}>
+        {favorite ? '★' : '☆'}
+      </button>
+    </li>
+  );
+}
+
+export function Dashboard({ data, theme, pricingPlanOn }: { data: DashboardData; theme: 'dark' | 'light'; pricingPlanOn: boolean }) {
+  const { t } = useTranslation();
+  const { push } = useToast();
+  const revalidator = useRevalidator();
+  const connected = useRealtimeStatus();
+  const prices = usePrices(data.quotes);
+  const [search, setSearch] = useState('');
+  const [tab, setTab] = useState<Category>('forex');
+  const [selected, setSelected] = useState(() => (data.instruments.some((i) => i.name === DEFAULT_SYMBOL) ? DEFAULT_SYMBOL : data.instruments[0]?.name ?? DEFAULT_SYMBOL));
+  const [dialog, setDialog] = useState<Side | null>(null);
+  const favFetcher = useFetcher<ActionReply>();
+  const byName = useMemo(() => new Map(data.instruments.map((i) => [i.name, i])), [data.instruments]);
+  const favorites = new Set(data.favorites);
+  const inst = byName.get(selected);
+  const q = prices[selected];
+  const isOpen = (c: Category) => data.status[marketGroup(c)] !== 'closed';
+
+  // favorites: the spec's toasts
+  useEffect(() => {
+    if (favFetcher.state !== 'idle' || !favFetcher.data) return;
+    push({ type: favFetcher.data.ok ? 'success' : 'error', title: favFetcher.data.ok ? favFetcher.data.toast : 'Something went wrong' });
+  }, [favFetcher.state, favFetcher.data]); // eslint-disable-line react-hooks/exhaustive-deps
+  const toggleFavorite = (i: InstrumentRow) =>
+    favFetcher.submit({ intent: favorites.has(i.id) ? 'favorite-remove' : 'favorite-add', id: String(i.id) }, { method: 'post', action: '/dashboard' });
+
+  // order and balance events: refresh positions and summary; engine closes get a toast with the reason
+  const pending = useRef<ReturnType<typeof setTimeout>>();
+  const refresh = useCallback(() => {
+    clearTimeout(pending.current);
+    pending.current = setTimeout(() => revalidator.revalidate(), 150);
+  }, [revalidator]);
+  useRealtime((event, payload) => {
+    if (event === 'order.closed') {
+      const o = payload as { id: number; close_reason: string | null; pro_loss: string | null; instrument: string };
+      if (o.close_reason && o.close_reason !== 'manual') {
+        push({
+          type: o.close_reason === 'tp' ? 'success' : 'info',
+          title: 'Position #{{id}} closed: {{reason}}',
+          description: 'Profit/Loss: {{pnl}}',
+          values: { id: o.id, reason: t(CLOSE_REASONS[o.close_reason] ?? o.close_reason), pnl: Number(o.pro_loss ?? 0).toFixed(5) },
+        });
+      }
+      refresh();
+    } else if (event === 'order.opened' || event === 'order.modified' || event === 'order.deleted' || event === 'balance') {
+      refresh();
+    }
+  });
+
+  const balance = data.balance;
+  const floating = floatingFromExposure(data.exposure, prices);
+  const summary = balance ? accountSummary(Number(balance.balance), Number(balance.margin), floating) : null;
+  const money = (n: number | null) => (n === null ? '—' : `${n.toLocaleString('en-US', { minimumFractionDigits: 3, maximumFractionDigits: 3 })} ${balance?.currency ?? ''}`);
+
+  const results = useMemo(() => searchInstruments(data.instruments, search), [data.instruments, search]);
+  const list = (items: InstrumentRow[]) => (
+    <ul className="instrument-list">
+      {items.map((i) => (
+        <InstrumentItem key={i.id} inst={i} q={prices[i.name]} open={isOpen(i.category)} selected={i.name === selected}
+          favorite={favorites.has(i.id)} onSelect={() => setSelected(i.name)} onFavorite={() => toggleFavorite(i)} />
+      ))}
+    </ul>
+  );
+  const tradable = !!inst && inst.tradable && isOpen(inst.category) && !!balance;
+  const plan = data.plan?.values ?? null;
+
+  return (
+    <div className="trading">
+      <aside className="trading-side">
+        {!data.isKyc ? (
+          <p className="notice notice-error">{t('Please verify KYC to enable trading.')} <Link to="/kyc">{t('Verify now')}</Link></p>
+        ) : null}
+        <input type="search" className="table-search instrument-search" placeholder={t('Search instruments')} aria-label={t('Search instruments')}
+          value={search} onChange={(e) => setSearch(e.target.value)} />
+        {search.trim() ? (
+          <section className="panel-list" aria-label={t('Search results')}>
+            {results.length ? list(results) : <p className="muted">{t('No instruments found')}</p>}
+          </section>
+        ) : (
+          <>
+            <details className="favorites" open>
+              <summary>{t('Favorites')} <span className="chip">{data.favorites.length}</span></summary>
+              {data.favorites.length ? list(data.favorites.map((id) => data.instruments.find((i) => i.id === id)).filter((i): i is InstrumentRow => !!i))
+                : <p className="muted">{t('Star an instrument to add it here.')}</p>}
+            </details>
+            <div className="tabs" role="tablist" aria-label={t('Markets')}>
+              {TABS.map((x) => (
+                <button key={x.category} type="button" role="tab" aria-selected={tab === x.category} className={`tab ${tab === x.category ? 'active' : ''}`} onClick={() => setTab(x.category)}>
+                  {t(x.label)}
+                </button>
+              ))}
+            </div>
+            <section className="panel-list tab-panel" role="tabpanel" aria-label={t(TABS.find((x) => x.category === tab)!.label)}>
+              {list(data.instruments.filter((i) => i.category === tab))}
+              {!isOpen(tab) ? <div className="market-closed" role="note">{t('Market Closed')}</div> : null}
+            </section>
+          </>
+        )}
+      </aside>
+
+      <div className="trading-main">
+        <section className="chart-card card" aria-label={t('Chart')}>
+          <div className="chart-head">
+            <strong>{inst ? `${inst.base}/${inst.quote}` : selected}</strong>
+            <span className="muted">{t('Daily')}</span>
+            <span className={`live ${connected ? 'on' : ''}`}>{connected ? t('Live') : t('Reconnecting…')}</span>
+          </div>
+          <PriceChart symbol={selected} digits={inst?.digits ?? 5} theme={theme} />
+          <div className="floating-trade">
+            <button type="button" className="btn btn-sell" disabled={!tradable} onClick={() => setDialog('sell')}>
+              <span>{t('SELL')}</span><strong>{q ? q.bid.toFixed(inst?.digits ?? 5) : '0.00'}</strong>
+            </button>
+            <button type="button" className="btn btn-buy" disabled={!tradable} onClick={() => setDialog('buy')}>
+              <span>{t('BUY')}</span><strong>{q ? q.ask.toFixed(inst?.digits ?? 5) : '0.00'}</strong>
+            </button>
+          </div>
+        </section>
+
+        {summary ? (
+          <section className="summary card" aria-label={t('Account summary')}>
+            <div><span className="muted">{t('Balance')}</span><strong data-testid="summary-balance">{money(summary.balance)}</strong></div>
+            <div><span className="muted">{t('Equity')}</span><strong data-testid="summary-equity">{money(summary.equity)}</strong></div>
+            <div><span className="muted">{t('Used Margin')}</span><strong data-testid="summary-margin">{money(summary.usedMargin)}</strong></div>
+            <div><span className="muted">{t('Free Margin')}</span><strong data-testid="summary-free-margin">{money(summary.freeMargin)}</strong></div>
+            <div><span className="muted">{t('Margin Level')}</span><strong data-testid="summary-margin-level">{summary.marginLevel === null ? '—' : `${summary.marginLevel.toFixed(3)}%`}</strong></div>
+          </section>
+        ) : <p className="notice notice-error">{t('No wallet is active.')}</p>}
+
+        {pricingPlanOn ? (
+          <section className="plan-panel card" aria-label={t('My Plan')}>
+            <div>
+              <span className="muted">{t('My Plan')}</span>
+              <strong>{data.plan?.name ?? t('No plan')}</strong>
+            </div>
+            {inst ? <div><span className="muted">{t('Leverage')}</span><strong>1:{leverageFor(plan, inst.category, inst.leverage)}</strong></div> : null}
+            {inst ? <div><span className="muted">{t('Stop-out')}</span><strong>{planValue(plan, inst.category, 'stopout') ?? 50}%</strong></div> : null}
+            <Link to="/pricing" className="btn btn-sm btn-ghost">{t('Change plan')}</Link>
+          </section>
+        ) : null}
+
+        <Positions rows={data.positions.rows} total={data.positions.total} openOnly={data.positions.openOnly} prices={prices} currency={balance?.currency ?? ''} />
+      </div>
+
+      {dialog && inst && balance ? (
+        <OrderDialog key={`${dialog}-${inst.name}`} side={dialog} instrument={inst} price={q} currency={balance.currency}
+          balance={Number(balance.balance)} usedMargin={Number(balance.margin)} floatingPnl={floating}
+          leverage={leverageFor(plan, inst.category, inst.leverage)} spreadSetting={Number(data.spreads[inst.category] ?? 0)}
+          kycBlocked={data.kycTrade && !data.isKyc} onClose={() => setDialog(null)} />
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,148 @@
+// The order dialog's and the take-profit / stop-loss modals' rules (client-area.md §5, §9),
+// built on the engine's domain functions so the preview and the server agree.
+import {
+  CONTRACT_SIZE, checkMargin, dialogRanges, equity, freeMargin, marginLevel, effectiveLeverage, estimatedPnl, inRange, marginRequired, markRateF,
+  modifyRanges, pipValue, planValue, spreadCost, type Category, type Range, type Side,
+} from '@broker/engine/domain';
+
+export const STEP = 0.00001;
+export const PLUS_MINUS = 1;
+
+export type DisabledReason = 'empty' | 'insufficient_balance' | 'insufficient_free_margin' | 'no_price' | 'no_rate';
+
+/** The message shown under a disabled BUY / SELL, if any (spec §5). */
+export const DISABLED_MESSAGE: Record<DisabledReason, string | null> = {
+  empty: null,
+  insufficient_balance: 'Insufficient Balance!',
+  insufficient_free_margin: 'Insufficient Free Margin!',
+  no_price: null,
+  no_rate: null,
+};
+
+export interface PreviewInput {
+  side: Side;
+  category: Category;
+  quote: string;
+  bid: number;
+  ask: number;
+  /** units (already converted from lots) */
+  amount: number;
+  leverage: number;
+  /** quote-currency units per balance-currency unit; null while loading */
+  conversionRate: number | null;
+  spreadSetting: number;
+  balance: number;
+  usedMargin: number;
+  floatingPnl: number;
+  takeProfit: number | null;
+  stopLoss: number | null;
+}
+
+export interface Preview {
+  entry: number;
+  marginRequired: number;
+  pipValue: number;
+  spreadCost: number;
+  takeProfitPnl: number | null;
+  stopLossPnl: number | null;
+  disabled: DisabledReason | null;
+}
+
+export function preview(i: PreviewInput): Preview {
+  const entry = markRateF(i.side, i.bid, i.ask);
+  const amount = Number.isFinite(i.amount) && i.amount > 0 ? i.amount : 0;
+  const rate = i.conversionRate && i.conversionRate > 0 ? i.conversionRate : null;
+  const spread = spreadCost(i.bid, i.ask, i.spreadSetting, amount);
+  const margin = rate ? marginRequired(entry, amount, i.leverage, rate) : null;
+  const at = (level: number | null) => (level && rate ? estimatedPnl(i.side, amount, entry, level, spread, rate).toNumber() : null);
+  let disabled: DisabledReason | null;
+  if (amount <= 0) disabled = 'empty';
+  else if (!(i.bid > 0 && i.ask > 0)) disabled = 'no_price';
+  else if (!rate || !margin) disabled = 'no_rate';
+  else disabled = checkMargin(margin, i.balance, i.usedMargin, i.floatingPnl);
+  return {
+    entry,
+    marginRequired: margin?.toNumber() ?? 0,
+    pipValue: rate && amount > 0 ? pipValue(i.quote, amount, rate).toNumber() : 0,
+    spreadCost: spread.toNumber(),
+    takeProfitPnl: at(i.takeProfit),
+    stopLossPnl: at(i.stopLoss),
+    disabled,
+  };
+}
+
+/** Units of an order from what the dialog holds: the amount, or lots × contract size. */
+export function unitsOf(category: Category, lotState: 'amount' | 'lot', value: number): number {
+  if (!Number.isFinite(value) || value <= 0) return 0;
+  return lotState === 'lot' ? value * CONTRACT_SIZE[category] : value;
+}
+
+export function leverageFor(plan: Record<string, unknown> | null | undefined, category: Category, instrumentLeverage: number): number {
+  return effectiveLeverage(planValue(plan, category, 'leverage'), instrumentLeverage);
+}
+
+/** +/- on the amount: by 1, never below 0. */
+export function stepAmount(current: number, delta: number): number {
+  const next = round((Number.isFinite(current) ? current : 0) + delta);
+  return next < 0 ? 0 : next;
+}
+
+/** Ranges of the dialog's levels against the live price. */
+export function dialogLevelRanges(side: Side, bid: number, ask: number) {
+  return dialogRanges(side, bid, ask);
+}
+
+/** Ranges of an open order's levels against its open rate (the modals). */
+export function modalLevelRanges(side: Side, openRate: number) {
+  return modifyRanges(side, openRate);
+}
+
+/** Typed input outside the range is ignored: the previous value stays. */
+export function acceptLevel(previous: number, typed: string, range: Range): number {
+  if (typed.trim() === '') return previous;
+  const v = Number(typed);
+  if (!Number.isFinite(v)) return previous;
+  return inRange(v, range) ? v : previous;
+}
+
+/** +/- on a level: by 1, kept inside the range (minus stops at 0, or at the open rate / price in the upper-range case). */
+export function stepLevel(current: number, delta: number, range: Range): number {
+  let next = round((Number.isFinite(current) ? current : 0) + delta);
+  const min = Number(range.min);
+  if (next < min) next = min;
+  if (range.max !== null && next > Number(range.max)) next = Number(range.max);
+  return next;
+}
+
+/** The starting value of a level when its toggle is switched on: the range's reference price. */
+export function initialLevel(range: Range): number {
+  return range.max !== null ? Number(range.max) : Number(range.min);
+}
+
+/** to the inputs' step of 0.00001 */
+const round = (n: number) => Number(n.toFixed(5));
+
+/** Floating P/L of a wallet from its open positions summed per instrument and side (see openExposure). */
+export function floatingFromExposure(
+  exposure: { instrument: string; type: Side; units: number; cost: number; spread: number }[],
+  quotes: Record<string, { bid: number; ask: number } | undefined>,
+): number {
+  let sum = 0;
+  for (const e of exposure) {
+    const q = quotes[e.instrument];
+    if (!q) continue;
+    const current = markRateF(e.type, q.bid, q.ask);
+    sum += (e.type === 'buy' ? e.units * current - e.cost : e.cost - e.units * current) - e.spread;
+  }
+  return sum;
+}
+
+/** The account summary with the standard formulas (issue 5 §4): never the spec's double count. */
+export function accountSummary(balance: number, usedMargin: number, floatingPnl: number) {
+  return {
+    balance, usedMargin, floatingPnl,
+    equity: equity(balance, floatingPnl).toNumber(),
+    freeMargin: freeMargin(balance, usedMargin, floatingPnl).toNumber(),
+    marginLevel: marginLevel(balance, usedMargin, floatingPnl)?.toNumber() ?? null,
+  };
+}

@@ -1,0 +1,145 @@
+// Positions (client-area.md §2): tabs All Positions / Opened Positions, one server page at a
+// time, live market rate and P/L for open rows, Close, and the take-profit / stop-loss modals.
+import { useEffect, useMemo, useState } from 'react';
+import { Link, useFetcher, useSearchParams } from '@remix-run/react';
+import { useTranslation } from 'react-i18next';
+import type { ColumnDef } from '@tanstack/react-table';
+import { orderPnlF, markRateF } from '@broker/engine/domain';
+import { DataTable } from '~/components/ui/data-table.tsx';
+import { Modal } from '~/components/ui/modal.tsx';
+import { useToast } from '~/components/ui/toast.tsx';
+import { formatClientDateTime } from '~/components/ui/format.ts';
+import { PLUS_MINUS, STEP, acceptLevel, initialLevel, modalLevelRanges, stepLevel } from './dialog.ts';
+import type { ActionReply } from './schemas.ts';
+import type { PositionRow } from './trading.server.ts';
+
+export const POSITIONS_PREFIX = 'pos_';
+
+export const CLOSE_REASONS: Record<string, string> = {
+  manual: 'Closed by you', tp: 'Take profit', sl: 'Stop loss', stop_out: 'Stop out', zero_equity: 'Zero equity', admin: 'Closed by staff',
+};
+
+type Prices = Record<string, { bid: number; ask: number } | undefined>;
+
+function LevelModal({ row, field, onClose }: { row: PositionRow; field: 'profit' | 'loss'; onClose: () => void }) {
+  const { t } = useTranslation();
+  const { push } = useToast();
+  const fetcher = useFetcher<ActionReply>();
+  const range = modalLevelRanges(row.type, Number(row.openRate))[field === 'profit' ? 'takeProfit' : 'stopLoss'];
+  const current = field === 'profit' ? row.profit : row.loss;
+  const [on, setOn] = useState(current !== null);
+  const [value, setValue] = useState(current !== null ? Number(current) : initialLevel(range));
+  const [text, setText] = useState(String(value));
+  useEffect(() => setText(String(value)), [value]);
+  useEffect(() => {
+    if (fetcher.state !== 'idle' || !fetcher.data) return;
+    push({ type: fetcher.data.ok ? 'success' : 'error', title: fetcher.data.toast });
+    if (fetcher.data.ok) onClose();
+  }, [fetcher.state, fetcher.data]); // eslint-disable-line react-hooks/exhaustive-deps
+  const isProfit = field === 'profit';
+  const label = isProfit ? t('Close at profit') : t('Close at loss');
+  return (
+    <Modal open onClose={onClose} size="sm" title={isProfit ? t('Take Profit') : t('Stop Loss')}
+      footer={<button type="button" className="btn btn-primary" disabled={fetcher.state !== 'idle'}
+        onClick={() => fetcher.submit({ intent: 'modify', orderId: String(row.id), field, value: on ? String(value) : '' }, { method: 'post', action: '/dashboard' })}>
+        {isProfit ? t('Set Take/Profit') : t('Set Stop/Loss')}
+      </button>}>
+      <p className="muted">{t('Ticket #{{id}} · open rate {{rate}}', { id: row.id, rate: row.openRate })}</p>
+      <label className="switch">
+        <input type="checkbox" role="switch" checked={on} onChange={(e) => setOn(e.target.checked)} />
+        <span>{label}</span>
+      </label>
+      <div className="stepper">
+        <button type="button" className="btn btn-ghost btn-sm" disabled={!on} aria-label={t('Decrease {{what}}', { what: label })} onClick={() => setValue(stepLevel(value, -PLUS_MINUS, range))}>−</button>
+        <input type="number" inputMode="decimal" step={STEP} aria-label={t('Rate')} disabled={!on} value={text}
+          onChange={(e) => { setText(e.target.value); const v = acceptLevel(value, e.target.value, range); if (v !== value) setValue(v); }}
+          onBlur={() => setText(String(value))} />
+        <button type="button" className="btn btn-ghost btn-sm" disabled={!on} aria-label={t('Increase {{what}}', { what: label })} onClick={() => setValue(stepLevel(value, PLUS_MINUS, range))}>+</button>
+      </div>
+      <div className="field-hint">{range.max === null ? t('At least {{min}}', { min: range.min }) : t('Between {{min}} and {{max}}', { min: range.min, max: range.max })}</div>
+    </Modal>
+  );
+}
+
+function CloseButton({ id }: { id: number }) {
+  const { t } = useTranslation();
+  const { push } = useToast();
+  const fetcher = useFetcher<ActionReply>();
+  useEffect(() => {
+    // a failed close is silently ignored (§8)
+    if (fetcher.state === 'idle' && fetcher.data?.ok) push({ type: 'success', title: fetcher.data.toast });
+  }, [fetcher.state, fetcher.data]); // eslint-disable-line react-hooks/exhaustive-deps
+  return (
+    <button type="button" className="btn btn-sm btn-danger" disabled={fetcher.state !== 'idle'}
+      onClick={() => fetcher.submit({ intent: 'close', orderId: String(id) }, { method: 'post', action: '/dashboard' })}>
+      {t('Close')}
+    </button>
+  );
+}
+
+export function livePnl(row: PositionRow, q: { bid: number; ask: number } | undefined): { rate: number | null; pnl: number | null } {
+  if (row.closeTime) return { rate: Number(row.closeRate), pnl: Number(row.proLoss) };
+  if (!q) return { rate: null, pnl: null };
+  const rate = markRateF(row.type, q.bid, q.ask);
+  return { rate, pnl: orderPnlF(row.type, Number(row.amount), Number(row.openRate), rate, Number(row.spread), Number(row.exchangeRate)) };
+}
+
+export function Positions({ rows, total, openOnly, prices, currency }: { rows: PositionRow[]; total: number; openOnly: boolean; prices: Prices; currency: string }) {
+  const { t } = useTranslation();
+  const [params] = useSearchParams();
+  const [modal, setModal] = useState<{ row: PositionRow; field: 'profit' | 'loss' } | null>(null);
+  const tabHref = (open: boolean) => {
+    const next = new URLSearchParams(params);
+    for (const k of [...next.keys()]) if (k.startsWith(POSITIONS_PREFIX)) next.delete(k);
+    if (open) next.set(`${POSITIONS_PREFIX}tab`, 'open');
+    const s = next.toString();
+    return s ? `?${s}` : '.';
+  };
+  const level = (row: PositionRow, field: 'profit' | 'loss') => {
+    const v = field === 'profit' ? row.profit : row.loss;
+    const text = v === null ? t('N/A') : Number(v).toString();
+    if (row.closeTime) return <span>{text}</span>;
+    return (
+      <button type="button" className="link-btn" onClick={() => setModal({ row, field })}
+        aria-label={`${field === 'profit' ? t('Take Profit') : t('Stop Loss')} #${row.id}`}>{text}</button>
+    );
+  };
+  const columns = useMemo<ColumnDef<PositionRow>[]>(() => [
+    { id: 'id', header: t('Ticket'), enableSorting: false, cell: ({ row }) => row.original.id },
+    { id: 'created', header: t('Open Time'), enableSorting: false, cell: ({ row }) => formatClientDateTime(row.original.createdAt) },
+    { id: 'type', header: t('Type'), enableSorting: false, cell: ({ row }) => <span className={row.original.type === 'buy' ? 'up' : 'down'}>{row.original.type === 'buy' ? t('Buy') : t('Sell')}</span> },
+    { id: 'units', header: t('Units'), enableSorting: false, cell: ({ row }) => Number(row.original.amount).toString() },
+    { id: 'instrument', header: t('Instrument'), enableSorting: false, cell: ({ row }) => `${row.original.base}/${row.original.quote}` },
+    { id: 'open', header: t('Open Rate'), enableSorting: false, cell: ({ row }) => Number(row.original.openRate).toString() },
+    { id: 'market', header: t('Market Rate'), enableSorting: false, cell: ({ row }) => { const r = livePnl(row.original, prices[row.original.instrument]).rate; return r === null ? '—' : r.toString(); } },
+    {
+      id: 'pnl', header: t('Profit/Loss'), enableSorting: false, cell: ({ row }) => {
+        const v = livePnl(row.original, prices[row.original.instrument]).pnl;
+        return v === null ? '—' : <span className={v > 0 ? 'up' : 'down'} data-testid={`pnl-${row.original.id}`}>{v.toFixed(5)}</span>;
+      },
+    },
+    { id: 'tp', header: t('Take Profit'), enableSorting: false, cell: ({ row }) => level(row.original, 'profit') },
+    { id: 'sl', header: t('Stop Loss'), enableSorting: false, cell: ({ row }) => level(row.original, 'loss') },
+    {
+      id: 'status', header: t('Status'), enableSorting: false, cell: ({ row }) => row.original.closeTime ? (
+        <span className="status-cell" data-testid={`status-${row.original.id}`}>
+          <span className="chip chip-closed">{t('CLOSED')}</span>
+          {row.original.closeReason ? <span className="muted close-reason">{t(CLOSE_REASONS[row.original.closeReason] ?? row.original.closeReason)}</span> : null}
+        </span>
+      ) : <span className="chip chip-open" data-testid={`status-${row.original.id}`}>{t('OPENED')}</span>,
+    },
+    { id: 'action', header: '', enableSorting: false, cell: ({ row }) => (row.original.closeTime ? null : <CloseButton id={row.original.id} />) },
+  ], [t, prices]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  return (
+    <section className="positions card" aria-label={t('Positions')}>
+      <div className="tabs" role="tablist">
+        <Link role="tab" aria-selected={!openOnly} className={`tab ${!openOnly ? 'active' : ''}`} to={tabHref(false)} preventScrollReset replace>{t('All Positions')}</Link>
+        <Link role="tab" aria-selected={openOnly} className={`tab ${openOnly ? 'active' : ''}`} to={tabHref(true)} preventScrollReset replace>{t('Opened Positions')}</Link>
+        <span className="tabs-note muted">{t('Wallet currency: {{currency}}', { currency })}</span>
+      </div>
+      <DataTable columns={columns} data={rows} total={total} searchable={false} paramPrefix={POSITIONS_PREFIX} getRowId={(r) => String(r.id)} caption={t('Positions')} />
+      {modal ? <LevelModal row={modal.row} field={modal.field} onClose={() => setModal(null)} /> : null}
+    </section>
+  );
+}

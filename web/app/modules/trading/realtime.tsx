@@ -1,0 +1,146 @@
+// One SSE connection to the engine per page (client-area.md §4, issue 5 §5). The ticket comes
+// from /dashboard/ticket each time the stream opens, so a reconnect after a network drop or an
+// expired ticket works; user events resume after the last id seen.
+import { createContext, useCallback, useContext, useEffect, useRef, useState, type ReactNode } from 'react';
+import { useRevalidator } from '@remix-run/react';
+import { useToast } from '~/components/ui/toast.tsx';
+
+export interface PriceItem { name: string; bids: number; asks: number; closeoutBid?: number; closeoutAsk?: number }
+export type RealtimeListener = (event: string, data: unknown) => void;
+
+/** Events of the user topic the engine and web publish (engine/src/core.ts). */
+export const USER_EVENTS = ['order.opened', 'order.closed', 'order.modified', 'order.deleted', 'balance', 'notification'] as const;
+
+interface Ctx { subscribe: (fn: RealtimeListener) => () => void; connected: boolean }
+const RealtimeContext = createContext<Ctx>({ subscribe: () => () => {}, connected: false });
+
+export function useRealtime(fn: RealtimeListener) {
+  const { subscribe } = useContext(RealtimeContext);
+  const ref = useRef(fn);
+  ref.current = fn;
+  useEffect(() => subscribe((e, d) => ref.current(e, d)), [subscribe]);
+}
+
+export function useRealtimeStatus() {
+  return useContext(RealtimeContext).connected;
+}
+
+/** A short notification sound made with Web Audio (no file to fetch). */
+function beep() {
+  try {
+    const Ctor = window.AudioContext ?? (window as unknown as { webkitAudioContext?: typeof AudioContext }).webkitAudioContext;
+    if (!Ctor) return;
+    const ctx = new Ctor();
+    const osc = ctx.createOscillator();
+    const gain = ctx.createGain();
+    osc.frequency.value = 880;
+    gain.gain.setValueAtTime(0.15, ctx.currentTime);
+    gain.gain.exponentialRampToValueAtTime(0.001, ctx.currentTime + 0.35);
+    osc.connect(gain).connect(ctx.destination);
+    osc.start();
+    osc.stop(ctx.currentTime + 0.35);
+    osc.onended = () => void ctx.close();
+  } catch {
+    /* audio not allowed yet */
+  }
+}
+
+export function RealtimeProvider({ children, pricesOnly = false }: { children: ReactNode; pricesOnly?: boolean }) {
+  const listeners = useRef(new Set<RealtimeListener>());
+  const [connected, setConnected] = useState(false);
+  const { push } = useToast();
+  const revalidator = useRevalidator();
+  const revalidate = useRef(revalidator.revalidate);
+  revalidate.current = revalidator.revalidate;
+
+  const subscribe = useCallback((fn: RealtimeListener) => {
+    listeners.current.add(fn);
+    return () => void listeners.current.delete(fn);
+  }, []);
+
+  useEffect(() => {
+    let es: EventSource | null = null;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let stopped = false;
+    let attempt = 0;
+    let lastEventId = '';
+    const emit = (event: string, data: unknown) => {
+      for (const fn of listeners.current) fn(event, data);
+    };
+
+    const schedule = (ms: number) => {
+      clearTimeout(timer);
+      timer = setTimeout(connect, ms);
+    };
+
+    async function connect() {
+      if (stopped) return;
+      es?.close();
+      es = null;
+      let t: { url: string; ticket: string; topics: string };
+      try {
+        const res = await fetch(`/dashboard/ticket${pricesOnly ? '?topics=prices' : ''}`, { headers: { accept: 'application/json' } });
+        if (!res.ok) throw new Error(String(res.status));
+        t = await res.json();
+      } catch {
+        attempt++;
+        return schedule(Math.min(15_000, 1000 * 2 ** Math.min(attempt, 4)));
+      }
+      if (stopped) return;
+      const q = new URLSearchParams({ ticket: t.ticket, topics: t.topics });
+      if (lastEventId) q.set('lastEventId', lastEventId);
+      const source = new EventSource(`${t.url.replace(/\/$/, '')}/v1/stream?${q}`);
+      es = source;
+      source.onopen = () => {
+        attempt = 0;
+        setConnected(true);
+      };
+      source.onerror = () => {
+        // the browser would retry with the same (possibly expired) ticket: start over instead
+        source.close();
+        if (es !== source) return;
+        setConnected(false);
+        attempt++;
+        schedule(Math.min(15_000, 500 * 2 ** Math.min(attempt, 5)));
+      };
+      source.addEventListener('priceUpdate', (e) => {
+        try {
+          emit('priceUpdate', JSON.parse((e as MessageEvent).data));
+        } catch { /* malformed frame */ }
+      });
+      for (const name of USER_EVENTS) {
+        source.addEventListener(name, (e) => {
+          const m = e as MessageEvent;
+          if (m.lastEventId) lastEventId = m.lastEventId;
+          let data: unknown = null;
+          try { data = JSON.parse(m.data); } catch { /* keep null */ }
+          emit(name, data);
+        });
+      }
+    }
+
+    const online = () => {
+      attempt = 0;
+      schedule(0);
+    };
+    window.addEventListener('online', online);
+    void connect();
+    return () => {
+      stopped = true;
+      clearTimeout(timer);
+      window.removeEventListener('online', online);
+      es?.close();
+    };
+  }, [pricesOnly]);
+
+  // notifications: toast, sound, and the dropdown refreshed through the layout's loader
+  useEffect(() => subscribe((event, data) => {
+    if (event !== 'notification') return;
+    const n = (data ?? {}) as { title?: string; description?: string };
+    push({ type: 'info', title: n.title ?? 'Notification', description: n.description });
+    beep();
+    revalidate.current();
+  }), [subscribe, push]);
+
+  return <RealtimeContext.Provider value={{ subscribe, connected }}>{children}</RealtimeContext.Provider>;
+}

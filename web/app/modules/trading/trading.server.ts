@@ -1,0 +1,175 @@
+// The client trading area's server side: what the dashboard shows (instruments, quotes,
+// favorites, the active wallet, its positions one page at a time) and its commands, each
+// checked against the signed-in user before the engine is asked.
+import type { Sql } from '~/utils/db.server.ts';
+import { getSettings } from '~/modules/settings/settings.server.ts';
+import { engine, type EngineRefusal, type MarketStatus } from './engine.server.ts';
+import type { DashboardAction, ActionReply } from './schemas.ts';
+import type { Category } from '@broker/engine/domain';
+import { marketStatus } from '@broker/engine/domain';
+
+export const POSITIONS_PAGE_SIZE = 15;
+
+export interface InstrumentRow {
+  id: number; name: string; base: string; quote: string; alias: string | null; category: Category;
+  tradable: boolean; leverage: number; digits: number;
+}
+export interface Quote { bid: number; ask: number; prevBid: number | null; prevAsk: number | null }
+
+export interface PositionRow {
+  id: number; createdAt: string; type: 'buy' | 'sell'; amount: string; instrument: string; base: string; quote: string;
+  openRate: string; closeRate: string | null; exchangeRate: string; spread: string; profit: string | null; loss: string | null;
+  proLoss: string | null; closeTime: string | null; closeReason: string | null;
+}
+
+/** Open positions of a wallet summed per instrument and side: enough to mark the floating P/L live. */
+export interface Exposure { instrument: string; type: 'buy' | 'sell'; units: number; cost: number; spread: number; count: number }
+
+export interface ActiveBalance { id: number; mode: 'demo' | 'real'; currency: string; balance: string; margin: string }
+
+export async function activeBalance(sql: Sql, userId: number): Promise<ActiveBalance | null> {
+  const [b] = await sql`
+    SELECT b.id, b.mode, b.currency, b.balance::text AS balance, b.margin::text AS margin
+      FROM users u JOIN balances b ON b.id = u.active_balance_id AND b.user_id = u.id
+     WHERE u.id = ${userId}`;
+  return b ? { id: Number(b.id), mode: b.mode, currency: String(b.currency).trim(), balance: b.balance, margin: b.margin } : null;
+}
+
+export async function listPositions(sql: Sql, balanceId: number, opts: { openOnly: boolean; page: number; limit?: number }) {
+  const limit = opts.limit ?? POSITIONS_PAGE_SIZE;
+  const offset = (Math.max(1, opts.page) - 1) * limit;
+  const open = opts.openOnly ? sql`AND o.close_time IS NULL` : sql``;
+  const [rows, [count]] = await Promise.all([
+    sql`
+      SELECT o.id, o.created_at, o.type, o.trade_amount::text AS amount, i.name AS instrument, i.base, i.quote,
+             o.open_rate::text AS open_rate, o.close_rate::text AS close_rate, o.exchange_rate::text AS exchange_rate,
+             o.spread::text AS spread, o.profit::text AS profit, o.loss::text AS loss, o.pro_loss::text AS pro_loss,
+             o.close_time, o.close_reason
+        FROM orders o JOIN instruments i ON i.id = o.instrument_id
+       WHERE o.balance_id = ${balanceId} AND o.deleted_at IS NULL ${open}
+       ORDER BY o.id DESC LIMIT ${limit} OFFSET ${offset}`,
+    sql`SELECT count(*)::int AS n FROM orders o WHERE o.balance_id = ${balanceId} AND o.deleted_at IS NULL ${open}`,
+  ]);
+  return {
+    total: count.n as number,
+    rows: rows.map((r): PositionRow => ({
+      id: Number(r.id), createdAt: (r.created_at as Date).toISOString(), type: r.type, amount: r.amount, instrument: r.instrument,
+      base: r.base, quote: r.quote, openRate: r.open_rate, closeRate: r.close_rate, exchangeRate: r.exchange_rate, spread: r.spread,
+      profit: r.profit, loss: r.loss, proLoss: r.pro_loss, closeTime: r.close_time ? (r.close_time as Date).toISOString() : null,
+      closeReason: r.close_reason,
+    })),
+  };
+}
+
+export async function openExposure(sql: Sql, balanceId: number): Promise<Exposure[]> {
+  const rows = await sql`
+    SELECT i.name, o.type, sum(o.trade_amount / o.exchange_rate)::float8 AS units,
+           sum(o.trade_amount * o.open_rate / o.exchange_rate)::float8 AS cost,
+           sum(o.spread / o.exchange_rate)::float8 AS spread, count(*)::int AS n
+      FROM orders o JOIN instruments i ON i.id = o.instrument_id
+     WHERE o.balance_id = ${balanceId} AND o.close_time IS NULL AND o.deleted_at IS NULL
+     GROUP BY i.name, o.type`;
+  return rows.map((r) => ({ instrument: r.name, type: r.type, units: r.units, cost: r.cost, spread: r.spread, count: r.n }));
+}
+
+export async function loadDashboard(sql: Sql, userId: number, opts: { openOnly: boolean; page: number; limit: number; pricingPlanOn: boolean }) {
+  const balance = await activeBalance(sql, userId);
+  const [instruments, favorites, spreads, [extra], settings, quotes, positions, exposure, plans] = await Promise.all([
+    sql`SELECT id, name, base, quote, alias, category, tradable, leverage, digits, bids::float8 AS bids, asks::float8 AS asks
+          FROM instruments ORDER BY category, name`,
+    sql`SELECT instrument_id FROM favorites WHERE user_id = ${userId} ORDER BY created_at`,
+    sql`SELECT category, value::text AS value FROM spreads`,
+    sql`SELECT to_jsonb(p) AS plan,
+               EXISTS (SELECT 1 FROM kyc_documents k WHERE k.user_id = u.id AND k.status = 'approved') AS kyc_ok
+          FROM users u LEFT JOIN pricing_plans p ON p.id = u.pricing_plan_id WHERE u.id = ${userId}`,
+    getSettings(sql, ['kyc'] as const),
+    engine.quotes(),
+    balance ? listPositions(sql, balance.id, opts) : Promise.resolve({ total: 0, rows: [] as PositionRow[] }),
+    balance ? openExposure(sql, balance.id) : Promise.resolve([] as Exposure[]),
+    opts.pricingPlanOn ? sql`SELECT id, name, price::text AS price, price_currency FROM pricing_plans ORDER BY price, id` : Promise.resolve([]),
+  ]);
+  const live = quotes.ok ? new Map(quotes.quotes.map((q) => [q.name, q])) : new Map();
+  const quoteMap: Record<string, Quote> = {};
+  const list: InstrumentRow[] = instruments.map((i) => {
+    const q = live.get(i.name);
+    const bid = q?.bids ?? i.bids, ask = q?.asks ?? i.asks;
+    if (bid && ask) quoteMap[i.name] = { bid, ask, prevBid: q?.prevBids ?? null, prevAsk: q?.prevAsks ?? null };
+    return {
+      id: Number(i.id), name: i.name, base: i.base, quote: i.quote, alias: i.alias, category: i.category,
+      tradable: i.tradable, leverage: i.leverage, digits: i.digits,
+    };
+  });
+  const plan = extra?.plan as Record<string, unknown> | null;
+  return {
+    balance,
+    instruments: list,
+    quotes: quoteMap,
+    status: (quotes.ok ? quotes.status : marketStatus(new Date())) as MarketStatus,
+    favorites: favorites.map((f) => Number(f.instrument_id)),
+    spreads: Object.fromEntries(spreads.map((s) => [s.category, s.value])) as Partial<Record<Category, string>>,
+    plan: plan ? { id: Number(plan.id), name: String(plan.name), values: plan } : null,
+    plans: plans.map((p) => ({ id: Number(p.id), name: p.name as string, price: p.price as string, currency: String(p.price_currency) })),
+    isKyc: Boolean(extra?.kyc_ok),
+    kycTrade: settings.kyc.trade === 'on',
+    positions: { ...positions, page: opts.page, openOnly: opts.openOnly, pageSize: opts.limit },
+    exposure,
+  };
+}
+export type DashboardData = Awaited<ReturnType<typeof loadDashboard>>;
+
+/** Lot state of a category and the lot selector (GET /dashboard/lot-state/{category}). */
+export async function lotState(sql: Sql, category: string) {
+  const [[s], selector] = await Promise.all([
+    sql`SELECT state FROM lot_settings WHERE category = ${category}::instrument_category`,
+    sql`SELECT label, value::text AS value FROM lot_selector ORDER BY position, value`,
+  ]);
+  return { lotState: (s?.state ?? 'amount') as 'amount' | 'lot', lotSelector: selector.map((r) => ({ label: r.label as string, value: r.value as string })) };
+}
+
+const refused = (intent: string, r: EngineRefusal): ActionReply & { status: number } =>
+  ({ ok: false, intent, toast: r.message || 'Something went wrong', status: r.status });
+
+/**
+ * One dashboard command for the signed-in user. Web checks what it owns (the wallet, the
+ * order); the engine enforces the trading rules (margin, bounds, market hours, KYC) again.
+ */
+export async function runDashboardAction(sql: Sql, userId: number, a: DashboardAction): Promise<ActionReply & { status: number }> {
+  switch (a.intent) {
+    case 'place': {
+      const balance = await activeBalance(sql, userId);
+      if (!balance) return { ok: false, intent: a.intent, toast: 'Balance not found', status: 404 };
+      const r = await engine.placeOrder({
+        userId, balanceId: balance.id, type: a.type, instrument: a.instrument, amount: a.amount, lots: a.lots,
+        profit: a.profit, loss: a.loss, idempotencyKey: a.idempotencyKey,
+      });
+      return r.ok ? { ok: true, intent: a.intent, toast: 'Order Placed Successfully', status: 200 } : refused(a.intent, r);
+    }
+    case 'close': {
+      if (!(await ownsOrder(sql, userId, a.orderId))) return { ok: false, intent: a.intent, toast: 'Order not found', status: 404 };
+      const r = await engine.closeOrder(a.orderId, userId);
+      return r.ok ? { ok: true, intent: a.intent, toast: 'Order Closed Successfully', status: 200 } : refused(a.intent, r);
+    }
+    case 'modify': {
+      if (!(await ownsOrder(sql, userId, a.orderId))) return { ok: false, intent: a.intent, toast: 'Something went wrong', status: 404 };
+      const r = await engine.modifyOrder(a.orderId, userId, { [a.field]: a.value });
+      const done = a.field === 'profit' ? 'Take Profit Set Successfully' : 'Stop Loss Set Successfully';
+      return r.ok ? { ok: true, intent: a.intent, toast: done, status: 200 } : { ...refused(a.intent, r), toast: 'Something went wrong' };
+    }
+    case 'favorite-add':
+    case 'favorite-remove': {
+      const rows = a.intent === 'favorite-add'
+        ? await sql`INSERT INTO favorites (user_id, instrument_id) SELECT ${userId}, id FROM instruments WHERE id = ${a.id}
+                    ON CONFLICT DO NOTHING RETURNING 1`
+        : await sql`DELETE FROM favorites WHERE user_id = ${userId} AND instrument_id = ${a.id} RETURNING 1`;
+      const [exists] = await sql`SELECT 1 FROM instruments WHERE id = ${a.id}`;
+      if (!exists) return { ok: false, intent: a.intent, toast: 'Something went wrong', status: 404 };
+      void rows;
+      return { ok: true, intent: a.intent, toast: a.intent === 'favorite-add' ? 'Added to favorites' : 'Removed from favorites', status: 200 };
+    }
+  }
+}
+
+async function ownsOrder(sql: Sql, userId: number, orderId: number): Promise<boolean> {
+  const [o] = await sql`SELECT 1 FROM orders WHERE id = ${orderId} AND user_id = ${userId} AND deleted_at IS NULL`;
+  return !!o;
+}

@@ -1,0 +1,13 @@
+// GET /dashboard/lot-state/:category — whether the category trades by amount or by lot, and the lot selector.
+import type { LoaderFunctionArgs } from '@remix-run/node';
+import { CATEGORIES, type Category } from '@broker/engine/domain';
+import { db } from '~/utils/db.server.ts';
+import { requireUser } from '~/modules/auth/guards.server.ts';
+import { lotState } from '~/modules/trading/trading.server.ts';
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const sql = db();
+  await requireUser(request, sql);
+  if (!CATEGORIES.includes(params.category as Category)) return Response.json({ message: 'Something went wrong' }, { status: 404 });
+  return Response.json(await lotState(sql, params.category!), { headers: { 'cache-control': 'no-store' } });
+}

@@ -1,0 +1,17 @@
+// GET /dashboard/ticket: a short-lived signed ticket for the engine's SSE stream (DESIGN §5),
+// with where the browser reaches the engine and the topics this user may follow.
+import type { LoaderFunctionArgs } from '@remix-run/node';
+import { signTicket } from '@broker/engine/realtime/ticket';
+import { db } from '~/utils/db.server.ts';
+import { env, publicEnv } from '~/utils/env.server.ts';
+import { requireUser } from '~/modules/auth/guards.server.ts';
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const s = await requireUser(request, db());
+  const pricesOnly = new URL(request.url).searchParams.get('topics') === 'prices';
+  const ticket = signTicket(env().ENGINE_SECRET, { uid: s.user.id, role: s.user.roleId, sid: s.sessionId });
+  return Response.json(
+    { url: publicEnv().ENGINE_PUBLIC_URL, ticket, topics: pricesOnly ? 'prices' : `prices,user:${s.user.id}` },
+    { headers: { 'cache-control': 'no-store' } },
+  );
+}

@@ -1,0 +1,22 @@
+// GET /statements/export?dateStart&dateEnd — the statement as a CSV download, streamed.
+import type { LoaderFunctionArgs } from '@remix-run/node';
+import { db } from '~/utils/db.server.ts';
+import { requireUser } from '~/modules/auth/guards.server.ts';
+import { activeBalance } from '~/modules/trading/trading.server.ts';
+import { readRange, statementCsv } from '~/modules/statements/statements.server.ts';
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const sql = db();
+  const s = await requireUser(request, sql);
+  const balance = await activeBalance(sql, s.user.id);
+  if (!balance) return new Response('No active wallet', { status: 404 });
+  const range = readRange(new URL(request.url).searchParams);
+  const name = `statement-${range.dateStart || 'all'}-${range.dateEnd || 'now'}.csv`;
+  return new Response(statementCsv(sql, balance.id, range), {
+    headers: {
+      'content-type': 'text/csv; charset=utf-8',
+      'content-disposition': `attachment; filename="${name}"`,
+      'cache-control': 'no-store',
+    },
+  });
+}
