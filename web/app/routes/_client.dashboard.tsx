@@ -1,4 +1,4 @@
-import { type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node';
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node';
 import { useLoaderData } from '@remix-run/react';
 import { db } from '~/utils/db.server.ts';
 import { requireAccess } from '~/modules/auth/guards.server.ts';
@@ -31,16 +31,16 @@ export async function action({ request }: ActionFunctionArgs) {
   const form = Object.fromEntries(await request.formData());
   const parsed = DashboardActionSchema.safeParse(form);
   if (!parsed.success) {
-    return Response.json({ ok: false, intent: String(form.intent ?? ''), toast: 'Something went wrong' }, { status: 400 });
+    return data({ ok: false, intent: String(form.intent ?? ''), toast: 'Something went wrong' }, { status: 400 });
   }
   const { status, ...reply } = await runDashboardAction(sql, s.user.id, parsed.data);
-  return Response.json(reply, { status });
+  return data(reply, { status });
 }
 
 export default function Page() {
-  const data = useLoaderData<typeof loader>();
+  const loaded = useLoaderData<typeof loader>();
   const root = useRootData();
-  return <Dashboard data={data} theme={root?.branding.theme === 'light' ? 'light' : 'dark'} pricingPlanOn={root?.branding.pricingPlan !== 'off'} />;
+  return <Dashboard data={loaded} theme={root?.branding.theme === 'light' ? 'light' : 'dark'} pricingPlanOn={root?.branding.pricingPlan !== 'off'} />;
 }
 
 export const meta = pageMeta('Dashboard');

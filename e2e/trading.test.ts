@@ -1,0 +1,173 @@
+// The client trading area in real Chromium against the running stack, prices driven with the
+// engine's test control (ENGINE_TEST_CONTROLS=1): a take-profit closed by the engine live, a
+// buy beyond the free margin refused in the dialog and on the server, a 10,000-row export.
+import { readFileSync, existsSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { BASE_URL, database, insertUser, launch, newPage, signIn } from './support/browser.ts';
+
+const ENGINE = process.env.E2E_ENGINE_URL ?? 'http://127.0.0.1:4000';
+const SYMBOL = 'BTC_USD'; // crypto: its market never closes, so the test runs any day
+const PASSWORD = 'E2e-pass-1234';
+
+function engineSecret(): string {
+  if (process.env.ENGINE_SECRET) return process.env.ENGINE_SECRET;
+  const file = path.resolve(import.meta.dirname, '../.data/secrets.json');
+  if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8')).ENGINE_SECRET;
+  return 'dev-only-engine-secret-change-me';
+}
+
+async function engineCall(p: string, body: unknown) {
+  const res = await fetch(`${ENGINE}/v1${p}`, {
+    method: 'POST', headers: { 'content-type': 'application/json', 'x-engine-secret': engineSecret() }, body: JSON.stringify(body),
+  });
+  return { status: res.status, body: await res.json() };
+}
+
+async function quote(symbol: string): Promise<{ bid: number; ask: number }> {
+  const r = await (await fetch(`${ENGINE}/v1/quotes`)).json();
+  const q = r.quotes.find((x: { name: string }) => x.name === symbol);
+  return { bid: q.bids, ask: q.asks };
+}
+
+const sql = database();
+let browser: Browser;
+
+/** A customer with one real USD wallet of `funds`, active, KYC approved. */
+async function customer(funds: string) {
+  const u = await insertUser(sql, { password: PASSWORD });
+  const [b] = await sql`INSERT INTO balances (user_id, mode, currency) VALUES (${u.id}, 'real', 'USD') RETURNING id`;
+  await sql`SELECT * FROM post_ledger(${b.id}, ${funds}, 'demo_credit', 'signup', ${String(u.id)})`;
+  await sql`UPDATE users SET active_balance_id = ${b.id} WHERE id = ${u.id}`;
+  await sql`INSERT INTO kyc_documents (user_id, type, status, decided_at) VALUES (${u.id}, 'passport', 'approved', now())`;
+  return { ...u, balanceId: Number(b.id) };
+}
+
+async function openDashboard(page: Page, email: string) {
+  await signIn(page, email, PASSWORD);
+  await page.waitForURL('**/dashboard');
+  await page.getByText('Live', { exact: true }).waitFor(); // the SSE stream is open
+  await page.getByRole('tab', { name: 'CRYPTO' }).click();
+  await page.locator(`li[data-symbol="${SYMBOL}"] .instrument-main`).click();
+  await page.getByRole('region', { name: 'Chart' }).getByText('BTC/USD').waitFor();
+}
+
+beforeAll(async () => {
+  browser = await launch();
+});
+afterAll(async () => {
+  await browser?.close();
+  await sql.end();
+});
+
+describe('trading dashboard', () => {
+  test('a buy with a take-profit is closed by the engine at its level, live, without a reload', async () => {
+    const c = await customer('100000');
+    const page = await newPage(browser);
+    await openDashboard(page, c.email);
+    await page.evaluate(() => { (window as unknown as { __noReload: boolean }).__noReload = true; });
+    const balanceBefore = await page.getByTestId('summary-balance').textContent();
+
+    await page.getByRole('button', { name: /^BUY/ }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByRole('spinbutton', { name: 'Amount', exact: true }).fill('0.1');
+    await dialog.getByRole('switch', { name: 'Take Profit' }).check();
+    const { ask } = await quote(SYMBOL);
+    const tp = Math.round(ask * 1.02 * 100) / 100;
+    await dialog.getByRole('spinbutton', { name: 'Take Profit' }).fill(String(tp));
+    await dialog.getByRole('button', { name: 'BUY', exact: true }).click();
+    await page.getByText('Order Placed Successfully').waitFor();
+    await dialog.waitFor({ state: 'detached' });
+
+    const [order] = await sql`SELECT id, profit::float8 AS profit FROM orders WHERE user_id = ${c.id}`;
+    expect(order.profit).toBeCloseTo(tp, 2);
+    const status = page.getByTestId(`status-${order.id}`);
+    await expect.poll(() => status.textContent()).toBe('OPENED');
+
+    // the price goes through the take-profit
+    const r = await engineCall('/test/quotes', { symbol: SYMBOL, bid: tp + 50, ask: tp + 60 });
+    expect(r.status).toBe(200);
+
+    await page.getByText(`Position #${order.id} closed: Take profit`).waitFor();
+    await expect.poll(() => status.textContent()).toContain('CLOSED');
+    expect(await status.textContent()).toContain('Take profit');
+    await expect.poll(() => page.getByTestId('summary-balance').textContent()).not.toBe(balanceBefore);
+    expect(await page.evaluate(() => (window as unknown as { __noReload?: boolean }).__noReload)).toBe(true);
+
+    const [closed] = await sql`SELECT close_reason, pro_loss::float8 AS pnl FROM orders WHERE id = ${order.id}`;
+    expect(closed.close_reason).toBe('tp');
+    expect(closed.pnl).toBeGreaterThan(0);
+    await page.context().close();
+  });
+
+  test('a buy beyond the free margin is disabled in the dialog, and refused by the server with nothing written', async () => {
+    const c = await customer('1000');
+    const { ask } = await quote(SYMBOL);
+    // most of the margin is used by an open position (crypto leverage 5, no plan)
+    const amount = (900 * 5 / ask).toFixed(4);
+    const first = await engineCall('/orders', { userId: c.id, balanceId: c.balanceId, type: 'buy', instrument: SYMBOL, amount });
+    expect(first.status).toBe(201);
+
+    const page = await newPage(browser);
+    await openDashboard(page, c.email);
+    await page.getByRole('button', { name: /^BUY/ }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByRole('spinbutton', { name: 'Amount', exact: true }).fill('0.01'); // about 134 USD of margin: within the balance, beyond the free margin
+    const buy = dialog.getByRole('button', { name: 'BUY', exact: true });
+    await expect.poll(() => buy.isDisabled()).toBe(true);
+    await dialog.getByText('Insufficient Free Margin!').waitFor();
+    await dialog.getByRole('spinbutton', { name: 'Amount', exact: true }).fill('1'); // beyond the balance itself
+    await dialog.getByText('Insufficient Balance!').waitFor();
+    expect(await buy.isDisabled()).toBe(true);
+
+    const before = await sql`SELECT (SELECT count(*)::int FROM orders WHERE user_id = ${c.id}) AS n, (SELECT margin::text FROM balances WHERE id = ${c.balanceId}) AS margin`;
+    // the same order posted straight to the server
+    const res = await page.request.post('/dashboard', {
+      form: { intent: 'place', type: 'buy', instrument: SYMBOL, amount: '0.01', profit: '', loss: '' },
+      headers: { origin: BASE_URL },
+    });
+    expect(res.status()).toBe(422);
+    const after = await sql`SELECT (SELECT count(*)::int FROM orders WHERE user_id = ${c.id}) AS n, (SELECT margin::text FROM balances WHERE id = ${c.balanceId}) AS margin`;
+    expect(after[0]).toEqual(before[0]);
+    expect(before[0].n).toBe(1);
+    await page.context().close();
+  });
+});
+
+describe('statements', () => {
+  test('an export of 10,000 closed orders downloads and parses', async () => {
+    const c = await customer('1000');
+    const [inst] = await sql`SELECT id, category FROM instruments WHERE name = 'EUR_USD'`;
+    await sql`
+      INSERT INTO orders (user_id, balance_id, instrument_id, type, kind, trade_amount, open_rate, close_rate, exchange_rate,
+                          spread, pro_loss, margin_used, leverage, close_time, close_reason, created_at)
+      SELECT ${c.id}, ${c.balanceId}, ${inst.id}, CASE WHEN g % 2 = 0 THEN 'buy' ELSE 'sell' END::order_side, ${inst.category},
+             1000 + g, 1.08, 1.09, 1, 0.1, CASE WHEN g % 2 = 0 THEN 9.9 ELSE -10.1 END, 10, 100,
+             now() - make_interval(mins => g), 'manual', now() - make_interval(mins => g + 5)
+        FROM generate_series(1, 10000) g`;
+    const page = await newPage(browser);
+    await signIn(page, c.email, PASSWORD);
+    await page.waitForURL('**/dashboard');
+    await page.goto('/statements');
+    await page.getByRole('heading', { name: 'Statements' }).waitFor();
+    expect(await page.getByText('Total: 10000').count()).toBeGreaterThan(0);
+    expect(await page.locator('tbody tr').count()).toBe(15);
+
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Export' }).click()]);
+    const file = await download.path();
+    const text = readFileSync(file!, 'utf8');
+    const lines = text.trimEnd().split('\r\n');
+    expect(lines[0]).toBe('Ticket,Open Time,Close Time,Type,Instrument,Units,Open Rate,Close Rate,Profit/Loss,Status');
+    expect(lines).toHaveLength(10_001);
+    const rows = lines.slice(1).map((l) => l.split(','));
+    expect(new Set(rows.map((r) => r[0])).size).toBe(10_000);
+    for (const r of rows) {
+      expect(r).toHaveLength(10);
+      expect(r[4]).toBe('EUR/USD');
+      expect(r[9]).toBe('CLOSED');
+      expect(Number.isFinite(Number(r[8]))).toBe(true);
+    }
+    await page.context().close();
+  });
+});
