@@ -1,0 +1,153 @@
+// The order dialog's and the take-profit / stop-loss modals' rules, case by case from
+// client-area.md §5 and §9 (and the issue's account-summary formulas).
+import { describe, expect, test } from 'vitest';
+import {
+  acceptLevel, accountSummary, dialogLevelRanges, floatingFromExposure, initialLevel, modalLevelRanges, preview, stepAmount,
+  stepLevel, unitsOf, type PreviewInput,
+} from '~/modules/trading/dialog.ts';
+import { searchInstruments } from '~/modules/trading/dashboard.tsx';
+
+const bid = 1.1, ask = 1.2;
+
+describe('dialog take-profit / stop-loss bounds (§5)', () => {
+  // [side, level, typed, accepted?]
+  const cases: [('buy' | 'sell'), 'takeProfit' | 'stopLoss', string, boolean][] = [
+    ['buy', 'takeProfit', '1.2', true],      // at the ask
+    ['buy', 'takeProfit', '1.5', true],      // above
+    ['buy', 'takeProfit', '1.19999', false], // below the ask
+    ['buy', 'stopLoss', '0', true],          // 0 .. ask
+    ['buy', 'stopLoss', '1.2', true],
+    ['buy', 'stopLoss', '1.20001', false],
+    ['buy', 'stopLoss', '-0.1', false],
+    ['sell', 'takeProfit', '0', true],       // 0 .. bid
+    ['sell', 'takeProfit', '1.1', true],
+    ['sell', 'takeProfit', '1.10001', false],
+    ['sell', 'stopLoss', '1.1', true],       // at or above the bid
+    ['sell', 'stopLoss', '9', true],
+    ['sell', 'stopLoss', '1.09999', false],
+  ];
+  test.each(cases)('%s %s typed %s → accepted %s', (side, which, typed, ok) => {
+    const range = dialogLevelRanges(side, bid, ask)[which];
+    const previous = 777;
+    expect(acceptLevel(previous, typed, range)).toBe(ok ? Number(typed) : previous);
+  });
+
+  test('junk and empty input are ignored', () => {
+    const r = dialogLevelRanges('buy', bid, ask).takeProfit;
+    expect(acceptLevel(1.3, 'abc', r)).toBe(1.3);
+    expect(acceptLevel(1.3, '', r)).toBe(1.3);
+  });
+
+  test('switching a level on starts at the price', () => {
+    expect(initialLevel(dialogLevelRanges('buy', bid, ask).takeProfit)).toBe(1.2);
+    expect(initialLevel(dialogLevelRanges('buy', bid, ask).stopLoss)).toBe(1.2);
+    expect(initialLevel(dialogLevelRanges('sell', bid, ask).takeProfit)).toBe(1.1);
+    expect(initialLevel(dialogLevelRanges('sell', bid, ask).stopLoss)).toBe(1.1);
+  });
+});
+
+describe('modal bounds against the open rate (§5)', () => {
+  const open = 1.5;
+  // [side, level, typed, accepted?]
+  const cases: [('buy' | 'sell'), 'takeProfit' | 'stopLoss', string, boolean][] = [
+    ['buy', 'stopLoss', '0', true], ['buy', 'stopLoss', '1.5', true], ['buy', 'stopLoss', '1.50001', false],
+    ['sell', 'takeProfit', '0.5', true], ['sell', 'takeProfit', '1.6', false],
+    ['buy', 'takeProfit', '1.5', true], ['buy', 'takeProfit', '1.49', false],
+    ['sell', 'stopLoss', '2', true], ['sell', 'stopLoss', '1.4', false],
+  ];
+  test.each(cases)('%s %s typed %s → accepted %s', (side, which, typed, ok) => {
+    expect(acceptLevel(-1, typed, modalLevelRanges(side, open)[which])).toBe(ok ? Number(typed) : -1);
+  });
+
+  test('minus never goes below 0, nor below the open rate in the upper range; plus stays under the upper bound', () => {
+    expect(stepLevel(0.4, -1, modalLevelRanges('buy', open).stopLoss)).toBe(0);
+    expect(stepLevel(1.9, -1, modalLevelRanges('buy', open).takeProfit)).toBe(1.5);
+    expect(stepLevel(2.5, -1, modalLevelRanges('sell', open).stopLoss)).toBe(1.5);
+    expect(stepLevel(1.2, 1, modalLevelRanges('sell', open).takeProfit)).toBe(1.5);
+    expect(stepLevel(1.5, 1, modalLevelRanges('buy', open).takeProfit)).toBe(2.5);
+  });
+});
+
+describe('amount (§5)', () => {
+  test.each([[0, -1, 0], [0.5, -1, 0], [2, -1, 1], [2, 1, 3], [0.00001, 1, 1.00001], [NaN, 1, 1]])('%s %s 1 → %s', (from, delta, to) => {
+    expect(stepAmount(from, delta)).toBe(to);
+  });
+  test('lots are converted with the category contract size', () => {
+    expect(unitsOf('forex', 'lot', 0.01)).toBe(1000);
+    expect(unitsOf('forex', 'amount', 0.01)).toBe(0.01);
+    expect(unitsOf('commodity', 'lot', 2)).toBe(200);
+    expect(unitsOf('crypto', 'lot', -1)).toBe(0);
+  });
+});
+
+describe('BUY / SELL disabled states (§5) and the previews (§9)', () => {
+  const base: PreviewInput = {
+    side: 'buy', category: 'forex', quote: 'USD', bid: 1.0, ask: 1.0002, amount: 10_000, leverage: 100, conversionRate: 1,
+    spreadSetting: 1, balance: 1000, usedMargin: 0, floatingPnl: 0, takeProfit: null, stopLoss: null,
+  };
+  // [what, change, disabled]
+  const cases: [string, Partial<PreviewInput>, string | null][] = [
+    ['a fundable order', {}, null],
+    ['zero amount', { amount: 0 }, 'empty'],
+    ['empty amount', { amount: NaN }, 'empty'],
+    ['margin over the balance', { amount: 600_000 }, 'insufficient_balance'],               // 600000 × 1.0002 / 100 = 6001.2 > 1000
+    ['margin over the free margin', { usedMargin: 950 }, 'insufficient_free_margin'],        // 100.02 > 1000 - 950
+    ['floating loss eats the free margin', { floatingPnl: -950 }, 'insufficient_free_margin'],
+    ['margin equal to the free margin', { amount: 10_000, balance: 100.02 }, null],
+    ['rate still loading', { conversionRate: null }, 'no_rate'],
+    ['no price', { bid: 0, ask: 0 }, 'no_price'],
+  ];
+  test.each(cases)('%s', (_what, change, disabled) => {
+    expect(preview({ ...base, ...change }).disabled).toBe(disabled);
+  });
+
+  test('margin required = price × amount / leverage / rate (sell at the bid, buy at the ask)', () => {
+    expect(preview(base).marginRequired).toBeCloseTo(100.02, 8);
+    expect(preview({ ...base, side: 'sell' }).marginRequired).toBeCloseTo(100, 8);
+    expect(preview({ ...base, conversionRate: 2 }).marginRequired).toBeCloseTo(50.01, 8);
+  });
+
+  test('pip value, spread cost and estimated P/L at the levels', () => {
+    const p = preview({ ...base, takeProfit: 1.0102, stopLoss: 0.9902 });
+    expect(p.pipValue).toBeCloseTo(1, 8); // 0.0001 × 10000 / 1
+    expect(preview({ ...base, quote: 'JPY', conversionRate: 150 }).pipValue).toBeCloseTo(0.01 * 10_000 / 150, 8);
+    expect(p.spreadCost).toBeCloseTo(2, 8); // (ask − bid) × 1 × 10000
+    expect(p.takeProfitPnl).toBeCloseTo(10_000 * 0.01 - 2, 8);
+    expect(p.stopLossPnl).toBeCloseTo(-10_000 * 0.01 - 2, 8);
+    const s = preview({ ...base, side: 'sell', takeProfit: 0.99 });
+    expect(s.takeProfitPnl).toBeCloseTo(10_000 * 0.01 - 2, 8);
+  });
+});
+
+describe('account summary (issue 5 §4: no double count)', () => {
+  test('equity, free margin and margin level', () => {
+    expect(accountSummary(1000, 200, 50)).toEqual({ balance: 1000, usedMargin: 200, floatingPnl: 50, equity: 1050, freeMargin: 850, marginLevel: 525 });
+    expect(accountSummary(1000, 0, 0).marginLevel).toBeNull();
+  });
+  test('floating P/L from positions summed per instrument and side equals the sum of each position', () => {
+    // two buys of EUR_USD opened at 1.1 and 1.2 (1000 each), one sell at 1.3 (500), exchange rate 1, spread 0.5 each
+    const exposure = [
+      { instrument: 'EUR_USD', type: 'buy' as const, units: 2000, cost: 1000 * 1.1 + 1000 * 1.2, spread: 1, count: 2 },
+      { instrument: 'EUR_USD', type: 'sell' as const, units: 500, cost: 500 * 1.3, spread: 0.5, count: 1 },
+    ];
+    const q = { EUR_USD: { bid: 1.25, ask: 1.26 } };
+    const each = (1000 * (1.26 - 1.1) - 0.5) + (1000 * (1.26 - 1.2) - 0.5) + (500 * (1.3 - 1.25) - 0.5);
+    expect(floatingFromExposure(exposure, q)).toBeCloseTo(each, 9);
+    expect(floatingFromExposure(exposure, {})).toBe(0);
+  });
+});
+
+describe('instrument search (fuse.js, threshold 0.3)', () => {
+  const list = [
+    { id: 1, name: 'EUR_USD', base: 'EUR', quote: 'USD', alias: 'Euro / US Dollar', category: 'forex', tradable: true, leverage: 100, digits: 5 },
+    { id: 2, name: 'BTC_USD', base: 'BTC', quote: 'USD', alias: 'Bitcoin', category: 'crypto', tradable: true, leverage: 5, digits: 2 },
+    { id: 3, name: 'XAU_USD', base: 'XAU', quote: 'USD', alias: 'Gold', category: 'commodity', tradable: true, leverage: 50, digits: 2 },
+  ] as const;
+  test.each([['bitcoin', 'BTC_USD'], ['bitcon', 'BTC_USD'], ['gold', 'XAU_USD'], ['EUR/USD', 'EUR_USD'], ['eur', 'EUR_USD'], ['Dollar', 'EUR_USD']])('%s finds %s first', (q, name) => {
+    expect(searchInstruments([...list], q)[0]?.name).toBe(name);
+  });
+  test('no match, and an empty query lists everything', () => {
+    expect(searchInstruments([...list], 'zzzz')).toEqual([]);
+    expect(searchInstruments([...list], '  ')).toHaveLength(3);
+  });
+});

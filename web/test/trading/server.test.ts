@@ -1,0 +1,179 @@
+// The dashboard's action and the statements against PostgreSQL, the engine mocked at the
+// network boundary (msw): web scopes every command to the signed-in user's own wallet and
+// orders, maps the engine's refusals to toasts, and streams statements as valid CSV.
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { http, HttpResponse } from 'msw';
+import { setupServer } from 'msw/node';
+import { testSql, createUser, sessionFor, post, get, settle } from '../helpers.ts';
+import { env } from '~/utils/env.server.ts';
+import { action, loader } from '~/routes/_client.dashboard.tsx';
+import { loader as exportLoader } from '~/routes/statements.export.ts';
+import { csvField, csvLine, listStatement, readRange } from '~/modules/statements/statements.server.ts';
+
+const sql = testSql();
+const calls: { path: string; body: Record<string, unknown> }[] = [];
+let refuse: { status: number; message: string; code: string } | null = null;
+const engine = env().ENGINE_URL;
+const server = setupServer(
+  http.post(`${engine}/v1/orders`, async ({ request }) => {
+    const body = (await request.json()) as Record<string, unknown>;
+    calls.push({ path: '/v1/orders', body });
+    if (refuse) return HttpResponse.json({ message: refuse.message, code: refuse.code }, { status: refuse.status });
+    return HttpResponse.json({ ok: true, order: { id: 1 }, replayed: false }, { status: 201 });
+  }),
+  http.post(`${engine}/v1/orders/:id/close`, async ({ request, params }) => {
+    calls.push({ path: `/v1/orders/${params.id}/close`, body: (await request.json()) as Record<string, unknown> });
+    return HttpResponse.json({ ok: true, order: {}, balanceAfter: null });
+  }),
+  http.patch(`${engine}/v1/orders/:id`, async ({ request, params }) => {
+    calls.push({ path: `/v1/orders/${params.id}`, body: (await request.json()) as Record<string, unknown> });
+    return HttpResponse.json({ ok: true, order: {} });
+  }),
+  http.get(`${engine}/v1/quotes`, () => HttpResponse.json({ status: { fx: 'open', stock: 'open', crypto: 'open' }, quotes: [] })),
+);
+beforeAll(() => server.listen({ onUnhandledRequest: 'bypass' }));
+afterEach(() => { calls.length = 0; refuse = null; });
+afterAll(async () => { server.close(); await sql.end(); });
+
+let instrumentId: number;
+async function instrument() {
+  if (instrumentId) return instrumentId;
+  const [i] = await sql`INSERT INTO instruments (name, base, quote, category, leverage, bids, asks)
+                        VALUES ('TST_USD', 'TST', 'USD', 'forex', 100, 1.1, 1.1002)
+                        ON CONFLICT (name) DO UPDATE SET base = 'TST' RETURNING id`;
+  return (instrumentId = Number(i.id));
+}
+
+async function customer() {
+  const u = await createUser(sql);
+  const [b] = await sql`INSERT INTO balances (user_id, mode, currency) VALUES (${u.id}, 'real', 'USD') RETURNING id`;
+  await sql`UPDATE users SET active_balance_id = ${b.id} WHERE id = ${u.id}`;
+  const s = await sessionFor(sql, u.id);
+  return { ...u, balanceId: Number(b.id), cookie: s.cookie };
+}
+
+async function closedOrders(userId: number, balanceId: number, n: number, opts: { open?: boolean } = {}) {
+  const inst = await instrument();
+  return sql`
+    INSERT INTO orders (user_id, balance_id, instrument_id, type, kind, trade_amount, open_rate, close_rate, exchange_rate,
+                        spread, pro_loss, margin_used, leverage, close_time, close_reason)
+    SELECT ${userId}, ${balanceId}, ${inst}, 'buy', 'forex', 1000, 1.1, ${opts.open ? null : 1.2}, 1, 0, ${opts.open ? null : 100}, 11, 100,
+           ${opts.open ? null : sql`'2024-03-01T12:00:00Z'::timestamptz + make_interval(days => g)`}, ${opts.open ? null : 'manual'}
+      FROM generate_series(1, ${n}) g RETURNING id`;
+}
+
+const reply = async (p: Promise<unknown>) => {
+  const r = (await settle(p)) as { data: unknown; init: { status?: number } | null } | Response;
+  if (r instanceof Response) return { status: r.status, body: null };
+  return { status: r.init?.status ?? 200, body: r.data as { ok: boolean; toast: string } };
+};
+
+describe('dashboard action', () => {
+  test('placing an order goes to the engine for the user and their active wallet', async () => {
+    const c = await customer();
+    const r = await reply(action({ request: post('/dashboard', { intent: 'place', type: 'buy', instrument: 'TST_USD', amount: '1000', profit: '1.3', loss: '' }, { cookie: c.cookie }), params: {}, context: {} }));
+    expect(r).toMatchObject({ status: 200, body: { ok: true, toast: 'Order Placed Successfully' } });
+    expect(calls).toEqual([{ path: '/v1/orders', body: expect.objectContaining({ userId: c.id, balanceId: c.balanceId, type: 'buy', instrument: 'TST_USD', amount: '1000', profit: '1.3', loss: null }) }]);
+  });
+
+  test("the engine's refusal is the toast, with its status", async () => {
+    const c = await customer();
+    refuse = { status: 422, message: 'Insufficient Free Margin!', code: 'insufficient_free_margin' };
+    const r = await reply(action({ request: post('/dashboard', { intent: 'place', type: 'buy', instrument: 'TST_USD', amount: '1' }, { cookie: c.cookie }), params: {}, context: {} }));
+    expect(r).toMatchObject({ status: 422, body: { ok: false, toast: 'Insufficient Free Margin!' } });
+  });
+
+  test('bad input is refused before the engine', async () => {
+    const c = await customer();
+    for (const body of [{ intent: 'place', type: 'hold', instrument: 'TST_USD', amount: '1' }, { intent: 'place', type: 'buy', instrument: 'TST_USD', amount: '-1' }, { intent: 'nope' }]) {
+      const r = await reply(action({ request: post('/dashboard', body, { cookie: c.cookie }), params: {}, context: {} }));
+      expect(r.status).toBe(400);
+    }
+    expect(calls).toEqual([]);
+  });
+
+  test("another customer's order can be neither closed nor modified", async () => {
+    const owner = await customer();
+    const other = await customer();
+    const [o] = await closedOrders(owner.id, owner.balanceId, 1, { open: true });
+    for (const body of [{ intent: 'close', orderId: String(o.id) }, { intent: 'modify', orderId: String(o.id), field: 'profit', value: '2' }]) {
+      const r = await reply(action({ request: post('/dashboard', body, { cookie: other.cookie }), params: {}, context: {} }));
+      expect(r.status).toBe(404);
+    }
+    expect(calls).toEqual([]);
+    const r = await reply(action({ request: post('/dashboard', { intent: 'modify', orderId: String(o.id), field: 'loss', value: '' }, { cookie: owner.cookie }), params: {}, context: {} }));
+    expect(r).toMatchObject({ status: 200, body: { toast: 'Stop Loss Set Successfully' } });
+    expect(calls[0]).toEqual({ path: `/v1/orders/${o.id}`, body: { userId: owner.id, loss: null } });
+  });
+
+  test('a cross-site post is refused', async () => {
+    const c = await customer();
+    const r = await settle(action({ request: post('/dashboard', { intent: 'favorite-add', id: '1' }, { cookie: c.cookie, origin: 'https://evil.example' }), params: {}, context: {} }));
+    expect((r as Response).status).toBe(403);
+  });
+
+  test('favorites: the spec toasts, idempotent, per user', async () => {
+    const c = await customer();
+    const id = String(await instrument());
+    const add = () => reply(action({ request: post('/dashboard', { intent: 'favorite-add', id }, { cookie: c.cookie }), params: {}, context: {} }));
+    expect((await add()).body).toMatchObject({ ok: true, toast: 'Added to favorites' });
+    expect((await add()).body).toMatchObject({ ok: true });
+    const data = (await loader({ request: get('/dashboard', c.cookie), params: {}, context: {} })) as { favorites: number[] };
+    expect(data.favorites).toEqual([Number(id)]);
+    const rm = await reply(action({ request: post('/dashboard', { intent: 'favorite-remove', id }, { cookie: c.cookie }), params: {}, context: {} }));
+    expect(rm.body).toMatchObject({ ok: true, toast: 'Removed from favorites' });
+  });
+
+  test('positions are paged on the server, the open tab only open ones, and the exposure summed per instrument', async () => {
+    const c = await customer();
+    await closedOrders(c.id, c.balanceId, 20);
+    await closedOrders(c.id, c.balanceId, 3, { open: true });
+    const load = async (q: string) => (await loader({ request: get(`/dashboard${q}`, c.cookie), params: {}, context: {} })) as
+      { positions: { rows: { id: number; closeTime: string | null }[]; total: number }; exposure: { units: number; count: number }[] };
+    const all = await load('');
+    expect(all.positions.total).toBe(23);
+    expect(all.positions.rows).toHaveLength(15);
+    expect((await load('?pos_page=2')).positions.rows).toHaveLength(8);
+    const open = await load('?pos_tab=open');
+    expect(open.positions.total).toBe(3);
+    expect(open.positions.rows.every((r) => r.closeTime === null)).toBe(true);
+    expect(all.exposure).toEqual([expect.objectContaining({ units: 3000, count: 3 })]);
+  });
+});
+
+describe('statements', () => {
+  test('date range, 15 a page, newest close first, only the active wallet', async () => {
+    const c = await customer();
+    await closedOrders(c.id, c.balanceId, 40); // closes 2024-03-02 .. 2024-04-10
+    await closedOrders(c.id, c.balanceId, 2, { open: true });
+    const all = await listStatement(sql, c.balanceId, readRange(new URLSearchParams()), 1);
+    expect(all.total).toBe(40);
+    expect(all.rows).toHaveLength(15);
+    expect(all.rows[0].closeTime > all.rows[1].closeTime).toBe(true);
+    const march = await listStatement(sql, c.balanceId, readRange(new URLSearchParams({ dateStart: '2024-03-05', dateEnd: '2024-03-10' })), 1);
+    expect(march.total).toBe(6);
+    expect(readRange(new URLSearchParams({ dateStart: "2024-01-01'; --", dateEnd: '2024-13-45' }))).toEqual({ dateStart: '', dateEnd: '' });
+  });
+
+  test('CSV fields are escaped (RFC 4180) and formulas defused', () => {
+    expect(csvField('plain')).toBe('plain');
+    expect(csvField('a,b')).toBe('"a,b"');
+    expect(csvField('say "hi"')).toBe('"say ""hi"""');
+    expect(csvField('two\nlines')).toBe('"two\nlines"');
+    expect(csvField('=HYPERLINK("x")')).toBe(`"'=HYPERLINK(""x"")"`);
+    expect(csvField('-12.5')).toBe('-12.5');
+    expect(csvField(null)).toBe('');
+    expect(csvLine([1, 'x,y', null])).toBe('1,"x,y",\r\n');
+  });
+
+  test('the export streams every closed order of the range as CSV', async () => {
+    const c = await customer();
+    await closedOrders(c.id, c.balanceId, 2500);
+    const res = (await exportLoader({ request: get('/statements/export?dateStart=2024-03-02&dateEnd=', c.cookie), params: {}, context: {} })) as Response;
+    expect(res.headers.get('content-type')).toBe('text/csv; charset=utf-8');
+    expect(res.headers.get('content-disposition')).toMatch(/^attachment; filename="statement-2024-03-02-now\.csv"$/);
+    const lines = (await res.text()).trimEnd().split('\r\n');
+    expect(lines).toHaveLength(2501);
+    expect(lines[1].split(',')).toHaveLength(10);
+  });
+});
