@@ -23,12 +23,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const { page } = readListState(params);
   const balance = await activeBalance(sql, s.user.id);
   const list = balance ? await listStatement(sql, balance.id, range, page) : { rows: [], total: 0 };
-  return { ...list, range, currency: balance?.currency ?? '' };
+  return { ...list, range, wallet: balance ? { mode: balance.mode, currency: balance.currency } : null };
 }
 
 export default function Page() {
   const { t } = useTranslation();
-  const { rows, total, range } = useLoaderData<typeof loader>();
+  const { rows, total, range, wallet } = useLoaderData<typeof loader>();
   const [, setParams] = useSearchParams();
   const [filterOpen, setFilterOpen] = useState(false);
   const columns = useMemo<ColumnDef<StatementRow>[]>(() => [
@@ -50,6 +50,7 @@ export default function Page() {
   return (
     <section className="card">
       <h1 className="page-title">{t('Statements')}</h1>
+      {wallet ? <p className="muted">{t('Closed trades of your {{mode}} {{currency}} wallet', { mode: wallet.mode === 'real' ? t('Real') : t('Demo'), currency: wallet.currency })}</p> : null}
       <DataTable columns={columns} data={rows} total={total} searchable={false} getRowId={(r) => String(r.id)} caption={t('Statements')}
         toolbar={<div className="statement-toolbar">
           {range.dateStart || range.dateEnd ? <span className="muted">{range.dateStart || '…'} – {range.dateEnd || '…'}</span> : null}

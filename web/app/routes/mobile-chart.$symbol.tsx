@@ -10,8 +10,10 @@ import { RealtimeProvider } from '~/modules/trading/realtime.tsx';
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const sql = db();
   await requireAccess(request, sql);
-  const [inst] = await sql`SELECT name, base, quote, digits FROM instruments WHERE name = ${params.symbol ?? ''}`;
-  if (!inst) throw new Response('Unknown instrument', { status: 404 });
+  const symbol = params.symbol ?? '';
+  const [inst] = await sql`SELECT name, base, quote, digits FROM instruments WHERE name = ${symbol}`;
+  // an unknown symbol shows the chart's "not available" note (the candles answer 404)
+  if (!inst) return { symbol, label: symbol, digits: 5 };
   return { symbol: inst.name as string, label: `${inst.base}/${inst.quote}`, digits: Number(inst.digits) };
 }
 

@@ -85,7 +85,8 @@ describe('dashboard action', () => {
 
   test('bad input is refused before the engine', async () => {
     const c = await customer();
-    for (const body of [{ intent: 'place', type: 'hold', instrument: 'TST_USD', amount: '1' }, { intent: 'place', type: 'buy', instrument: 'TST_USD', amount: '-1' }, { intent: 'nope' }]) {
+    const bodies: Record<string, string>[] = [{ intent: 'place', type: 'hold', instrument: 'TST_USD', amount: '1' }, { intent: 'place', type: 'buy', instrument: 'TST_USD', amount: '-1' }, { intent: 'nope' }];
+    for (const body of bodies) {
       const r = await reply(action({ request: post('/dashboard', body, { cookie: c.cookie }), params: {}, context: {} }));
       expect(r.status).toBe(400);
     }
@@ -96,7 +97,8 @@ describe('dashboard action', () => {
     const owner = await customer();
     const other = await customer();
     const [o] = await closedOrders(owner.id, owner.balanceId, 1, { open: true });
-    for (const body of [{ intent: 'close', orderId: String(o.id) }, { intent: 'modify', orderId: String(o.id), field: 'profit', value: '2' }]) {
+    const bodies: Record<string, string>[] = [{ intent: 'close', orderId: String(o.id) }, { intent: 'modify', orderId: String(o.id), field: 'profit', value: '2' }];
+    for (const body of bodies) {
       const r = await reply(action({ request: post('/dashboard', body, { cookie: other.cookie }), params: {}, context: {} }));
       expect(r.status).toBe(404);
     }
