@@ -135,6 +135,42 @@ describe('trading dashboard', () => {
   });
 });
 
+describe('positions', () => {
+  test('a stop-loss set from the row, the order closed with Close, and the stream back after the network drops', async () => {
+    const c = await customer('100000');
+    const placed = await engineCall('/orders', { userId: c.id, balanceId: c.balanceId, type: 'buy', instrument: SYMBOL, amount: '0.05' });
+    expect(placed.status).toBe(201);
+    const id = placed.body.order.id as number;
+    const open = Number(placed.body.order.open_rate);
+    const page = await newPage(browser);
+    await openDashboard(page, c.email);
+
+    await page.getByRole('tab', { name: 'Opened Positions' }).click();
+    await page.getByRole('button', { name: `Stop Loss #${id}` }).click();
+    const modal = page.getByRole('dialog');
+    await modal.getByRole('switch', { name: 'Close at loss' }).check();
+    const sl = Math.round(open * 0.9 * 100) / 100;
+    await modal.getByRole('spinbutton', { name: 'Rate' }).fill(String(sl));
+    await modal.getByRole('button', { name: 'Set Stop/Loss' }).click();
+    await page.getByText('Stop Loss Set Successfully').waitFor();
+    await expect.poll(() => page.getByRole('button', { name: `Stop Loss #${id}` }).textContent()).toBe(String(sl));
+    const [row] = await sql`SELECT loss::float8 AS loss FROM orders WHERE id = ${id}`;
+    expect(row.loss).toBeCloseTo(sl, 2);
+
+    // the network drops and comes back: the page reconnects by itself
+    await page.context().setOffline(true);
+    await page.getByText('Reconnecting…').waitFor({ timeout: 20_000 });
+    await page.context().setOffline(false);
+    await page.getByText('Live', { exact: true }).waitFor({ timeout: 20_000 });
+
+    await page.getByRole('row').filter({ hasText: `${id}` }).getByRole('button', { name: 'Close' }).click();
+    await page.getByText('Order Closed Successfully').waitFor();
+    const [closed] = await sql`SELECT close_reason FROM orders WHERE id = ${id}`;
+    expect(closed.close_reason).toBe('manual');
+    await page.context().close();
+  });
+});
+
 describe('statements', () => {
   test('an export of 10,000 closed orders downloads and parses', async () => {
     const c = await customer('1000');

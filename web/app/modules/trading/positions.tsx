@@ -61,17 +61,10 @@ function LevelModal({ row, field, onClose }: { row: PositionRow; field: 'profit'
   );
 }
 
-function CloseButton({ id }: { id: number }) {
+function CloseButton({ id, closing, onClose }: { id: number; closing: boolean; onClose: (id: number) => void }) {
   const { t } = useTranslation();
-  const { push } = useToast();
-  const fetcher = useFetcher<ActionReply>();
-  useEffect(() => {
-    // a failed close is silently ignored (§8)
-    if (fetcher.state === 'idle' && fetcher.data?.ok) push({ type: 'success', title: fetcher.data.toast });
-  }, [fetcher.state, fetcher.data]); // eslint-disable-line react-hooks/exhaustive-deps
   return (
-    <button type="button" className="btn btn-sm btn-danger" disabled={fetcher.state !== 'idle'}
-      onClick={() => fetcher.submit({ intent: 'close', orderId: String(id) }, { method: 'post', action: '/dashboard' })}>
+    <button type="button" className="btn btn-sm btn-danger" disabled={closing} onClick={() => onClose(id)}>
       {t('Close')}
     </button>
   );
@@ -88,6 +81,15 @@ export function Positions({ rows, total, openOnly, prices, currency }: { rows: P
   const { t } = useTranslation();
   const [params] = useSearchParams();
   const [modal, setModal] = useState<{ row: PositionRow; field: 'profit' | 'loss' } | null>(null);
+  // one closer for the table: on the Opened tab the row leaves the page before the answer is read
+  const { push } = useToast();
+  const closer = useFetcher<ActionReply>();
+  const closingId = closer.state !== 'idle' ? Number(closer.formData?.get('orderId')) : null;
+  const close = (id: number) => closer.submit({ intent: 'close', orderId: String(id) }, { method: 'post', action: '/dashboard' });
+  useEffect(() => {
+    // a failed close is silently ignored (§8)
+    if (closer.state === 'idle' && closer.data?.ok) push({ type: 'success', title: closer.data.toast });
+  }, [closer.state, closer.data]); // eslint-disable-line react-hooks/exhaustive-deps
   const tabHref = (open: boolean) => {
     const next = new URLSearchParams(params);
     for (const k of [...next.keys()]) if (k.startsWith(POSITIONS_PREFIX)) next.delete(k);
@@ -128,8 +130,8 @@ export function Positions({ rows, total, openOnly, prices, currency }: { rows: P
         </span>
       ) : <span className="chip chip-open" data-testid={`status-${row.original.id}`}>{t('OPENED')}</span>,
     },
-    { id: 'action', header: '', enableSorting: false, cell: ({ row }) => (row.original.closeTime ? null : <CloseButton id={row.original.id} />) },
-  ], [t, prices]); // eslint-disable-line react-hooks/exhaustive-deps
+    { id: 'action', header: '', enableSorting: false, cell: ({ row }) => (row.original.closeTime ? null : <CloseButton id={row.original.id} closing={closingId === row.original.id} onClose={close} />) },
+  ], [t, prices, closingId]); // eslint-disable-line react-hooks/exhaustive-deps
 
   return (
     <section className="positions card" aria-label={t('Positions')}>

@@ -123,12 +123,21 @@ export function RealtimeProvider({ children, pricesOnly = false }: { children: R
       attempt = 0;
       schedule(0);
     };
+    // the browser knows the network is gone: drop the stream now rather than wait for a timeout
+    const offline = () => {
+      es?.close();
+      es = null;
+      setConnected(false);
+      schedule(5000);
+    };
     window.addEventListener('online', online);
+    window.addEventListener('offline', offline);
     void connect();
     return () => {
       stopped = true;
       clearTimeout(timer);
       window.removeEventListener('online', online);
+      window.removeEventListener('offline', offline);
       es?.close();
     };
   }, [pricesOnly]);
