@@ -9,6 +9,7 @@ import { EVENTS, type RealtimeEvent } from '../core.ts';
 import { idAfter } from '../bus/bus.ts';
 
 export const PRICE_INTERVAL_MS = 250;
+const TRAILING_GRACE_MS = 100;
 const BUFFER_BYTES = 256 * 1024;
 const enc = new TextEncoder();
 
@@ -31,6 +32,7 @@ export class Hub {
   private latest = new Map<string, PriceItem>();
   private changed = new Set<string>();
   private timer?: ReturnType<typeof setTimeout>;
+  private immediate?: ReturnType<typeof setImmediate>;
   private lastFlush = 0;
   private keepalive: ReturnType<typeof setInterval>;
   private unsub?: () => void;
@@ -48,6 +50,7 @@ export class Hub {
     this.unsub?.();
     clearInterval(this.keepalive);
     if (this.timer) clearTimeout(this.timer);
+    if (this.immediate) clearImmediate(this.immediate);
     for (const c of [...this.clients]) this.drop(c);
   }
 
@@ -57,9 +60,15 @@ export class Hub {
       t: performance.timeOrigin + q.ingestedAt,
     });
     this.changed.add(q.name);
-    if (this.timer) return;
-    const wait = Math.max(0, this.lastFlush + PRICE_INTERVAL_MS - Date.now());
-    this.timer = setTimeout(() => this.flushPrices(), wait);
+    // Leading edge: the first tick 250 ms after the last message goes out at once (after the
+    // rest of its batch), so what a client receives is fresh; a trailing timer sends what is
+    // left when no further tick comes.
+    const since = Date.now() - this.lastFlush;
+    if (since >= PRICE_INTERVAL_MS) {
+      if (!this.immediate) this.immediate = setImmediate(() => this.flushPrices());
+    } else if (!this.timer) {
+      this.timer = setTimeout(() => this.flushPrices(), PRICE_INTERVAL_MS - since + TRAILING_GRACE_MS);
+    }
   }
 
   /** Open a stream for verified claims and allowed topics; `lastEventId` resumes user events. */
@@ -122,7 +131,10 @@ export class Hub {
   }
 
   private flushPrices() {
+    if (this.timer) clearTimeout(this.timer);
+    if (this.immediate) clearImmediate(this.immediate);
     this.timer = undefined;
+    this.immediate = undefined;
     this.lastFlush = Date.now();
     const names = [...this.changed];
     this.changed.clear();
