@@ -92,4 +92,13 @@ function contract(name: string, make: () => Bus) {
 }
 
 contract('memory', () => new MemoryBus());
-contract('redis', () => RedisBus.connect(REDIS, { prefix: `test:${process.pid}:` }));
+const PREFIX = `test:${process.pid}:`;
+contract('redis', () => RedisBus.connect(REDIS, { prefix: PREFIX }));
+afterAll(async () => {
+  // leave nothing behind in the shared Redis
+  const { default: Redis } = await import('ioredis');
+  const r = new Redis(REDIS);
+  const keys = await r.keys(`${PREFIX}*`);
+  if (keys.length) await r.del(...keys);
+  r.disconnect();
+});
