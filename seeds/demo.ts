@@ -155,20 +155,25 @@ export async function loadDemoData(sql: Sql, log: (l: string) => void = () => {}
       ['AAPL_USD', 'buy', '20', '187.40', '191.15'],
       ['GBP_USD', 'sell', '5000', '1.26800', '1.27150'],
     ];
-    for (const [n, [name, type, amount, open, close]] of closedTrades.entries()) {
-      const [inst] = await tx`SELECT id, category, leverage FROM instruments WHERE name = ${name}`;
-      const pnl = tx`round((${amount}::numeric * (${close}::numeric - ${open}::numeric) * ${type === 'buy' ? 1 : -1}), 8)`;
-      const [order] = await tx`
-        INSERT INTO orders (user_id, balance_id, instrument_id, type, kind, trade_amount, open_rate, close_rate, exchange_rate,
-                            spread, pro_loss, margin_used, leverage, close_time, close_reason, idempotency_key, created_at)
-        VALUES (${ids.alice}, ${aliceReal.id}, ${inst.id}, ${type}, ${inst.category}, ${amount}, ${open}, ${close}, 1,
-                0, ${pnl}, round(${amount}::numeric * ${open}::numeric / ${inst.leverage}, 8), ${inst.leverage},
-                now() - ${`${10 - n * 2} days`}::interval + interval '3 hours', 'manual', ${`demo-order-${n + 1}`},
-                now() - ${`${10 - n * 2} days`}::interval)
-        ON CONFLICT (user_id, idempotency_key) WHERE idempotency_key IS NOT NULL DO UPDATE SET updated_at = orders.updated_at
-        RETURNING id, pro_loss`;
-      if (Number(order.pro_loss) !== 0) {
-        await tx`SELECT * FROM post_ledger(${aliceReal.id}, ${order.pro_loss}, 'trade_pnl', 'order', ${String(order.id)})`;
+    // the same history on her demo wallet (active by default), so her statement shows trades
+    const [aliceDemo] = await tx`SELECT id FROM balances WHERE user_id = ${ids.alice} AND mode = 'demo' AND currency = 'USD'`;
+    const wallets = [[aliceReal.id, 'demo-order'], [aliceDemo.id, 'demo-order-demo']] as const;
+    for (const [walletId, keyPrefix] of wallets) {
+      for (const [n, [name, type, amount, open, close]] of closedTrades.entries()) {
+        const [inst] = await tx`SELECT id, category, leverage FROM instruments WHERE name = ${name}`;
+        const pnl = tx`round((${amount}::numeric * (${close}::numeric - ${open}::numeric) * ${type === 'buy' ? 1 : -1}), 8)`;
+        const [order] = await tx`
+          INSERT INTO orders (user_id, balance_id, instrument_id, type, kind, trade_amount, open_rate, close_rate, exchange_rate,
+                              spread, pro_loss, margin_used, leverage, close_time, close_reason, idempotency_key, created_at)
+          VALUES (${ids.alice}, ${walletId}, ${inst.id}, ${type}, ${inst.category}, ${amount}, ${open}, ${close}, 1,
+                  0, ${pnl}, round(${amount}::numeric * ${open}::numeric / ${inst.leverage}, 8), ${inst.leverage},
+                  now() - ${`${10 - n * 2} days`}::interval + interval '3 hours', 'manual', ${`${keyPrefix}-${n + 1}`},
+                  now() - ${`${10 - n * 2} days`}::interval)
+          ON CONFLICT (user_id, idempotency_key) WHERE idempotency_key IS NOT NULL DO UPDATE SET updated_at = orders.updated_at
+          RETURNING id, pro_loss`;
+        if (Number(order.pro_loss) !== 0) {
+          await tx`SELECT * FROM post_ledger(${walletId}, ${order.pro_loss}, 'trade_pnl', 'order', ${String(order.id)})`;
+        }
       }
     }
     await tx`

@@ -22,6 +22,9 @@ async function hydrate() {
     ...i18nOptions(locale, root?.resources ?? {}),
     saveMissing: true,
     saveMissingTo: 'current',
+    // a counted key ('Total: {{count}}') is stored once, as itself: not as '_one'/'_other'
+    // variants whose saved value would be the suffixed key
+    saveMissingPlurals: false,
     missingKeyHandler(lngs, _ns, key) {
       const lng = lngs[0] ?? locale;
       const id = `${lng}\u0000${key}`;
