@@ -12,6 +12,7 @@ import { loadInstruments } from './book/book.ts';
 import { Simulator } from './feed/simulator.ts';
 import { backfill } from './feed/backfill.ts';
 import type { FeedProvider } from './feed/feed.ts';
+import { chooseProviders, readProviderKeys } from './feed/select.ts';
 
 const config = loadConfig();
 const sql = connect(config.DATABASE_URL, { max: config.DATABASE_POOL });
@@ -19,7 +20,7 @@ const bus = createBus(config.REDIS_URL);
 const role = config.ENGINE_ROLE;
 const log = (m: string) => console.log(`[engine] ${m}`);
 
-let feed: FeedProvider | undefined;
+const feeds: FeedProvider[] = [];
 let core: Core | undefined;
 let hub: Hub | undefined;
 
@@ -35,23 +36,31 @@ if (role === 'all' || role === 'core') {
 if (role === 'all' || role === 'feed') {
   const { list, quotes } = await loadInstruments(sql);
   const prices = new Map(quotes.map((q) => [q.name, (q.bid + q.ask) / 2]));
-  if (config.FEED === 'providers') log('FEED=providers: real providers are not wired yet, using the simulator');
-  const sim = new Simulator({ instruments: list, prices, seed: config.FEED_SEED, ticksPerSecond: config.FEED_TICKS_PER_SECOND });
+  let simulated = list;
+  if (config.FEED === 'providers') {
+    const { providers, rest } = chooseProviders(await readProviderKeys(sql, config.SECRETS_KEY), list);
+    feeds.push(...providers);
+    simulated = rest;
+    log(`feed: ${providers.map((p) => p.name).join(', ') || 'no provider configured'}; ${rest.length} instruments simulated`);
+  }
+  const sim = new Simulator({ instruments: simulated, prices, seed: config.FEED_SEED, ticksPerSecond: config.FEED_TICKS_PER_SECOND });
   // first start: prices for the backfill come from the simulator's first round
   for (const t of sim.step(Date.now())) if (!prices.has(t.symbol)) prices.set(t.symbol, (t.bid + t.ask) / 2);
   void backfill(sql, list, prices, { seed: config.FEED_SEED }).then(
     (n) => n && log(`backfilled ${n} candles`), (e) => console.error('[engine] backfill', e.message));
-  feed = sim;
-  await sim.start(
-    (t) => void bus.publish(TICKS, t).catch(() => {}),
-    (h) => void bus.publish<RealtimeEvent>(EVENTS, { topic: 'heartbeat', event: 'heartbeat', data: h }).catch(() => {}),
-  );
-  log(`feed: simulator, ${list.length} instruments at ${config.FEED_TICKS_PER_SECOND} ticks/s, seed ${config.FEED_SEED}`);
+  if (simulated.length) feeds.push(sim);
+  for (const f of feeds) {
+    await f.start(
+      (t) => void bus.publish(TICKS, t).catch(() => {}),
+      (h) => void bus.publish<RealtimeEvent>(EVENTS, { topic: 'heartbeat', event: 'heartbeat', data: h }).catch(() => {}),
+    );
+  }
+  log(`feed: simulator for ${simulated.length} instruments at ${config.FEED_TICKS_PER_SECOND} ticks/s, seed ${config.FEED_SEED}`);
 }
 
 const app = createApp({
   sql, core, bus, hub, secret: config.ENGINE_SECRET, testControls: config.ENGINE_TEST_CONTROLS === '1',
-  feeds: () => (feed ? [feed.status()] : []),
+  feeds: () => feeds.map((f) => f.status()),
 }).listen({ hostname: config.ENGINE_HOST, port: config.ENGINE_PORT, idleTimeout: 0 });
 
 log(`listening on http://${config.ENGINE_HOST}:${app.server?.port} (role ${role}, bus ${bus.kind})`);
@@ -61,7 +70,7 @@ async function shutdown(signal: string) {
   if (stopping) return;
   stopping = true;
   log(`${signal}: stopping`);
-  await feed?.stop();
+  for (const f of feeds) await f.stop();
   hub?.close();
   await app.stop();
   await core?.stop();

@@ -148,3 +148,38 @@ describe('EOD Historical Data websocket', () => {
     expect(eodStocks('k x').url).toBe('wss://ws.eodhistoricaldata.com/ws/us-quote?api_token=k%20x');
   });
 });
+
+describe('provider choice (FEED=providers)', () => {
+  const { chooseProviders, readProviderKeys } = require('../src/feed/select.ts') as typeof import('../src/feed/select.ts');
+  const { encryptSecret, secretsKey } = require('../src/crypto/secrets.ts') as typeof import('../src/crypto/secrets.ts');
+  const mk = (id: number, name: string, category: any) => ({ id, name, base: '', quote: 'USD', category, tradable: true, leverage: 1, digits: 5 });
+  const list = [mk(1, 'EUR_USD', 'forex'), mk(2, 'XAU_USD', 'commodity'), mk(3, 'BTC_USD', 'crypto'), mk(4, 'AAPL', 'stock')];
+
+  test('OANDA for fx-like, Polygon for crypto, EOD for stocks, the simulator for the rest', () => {
+    const all = chooseProviders({ oanda: { accountId: 'a', token: 't', mode: 'fxpractice' }, polygon: 'p', eod: 'e' }, list);
+    expect(all.providers.map((p) => p.name)).toEqual(['oanda', 'polygonCrypto', 'eodStock']);
+    expect(all.rest).toEqual([]);
+    const some = chooseProviders({ polygon: 'p' }, list);
+    expect(some.providers.map((p) => p.name)).toEqual(['polygonForex', 'polygonCrypto']);
+    expect(some.rest.map((i) => i.name)).toEqual(['XAU_USD', 'AAPL']);
+    expect(chooseProviders({}, list).rest.length).toBe(4);
+  });
+
+  test('keys are read from api_settings and decrypted', async () => {
+    const { db } = await import('./helpers.ts');
+    const sql = db(2);
+    const raw = 'test-secrets-key-0123456789abcdef0123';
+    const k = secretsKey(raw);
+    const before = await sql`SELECT * FROM api_settings`;
+    try {
+      await sql`DELETE FROM api_settings`;
+      await sql`INSERT INTO api_settings (key, value1, value2, value3) VALUES
+        ('oandaAPI', ${encryptSecret('101-1', k)}, ${encryptSecret('tok', k)}, 'fxtrade'), ('eodAPI', ${encryptSecret('eodkey', k)}, null, null)`;
+      expect(await readProviderKeys(sql, raw)).toEqual({ oanda: { accountId: '101-1', token: 'tok', mode: 'fxtrade' }, eod: 'eodkey' });
+    } finally {
+      await sql`DELETE FROM api_settings`;
+      for (const r of before) await sql`INSERT INTO api_settings ${sql(r as any)}`;
+      await sql.end();
+    }
+  });
+});

@@ -40,6 +40,21 @@ const num = (v: unknown) => (v === null || v === undefined ? undefined : dec(v a
 type OpenLeg = [Side, string, string, string, string, string]; // type, amount, open, spread, xr, instrument id
 
 export async function placeOrder(deps: OrderDeps, input: PlaceInput): Promise<Result<{ order: OrderView; replayed: boolean }>> {
+  try {
+    return await placeOnce(deps, input);
+  } catch (e) {
+    // the same key raced in on another of the user's balances: answer with the order it placed
+    if ((e as { code?: string; constraint_name?: string }).code === '23505' && input.idempotencyKey) {
+      const [row] = await deps.sql<(OrderRow & { name: string })[]>`
+        SELECT o.*, i.name FROM orders o JOIN instruments i ON i.id = o.instrument_id
+         WHERE o.user_id = ${input.userId} AND o.idempotency_key = ${input.idempotencyKey}`;
+      if (row) return { ok: true, order: orderView(row, row.name), replayed: true };
+    }
+    throw e;
+  }
+}
+
+async function placeOnce(deps: OrderDeps, input: PlaceInput): Promise<Result<{ order: OrderView; replayed: boolean }>> {
   const { sql, book } = deps;
   const out = await sql.begin(async (tx) => {
     // One round trip: everything the checks need, with the balance row locked, so commands on
