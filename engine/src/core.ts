@@ -36,6 +36,8 @@ export class Core {
   private timers: ReturnType<typeof setInterval>[] = [];
   private listen?: { unlisten: () => Promise<void> };
   private dirtyQuotes = new Set<string>();
+  /** every settled close, by reason (manual, tp, sl, stop_out, zero_equity, admin) */
+  readonly closesByReason: Record<string, number> = {};
   started = false;
 
   constructor(private opts: CoreOptions) {
@@ -169,6 +171,8 @@ export class Core {
   }
 
   private onClosed(o: OrderView, balanceAfter: string | null) {
+    const reason = o.close_reason ?? 'manual';
+    this.closesByReason[reason] = (this.closesByReason[reason] ?? 0) + 1;
     this.executor.submit(this.risk.removePosition(o.id, balanceAfter === null ? undefined : Number(balanceAfter)));
     void this.publish(`user:${o.user_id}`, 'order.closed', o);
   }

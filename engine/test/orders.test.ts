@@ -343,3 +343,23 @@ describe('restart', () => {
     expect(E.core.risk.equity(u.balanceId)).toBeGreaterThan(500);
   });
 });
+
+describe('metrics', () => {
+  test('Prometheus text with ticks, evaluation latency, SSE clients and closes by reason', async () => {
+    const r = await E.app.handle(new Request('http://engine/v1/metrics'));
+    const text = await r.text();
+    expect(r.headers.get('content-type')).toContain('text/plain');
+    for (const name of ['engine_ticks_total', 'engine_ticks_per_second', 'engine_risk_evaluation_microseconds_bucket', 'engine_sse_clients']) {
+      expect(text).toContain(name);
+    }
+    expect(text).toMatch(/engine_closes_total\{reason="tp"\} \d+/);
+    expect(text).toMatch(/engine_closes_total\{reason="manual"\} \d+/);
+  });
+
+  test('test quotes exist only with test controls', async () => {
+    const { createApp } = await import('../src/http/app.ts');
+    const app = createApp({ sql, core: E.core, secret: 'test-secret-0123456789abcdef' });
+    const res = await app.handle(new Request('http://engine/v1/test/quotes', { method: 'POST', headers: { 'content-type': 'application/json', 'x-engine-secret': 'test-secret-0123456789abcdef' }, body: JSON.stringify({ symbol: BTC.name, bid: 1, ask: 2 }) }));
+    expect(res.status).toBe(404);
+  });
+});

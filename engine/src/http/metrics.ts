@@ -14,8 +14,8 @@ export function metricsText(core: Core, hub?: Hub): string {
     metric('engine_ticks_per_second', 'gauge', 'Ticks per second since the previous scrape', [[null, +rate.toFixed(2)]]),
     core.evalLatency.render('engine_risk_evaluation_microseconds', 'Risk evaluation time per tick'),
     metric('engine_open_positions', 'gauge', 'Open positions held by the risk evaluator', [[null, core.risk.openPositions]]),
-    metric('engine_closes_total', 'counter', 'Automatic closes settled, by reason',
-      Object.entries(core.executor.closesByReason).map(([reason, n]) => [{ reason }, n])),
+    metric('engine_closes_total', 'counter', 'Closes settled by this process, by reason',
+      Object.entries(core.closesByReason).map(([reason, n]) => [{ reason }, n])),
     metric('engine_close_failures_total', 'counter', 'Close attempts that failed and were retried', [[null, core.executor.failures]]),
     metric('engine_sse_clients', 'gauge', 'Connected SSE clients', [[null, hub?.clientCount ?? 0]]),
   ].join('\n') + '\n';
