@@ -19,6 +19,7 @@ const sql = connect(config.DATABASE_URL, { max: config.DATABASE_POOL });
 const bus = createBus(config.REDIS_URL);
 const role = config.ENGINE_ROLE;
 const log = (m: string) => console.log(`[engine] ${m}`);
+if (role !== 'all' && bus.kind === 'memory') log(`warning: ENGINE_ROLE=${role} without REDIS_URL: no other process can reach this one's bus`);
 
 const feeds: FeedProvider[] = [];
 let core: Core | undefined;
