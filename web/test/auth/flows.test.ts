@@ -148,6 +148,29 @@ describe('sign up', () => {
     await expectAuthError(signUp(sql, cfg, store, signupInput(uniqueEmail('promo'), { promoCode: 'NOPE0000' })), MESSAGES.promoInvalid);
   });
 
+  test('the new customer is a client in the CRM, credited to the promo code owner', async () => {
+    const affiliate = await createUser(sql, { roleId: 4 });
+    const code = `A${Date.now().toString(36).toUpperCase()}`.slice(0, 12);
+    await sql`INSERT INTO promo_codes (code, owner_id) VALUES (${code}, ${affiliate.id})`;
+    const email = uniqueEmail('client');
+    const r = await signUp(sql, cfg, store, signupInput(email, { promoCode: code }));
+    const leads = await sql`SELECT email, "group"::text AS grp, user_id, affiliate_id, lead_status FROM leads WHERE user_id = ${r.userId}`;
+    expect(leads).toHaveLength(1);
+    expect(leads[0]).toMatchObject({ email, grp: 'sales' });
+    expect(Number(leads[0].affiliate_id)).toBe(affiliate.id);
+  });
+
+  test('a lead who signs up becomes that lead\'s client: no second lead', async () => {
+    const email = uniqueEmail('was-lead');
+    const [lead] = await sql`INSERT INTO leads (first_name, last_name, email, "group", lead_status) VALUES ('Was', 'Lead', ${email}, 'retentions', 'Interested') RETURNING id`;
+    const r = await signUp(sql, cfg, store, signupInput(email));
+    const rows = await sql`SELECT id, "group"::text AS grp, lead_status FROM leads WHERE email = ${email}`;
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ grp: 'retentions', lead_status: 'Interested' });
+    const [linked] = await sql`SELECT user_id FROM leads WHERE id = ${lead.id}`;
+    expect(Number(linked.user_id)).toBe(r.userId);
+  });
+
   test('an email already registered is refused and nothing is created', async () => {
     const u = await createUser(sql);
     await expectAuthError(signUp(sql, cfg, store, signupInput(u.email)), MESSAGES.emailTaken, 409);

@@ -105,15 +105,20 @@ export async function signUp(sql: Sql, cfg: AuthConfig, store: RateLimitStore, i
     const [taken] = await tx`SELECT 1 FROM users WHERE email = ${input.email} AND deleted_at IS NULL`;
     if (taken) throw new AuthError(MESSAGES.emailTaken, 409);
     let promoId: number | null = null;
-    let managerId: number | null = null;
+    // the code's owner is credited with the customer: a manager manages them, a sales agent
+    // works them, an affiliate is their affiliator
+    const owner = { manager: null as number | null, agent: null as number | null, affiliate: null as number | null };
     if (input.promoCode) {
       const [promo] = await tx`SELECT p.id, p.owner_id, o.role_id FROM promo_codes p LEFT JOIN users o ON o.id = p.owner_id
                                 WHERE p.code = ${input.promoCode.toUpperCase()}`;
       if (!promo) throw new AuthError(MESSAGES.promoInvalid);
       promoId = Number(promo.id);
-      // a manager's code makes them the customer's manager
-      if (promo.role_id === 2) managerId = Number(promo.owner_id);
+      const ownerId = promo.owner_id === null ? null : Number(promo.owner_id);
+      if (promo.role_id === 2) owner.manager = ownerId;
+      if (promo.role_id === 5) owner.agent = ownerId;
+      if (promo.role_id === 4) owner.affiliate = ownerId;
     }
+    const managerId = owner.manager;
     const [u] = await tx`
       INSERT INTO users (email, password_hash, full_name, role_id, is_active, is_email_verified, promo_code_id, manager_id)
       VALUES (${input.email}, ${passwordHash}, ${input.fullName}, 3, true, false, ${promoId}, ${managerId})
@@ -127,6 +132,7 @@ export async function signUp(sql: Sql, cfg: AuthConfig, store: RateLimitStore, i
       await tx`SELECT * FROM post_ledger(${demo.id}, ${cfg.demoInitialBalance}::numeric, 'demo_credit', 'signup', ${String(id)}, NULL, NULL, false)`;
     }
     await tx`UPDATE users SET active_balance_id = ${demo.id} WHERE id = ${id}`;
+    await linkClientLead(tx as unknown as Sql, id, input, owner);
     return id;
   }).catch((e) => {
     if (e?.code === '23505') throw new AuthError(MESSAGES.emailTaken, 409); // a concurrent sign-up won
@@ -139,6 +145,30 @@ export async function signUp(sql: Sql, cfg: AuthConfig, store: RateLimitStore, i
     verificationSent = true;
   }
   return { userId, verificationSent };
+}
+
+/**
+ * A new customer is a client in the CRM: the newest unlinked lead with their email (they were
+ * a lead before signing up) becomes theirs, else a new sales lead is created for them.
+ */
+async function linkClientLead(
+  sql: Sql, userId: number, input: SignupInput,
+  owner: { manager: number | null; agent: number | null; affiliate: number | null },
+) {
+  const [linked] = await sql`
+    UPDATE leads SET user_id = ${userId}, updated_at = now(),
+           manager_id = coalesce(manager_id, ${owner.manager}), agent_id = coalesce(agent_id, ${owner.agent}),
+           affiliate_id = coalesce(affiliate_id, ${owner.affiliate})
+     WHERE id = (SELECT id FROM leads WHERE email = ${input.email} AND user_id IS NULL ORDER BY id DESC LIMIT 1)
+    RETURNING id`;
+  if (linked) return;
+  const [first, ...rest] = input.fullName.trim().split(/\s+/);
+  await sql`
+    INSERT INTO leads (first_name, last_name, email, phone, country, city, lead_status, "group", user_id,
+                       manager_id, agent_id, affiliate_id)
+    VALUES (${first}, ${rest.join(' ')}, ${input.email}, ${input.phone}, ${input.country}, ${input.city},
+            coalesce((SELECT status FROM sales_statuses WHERE is_default), 'New'), 'sales', ${userId},
+            ${owner.manager}, ${owner.agent}, ${owner.affiliate})`;
 }
 
 export async function sendVerificationEmail(sql: Sql, cfg: AuthConfig, userId: number, email: string) {
