@@ -2,7 +2,7 @@
 // closing line `N passed, N failed` that sums them all. Exits non-zero on any failure.
 //
 //   npm test                 all suites
-//   npm test -- engine web   only those suites (engine, web, e2e)
+//   npm test -- engine web   only those suites (types, engine, web, e2e)
 //   E2E_VERBOSE=1 npm test   also print the e2e stack's output
 //
 // With DATABASE_URL set, its server hosts the throw-away test databases; without it an
@@ -48,6 +48,15 @@ function vitestCounts(file: string): Counts | undefined {
 const crashed: Counts = { passed: 0, failed: 1, skipped: 0 };
 
 const suites: Suite[] = [
+  {
+    // the TypeScript of both workspaces: one check, passed or failed
+    name: 'types',
+    async run(env) {
+      const engine = await run(bin('tsc'), ['-p', 'engine', '--noEmit'], env);
+      const web = await run(bin('tsc'), ['-p', 'web', '--noEmit'], env);
+      return { passed: Number(engine === 0) + Number(web === 0), failed: Number(engine !== 0) + Number(web !== 0), skipped: 0 };
+    },
+  },
   {
     name: 'engine',
     async run(env, out) {
