@@ -17,7 +17,7 @@ const { sql } = db;
 await sql`INSERT INTO instruments (name, base, quote, category, leverage) VALUES ('BENCH_USD', 'BENCH', 'USD', 'crypto', 10)`;
 const accounts = await seedAccounts(sql, CLIENTS);
 
-const engine = await startEngine({ DATABASE_URL: db.url, ENGINE_ROLE: 'core', DATABASE_POOL: String(CLIENTS + 8) }, PORT);
+const engine = await startEngine({ DATABASE_URL: db.url, ENGINE_ROLE: 'core', DATABASE_POOL: process.env.BENCH_POOL ?? String(CLIENTS + 8) }, PORT);
 const base = `http://127.0.0.1:${PORT}/v1`;
 const headers = { 'content-type': 'application/json', 'x-engine-secret': SECRET };
 await fetch(`${base}/test/quotes`, { method: 'POST', headers, body: JSON.stringify({ symbol: 'BENCH_USD', bid: 100, ask: 100.01 }) });

@@ -31,7 +31,7 @@ export async function freshDatabase(name: string) {
 }
 
 export async function startEngine(env: Record<string, string>, port: number): Promise<ChildProcess> {
-  const child = spawn(path.join(root, 'node_modules/.bin/bun'), ['engine/src/main.ts'], {
+  const child = spawn(path.join(root, 'node_modules/.bin/bun'), [...(process.env.BENCH_ENGINE_ARGS?.split(' ').filter(Boolean) ?? []), 'engine/src/main.ts'], {
     cwd: root, env: { ...process.env, ENGINE_PORT: String(port), ENGINE_SECRET: SECRET, ENGINE_TEST_CONTROLS: '1', ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   });

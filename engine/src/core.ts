@@ -6,7 +6,7 @@ import { Book, loadInstruments, type Quote, type Tick } from './book/book.ts';
 import { CandleBuilder } from './book/candles.ts';
 import { RiskEvaluator, type CloseRequest } from './risk/evaluator.ts';
 import { CloseExecutor } from './risk/executor.ts';
-import { closeOrder, type OrderDeps, type OrderHooks } from './orders/service.ts';
+import { closeOrder, PlaceContextCache, type OrderDeps, type OrderHooks } from './orders/service.ts';
 import type { OrderView } from './orders/view.ts';
 import { DEFAULT_STOPOUT, planValue, type Category } from './domain/index.ts';
 import { Histogram } from './metrics.ts';
@@ -48,7 +48,11 @@ export class Core {
       modified: (o) => this.onModified(o),
       deleted: (o) => this.onDeleted(o),
     };
-    this.orders = { sql: opts.sql, book: this.book, hooks };
+    this.orders = {
+      sql: opts.sql, book: this.book, hooks, placeCache: new PlaceContextCache(),
+      instrumentOf: (id) => this.risk.position(id)?.instrumentId,
+      instrumentsOf: (id) => this.risk.instrumentsOf(id),
+    };
     this.executor = new CloseExecutor({
       close: (r) => closeOrder(this.orders, { orderId: r.positionId, reason: r.reason }),
       forget: (id) => this.executor.submit(this.risk.removePosition(id)),

@@ -1,11 +1,12 @@
-// Place, close, modify and staff edit/delete of orders. Every command is one PostgreSQL
-// transaction that locks the balance row first (then the order row), so commands on one
-// balance serialize and two engines racing to close an order close it once. Realised P/L is
-// posted through post_ledger() in the same transaction.
+// Place, close, modify and staff edit/delete of orders. Every command that writes is one
+// PostgreSQL transaction (place and close: one autocommit statement, engine_place_order /
+// engine_close_order) that locks the balance row first (then the order row), so commands on
+// one balance serialize and two engines racing to close an order close it once. Realised P/L
+// is posted through post_ledger() in the same transaction.
 import type { Sql } from '../db.ts';
 import type { Book } from '../book/book.ts';
 import {
-  CONTRACT_SIZE, DEFAULT_STOPOUT, checkDialogLevels, checkMargin, checkModifyLevels, dec, effectiveLeverage,
+  CONTRACT_SIZE, DEFAULT_STOPOUT, checkDialogLevels, checkModifyLevels, dec, effectiveLeverage,
   levelOrNull, marginRequired, markRate, money, moneyStr, orderPnl, planValue, rate, spreadCost,
   type Category, type CloseReason, type Side,
 } from '../domain/index.ts';
@@ -20,7 +21,14 @@ export interface OrderHooks {
   deleted?(o: OrderView): void;
 }
 
-export interface OrderDeps { sql: Sql; book: Book; hooks?: OrderHooks }
+export interface OrderDeps {
+  sql: Sql; book: Book; hooks?: OrderHooks;
+  /** the instrument of an open position this engine holds (saves a read when closing) */
+  instrumentOf?(orderId: number): number | undefined;
+  /** the instruments of a balance's open positions this engine holds (prices sent with a place) */
+  instrumentsOf?(balanceId: number): Iterable<number>;
+  placeCache?: PlaceContextCache;
+}
 
 export interface PlaceInput {
   userId: number;
@@ -37,8 +45,6 @@ export interface PlaceInput {
 const sideWord = (s: Side) => (s === 'buy' ? 'buy' : 'sell');
 const num = (v: unknown) => (v === null || v === undefined ? undefined : dec(v as string));
 
-type OpenLeg = [Side, string, string, string, string, string]; // type, amount, open, spread, xr, instrument id
-
 export async function placeOrder(deps: OrderDeps, input: PlaceInput): Promise<Result<{ order: OrderView; replayed: boolean }>> {
   try {
     return await placeOnce(deps, input);
@@ -54,105 +60,146 @@ export async function placeOrder(deps: OrderDeps, input: PlaceInput): Promise<Re
   }
 }
 
-async function placeOnce(deps: OrderDeps, input: PlaceInput): Promise<Result<{ order: OrderView; replayed: boolean }>> {
+type PlaceCtx = {
+  instrument_id: bigint; name: string; quote: string; category: Category; tradable: boolean; leverage: number;
+  spread_setting: string | null; lot_state: 'amount' | 'lot' | null; is_active: boolean; deleted_at: Date | null;
+  plan: Record<string, unknown> | null; kyc_trade: string | null; kyc_ok: boolean;
+  balance_id: bigint; balance_user_id: bigint; currency: string; fp: string;
+};
+
+type PlaceOut = {
+  status: 'ok' | 'stale' | 'duplicate' | 'insufficient_balance' | 'insufficient_free_margin' | 'prices';
+  balance: string | null; missing: string[] | null;
+} & OrderRow;
+
+/** Recent place contexts by user, balance and instrument (see engine_place_context). */
+export class PlaceContextCache {
+  private map = new Map<string, PlaceCtx>();
+  constructor(private max = 10_000) {}
+  get(key: string) { return this.map.get(key); }
+  set(key: string, ctx: PlaceCtx) {
+    if (this.map.size >= this.max) this.map.clear();
+    this.map.set(key, ctx);
+  }
+  delete(key: string) { this.map.delete(key); }
+  clear() { this.map.clear(); }
+}
+
+async function placeOnce(deps: OrderDeps, input: PlaceInput, attempt = 0): Promise<Result<{ order: OrderView; replayed: boolean }>> {
   const { sql, book } = deps;
-  const out = await sql.begin(async (tx) => {
-    // One round trip: everything the checks need, with the balance row locked, so commands on
-    // one balance serialize and the margin check sees every earlier order.
-    const [ctx] = await tx<{
-      instrument_id: bigint; name: string; quote: string; category: Category; tradable: boolean; leverage: number;
-      spread_setting: string | null; lot_state: 'amount' | 'lot' | null; is_active: boolean; deleted_at: Date | null;
-      plan: Record<string, unknown> | null; kyc_trade: string | null; kyc_ok: boolean;
-      balance_id: bigint; balance_user_id: bigint; currency: string; balance: string; margin: string; open: OpenLeg[]; dup: string | null;
-    }[]>`
-      SELECT i.id AS instrument_id, i.name, i.quote, i.category, i.tradable, i.leverage,
-             (SELECT value FROM spreads s WHERE s.category = i.category) AS spread_setting,
-             (SELECT state FROM lot_settings l WHERE l.category = i.category) AS lot_state,
-             u.is_active, u.deleted_at, to_jsonb(p) AS plan,
-             (SELECT value->>'trade' FROM site_settings WHERE key = 'kyc') AS kyc_trade,
-             EXISTS (SELECT 1 FROM kyc_documents k WHERE k.user_id = u.id AND k.status = 'approved') AS kyc_ok,
-             b.id AS balance_id, b.user_id AS balance_user_id, b.currency, b.balance, b.margin,
-             (SELECT coalesce(json_agg(json_build_array(o.type, o.trade_amount::text, o.open_rate::text, o.spread::text,
-                                                        o.exchange_rate::text, o.instrument_id::text)), '[]')
-                FROM orders o WHERE o.balance_id = b.id AND o.close_time IS NULL AND o.deleted_at IS NULL) AS open,
-             (SELECT d.id::text FROM orders d WHERE d.user_id = u.id AND d.idempotency_key = ${input.idempotencyKey ?? null}) AS dup
-        FROM users u
-        JOIN instruments i ON i.name = ${input.instrument}
-        JOIN balances b ON b.id = coalesce(${input.balanceId ?? null}::bigint, u.active_balance_id)
-        LEFT JOIN pricing_plans p ON p.id = u.pricing_plan_id
-       WHERE u.id = ${input.userId}
-         FOR UPDATE OF b`;
-    if (!ctx) {
-      const [i] = await tx`SELECT 1 FROM instruments WHERE name = ${input.instrument}`;
+  const key = `${input.userId}:${input.balanceId ?? ''}:${input.instrument}`;
+  // 1. The context: from the cache when a recent place on the same key read it (the place
+  //    statement re-checks its fingerprint under the lock), else one plain read (no
+  //    transaction, no lock). Nothing read here decides the margin checks: those run in SQL
+  //    under the balance lock (step 2).
+  let ctx = attempt === 0 ? deps.placeCache?.get(key) : undefined;
+  const cached = !!ctx;
+  if (!ctx) {
+    const [c] = await sql<(PlaceCtx & { dup: string | null })[]>`
+      SELECT c.*, (SELECT d.id::text FROM orders d WHERE d.user_id = ${input.userId} AND d.idempotency_key = ${input.idempotencyKey ?? null}) AS dup
+        FROM engine_place_context(${input.userId}, ${input.balanceId ?? null}, ${input.instrument}) c`;
+    if (!c) {
+      const [i] = await sql`SELECT 1 FROM instruments WHERE name = ${input.instrument}`;
       return refuse('not_found', i ? 'Balance not found' : 'Instrument not found');
     }
-    if (Number(ctx.balance_user_id) !== input.userId) return refuse('not_found', 'Balance not found');
-    if (!ctx.is_active || ctx.deleted_at) return refuse('inactive', 'Account is inactive');
-    if (ctx.dup) {
-      const [dup] = await tx<OrderRow[]>`SELECT * FROM orders WHERE id = ${ctx.dup}`;
-      return { ok: true as const, row: dup, name: ctx.name, replayed: true, stopout: 0, balance: ctx.balance };
-    }
+    if (c.dup) return replay(sql, c.dup, c.name);
+    ctx = c;
+  }
+  const checked = checkPlace(deps, input, ctx);
+  if (!checked.ok) {
+    // a refusal is never decided on a cached context
+    if (cached) { deps.placeCache?.delete(key); return placeOnce(deps, input, attempt + 1); }
+    return checked;
+  }
+  if (!cached) deps.placeCache?.set(key, ctx);
+  const { amount, lots, tp, sl, leverage, stopout, openRate, spread, exchangeRate, margin } = checked;
 
-    // by amount or by lots, per the category's lot state
-    let amount = num(input.amount);
-    let lots = num(input.lots);
-    if ((ctx.lot_state ?? 'amount') === 'lot') {
-      if (!lots || !lots.isFinite() || lots.lte(0)) return refuse('invalid_amount', 'Lots must be greater than 0');
-      amount = lots.times(CONTRACT_SIZE[ctx.category]);
-    } else lots = undefined;
-    if (!amount || !amount.isFinite() || amount.lte(0)) return refuse('invalid_amount', 'Amount must be greater than 0');
-
-    if (!ctx.tradable) return refuse('not_tradable', 'This instrument is not tradable');
-    if (!book.isOpen(ctx.category)) return refuse('market_closed', 'Market is closed');
-    if (ctx.kyc_trade === 'on' && !ctx.kyc_ok) return refuse('kyc_required', 'Please verify KYC to enable trading.');
-
-    const q = book.quote(ctx.name);
-    if (!q) return refuse('no_price', 'No price for this instrument yet');
-    const bid = dec(q.bid), ask = dec(q.ask);
-    const tp = levelOrNull(input.profit as string), sl = levelOrNull(input.loss as string);
-    const bad = checkDialogLevels(input.type, bid, ask, tp, sl);
-    if (bad === 'bad_take_profit') return refuse(bad, input.type === 'buy' ? `Take profit must be at or above the ask (${q.ask})` : `Take profit must be between 0 and the bid (${q.bid})`);
-    if (bad === 'bad_stop_loss') return refuse(bad, input.type === 'buy' ? `Stop loss must be between 0 and the ask (${q.ask})` : `Stop loss must be at or above the bid (${q.bid})`);
-
-    const leverage = effectiveLeverage(planValue(ctx.plan, ctx.category, 'leverage'), ctx.leverage);
-    const stopout = planValue(ctx.plan, ctx.category, 'stopout') ?? DEFAULT_STOPOUT;
-    const openRate = rate(markRate(input.type, bid, ask));
-    const spread = money(spreadCost(bid, ask, ctx.spread_setting ?? 0, amount));
-    const xr = book.rate(ctx.currency, ctx.quote);
-    if (!xr) return refuse('no_rate', `No conversion rate from ${ctx.currency} to ${ctx.quote}`);
-    const exchangeRate = rate(xr);
-    const margin = money(marginRequired(openRate, amount, leverage, exchangeRate));
-
-    // free margin counts the floating P/L of the balance's open positions at live prices
-    let floating = dec(0);
-    for (const [type, amt, open, spr, x, iid] of ctx.open) {
-      const inst = book.byId.get(Number(iid));
+  // 2. One atomic statement: lock the balance, re-check the context's fingerprint, replay a
+  //    used idempotency key, check balance and free margin (balance + floating P/L at the live
+  //    prices passed in − used margin) in SQL numeric, reserve the margin and insert the order.
+  //    Free margin counts every position committed before the lock; a position on an
+  //    instrument we passed no price for is answered 'prices' and the statement is repeated
+  //    once with those prices.
+  const ids = new Set<number>(deps.instrumentsOf?.(Number(ctx.balance_id)) ?? []);
+  let complete = false;
+  for (;;) {
+    const pids: string[] = [], bids: string[] = [], asks: string[] = [];
+    for (const id of ids) {
+      const inst = book.byId.get(id);
       const oq = inst && book.quote(inst.name);
-      if (!oq) continue;
-      floating = floating.plus(orderPnl(type, amt, open, markRate(type, oq.bid, oq.ask), spr, x));
+      if (!oq) continue; // no live price: counts 0
+      pids.push(String(id)); bids.push(String(oq.bid)); asks.push(String(oq.ask));
     }
-    const m = checkMargin(margin, ctx.balance, ctx.margin, floating);
-    if (m === 'insufficient_balance') return refuse(m, 'Insufficient Balance!');
-    if (m === 'insufficient_free_margin') return refuse(m, 'Insufficient Free Margin!');
+    const [r] = await sql<PlaceOut[]>`
+      SELECT f.status, f.balance, f.missing::text[] AS missing, (f.o).*
+        FROM engine_place_order(${input.userId}, ${String(ctx.balance_id)}, ${String(ctx.instrument_id)}, ${input.type}, ${ctx.category},
+             ${amount}, ${lots}, ${openRate}, ${exchangeRate}, ${spread}, ${tp}, ${sl}, ${margin}, ${leverage},
+             ${input.idempotencyKey ?? null}, ${pids}::bigint[], ${bids}::numeric[], ${asks}::numeric[], ${complete},
+             ${input.instrument}, ${input.balanceId ?? null}, ${ctx.fp}) f`;
+    switch (r.status) {
+      case 'prices':
+        for (const id of r.missing ?? []) ids.add(Number(id));
+        complete = true;
+        continue;
+      case 'stale':
+        deps.placeCache?.delete(key);
+        if (attempt >= 3) throw new Error('place: context kept changing');
+        return placeOnce(deps, input, attempt + 1);
+      case 'duplicate':
+        return { ok: true, order: orderView(r, ctx.name), replayed: true };
+      case 'insufficient_balance': return refuse('insufficient_balance', 'Insufficient Balance!');
+      case 'insufficient_free_margin': return refuse('insufficient_free_margin', 'Insufficient Free Margin!');
+    }
+    const order = orderView(r, ctx.name);
+    deps.hooks?.opened?.(order, stopout, r.balance!);
+    return { ok: true, order, replayed: false };
+  }
+}
 
-    const [row] = await tx<OrderRow[]>`
-      WITH o AS (
-        INSERT INTO orders (user_id, balance_id, instrument_id, type, kind, trade_amount, lots, open_rate, exchange_rate,
-                            spread, profit, loss, margin_used, leverage, idempotency_key)
-        VALUES (${input.userId}, ${String(ctx.balance_id)}, ${String(ctx.instrument_id)}, ${input.type}, ${ctx.category}, ${amount.toString()},
-                ${lots?.toString() ?? null}, ${openRate.toString()}, ${exchangeRate.toString()}, ${spread.toString()},
-                ${tp}, ${sl}, ${margin.toString()}, ${leverage}, ${input.idempotencyKey ?? null})
-        RETURNING *
-      ), b AS (
-        UPDATE balances SET margin = margin + ${margin.toString()}, updated_at = now() WHERE id = ${String(ctx.balance_id)}
-      )
-      SELECT * FROM o`;
-    return { ok: true as const, row, name: ctx.name, replayed: false, stopout, balance: ctx.balance };
-  });
-  if (!out.ok) return out;
-  const order = orderView(out.row, out.name);
-  if (!out.replayed) deps.hooks?.opened?.(order, out.stopout, out.balance);
-  return { ok: true, order, replayed: out.replayed };
+/** The checks that need no lock, and the order's figures, from a context and live prices. */
+function checkPlace(deps: OrderDeps, input: PlaceInput, ctx: PlaceCtx) {
+  const { book } = deps;
+  if (Number(ctx.balance_user_id) !== input.userId) return refuse('not_found', 'Balance not found');
+  if (!ctx.is_active || ctx.deleted_at) return refuse('inactive', 'Account is inactive');
+
+  // by amount or by lots, per the category's lot state
+  let amount = num(input.amount);
+  let lots = num(input.lots);
+  if ((ctx.lot_state ?? 'amount') === 'lot') {
+    if (!lots || !lots.isFinite() || lots.lte(0)) return refuse('invalid_amount', 'Lots must be greater than 0');
+    amount = lots.times(CONTRACT_SIZE[ctx.category]);
+  } else lots = undefined;
+  if (!amount || !amount.isFinite() || amount.lte(0)) return refuse('invalid_amount', 'Amount must be greater than 0');
+
+  if (!ctx.tradable) return refuse('not_tradable', 'This instrument is not tradable');
+  if (!book.isOpen(ctx.category)) return refuse('market_closed', 'Market is closed');
+  if (ctx.kyc_trade === 'on' && !ctx.kyc_ok) return refuse('kyc_required', 'Please verify KYC to enable trading.');
+
+  const q = book.quote(ctx.name);
+  if (!q) return refuse('no_price', 'No price for this instrument yet');
+  const bid = dec(q.bid), ask = dec(q.ask);
+  const tp = levelOrNull(input.profit as string), sl = levelOrNull(input.loss as string);
+  const bad = checkDialogLevels(input.type, bid, ask, tp, sl);
+  if (bad === 'bad_take_profit') return refuse(bad, input.type === 'buy' ? `Take profit must be at or above the ask (${q.ask})` : `Take profit must be between 0 and the bid (${q.bid})`);
+  if (bad === 'bad_stop_loss') return refuse(bad, input.type === 'buy' ? `Stop loss must be between 0 and the ask (${q.ask})` : `Stop loss must be at or above the bid (${q.bid})`);
+
+  const leverage = effectiveLeverage(planValue(ctx.plan, ctx.category, 'leverage'), ctx.leverage);
+  const stopout = planValue(ctx.plan, ctx.category, 'stopout') ?? DEFAULT_STOPOUT;
+  const openRate = rate(markRate(input.type, bid, ask));
+  const spread = money(spreadCost(bid, ask, ctx.spread_setting ?? 0, amount));
+  const xr = book.rate(ctx.currency, ctx.quote);
+  if (!xr) return refuse('no_rate', `No conversion rate from ${ctx.currency} to ${ctx.quote}`);
+  const exchangeRate = rate(xr);
+  const margin = money(marginRequired(openRate, amount, leverage, exchangeRate));
+  return {
+    ok: true as const, amount: amount.toString(), lots: lots?.toString() ?? null, tp, sl, leverage, stopout,
+    openRate: openRate.toString(), spread: spread.toString(), exchangeRate: exchangeRate.toString(), margin: margin.toString(),
+  };
+}
+
+async function replay(sql: Sql, id: string, name: string): Promise<Result<{ order: OrderView; replayed: boolean }>> {
+  const [dup] = await sql<OrderRow[]>`SELECT * FROM orders WHERE id = ${id}`;
+  return { ok: true, order: orderView(dup, name), replayed: true };
 }
 
 export interface CloseInput {
@@ -165,58 +212,41 @@ export interface CloseInput {
   ip?: string | null;
 }
 
+type CloseOut = { status: 'ok' | 'not_found' | 'already_closed'; balance_after: string | null } & OrderRow;
+
 export async function closeOrder(deps: OrderDeps, input: CloseInput): Promise<Result<{ order: OrderView; balanceAfter: string | null }>> {
   const { sql, book } = deps;
-  const out = await sql.begin(async (tx) => {
-    // lock the order's balance first (every command on a balance does), reading the order
-    const [o] = await tx<{ user_id: bigint; instrument_id: bigint; close_time: Date | null; deleted_at: Date | null }[]>`
-      SELECT o.user_id, o.instrument_id, o.close_time, o.deleted_at
-        FROM balances b JOIN orders o ON o.balance_id = b.id
-       WHERE b.id = (SELECT balance_id FROM orders WHERE id = ${input.orderId}) AND o.id = ${input.orderId}
-         FOR UPDATE OF b`;
+  // the instrument, to price the close: from the evaluator when it holds the position, else read
+  let instrumentId = deps.instrumentOf?.(input.orderId);
+  if (instrumentId === undefined) {
+    const [o] = await sql<{ instrument_id: bigint }[]>`SELECT instrument_id FROM orders WHERE id = ${input.orderId}`;
+    if (!o) return refuse('not_found', 'Order not found');
+    instrumentId = Number(o.instrument_id);
+  }
+  const inst = book.byId.get(instrumentId);
+  const q = inst && book.quote(inst.name);
+  if (!inst || !q || (input.reason === 'manual' && !book.isOpen(inst.category))) {
+    // refused before any write: pick the message the order's state calls for first
+    const [o] = await sql<{ user_id: bigint; close_time: Date | null; deleted_at: Date | null }[]>`
+      SELECT user_id, close_time, deleted_at FROM orders WHERE id = ${input.orderId}`;
     if (!o || o.deleted_at || (input.userId !== undefined && Number(o.user_id) !== input.userId)) return refuse('not_found', 'Order not found');
     if (o.close_time) return refuse('already_closed', 'Order is already closed');
-    const inst = book.byId.get(Number(o.instrument_id));
-    if (!inst) return refuse('no_price', 'No price for this instrument yet');
-    if (input.reason === 'manual' && !book.isOpen(inst.category)) return refuse('market_closed', 'Market is closed');
-    const q = book.quote(inst.name);
-    if (!q) return refuse('no_price', 'No price for this instrument yet');
-    // conditional: whoever comes second (a retry, another engine) changes nothing. The close
-    // rate is the side's mark (buy: ask, sell: bid); the P/L is the spec's formula in SQL
-    // numeric, rounded to the column's 8 decimals.
-    const [row] = await tx<OrderRow[]>`
-      WITH o AS (
-        UPDATE orders SET close_time = now(),
-               close_rate = CASE WHEN type = 'buy' THEN ${String(q.ask)}::numeric ELSE ${String(q.bid)}::numeric END,
-               pro_loss = round((trade_amount * CASE WHEN type = 'buy' THEN ${String(q.ask)}::numeric - open_rate
-                                                     ELSE open_rate - ${String(q.bid)}::numeric END - spread) / exchange_rate, 8),
-               close_reason = ${input.reason}, closed_by = ${input.actorId ?? null}, updated_at = now()
-         WHERE id = ${input.orderId} AND close_time IS NULL AND deleted_at IS NULL
-        RETURNING *
-      ), m AS (
-        UPDATE balances b SET margin = greatest(b.margin - o.margin_used, 0), updated_at = now() FROM o WHERE b.id = o.balance_id
-      )
-      SELECT * FROM o`;
-    if (!row) return refuse('already_closed', 'Order is already closed');
-    let balanceAfter: string | null = null; // null: unchanged
-    if (!dec(row.pro_loss!).isZero()) {
-      // negative-balance protection: a loss beyond the balance is written off, ending at 0
-      const [l] = await tx<{ balance_after: string }[]>`
-        SELECT balance_after FROM post_ledger(${String(row.balance_id)}, ${row.pro_loss}, 'trade_pnl', 'order', ${String(row.id)},
-               ${input.actorId ?? null}, ${`close ${input.reason}`}, true)`;
-      balanceAfter = l.balance_after;
-    }
-    if (input.reason === 'admin') {
-      await tx`INSERT INTO audit_events (actor_id, action, target_kind, target_id, before, after, ip)
-               VALUES (${input.actorId ?? null}, 'order.force_close', 'order', ${String(row.id)},
-                       ${tx.json({ close_time: null })}, ${tx.json({ close_rate: row.close_rate, pro_loss: row.pro_loss })}, ${input.ip ?? null})`;
-    }
-    return { ok: true as const, row, balanceAfter, name: inst.name };
-  });
-  if (!out.ok) return out;
-  const order = orderView(out.row, out.name);
-  deps.hooks?.closed?.(order, out.balanceAfter);
-  return { ok: true, order, balanceAfter: out.balanceAfter };
+    if (inst && q) return refuse('market_closed', 'Market is closed');
+    return refuse('no_price', 'No price for this instrument yet');
+  }
+  // One autocommit statement (engine_close_order): lock the balance, close conditionally on the
+  // order being open (whoever comes second, a retry or another engine, changes nothing),
+  // release the margin, post the realised P/L through post_ledger with the shortfall written
+  // off, audit a staff close. The close rate is the side's mark (buy: ask, sell: bid).
+  const [r] = await sql<CloseOut[]>`
+    SELECT f.status, f.balance_after, (f.o).*
+      FROM engine_close_order(${input.orderId}, ${input.userId ?? null}, ${String(q.bid)}, ${String(q.ask)}, ${input.reason},
+                              ${input.actorId ?? null}, ${input.ip ?? null}) f`;
+  if (r.status === 'not_found') return refuse('not_found', 'Order not found');
+  if (r.status === 'already_closed') return refuse('already_closed', 'Order is already closed');
+  const order = orderView(r, inst.name);
+  deps.hooks?.closed?.(order, r.balance_after);
+  return { ok: true, order, balanceAfter: r.balance_after };
 }
 
 export interface ModifyInput {

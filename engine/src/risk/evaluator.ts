@@ -224,6 +224,11 @@ export class RiskEvaluator {
   }
 
   /** Floating P/L of an account at the current quotes (exact in floats, O(instruments held)). */
+  /** The instruments an account holds open positions in. */
+  instrumentsOf(accountId: number): Iterable<number> {
+    return this.accounts.get(accountId)?.exposure.keys() ?? [];
+  }
+
   floatingPnl(accountId: number): number {
     const a = this.accounts.get(accountId);
     if (!a) return 0;
