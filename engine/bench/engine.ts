@@ -3,7 +3,8 @@
 // a reference evaluator that scans every open position on every tick (it lives only here).
 import { RiskEvaluator, type PositionInput } from '../src/risk/evaluator.ts';
 import { autoCloseReason } from '../src/domain/index.ts';
-import { rng, percentile } from './rng.ts';
+import { rng } from '../src/feed/rng.ts';
+import { percentile } from './stats.ts';
 
 const POSITIONS = Number(process.env.BENCH_POSITIONS ?? 100_000);
 const ACCOUNTS = Number(process.env.BENCH_ACCOUNTS ?? 10_000);

@@ -6,7 +6,7 @@ import { writeFileSync, mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { freshDatabase, startEngine, seedAccounts, SECRET } from './support.ts';
-import { percentile } from './rng.ts';
+import { percentile } from './stats.ts';
 
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 32);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { freshDatabase, startEngine, SECRET } from './support.ts';
 import { signTicket } from '../src/realtime/ticket.ts';
-import { percentile } from './rng.ts';
+import { percentile } from './stats.ts';
 
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 2000);
 const INSTRUMENTS = 60;

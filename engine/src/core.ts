@@ -2,7 +2,7 @@
 // and PostgreSQL. Memory is a cache: start() rebuilds it from PostgreSQL.
 import type { Sql } from './db.ts';
 import type { Bus } from './bus/index.ts';
-import { Book, loadInstruments, type Quote, type Tick } from './book/book.ts';
+import { Book, loadInstruments, type Instrument, type Quote, type Tick } from './book/book.ts';
 import { CandleBuilder } from './book/candles.ts';
 import { RiskEvaluator, type CloseRequest } from './risk/evaluator.ts';
 import { CloseExecutor } from './risk/executor.ts';
@@ -35,6 +35,11 @@ export class Core {
   private stops: (() => void)[] = [];
   private timers: ReturnType<typeof setInterval>[] = [];
   private listen?: { unlisten: () => Promise<void> };
+  private cacheListen?: { unlisten: () => Promise<void> };
+  private instrumentListeners = new Set<(list: Instrument[]) => void>();
+  private instrumentReload?: ReturnType<typeof setTimeout>;
+  /** staff changes applied from engine_cache notifications (tests wait on it) */
+  cacheChanges = 0;
   private dirtyQuotes = new Set<string>();
   /** every settled close, by reason (manual, tp, sl, stop_out, zero_equity, admin) */
   readonly closesByReason: Record<string, number> = {};
@@ -61,6 +66,8 @@ export class Core {
   }
 
   onQuote(fn: (q: Quote) => void) { this.quoteListeners.add(fn); return () => this.quoteListeners.delete(fn); }
+  /** Called with the whole instrument list after staff added, edited or deleted one. */
+  onInstruments(fn: (list: Instrument[]) => void) { this.instrumentListeners.add(fn); return () => this.instrumentListeners.delete(fn); }
 
   publish(topic: string, event: string, data: unknown) {
     const e: RealtimeEvent = { topic, event, data };
@@ -79,6 +86,15 @@ export class Core {
         void this.publish(`user:${userId}`, 'balance', { balanceId: Number(balanceId), balance });
       } catch (e) { console.error('[core] balance_changed', e); }
     });
+    // staff changes to plans, a user's plan and instruments (migration engine-cache-notify)
+    this.cacheListen = await sql.listen('engine_cache', (payload) => {
+      let m: { kind: string; id: number };
+      try { m = JSON.parse(payload); } catch { return; }
+      this.orders.placeCache?.clear();
+      if (m.kind === 'instrument') this.scheduleInstrumentReload();
+      else if (m.kind === 'user') void this.refreshStopouts({ userId: Number(m.id) });
+      else if (m.kind === 'plan') void this.refreshStopouts({ planId: Number(m.id) });
+    });
     const flushMs = this.opts.flushMs ?? 5000;
     if (flushMs > 0) this.timers.push(setInterval(() => void this.flush().catch((e) => console.error('[core] flush', e.message)), flushMs));
     this.timers.push(setInterval(() => void this.reloadInstruments().catch(() => {}), 30_000));
@@ -89,14 +105,52 @@ export class Core {
     for (const s of this.stops) s();
     for (const t of this.timers) clearInterval(t);
     await this.listen?.unlisten().catch(() => {});
+    await this.cacheListen?.unlisten().catch(() => {});
+    clearTimeout(this.instrumentReload);
     await this.executor.idle();
     await this.flush().catch(() => {});
     this.started = false;
   }
 
+  private scheduleInstrumentReload() {
+    // a burst of edits (an import, a bulk toggle) is one reload
+    if (this.instrumentReload) return;
+    this.instrumentReload = setTimeout(() => {
+      this.instrumentReload = undefined;
+      this.reloadInstruments().then(() => { this.cacheChanges++; }, (e) => console.error('[core] instruments', e.message));
+    }, 50);
+  }
+
+  /**
+   * A plan's stop-out values or a user's plan changed: the open positions concerned take the new
+   * threshold (their stop-out price moves in the risk index).
+   */
+  async refreshStopouts(where: { userId?: number; planId?: number }) {
+    const { sql } = this.opts;
+    try {
+      const rows = await sql<{ id: bigint; kind: Category; plan: Record<string, unknown> | null }[]>`
+        SELECT o.id, o.kind, to_jsonb(p) AS plan
+          FROM orders o JOIN users u ON u.id = o.user_id LEFT JOIN pricing_plans p ON p.id = u.pricing_plan_id
+         WHERE o.close_time IS NULL AND o.deleted_at IS NULL
+           AND ${where.userId !== undefined ? sql`o.user_id = ${where.userId}` : sql`u.pricing_plan_id = ${where.planId ?? null}`}`;
+      for (const r of rows) {
+        const id = Number(r.id);
+        const cur = this.risk.position(id);
+        const stopout = planValue(r.plan, r.kind, 'stopout') ?? DEFAULT_STOPOUT;
+        if (!cur || this.risk.isClosing(id) || cur.stopout === stopout) continue;
+        this.executor.submit(this.risk.addPosition({ ...cur, stopout }));
+      }
+      this.cacheChanges++;
+    } catch (e) { console.error('[core] stop-out refresh', (e as Error).message); }
+  }
+
   async reloadInstruments() {
     const { list, quotes } = await loadInstruments(this.opts.sql);
+    const before = this.book.byId;
     this.book.setInstruments(list);
+    for (const id of before.keys()) if (!this.book.byId.has(id)) this.risk.dropInstrument(id);
+    this.orders.placeCache?.clear();
+    for (const fn of this.instrumentListeners) fn(list);
     for (const q of quotes) {
       if (this.book.quote(q.name)) continue;
       this.book.apply({ symbol: q.name, bid: q.bid, ask: q.ask, ts: Date.now() });

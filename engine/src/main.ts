@@ -8,10 +8,10 @@ import { createApp } from './http/app.ts';
 import { createBus } from './bus/index.ts';
 import { Core, TICKS, EVENTS, type RealtimeEvent } from './core.ts';
 import { Hub } from './realtime/hub.ts';
-import { loadInstruments } from './book/book.ts';
+import { loadInstruments, type Instrument, type Tick } from './book/book.ts';
 import { Simulator } from './feed/simulator.ts';
 import { backfill } from './feed/backfill.ts';
-import type { FeedProvider } from './feed/feed.ts';
+import type { FeedProvider, Heartbeat } from './feed/feed.ts';
 import { chooseProviders, readProviderKeys } from './feed/select.ts';
 
 const config = loadConfig();
@@ -49,14 +49,32 @@ if (role === 'all' || role === 'feed') {
   for (const t of sim.step(Date.now())) if (!prices.has(t.symbol)) prices.set(t.symbol, (t.bid + t.ask) / 2);
   void backfill(sql, list, prices, { seed: config.FEED_SEED }).then(
     (n) => n && log(`backfilled ${n} candles`), (e) => console.error('[engine] backfill', e.message));
+  const emit = (t: Tick) => void bus.publish(TICKS, t).catch(() => {});
+  const beat = (h: Heartbeat) => void bus.publish<RealtimeEvent>(EVENTS, { topic: 'heartbeat', event: 'heartbeat', data: h }).catch(() => {});
   if (simulated.length) feeds.push(sim);
-  for (const f of feeds) {
-    await f.start(
-      (t) => void bus.publish(TICKS, t).catch(() => {}),
-      (h) => void bus.publish<RealtimeEvent>(EVENTS, { topic: 'heartbeat', event: 'heartbeat', data: h }).catch(() => {}),
-    );
-  }
+  for (const f of feeds) await f.start(emit, beat);
   log(`feed: simulator for ${simulated.length} instruments at ${config.FEED_TICKS_PER_SECOND} ticks/s, seed ${config.FEED_SEED}`);
+
+  // instruments added, edited or deleted by staff reach the simulator without a restart (the
+  // ones a real provider serves stay with it; a new one is simulated until the next start)
+  const byProvider = new Set(list.filter((i) => !simulated.includes(i)).map((i) => i.id));
+  const applyInstruments = async (all: Instrument[]) => {
+    const mine = all.filter((i) => !byProvider.has(i.id));
+    const { quotes } = await loadInstruments(sql);
+    sim.setInstruments(mine, new Map(quotes.map((q) => [q.name, (q.bid + q.ask) / 2])));
+    if (mine.length && !feeds.includes(sim)) { feeds.push(sim); await sim.start(emit, beat); }
+  };
+  if (core) core.onInstruments((all) => void applyInstruments(all).catch((e) => console.error('[engine] instruments', e.message)));
+  else {
+    let pending: ReturnType<typeof setTimeout> | undefined;
+    await sql.listen('engine_cache', (payload) => {
+      if (!payload.includes('"instrument"') || pending) return;
+      pending = setTimeout(() => {
+        pending = undefined;
+        loadInstruments(sql).then(({ list: all }) => applyInstruments(all)).catch((e) => console.error('[engine] instruments', e.message));
+      }, 50);
+    });
+  }
 }
 
 const app = createApp({

@@ -38,6 +38,8 @@ export class Book {
   setInstruments(list: Instrument[]) {
     this.instruments = new Map(list.map((i) => [i.name, i]));
     this.byId = new Map(list.map((i) => [i.id, i]));
+    // a deleted or renamed instrument's quote goes with it
+    for (const name of this.quotes.keys()) if (!this.instruments.has(name)) this.quotes.delete(name);
   }
 
   /** Apply a tick; returns the quote, or undefined for an unknown symbol or a bad price. */

@@ -47,20 +47,43 @@ export class Simulator implements FeedProvider {
   private lastTickAt: number | null = null;
   private rate: number;
   private now: () => Date;
+  private seed: number;
 
   constructor(opts: SimulatorOptions) {
     this.rate = opts.ticksPerSecond ?? 2;
     this.now = opts.now ?? (() => new Date());
-    const seed = opts.seed ?? 1;
-    for (const inst of opts.instruments) {
-      const p = PROFILE[inst.category];
-      const dt = 1 / this.rate;
-      this.walkers.push({
-        inst, mid: opts.prices?.get(inst.name) ?? startPrice(inst), next: rng(hashSeed(seed, inst.name)),
-        sigma: p.vol * Math.sqrt(dt / SECONDS_PER_YEAR), spread: p.spread, digits: inst.quote === 'JPY' ? 3 : Math.max(inst.digits, 2),
-      });
-    }
+    this.seed = opts.seed ?? 1;
+    for (const inst of opts.instruments) this.walkers.push(this.walker(inst, opts.prices?.get(inst.name)));
   }
+
+  private walker(inst: Instrument, mid?: number): Walker {
+    const p = PROFILE[inst.category];
+    const dt = 1 / this.rate;
+    return {
+      inst, mid: mid ?? startPrice(inst), next: rng(hashSeed(this.seed, inst.name)),
+      sigma: p.vol * Math.sqrt(dt / SECONDS_PER_YEAR), spread: p.spread, digits: inst.quote === 'JPY' ? 3 : Math.max(inst.digits, 2),
+    };
+  }
+
+  /**
+   * Instruments added, edited or deleted at runtime: an instrument kept by id keeps walking from
+   * its current price with its new settings (category, digits); a new one starts from `prices`
+   * or its category's start price; a deleted one stops.
+   */
+  setInstruments(list: Instrument[], prices?: Map<string, number>) {
+    const cur = new Map(this.walkers.map((w) => [w.inst.id, w]));
+    this.walkers = list.map((inst) => {
+      const w = cur.get(inst.id);
+      if (!w) return this.walker(inst, prices?.get(inst.name));
+      if (w.inst.category === inst.category && w.inst.digits === inst.digits && w.inst.quote === inst.quote) {
+        w.inst = inst;
+        return w;
+      }
+      return { ...this.walker(inst, w.mid), next: w.next };
+    });
+  }
+
+  instruments(): Instrument[] { return this.walkers.map((w) => w.inst); }
 
   /** One round: a tick for every instrument whose market is open. Deterministic for a seed. */
   step(ts = this.now().getTime()): Tick[] {

@@ -5,6 +5,7 @@ import type { Core } from '../core.ts';
 import { placeOrder, closeOrder, modifyOrder, adminEditOrder, adminDeleteOrder } from '../orders/service.ts';
 import { STATUS, type Result } from '../orders/results.ts';
 import { requireSecret } from './internal.ts';
+import { HttpError } from './errors.ts';
 
 const level = t.Optional(t.Union([t.Number(), t.String(), t.Null()]));
 const quantity = t.Optional(t.Union([t.Number(), t.String()]));
@@ -72,7 +73,7 @@ export function orderRoutes(core: Core, secret: string) {
     .get('/accounts/:balanceId', async ({ params }) => {
       const [b] = await deps.sql<{ balance: string; margin: string; currency: string }[]>`
         SELECT balance, margin, currency FROM balances WHERE id = ${params.balanceId}`;
-      if (!b) return { message: 'Balance not found' };
+      if (!b) throw new HttpError(404, 'Balance not found');
       const floating = core.risk.floatingPnl(params.balanceId);
       const equity = +b.balance + floating;
       return {

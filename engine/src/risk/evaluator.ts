@@ -224,6 +224,12 @@ export class RiskEvaluator {
   }
 
   /** Floating P/L of an account at the current quotes (exact in floats, O(instruments held)). */
+  /** An instrument was deleted (it can have no positions): forget its price and heaps. */
+  dropInstrument(instrumentId: number) {
+    const b = this.books.get(instrumentId);
+    if (b && b.live === 0) this.books.delete(instrumentId);
+  }
+
   /** The instruments an account holds open positions in. */
   instrumentsOf(accountId: number): Iterable<number> {
     return this.accounts.get(accountId)?.exposure.keys() ?? [];

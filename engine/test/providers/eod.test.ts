@@ -31,7 +31,8 @@ describe('EOD us-quote websocket', () => {
     const { srv, p, s } = setup();
     expect(p.url()).toBe(`${srv.url}?api_token=eod-key`);
     await p.start(s.emit, s.beat);
-    await waitFor(() => p.status().connected, 2000, 'subscribed');
+    // connected once the subscribe is sent; the fake server may read it a moment later
+    await waitFor(() => p.status().connected && srv.received.length > 0, 2000, 'subscribed');
     expect(srv.received).toEqual([{ action: 'subscribe', symbols: 'AAPL,MSFT,BRK.B' }]);
     expect(s.beats[0]).toEqual({ api: 'eodStock', success: true, msg: 'subscribed to 3 symbols' });
 
