@@ -8,6 +8,9 @@ const schema = z.object({
   ENGINE_HOST: z.string().default('127.0.0.1'),
   ENGINE_PORT: z.coerce.number().int().min(0).max(65535).default(4000),
   ENGINE_ROLE: z.enum(['all', 'feed', 'core']).default('all'),
+  /** Scale-out: core processes split the balances by id % ENGINE_PARTITIONS; this one keeps ENGINE_PARTITION. */
+  ENGINE_PARTITIONS: z.coerce.number().int().min(1).max(1024).default(1),
+  ENGINE_PARTITION: z.coerce.number().int().min(0).default(0),
   /** Shared with web: signs realtime tickets and internal calls. */
   ENGINE_SECRET: z.string().min(16).default('dev-only-engine-secret-change-me'),
   /** Decrypts provider keys stored by web (see crypto/secrets.ts). */
@@ -27,6 +30,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
     throw new Error(`invalid engine configuration:\n${lines.join('\n')}`);
+  }
+  if (parsed.data.ENGINE_PARTITION >= parsed.data.ENGINE_PARTITIONS) {
+    throw new Error(`invalid engine configuration:\n  ENGINE_PARTITION: must be below ENGINE_PARTITIONS (${parsed.data.ENGINE_PARTITIONS})`);
   }
   if (parsed.data.NODE_ENV === 'production' && parsed.data.ENGINE_SECRET.startsWith('dev-only')) {
     throw new Error('ENGINE_SECRET must be set in production');

@@ -15,6 +15,13 @@ export interface RealtimeEvent { topic: string; event: string; data: unknown }
 
 export const TICKS = 'ticks';
 export const EVENTS = 'events';
+/** Order lifecycle between core processes: the owner of a balance's partition keeps its positions. */
+export const ORDERS = 'orders';
+
+type OrderMessage =
+  | { op: 'opened'; order: OrderView; stopout: number; balance: string }
+  | { op: 'closed'; order: OrderView; balanceAfter: string | null }
+  | { op: 'modified' | 'deleted'; order: OrderView };
 
 export interface CoreOptions {
   sql: Sql;
@@ -22,6 +29,12 @@ export interface CoreOptions {
   now?: () => Date;
   /** persist candles and last quotes every this many ms (0: only on demand) */
   flushMs?: number;
+  /**
+   * Scale-out: this process evaluates triggers and stop-out only for balances with
+   * id % count === index, and learns of orders placed elsewhere through the bus (ORDERS).
+   * Default { count: 1, index: 0 }: every balance.
+   */
+  partition?: { count: number; index: number };
 }
 
 export class Core {
@@ -45,7 +58,10 @@ export class Core {
   readonly closesByReason: Record<string, number> = {};
   started = false;
 
+  readonly partition: { count: number; index: number };
+
   constructor(private opts: CoreOptions) {
+    this.partition = opts.partition ?? { count: 1, index: 0 };
     this.book = new Book(opts.now);
     const hooks: OrderHooks = {
       opened: (o, stopout, balance) => this.onOpened(o, stopout, balance),
@@ -65,6 +81,11 @@ export class Core {
     });
   }
 
+  /** Whether this process keeps the positions (and publishes the balance events) of a balance. */
+  owns(balanceId: number) {
+    return this.partition.count <= 1 || balanceId % this.partition.count === this.partition.index;
+  }
+
   onQuote(fn: (q: Quote) => void) { this.quoteListeners.add(fn); return () => this.quoteListeners.delete(fn); }
   /** Called with the whole instrument list after staff added, edited or deleted one. */
   onInstruments(fn: (list: Instrument[]) => void) { this.instrumentListeners.add(fn); return () => this.instrumentListeners.delete(fn); }
@@ -79,9 +100,13 @@ export class Core {
     await this.reloadInstruments();
     await this.rebuild();
     this.stops.push(bus.subscribe<Tick>(TICKS, (m) => this.ingest(m.data)));
+    if (this.partition.count > 1) {
+      this.stops.push(bus.subscribe<OrderMessage>(ORDERS, (m) => this.applyRemote(m.data)));
+    }
     this.listen = await sql.listen('balance_changed', (payload) => {
       try {
         const { balanceId, userId, balance } = JSON.parse(payload);
+        if (!this.owns(Number(balanceId))) return; // its partition's owner publishes it, once
         this.executor.submit(this.risk.setBalance(Number(balanceId), Number(balance)));
         void this.publish(`user:${userId}`, 'balance', { balanceId: Number(balanceId), balance });
       } catch (e) { console.error('[core] balance_changed', e); }
@@ -170,7 +195,8 @@ export class Core {
              o.margin_used, o.profit, o.loss, to_jsonb(p) AS plan, b.balance
         FROM orders o JOIN balances b ON b.id = o.balance_id JOIN users u ON u.id = o.user_id
         LEFT JOIN pricing_plans p ON p.id = u.pricing_plan_id
-       WHERE o.close_time IS NULL AND o.deleted_at IS NULL`;
+       WHERE o.close_time IS NULL AND o.deleted_at IS NULL
+         AND (${this.partition.count}::int <= 1 OR o.balance_id % ${this.partition.count}::int = ${this.partition.index}::int)`;
     const out: CloseRequest[] = [];
     for (const r of rows) this.risk.setBalance(Number(r.balance_id), Number(r.balance), out);
     for (const r of rows) {
@@ -221,30 +247,65 @@ export class Core {
     };
   }
 
+  // A command settled here: the risk index learns it here when this process owns the balance,
+  // else the owner learns it from the bus; the user's realtime event is published once, here.
   private onOpened(o: OrderView, stopout: number, balance: string) {
-    // the balance as of the order's transaction: the evaluator may not have seen this account yet
-    this.risk.setBalance(o.balance_id, Number(balance));
-    this.executor.submit(this.risk.addPosition(this.positionInput(o, stopout)));
+    this.applyOpened(o, stopout, balance);
     void this.publish(`user:${o.user_id}`, 'order.opened', o);
   }
 
   private onClosed(o: OrderView, balanceAfter: string | null) {
     const reason = o.close_reason ?? 'manual';
     this.closesByReason[reason] = (this.closesByReason[reason] ?? 0) + 1;
-    this.executor.submit(this.risk.removePosition(o.id, balanceAfter === null ? undefined : Number(balanceAfter)));
+    this.applyClosed(o, balanceAfter);
     void this.publish(`user:${o.user_id}`, 'order.closed', o);
   }
 
   private onModified(o: OrderView) {
-    const cur = this.risk.position(o.id);
-    if (cur && !o.close_time && !this.risk.isClosing(o.id)) {
-      this.executor.submit(this.risk.addPosition(this.positionInput(o, cur.stopout)));
-    }
+    this.applyModified(o);
     void this.publish(`user:${o.user_id}`, 'order.modified', o);
   }
 
   private onDeleted(o: OrderView) {
-    this.executor.submit(this.risk.removePosition(o.id));
+    this.applyDeleted(o);
     void this.publish(`user:${o.user_id}`, 'order.deleted', o);
+  }
+
+  private forward(m: OrderMessage) {
+    this.opts.bus.publish(ORDERS, m).catch((err) => console.error('[core] orders bus', err.message));
+  }
+
+  /** An order command settled by another core process, for the balance's owner. */
+  private applyRemote(m: OrderMessage) {
+    if (!this.owns(m.order.balance_id)) return;
+    if (m.op === 'opened') this.applyOpened(m.order, m.stopout, m.balance);
+    else if (m.op === 'closed') this.applyClosed(m.order, m.balanceAfter);
+    else if (m.op === 'modified') this.applyModified(m.order);
+    else this.applyDeleted(m.order);
+  }
+
+  private applyOpened(o: OrderView, stopout: number, balance: string) {
+    if (!this.owns(o.balance_id)) return this.forward({ op: 'opened', order: o, stopout, balance });
+    // the balance as of the order's transaction: the evaluator may not have seen this account yet
+    this.risk.setBalance(o.balance_id, Number(balance));
+    this.executor.submit(this.risk.addPosition(this.positionInput(o, stopout)));
+  }
+
+  private applyClosed(o: OrderView, balanceAfter: string | null) {
+    if (!this.owns(o.balance_id)) return this.forward({ op: 'closed', order: o, balanceAfter });
+    this.executor.submit(this.risk.removePosition(o.id, balanceAfter === null ? undefined : Number(balanceAfter)));
+  }
+
+  private applyModified(o: OrderView) {
+    if (!this.owns(o.balance_id)) return this.forward({ op: 'modified', order: o });
+    const cur = this.risk.position(o.id);
+    if (cur && !o.close_time && !this.risk.isClosing(o.id)) {
+      this.executor.submit(this.risk.addPosition(this.positionInput(o, cur.stopout)));
+    }
+  }
+
+  private applyDeleted(o: OrderView) {
+    if (!this.owns(o.balance_id)) return this.forward({ op: 'deleted', order: o });
+    this.executor.submit(this.risk.removePosition(o.id));
   }
 }

@@ -26,12 +26,15 @@ let core: Core | undefined;
 let hub: Hub | undefined;
 
 if (role === 'all' || role === 'core') {
-  core = new Core({ sql, bus });
+  const partition = { count: config.ENGINE_PARTITIONS, index: config.ENGINE_PARTITION };
+  if (partition.count > 1 && bus.kind === 'memory') log('warning: ENGINE_PARTITIONS > 1 without REDIS_URL: the other partitions never hear of this one\'s orders');
+  core = new Core({ sql, bus, partition });
   await core.start();
   hub = new Hub(bus);
   const h = hub;
   core.onQuote((q) => h.onQuote(q));
-  log(`core: ${core.book.instruments.size} instruments, ${core.risk.openPositions} open positions rebuilt`);
+  log(`core: ${core.book.instruments.size} instruments, ${core.risk.openPositions} open positions rebuilt` +
+    (partition.count > 1 ? ` (partition ${partition.index} of ${partition.count})` : ''));
 }
 
 if (role === 'all' || role === 'feed') {
