@@ -3,7 +3,7 @@
 // only its partition, learns of orders placed through the other over the bus, closes each
 // position exactly once and publishes each balance event once.
 import { describe, expect, test, afterAll } from 'bun:test';
-import { db, createUser, createInstrument, uniq } from './helpers.ts';
+import { db, createUser, createInstrument, uniq, SECRET } from './helpers.ts';
 import { Core, TICKS, EVENTS, type RealtimeEvent } from '../src/core.ts';
 import { RedisBus } from '../src/bus/index.ts';
 import { placeOrder, closeOrder } from '../src/orders/service.ts';
@@ -64,7 +64,19 @@ describe('partitions', () => {
     await within(2000, () => ids.every((o) => owner(o.balanceId).risk.position(o.id) !== undefined));
     expect(ids.every((o) => other(o.balanceId).risk.position(o.id) === undefined)).toBe(true);
 
+    // the account figures agree whichever process answers
+    const { createApp } = await import('../src/http/app.ts');
+    const odd = ids.find((o) => o.balanceId % 2 === 1)!.balanceId;
+    await tick(100, 102);
+    const figures = await Promise.all([A, B].map(async (c) => {
+      const res = await createApp({ sql, core: c, secret: SECRET }).handle(new Request(`http://engine/v1/accounts/${odd}`, { headers: { 'x-engine-secret': SECRET } }));
+      return (await res.json() as { floatingPnl: number }).floatingPnl;
+    }));
+    expect(figures[0]).toBeCloseTo(3, 8); // three buys of 1 opened at 101, marked at 102
+    expect(figures[1]).toBeCloseTo(3, 8);
+
     // a manual close through the non-owner reaches the owner's risk index
+    await tick(100, 101);
     const manual = ids.find((o) => o.balanceId % 2 === 1)!;
     expect((await closeOrder(A.orders, { orderId: manual.id, reason: 'manual' })).ok).toBe(true);
     await within(2000, () => B.risk.position(manual.id) === undefined);

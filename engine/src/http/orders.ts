@@ -6,6 +6,7 @@ import { placeOrder, closeOrder, modifyOrder, adminEditOrder, adminDeleteOrder }
 import { STATUS, type Result } from '../orders/results.ts';
 import { requireSecret } from './internal.ts';
 import { HttpError } from './errors.ts';
+import { markRateF, orderPnlF } from '../domain/index.ts';
 
 const level = t.Optional(t.Union([t.Number(), t.String(), t.Null()]));
 const quantity = t.Optional(t.Union([t.Number(), t.String()]));
@@ -74,7 +75,7 @@ export function orderRoutes(core: Core, secret: string) {
       const [b] = await deps.sql<{ balance: string; margin: string; currency: string }[]>`
         SELECT balance, margin, currency FROM balances WHERE id = ${params.balanceId}`;
       if (!b) throw new HttpError(404, 'Balance not found');
-      const floating = core.risk.floatingPnl(params.balanceId);
+      const floating = core.owns(params.balanceId) ? core.risk.floatingPnl(params.balanceId) : await floatingFromDb(core, params.balanceId);
       const equity = +b.balance + floating;
       return {
         balanceId: params.balanceId, currency: b.currency, balance: b.balance, margin: b.margin,
@@ -82,4 +83,19 @@ export function orderRoutes(core: Core, secret: string) {
         marginLevel: +b.margin > 0 ? (equity / +b.margin) * 100 : null,
       };
     }, { params: t.Object({ balanceId: t.Integer({ minimum: 1 }) }) });
+}
+
+/** Floating P/L of a balance another core process keeps (partitioned scale-out): open orders at live prices. */
+async function floatingFromDb(core: Core, balanceId: number) {
+  const rows = await core.orders.sql<{ type: 'buy' | 'sell'; trade_amount: string; open_rate: string; spread: string; exchange_rate: string; instrument_id: bigint }[]>`
+    SELECT type, trade_amount, open_rate, spread, exchange_rate, instrument_id FROM orders
+     WHERE balance_id = ${balanceId} AND close_time IS NULL AND deleted_at IS NULL`;
+  let sum = 0;
+  for (const r of rows) {
+    const inst = core.book.byId.get(Number(r.instrument_id));
+    const q = inst && core.book.quote(inst.name);
+    if (!q) continue;
+    sum += orderPnlF(r.type, +r.trade_amount, +r.open_rate, markRateF(r.type, q.bid, q.ask), +r.spread, +r.exchange_rate);
+  }
+  return sum;
 }
