@@ -89,7 +89,8 @@ describe('trading dashboard', () => {
     const r = await engineCall('/test/quotes', { symbol: SYMBOL, bid: tp + 50, ask: tp + 60 });
     expect(r.status).toBe(200);
 
-    await page.getByText(`Position #${order.id} closed: Take profit`).waitFor();
+    // the toast (the same words are also in the notifications dropdown now)
+    await page.getByRole('status').filter({ hasText: `Position #${order.id} closed: Take profit` }).waitFor();
     await expect.poll(() => status.textContent()).toContain('CLOSED');
     expect(await status.textContent()).toContain('Take profit');
     await expect.poll(() => page.getByTestId('summary-balance').textContent()).not.toBe(balanceBefore);
@@ -98,6 +99,9 @@ describe('trading dashboard', () => {
     const [closed] = await sql`SELECT close_reason, pro_loss::float8 AS pnl FROM orders WHERE id = ${order.id}`;
     expect(closed.close_reason).toBe('tp');
     expect(closed.pnl).toBeGreaterThan(0);
+    // and it stays in the customer's notifications
+    const notes = await sql`SELECT title FROM notifications WHERE title = ${`Position #${order.id} closed: Take profit`}`;
+    expect(notes).toHaveLength(1);
     await page.context().close();
   });
 

@@ -11,6 +11,11 @@ import type { OrderView } from './orders/view.ts';
 import { DEFAULT_STOPOUT, planValue, type Category } from './domain/index.ts';
 import { Histogram } from './metrics.ts';
 
+/** How a close reason reads in a customer's notification. */
+export const CLOSE_REASON_LABELS: Record<string, string> = {
+  manual: 'Closed by you', tp: 'Take profit', sl: 'Stop loss', stop_out: 'Stop out', zero_equity: 'Zero equity', admin: 'Closed by the broker',
+};
+
 export interface RealtimeEvent { topic: string; event: string; data: unknown }
 
 export const TICKS = 'ticks';
@@ -259,6 +264,25 @@ export class Core {
     this.closesByReason[reason] = (this.closesByReason[reason] ?? 0) + 1;
     this.applyClosed(o, balanceAfter);
     void this.publish(`user:${o.user_id}`, 'order.closed', o);
+    if (reason !== 'manual') void this.notifyClosed(o, reason);
+  }
+
+  /**
+   * A position the customer did not close themselves leaves a notification, so it is in their
+   * dropdown even when they were away. Written after the close committed: a failure here never
+   * undoes a close. The live page already toasts the order.closed event, hence toast: false.
+   */
+  private async notifyClosed(o: OrderView, reason: string) {
+    const title = `Position #${o.id} closed: ${CLOSE_REASON_LABELS[reason] ?? reason}`;
+    const description = `${o.type === 'buy' ? 'Buy' : 'Sell'} ${o.trade_amount} ${o.instrument.replace('_', '/')} at ${o.close_rate}, P/L ${Number(o.pro_loss ?? 0).toFixed(5)}`;
+    try {
+      const [n] = await this.opts.sql<{ id: bigint }[]>`
+        INSERT INTO notifications (user_id, title, description, url)
+        VALUES (${o.user_id}, ${title}, ${description}, '/dashboard') RETURNING id`;
+      await this.publish(`user:${o.user_id}`, 'notification', { id: Number(n.id), title, description, url: '/dashboard', toast: false });
+    } catch (err) {
+      console.error('[core] notification', (err as Error).message);
+    }
   }
 
   private onModified(o: OrderView) {

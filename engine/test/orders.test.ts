@@ -198,6 +198,24 @@ describe('risk on ticks', () => {
     await E.quote(inst.name, 104.9, 105);
     const [o] = await sql`SELECT close_reason, close_rate, pro_loss FROM orders WHERE id = ${body.order.id}`;
     expect(o).toEqual({ close_reason: 'tp', close_rate: '105.0000000000', pro_loss: '4.00000000' });
+    // the customer finds it in their notifications even if no page was open
+    let notes: { title: string; description: string; url: string }[] = [];
+    for (let i = 0; i < 50 && !notes.length; i++) {
+      notes = await sql`SELECT title, description, url FROM notifications WHERE user_id = ${u.userId}`;
+      if (!notes.length) await Bun.sleep(20);
+    }
+    expect(notes).toEqual([{ title: `Position #${body.order.id} closed: Take profit`, description: `Buy 1.00000000 ${inst.name.replace('_', '/')} at 105.0000000000, P/L 4.00000`, url: '/dashboard' }]);
+  });
+
+  test('a customer closing their own position gets no notification', async () => {
+    const u = await createUser(sql, { deposit: '1000' });
+    const inst = await createInstrument(sql);
+    await E.core.reloadInstruments();
+    await E.quote(inst.name, 100, 101);
+    const { body } = await E.call('POST', '/orders', { userId: u.userId, type: 'buy', instrument: inst.name, amount: 1 });
+    expect((await E.call('POST', `/orders/${body.order.id}/close`, { userId: u.userId })).status).toBe(200);
+    await Bun.sleep(100);
+    expect((await sql`SELECT 1 FROM notifications WHERE user_id = ${u.userId}`).length).toBe(0);
   });
 
   test('sell stop-loss on the bid', async () => {

@@ -145,8 +145,9 @@ export function RealtimeProvider({ children, pricesOnly = false }: { children: R
   // notifications: toast, sound, and the dropdown refreshed through the layout's loader
   useEffect(() => subscribe((event, data) => {
     if (event !== 'notification') return;
-    const n = (data ?? {}) as { title?: string; description?: string };
-    push({ type: 'info', title: n.title ?? 'Notification', description: n.description });
+    const n = (data ?? {}) as { title?: string; description?: string; toast?: boolean };
+    // toast: false when the page already told the user (an engine close is toasted by the dashboard)
+    if (n.toast !== false) push({ type: 'info', title: n.title ?? 'Notification', description: n.description });
     beep();
     revalidate.current();
   }), [subscribe, push]);
