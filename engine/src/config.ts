@@ -17,7 +17,9 @@ const schema = z.object({
   SECRETS_KEY: z.string().min(32).default('dev-only-secrets-key-change-me-0000000000'),
   ENGINE_TEST_CONTROLS: z.enum(['0', '1']).default('0'),
   /** simulator (default) or the real providers configured in api_settings */
-  FEED: z.enum(['simulator', 'providers']).default('simulator'),
+  /** providers: each category from the provider configured in the API settings, the rest
+   *  simulated (with no keys configured, everything is); simulator: everything simulated */
+  FEED: z.enum(['simulator', 'providers']).default('providers'),
   FEED_SEED: z.coerce.number().int().default(1),
   FEED_TICKS_PER_SECOND: z.coerce.number().positive().max(100).default(2),
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
