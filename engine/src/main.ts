@@ -12,7 +12,8 @@ import { loadInstruments, type Instrument, type Tick } from './book/book.ts';
 import { Simulator } from './feed/simulator.ts';
 import { backfill } from './feed/backfill.ts';
 import type { FeedProvider, Heartbeat } from './feed/feed.ts';
-import { chooseProviders, readProviderKeys } from './feed/select.ts';
+import { createProviders, loadProviderSettings, saveCurrencyQuota, type CurrencyApi } from './feed/providers/index.ts';
+import { secretsKey } from './crypto/secrets.ts';
 
 const config = loadConfig();
 const sql = connect(config.DATABASE_URL, { max: config.DATABASE_POOL });
@@ -22,6 +23,7 @@ const log = (m: string) => console.log(`[engine] ${m}`);
 if (role !== 'all' && bus.kind === 'memory') log(`warning: ENGINE_ROLE=${role} without REDIS_URL: no other process can reach this one's bus`);
 
 const feeds: FeedProvider[] = [];
+let currency: CurrencyApi | null = null;
 let core: Core | undefined;
 let hub: Hub | undefined;
 
@@ -42,10 +44,17 @@ if (role === 'all' || role === 'feed') {
   const prices = new Map(quotes.map((q) => [q.name, (q.bid + q.ask) / 2]));
   let simulated = list;
   if (config.FEED === 'providers') {
-    const { providers, rest } = chooseProviders(await readProviderKeys(sql, config.SECRETS_KEY), list);
-    feeds.push(...providers);
-    simulated = rest;
-    log(`feed: ${providers.map((p) => p.name).join(', ') || 'no provider configured'}; ${rest.length} instruments simulated`);
+    const settings = await loadProviderSettings(sql, secretsKey(config.SECRETS_KEY));
+    for (const problem of settings.problems) log(`provider settings: ${problem}`);
+    const byCategory: Record<string, string[]> = {};
+    for (const i of list) (byCategory[i.category] ??= []).push(i.name);
+    const plan = createProviders(settings, byCategory);
+    feeds.push(...plan.providers);
+    const uncovered = new Set(plan.uncovered);
+    simulated = list.filter((i) => uncovered.has(i.name));
+    currency = plan.currency;
+    await currency?.start((q) => void saveCurrencyQuota(sql, q).catch(() => {}));
+    log(`feed: ${plan.providers.map((p) => p.name).join(', ') || 'no provider configured'}; ${simulated.length} instruments simulated`);
   }
   const sim = new Simulator({ instruments: simulated, prices, seed: config.FEED_SEED, ticksPerSecond: config.FEED_TICKS_PER_SECOND });
   // first start: prices for the backfill come from the simulator's first round
@@ -93,6 +102,7 @@ async function shutdown(signal: string) {
   stopping = true;
   log(`${signal}: stopping`);
   for (const f of feeds) await f.stop();
+  currency?.stop();
   hub?.close();
   await app.stop();
   await core?.stop();
