@@ -54,6 +54,8 @@ if (role === 'all' || role === 'feed') {
     simulated = list.filter((i) => uncovered.has(i.name));
     currency = plan.currency;
     await currency?.start((q) => void saveCurrencyQuota(sql, q).catch(() => {}));
+    // conversions no live quote covers (an exotic wallet currency) come from the currency API
+    if (currency && core) { const api = currency; core.book.setFallbackRate((f, t) => api.rate(f, t)); }
     log(`feed: ${plan.providers.map((p) => p.name).join(', ') || 'no provider configured'}; ${simulated.length} instruments simulated`);
   }
   const sim = new Simulator({ instruments: simulated, prices, seed: config.FEED_SEED, ticksPerSecond: config.FEED_TICKS_PER_SECOND });

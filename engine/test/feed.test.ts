@@ -53,3 +53,19 @@ describe('backfill', () => {
     expect(await backfill(sql, list, new Map([[a.name, 500]]))).toBe(0);
   });
 });
+
+describe('book conversion rates', () => {
+  test('live quotes first, the currency API only for what no quote covers', async () => {
+    const { Book } = await import('../src/book/book.ts');
+    const { dec } = await import('../src/domain/index.ts');
+    const book = new Book();
+    book.setInstruments([{ id: 1, name: 'EUR_USD', base: 'EUR', quote: 'USD', category: 'forex', tradable: true, leverage: 100, digits: 5 }]);
+    book.apply({ symbol: 'EUR_USD', bid: 1.1, ask: 1.1002, ts: Date.now() });
+    const asked: string[] = [];
+    book.setFallbackRate((f, t) => { asked.push(`${f}->${t}`); return f === 'USD' && t === 'AED' ? dec('3.6725') : undefined; });
+    expect(book.rate('EUR', 'USD')!.toNumber()).toBeCloseTo(1.1001, 6);
+    expect(book.rate('USD', 'AED')!.toString()).toBe('3.6725');
+    expect(book.rate('USD', 'XYZ')).toBeUndefined();
+    expect(asked).toEqual(['USD->AED', 'USD->XYZ']);
+  });
+});

@@ -1,3 +1,4 @@
+import type Decimal from 'decimal.js';
 // The price book: latest and previous bid/ask and closeout per instrument, the instrument list,
 // and market status. In memory; the instruments table holds the last quote so a restart
 // starts warm.
@@ -65,8 +66,15 @@ export class Book {
   }
 
   /** How many `to` units one `from` unit buys, from live FX quotes. */
+  /** Conversion from live quotes (direct, inverse, or through USD), else from the fallback
+   *  (the currency API, when configured) for currencies no instrument quotes. */
   rate(from: string, to: string) {
-    return conversionRate(from, to, (p) => this.mid(p));
+    return conversionRate(from, to, (p) => this.mid(p)) ?? this.fallbackRate?.(from, to);
+  }
+
+  private fallbackRate?: (from: string, to: string) => Decimal | undefined;
+  setFallbackRate(fn: (from: string, to: string) => Decimal | undefined) {
+    this.fallbackRate = fn;
   }
 
   status(): MarketStatus { return marketStatus(this.now()); }
