@@ -69,3 +69,14 @@ describe('book conversion rates', () => {
     expect(asked).toEqual(['USD->AED', 'USD->XYZ']);
   });
 });
+
+describe('book closeout prices', () => {
+  test("a provider's closeout prices are kept, else bid and ask stand in", async () => {
+    const { Book } = await import('../src/book/book.ts');
+    const book = new Book();
+    book.setInstruments([{ id: 1, name: 'EUR_USD', base: 'EUR', quote: 'USD', category: 'forex', tradable: true, leverage: 100, digits: 5 }]);
+    expect(book.apply({ symbol: 'EUR_USD', bid: 1.1, ask: 1.1002, ts: 1 })).toMatchObject({ closeoutBid: 1.1, closeoutAsk: 1.1002 });
+    expect(book.apply({ symbol: 'EUR_USD', bid: 1.1, ask: 1.1002, ts: 2, closeoutBid: 1.0999, closeoutAsk: 1.1003 }))
+      .toMatchObject({ closeoutBid: 1.0999, closeoutAsk: 1.1003, prevBid: 1.1 });
+  });
+});

@@ -5,7 +5,8 @@ import type Decimal from 'decimal.js';
 import type { Sql } from '../db.ts';
 import { conversionRate, dec, marketStatus, isMarketOpen, type Category, type MarketStatus } from '../domain/index.ts';
 
-export interface Tick { symbol: string; bid: number; ask: number; ts: number }
+/** closeoutBid/closeoutAsk: the provider's closeout prices (OANDA sends them); else bid/ask. */
+export interface Tick { symbol: string; bid: number; ask: number; ts: number; closeoutBid?: number; closeoutAsk?: number }
 
 export interface Instrument {
   id: number;
@@ -50,7 +51,7 @@ export class Book {
     const q: Quote = {
       name: t.symbol, bid: t.bid, ask: t.ask,
       prevBid: prev?.bid ?? t.bid, prevAsk: prev?.ask ?? t.ask,
-      closeoutBid: t.bid, closeoutAsk: t.ask,
+      closeoutBid: t.closeoutBid ?? t.bid, closeoutAsk: t.closeoutAsk ?? t.ask,
       ts: t.ts, ingestedAt: performance.now(),
     };
     this.quotes.set(t.symbol, q);

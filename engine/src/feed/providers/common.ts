@@ -5,7 +5,8 @@ import type { Tick } from '../../book/book.ts';
 import type { FeedProvider, FeedStatus, Heartbeat, HeartbeatApi } from '../feed.ts';
 
 /** A tick as the adapters emit it: the book's Tick, plus OANDA's closeout prices when known. */
-export interface ProviderTick extends Tick { closeoutBid?: number; closeoutAsk?: number }
+// closeout prices travel on the Tick itself (book.ts)
+export type ProviderTick = Tick;
 
 export interface ProviderStatus extends FeedStatus {
   /** Heartbeat api this provider reports under. */
