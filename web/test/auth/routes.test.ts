@@ -126,6 +126,18 @@ describe('sessions', () => {
     expect(await findSession(sql, s.token)).toBeNull();
     const after = (await load(clientLayout.loader, get('/dashboard', s.cookie))) as Response;
     expect(after.headers.get('location')).toBe('/');
+    // with no other live session, the user no longer shows online
+    const [row] = await sql`SELECT online FROM users WHERE id = ${u.id}`;
+    expect(row.online).toBe(false);
+  });
+
+  test('signing out of one browser keeps the user online in another', async () => {
+    const u = await createUser(sql);
+    const a = await sessionFor(sql, u.id);
+    await sessionFor(sql, u.id);
+    await act(logoutRoute.action, post('/auth/logout', {}, { cookie: a.cookie }));
+    const [row] = await sql`SELECT online FROM users WHERE id = ${u.id}`;
+    expect(row.online).toBe(true);
   });
 
   test('an inactive or deleted user\'s session stops working', async () => {

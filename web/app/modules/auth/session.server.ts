@@ -119,7 +119,16 @@ export function getSession(sql: Sql, request: Request): Promise<CurrentSession |
 }
 
 export async function revokeSession(sql: Sql, sessionId: number): Promise<void> {
-  await sql`UPDATE sessions SET revoked_at = now() WHERE (id = ${sessionId} OR parent_id = ${sessionId}) AND revoked_at IS NULL`;
+  const revoked = await sql`
+    UPDATE sessions SET revoked_at = now() WHERE (id = ${sessionId} OR parent_id = ${sessionId}) AND revoked_at IS NULL
+    RETURNING user_id`;
+  // signed out everywhere: no longer shown online
+  const users = [...new Set(revoked.map((r) => String(r.user_id)))];
+  if (users.length) {
+    await sql`
+      UPDATE users u SET online = false WHERE u.id = ANY(${users}::bigint[])
+         AND NOT EXISTS (SELECT 1 FROM sessions s WHERE s.user_id = u.id AND s.revoked_at IS NULL AND s.expires_at > now())`;
+  }
 }
 
 export async function revokeAllSessions(sql: Sql, userId: number): Promise<void> {
