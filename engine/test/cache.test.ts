@@ -2,7 +2,7 @@
 // plan and stop-out values, a user's plan, instruments; and the cached place context never
 // decides on stale data.
 import { describe, expect, test, beforeAll, afterAll } from 'bun:test';
-import { db, createUser, createInstrument, engine, uniq } from './helpers.ts';
+import { db, createUser, createInstrument, engine, uniq, within } from './helpers.ts';
 import { Simulator } from '../src/feed/simulator.ts';
 import type { Instrument } from '../src/book/book.ts';
 
@@ -17,15 +17,6 @@ beforeAll(async () => {
 });
 afterAll(async () => { await E.stop(); await sql.end(); });
 
-/** Polls until check() holds; fails after `ms` (the contract is "within a second"). */
-async function within(ms: number, check: () => boolean | Promise<boolean>) {
-  const end = Date.now() + ms;
-  for (;;) {
-    if (await check()) return;
-    if (Date.now() > end) throw new Error(`not within ${ms} ms`);
-    await Bun.sleep(10);
-  }
-}
 
 const plan = async (values: Record<string, number | null>) => {
   const [p] = await sql<{ id: bigint }[]>`INSERT INTO pricing_plans ${sql({ name: uniq('plan'), ...values })} RETURNING id`;

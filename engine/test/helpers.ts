@@ -68,3 +68,13 @@ export async function engine(sql: Sql, opts: { now?: () => Date; hub?: boolean }
   const stop = async () => { hub?.close(); await core.stop(); await bus.close(); };
   return { core, app, bus, hub, call, quote, stop };
 }
+
+/** Polls until check() holds; fails after `ms`. */
+export async function within(ms: number, check: () => boolean | Promise<boolean>) {
+  const end = Date.now() + ms;
+  for (;;) {
+    if (await check()) return;
+    if (Date.now() > end) throw new Error(`not within ${ms} ms`);
+    await Bun.sleep(10);
+  }
+}

@@ -3,7 +3,7 @@
 // only its partition, learns of orders placed through the other over the bus, closes each
 // position exactly once and publishes each balance event once.
 import { describe, expect, test, afterAll } from 'bun:test';
-import { db, createUser, createInstrument, uniq, SECRET } from './helpers.ts';
+import { db, createUser, createInstrument, uniq, SECRET, within } from './helpers.ts';
 import { Core, TICKS, EVENTS, type RealtimeEvent } from '../src/core.ts';
 import { RedisBus } from '../src/bus/index.ts';
 import { placeOrder, closeOrder } from '../src/orders/service.ts';
@@ -23,14 +23,6 @@ async function core(index: number) {
   return c;
 }
 
-async function within(ms: number, check: () => boolean | Promise<boolean>) {
-  const end = Date.now() + ms;
-  for (;;) {
-    if (await check()) return;
-    if (Date.now() > end) throw new Error(`not within ${ms} ms`);
-    await Bun.sleep(10);
-  }
-}
 
 describe('partitions', () => {
   test('two core processes on the Redis bus: each position closed exactly once, each balance event published once', async () => {

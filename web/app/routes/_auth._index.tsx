@@ -18,13 +18,12 @@ import { Recaptcha } from '~/modules/auth/recaptcha.tsx';
 import { CheckboxField, Field, SubmitButton, useIsPending } from '~/components/ui/fields.tsx';
 import { useToast } from '~/components/ui/toast.tsx';
 import { pageMeta } from '~/modules/shell/meta.ts';
-import { getSetting } from '~/modules/settings/settings.server.ts';
+import { getRecaptchaSiteKey } from '~/modules/auth/captcha.server.ts';
 import { db } from '~/utils/db.server.ts';
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAnonymous(request);
-  const recaptcha = await getSetting(db(), 'recaptcha');
-  return { recaptchaSiteKey: recaptcha.enabled === 'on' ? recaptcha.siteKey : '' };
+  return { recaptchaSiteKey: await getRecaptchaSiteKey(db()) };
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {

@@ -17,18 +17,18 @@ import { Field, SelectField, SubmitButton, useIsPending } from '~/components/ui/
 import { Modal } from '~/components/ui/modal.tsx';
 import { useToast } from '~/components/ui/toast.tsx';
 import { pageMeta } from '~/modules/shell/meta.ts';
-import { getSetting } from '~/modules/settings/settings.server.ts';
+import { getRecaptchaSiteKey } from '~/modules/auth/captcha.server.ts';
 import { db } from '~/utils/db.server.ts';
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAnonymous(request);
   const sql = db();
-  const [cfg, recaptcha] = await Promise.all([loadAuthConfig(sql), getSetting(sql, 'recaptcha')]);
+  const [cfg, siteKey] = await Promise.all([loadAuthConfig(sql), getRecaptchaSiteKey(sql)]);
   return {
     countries: countryNames(),
     currencies: cfg.currencies,
     emailVerify: cfg.emailVerify,
-    recaptchaSiteKey: recaptcha.enabled === 'on' ? recaptcha.siteKey : '',
+    recaptchaSiteKey: siteKey,
   };
 }
 

@@ -1,4 +1,13 @@
 // reCAPTCHA v2: the browser's response token (humanKey) is verified on the server.
+import type { Sql } from '~/utils/db.server.ts';
+import { getSetting } from '~/modules/settings/settings.server.ts';
+
+/** The site key the visitor pages render the widget with; '' when reCAPTCHA is off. */
+export async function getRecaptchaSiteKey(sql: Sql): Promise<string> {
+  const recaptcha = await getSetting(sql, 'recaptcha');
+  return recaptcha.enabled === 'on' ? recaptcha.siteKey : '';
+}
+
 export const RECAPTCHA_VERIFY_URL = 'https://www.google.com/recaptcha/api/siteverify';
 
 export interface CaptchaConfig { enabled: boolean; secretKey: string }
