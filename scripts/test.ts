@@ -4,6 +4,7 @@
 //   npm test                 all suites
 //   npm test -- engine web   only those suites (types, engine, web, e2e)
 //   E2E_VERBOSE=1 npm test   also print the e2e stack's output
+//   TEST_FILTER=trading npm test -- web e2e   only the test files whose path contains 'trading'
 //
 // With DATABASE_URL set, its server hosts the throw-away test databases; without it an
 // embedded PostgreSQL is started in a temporary folder and removed afterwards.
@@ -20,6 +21,8 @@ interface Counts { passed: number; failed: number; skipped: number }
 interface Suite { name: string; run: (env: NodeJS.ProcessEnv, out: string, ctx: { adminUrl: string; dbName: string }) => Promise<Counts> }
 
 const bin = (name: string) => path.join(repoRoot, 'node_modules', '.bin', name);
+/** File filters handed to every runner (bun test and vitest take path substrings). */
+const fileFilter = process.env.TEST_FILTER ? process.env.TEST_FILTER.split(',') : [];
 
 function run(cmd: string, args: string[], env: NodeJS.ProcessEnv, cwd = repoRoot): Promise<number> {
   return new Promise((resolve) => {
@@ -61,7 +64,7 @@ const suites: Suite[] = [
     name: 'engine',
     async run(env, out) {
       const report = path.join(out, 'engine.xml');
-      const code = await run(bin('bun'), ['test', '--reporter=junit', `--reporter-outfile=${report}`], env);
+      const code = await run(bin('bun'), ['test', '--reporter=junit', `--reporter-outfile=${report}`, ...fileFilter], env);
       const counts = junitCounts(report) ?? crashed;
       if (code !== 0 && counts.failed === 0) counts.failed = 1; // a crash outside any test
       return counts;
@@ -71,7 +74,7 @@ const suites: Suite[] = [
     name: 'web',
     async run(env, out) {
       const report = path.join(out, 'web.json');
-      const code = await run(bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`], env, path.join(repoRoot, 'web'));
+      const code = await run(bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...fileFilter], env, path.join(repoRoot, 'web'));
       const counts = vitestCounts(report) ?? crashed;
       if (code !== 0 && counts.failed === 0) counts.failed = 1;
       return counts;
@@ -99,7 +102,7 @@ const suites: Suite[] = [
         await waitForHttp(`http://127.0.0.1:${enginePort}/v1/health`, 240_000, alive);
         await waitForHttp(`http://127.0.0.1:${webPort}/`, 240_000, alive);
         const report = path.join(out, 'e2e.json');
-        const code = await run(bin('vitest'), ['run', '--config', 'e2e/vitest.config.ts', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`], {
+        const code = await run(bin('vitest'), ['run', '--config', 'e2e/vitest.config.ts', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...fileFilter], {
           ...stackEnv,
           E2E_BASE_URL: `http://127.0.0.1:${webPort}`,
           E2E_ENGINE_URL: `http://127.0.0.1:${enginePort}`,
