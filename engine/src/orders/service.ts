@@ -42,6 +42,9 @@ export interface PlaceInput {
   idempotencyKey?: string;
 }
 
+/** The refusal while an instrument has no fresh price (Book.tradable): nothing is filled or closed. */
+export const noPrice = (symbol?: string) => `No price for ${symbol ?? 'this instrument'} yet`;
+
 const sideWord = (s: Side) => (s === 'buy' ? 'buy' : 'sell');
 const num = (v: unknown) => (v === null || v === undefined ? undefined : dec(v as string));
 
@@ -126,8 +129,8 @@ async function placeOnce(deps: OrderDeps, input: PlaceInput, attempt = 0): Promi
     const pids: string[] = [], bids: string[] = [], asks: string[] = [];
     for (const id of ids) {
       const inst = book.byId.get(id);
-      const oq = inst && book.quote(inst.name);
-      if (!oq) continue; // no live price: counts 0
+      const oq = inst && book.tradable(inst.name);
+      if (!oq) continue; // no fresh price: counts 0
       pids.push(String(id)); bids.push(String(oq.bid)); asks.push(String(oq.ask));
     }
     const [r] = await sql<PlaceOut[]>`
@@ -175,8 +178,8 @@ function checkPlace(deps: OrderDeps, input: PlaceInput, ctx: PlaceCtx) {
   if (!book.isOpen(ctx.category)) return refuse('market_closed', 'Market is closed');
   if (ctx.kyc_trade === 'on' && !ctx.kyc_ok) return refuse('kyc_required', 'Please verify KYC to enable trading.');
 
-  const q = book.quote(ctx.name);
-  if (!q) return refuse('no_price', 'No price for this instrument yet');
+  const q = book.tradable(ctx.name);
+  if (!q) return refuse('no_price', noPrice(ctx.name));
   const bid = dec(q.bid), ask = dec(q.ask);
   const tp = levelOrNull(input.profit as string), sl = levelOrNull(input.loss as string);
   const bad = checkDialogLevels(input.type, bid, ask, tp, sl);
@@ -224,7 +227,7 @@ export async function closeOrder(deps: OrderDeps, input: CloseInput): Promise<Re
     instrumentId = Number(o.instrument_id);
   }
   const inst = book.byId.get(instrumentId);
-  const q = inst && book.quote(inst.name);
+  const q = inst && book.tradable(inst.name);
   if (!inst || !q || (input.reason === 'manual' && !book.isOpen(inst.category))) {
     // refused before any write: pick the message the order's state calls for first
     const [o] = await sql<{ user_id: bigint; close_time: Date | null; deleted_at: Date | null }[]>`
@@ -232,7 +235,7 @@ export async function closeOrder(deps: OrderDeps, input: CloseInput): Promise<Re
     if (!o || o.deleted_at || (input.userId !== undefined && Number(o.user_id) !== input.userId)) return refuse('not_found', 'Order not found');
     if (o.close_time) return refuse('already_closed', 'Order is already closed');
     if (inst && q) return refuse('market_closed', 'Market is closed');
-    return refuse('no_price', 'No price for this instrument yet');
+    return refuse('no_price', noPrice(inst?.name));
   }
   // One autocommit statement (engine_close_order): lock the balance, close conditionally on the
   // order being open (whoever comes second, a retry or another engine, changes nothing),
