@@ -29,9 +29,10 @@ export const DECIMAL_INPUTS = {
   openRate: { label: 'Open rate', scale: 10, intDigits: 24 - 10 },            // orders.open_rate numeric(24, 10)
   closeRate: { label: 'Close rate', scale: 10, intDigits: 24 - 10 },          // orders.close_rate numeric(24, 10)
   spread: { label: 'Spread', scale: 8, intDigits: 24 - 8, zero: true },       // orders.spread numeric(24, 8)
-  // test quotes (bid/ask): instruments.bids/asks numeric(24, 10)
-  bid: { label: 'Bid', scale: 10, intDigits: 24 - 10 },
-  ask: { label: 'Ask', scale: 10, intDigits: 24 - 10 },
+  // test quotes (bid/ask) act as a feed: float prices, rounded to instruments.bids/asks
+  // numeric(24, 10) when saved like every feed price; only their size must fit
+  bid: { label: 'Bid', scale: 20, intDigits: 24 - 10 },
+  ask: { label: 'Ask', scale: 20, intDigits: 24 - 10 },
 } satisfies Record<string, DecimalSpec>;
 export type DecimalField = keyof typeof DECIMAL_INPUTS;
 
