@@ -22,6 +22,9 @@ const schema = z.object({
   FEED: z.enum(['simulator', 'providers']).default('providers'),
   FEED_SEED: z.coerce.number().int().default(1),
   FEED_TICKS_PER_SECOND: z.coerce.number().positive().max(100).default(2),
+  /** A feed price older than this many ms is not traded on (0: no age limit). A quote saved
+   *  by an earlier process is never traded on, whatever its age. */
+  PRICE_MAX_AGE_MS: z.coerce.number().int().min(0).default(0),
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
 });
 

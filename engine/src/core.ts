@@ -40,11 +40,13 @@ export interface CoreOptions {
    * Default { count: 1, index: 0 }: every balance.
    */
   partition?: { count: number; index: number };
+  /** a feed price older than this is not traded on (PRICE_MAX_AGE_MS); 0: no age limit */
+  priceMaxAgeMs?: number;
 }
 
 export class Core {
   readonly book: Book;
-  readonly risk = new RiskEvaluator();
+  readonly risk: RiskEvaluator;
   readonly candles = new CandleBuilder();
   readonly executor: CloseExecutor;
   readonly orders: OrderDeps;
@@ -67,7 +69,8 @@ export class Core {
 
   constructor(private opts: CoreOptions) {
     this.partition = opts.partition ?? { count: 1, index: 0 };
-    this.book = new Book(opts.now);
+    this.book = new Book(opts.now, { maxAgeMs: opts.priceMaxAgeMs });
+    this.risk = new RiskEvaluator((id) => this.book.tradableById(id) !== undefined);
     const hooks: OrderHooks = {
       opened: (o, stopout, balance) => this.onOpened(o, stopout, balance),
       closed: (o, bal) => this.onClosed(o, bal),
@@ -181,12 +184,8 @@ export class Core {
     for (const id of before.keys()) if (!this.book.byId.has(id)) this.risk.dropInstrument(id);
     this.orders.placeCache?.clear();
     for (const fn of this.instrumentListeners) fn(list);
-    for (const q of quotes) {
-      if (this.book.quote(q.name)) continue;
-      this.book.apply({ symbol: q.name, bid: q.bid, ask: q.ask, ts: Date.now() });
-      const inst = this.book.instruments.get(q.name)!;
-      this.risk.setQuote(inst.id, q.bid, q.ask);
-    }
+    // the saved quotes are shown until a feed speaks, never traded on (Book.tradable)
+    for (const q of quotes) this.book.seed(q);
   }
 
   /** Open positions and balances from PostgreSQL: the evaluator's whole state. */

@@ -85,8 +85,10 @@ describe('instruments', () => {
       INSERT INTO instruments (name, base, quote, category, leverage, bids, asks) VALUES (${name}, 'N', 'USD', 'crypto', 5, 10, 10.1) RETURNING id`;
     const id = Number(row.id);
     await within(1000, () => E.core.book.instruments.has(name));
-    expect(E.core.book.quote(name)).toMatchObject({ bid: 10, ask: 10.1 }); // its stored quote, warm
+    expect(E.core.book.quote(name)).toMatchObject({ bid: 10, ask: 10.1, stale: true }); // its stored quote: shown, not traded on
     const u = await createUser(sql, { deposit: '1000' });
+    expect((await E.call('POST', '/orders', { userId: u.userId, type: 'buy', instrument: name, amount: 10 })).body.message).toBe(`No price for ${name} yet`);
+    await E.quote(name, 10, 10.1); // the feed's first tick
     const placed = await E.call('POST', '/orders', { userId: u.userId, type: 'buy', instrument: name, amount: 10 });
     expect(placed.body.order).toMatchObject({ leverage: 5, margin_used: '20.20000000' });
 

@@ -1,4 +1,5 @@
-// kill -9 of the engine while it is closing positions loses no close and closes nothing twice.
+// kill -9 of the engine while it is closing positions loses no close and closes nothing twice;
+// after a restart the quotes saved by the dead process are never traded on.
 import { describe, expect, test, afterAll } from 'bun:test';
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
@@ -64,5 +65,47 @@ describe('crash', () => {
       expect(Number(b.balance)).toBeCloseTo(100000 + Number(b.pnl), 8);
     }
     console.log(`[crash] ${afterCrash} of 80 closed before kill -9, the rest after restart`);
+  }, 30_000);
+
+  test('kill -9 before the quotes are saved, restart: positions are not closed at the saved, older price', async () => {
+    const inst = await createInstrument(sql, { category: 'crypto', leverage: 1 }); // stop-out far away
+    const u = await createUser(sql, { deposit: '100000' });
+    await sql`UPDATE instruments SET bids = 110, asks = 110 WHERE id = ${inst.id}`; // saved 110
+    child = await start();
+    const post = (p: string, body: unknown) => fetch(`${base}${p}`, { method: 'POST', headers, body: JSON.stringify(body) });
+    await post('/test/quotes', { symbol: inst.name, bid: 120, ask: 120 });
+    const place = async (body: object) => {
+      const r = await post('/orders', { userId: u.userId, instrument: inst.name, amount: 1, ...body });
+      expect(r.status).toBe(201);
+      return ((await r.json()) as any).order.id as number;
+    };
+    const buy = await place({ type: 'buy', loss: 115 });
+    const sell = await place({ type: 'sell', profit: 115 });
+    child.kill('SIGKILL'); // well within the 5 s between saves: 120 was never saved
+    await new Promise((r) => child!.once('exit', r));
+    expect((await sql`SELECT bids::float8 AS b FROM instruments WHERE id = ${inst.id}`)[0].b).toBe(110);
+
+    child = await start();
+    await Bun.sleep(1200); // no tick: nothing may close
+    const open = async () => (await sql<{ n: number }[]>`SELECT count(*)::int AS n FROM orders WHERE id IN (${buy}, ${sell}) AND close_time IS NULL`)[0].n;
+    expect(await open()).toBe(2);
+    // places and closes are refused with a clear message until a fresh price comes
+    const placed = await post('/orders', { userId: u.userId, type: 'buy', instrument: inst.name, amount: 1 });
+    expect(placed.status).toBe(503);
+    expect(await placed.json()).toEqual({ message: `No price for ${inst.name} yet`, code: 'no_price' });
+    const closed = await post(`/orders/${buy}/close`, { userId: u.userId });
+    expect(closed.status).toBe(503);
+    expect(await closed.json()).toEqual({ message: `No price for ${inst.name} yet`, code: 'no_price' });
+    // the saved quote is shown, marked stale
+    const quotes = (await (await fetch(`${base}/quotes`)).json()) as any;
+    expect(quotes.quotes.find((q: any) => q.name === inst.name)).toMatchObject({ bids: 110, asks: 110, stale: true });
+    expect(await open()).toBe(2);
+
+    // a fresh tick at 114 crosses both levels: they close there
+    await post('/test/quotes', { symbol: inst.name, bid: 114, ask: 114 });
+    const rows = await sql<{ close_reason: string; close_rate: string }[]>`SELECT close_reason, close_rate FROM orders WHERE id IN (${buy}, ${sell}) ORDER BY id`;
+    expect(rows.map((r) => [r.close_reason, Number(r.close_rate)])).toEqual([['sl', 114], ['tp', 114]]);
+    child.kill('SIGTERM');
+    await new Promise((r) => child!.once('exit', r));
   }, 30_000);
 });

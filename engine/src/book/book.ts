@@ -1,7 +1,8 @@
 import type Decimal from 'decimal.js';
 // The price book: latest and previous bid/ask and closeout per instrument, the instrument list,
 // and market status. In memory; the instruments table holds the last quote so a restart
-// starts warm.
+// can show it, but a saved quote is stale: nothing is filled, closed or triggered on it
+// (tradable() is the one rule every trading path asks).
 import type { Sql } from '../db.ts';
 import { conversionRate, dec, marketStatus, isMarketOpen, type Category, type MarketStatus } from '../domain/index.ts';
 
@@ -27,6 +28,17 @@ export interface Quote {
   ts: number;
   /** when the engine received it (for latency figures) */
   ingestedAt: number;
+  /** wall-clock ms when this process received it (for its age) */
+  receivedAt: number;
+  /** the last quote saved before this process started: shown, never traded on */
+  stale?: true;
+}
+
+export interface BookOptions {
+  /** a feed quote older than this is no longer tradable; 0: no age limit */
+  maxAgeMs?: number;
+  /** wall clock for the age (tests) */
+  clock?: () => number;
 }
 
 export class Book {
@@ -35,7 +47,13 @@ export class Book {
   quotes = new Map<string, Quote>();
   ticks = 0;
 
-  constructor(private now: () => Date = () => new Date()) {}
+  private maxAgeMs: number;
+  private clock: () => number;
+
+  constructor(private now: () => Date = () => new Date(), opts: BookOptions = {}) {
+    this.maxAgeMs = opts.maxAgeMs ?? 0;
+    this.clock = opts.clock ?? Date.now;
+  }
 
   setInstruments(list: Instrument[]) {
     this.instruments = new Map(list.map((i) => [i.name, i]));
@@ -52,25 +70,55 @@ export class Book {
       name: t.symbol, bid: t.bid, ask: t.ask,
       prevBid: prev?.bid ?? t.bid, prevAsk: prev?.ask ?? t.ask,
       closeoutBid: t.closeoutBid ?? t.bid, closeoutAsk: t.closeoutAsk ?? t.ask,
-      ts: t.ts, ingestedAt: performance.now(),
+      ts: t.ts, ingestedAt: performance.now(), receivedAt: this.clock(),
     };
     this.quotes.set(t.symbol, q);
     this.ticks++;
     return q;
   }
 
+  /** The quote saved by an earlier process: kept for display only, marked stale. A live quote wins. */
+  seed(s: { name: string; bid: number; ask: number }) {
+    if (!this.instruments.has(s.name) || this.quotes.has(s.name) || !(s.bid > 0) || !(s.ask >= s.bid)) return;
+    this.quotes.set(s.name, {
+      name: s.name, bid: s.bid, ask: s.ask, prevBid: s.bid, prevAsk: s.ask, closeoutBid: s.bid, closeoutAsk: s.ask,
+      ts: 0, ingestedAt: performance.now(), receivedAt: this.clock(), stale: true,
+    });
+  }
+
+  /** The last quote, fresh or not: for display only. */
   quote(name: string) { return this.quotes.get(name); }
 
-  mid(pair: string) {
-    const q = this.quotes.get(pair);
+  /**
+   * Whether a quote may price a fill, a close, a trigger or a stop-out: it came from a feed
+   * after this process started and, with a maximum age set, is younger than it.
+   */
+  isTradable(q: Quote | undefined): q is Quote {
+    return !!q && !q.stale && (this.maxAgeMs <= 0 || this.clock() - q.receivedAt <= this.maxAgeMs);
+  }
+
+  /** The quote to trade on, or undefined while the instrument has no fresh price. */
+  tradable(name: string): Quote | undefined {
+    const q = this.quotes.get(name);
+    return this.isTradable(q) ? q : undefined;
+  }
+
+  tradableById(id: number): Quote | undefined {
+    const i = this.byId.get(id);
+    return i && this.tradable(i.name);
+  }
+
+  /** Mid of a pair's fresh quote; `stale` also takes a saved one (display of /rates). */
+  mid(pair: string, stale = false) {
+    const q = stale ? this.quotes.get(pair) : this.tradable(pair);
     return q ? dec(q.bid).plus(q.ask).div(2) : undefined;
   }
 
   /** How many `to` units one `from` unit buys, from live FX quotes. */
   /** Conversion from live quotes (direct, inverse, or through USD), else from the fallback
    *  (the currency API, when configured) for currencies no instrument quotes. */
-  rate(from: string, to: string) {
-    return conversionRate(from, to, (p) => this.mid(p)) ?? this.fallbackRate?.(from, to);
+  rate(from: string, to: string, opts: { stale?: boolean } = {}) {
+    return conversionRate(from, to, (p) => this.mid(p, opts.stale)) ?? this.fallbackRate?.(from, to);
   }
 
   private fallbackRate?: (from: string, to: string) => Decimal | undefined;

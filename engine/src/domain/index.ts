@@ -6,3 +6,4 @@ export * from './bounds.ts';
 export * from './triggers.ts';
 export * from './hours.ts';
 export * from './rates.ts';
+export * from './decimal-input.ts';

@@ -102,9 +102,11 @@ export class Simulator implements FeedProvider {
   }
 
   async start(emit: (t: Tick) => void, heartbeat: (h: Heartbeat) => void) {
-    this.timer = setInterval(() => {
-      for (const t of this.step()) { emit(t); this.ticks++; this.lastTickAt = t.ts; }
-    }, 1000 / this.rate);
+    const round = () => { for (const t of this.step()) { emit(t); this.ticks++; this.lastTickAt = t.ts; } };
+    // a first round at once: the quotes saved by the last run are never traded on, so the
+    // open markets get a fresh price as soon as the engine is up
+    round();
+    this.timer = setInterval(round, 1000 / this.rate);
     const beat = () => {
       const groups = new Set(this.walkers.map((w) => marketGroup(w.inst.category)));
       // the status page's rows, answered honestly: served by the simulator

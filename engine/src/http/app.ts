@@ -11,6 +11,7 @@ import { marketRoutes } from './market.ts';
 import { realtimeRoutes } from './realtime.ts';
 import { metricsText } from './metrics.ts';
 import { requireSecret } from './internal.ts';
+import { parseDecimal } from '../domain/index.ts';
 
 export { HttpError };
 
@@ -84,6 +85,10 @@ function testRoutes(core: Core, secret: string) {
     requireSecret(headers, secret);
     const quotes = Array.isArray(body) ? body : [body];
     for (const q of quotes) {
+      for (const f of ['bid', 'ask'] as const) {
+        const r = parseDecimal(q[f], f); // within instruments.bids/asks, like every number that comes in
+        if (!r.ok) throw new HttpError(400, r.message);
+      }
       if (!core.book.instruments.has(q.symbol)) throw new HttpError(404, `Unknown instrument ${q.symbol}`);
       if (q.ask < q.bid) throw new HttpError(400, 'ask must be at or above bid');
       core.ingest({ symbol: q.symbol, bid: q.bid, ask: q.ask, ts: Date.now() });

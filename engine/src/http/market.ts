@@ -15,6 +15,8 @@ export function marketRoutes(core: Core) {
           name: i.name, category: i.category, tradable: i.tradable, open: book.isOpen(i.category),
           bids: q?.bid ?? null, asks: q?.ask ?? null, prevBids: q?.prevBid ?? null, prevAsks: q?.prevAsk ?? null,
           closeoutBid: q?.closeoutBid ?? null, closeoutAsk: q?.closeoutAsk ?? null, ts: q?.ts ?? null,
+          // a saved quote from before the engine started (or one past PRICE_MAX_AGE_MS): shown, not traded on
+          stale: !!q && !book.isTradable(q),
         };
       }),
     }))
@@ -31,7 +33,7 @@ export function marketRoutes(core: Core) {
       }),
     })
     .get('/rates', ({ query }) => {
-      const r = book.rate(query.from, query.to);
+      const r = book.rate(query.from, query.to, { stale: true }); // display: a saved quote will do
       if (!r) throw new HttpError(404, `No conversion rate from ${query.from} to ${query.to}`);
       return { from: query.from.toUpperCase(), to: query.to.toUpperCase(), rate: r.toSignificantDigits(12).toString() };
     }, { query: t.Object({ from: t.String({ pattern: '^[A-Za-z]{3,5}$' }), to: t.String({ pattern: '^[A-Za-z]{3,5}$' }) }) });

@@ -93,7 +93,7 @@ async function floatingFromDb(core: Core, balanceId: number) {
   let sum = 0;
   for (const r of rows) {
     const inst = core.book.byId.get(Number(r.instrument_id));
-    const q = inst && core.book.quote(inst.name);
+    const q = inst && core.book.tradable(inst.name);
     if (!q) continue;
     sum += orderPnlF(r.type, +r.trade_amount, +r.open_rate, markRateF(r.type, q.bid, q.ask), +r.spread, +r.exchange_rate);
   }

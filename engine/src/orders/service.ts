@@ -7,10 +7,10 @@ import type { Sql } from '../db.ts';
 import type { Book } from '../book/book.ts';
 import {
   CONTRACT_SIZE, DEFAULT_STOPOUT, checkDialogLevels, checkModifyLevels, dec, effectiveLeverage,
-  levelOrNull, marginRequired, markRate, money, moneyStr, orderPnl, planValue, rate, spreadCost,
-  type Category, type CloseReason, type Side,
+  levelOrNull, marginRequired, markRate, money, moneyStr, orderPnl, parseDecimal, parseLevel, planValue, rate, spreadCost,
+  type Category, type CloseReason, type DecimalField, type Side,
 } from '../domain/index.ts';
-import { refuse, type Result } from './results.ts';
+import { refuse, type RefusalCode, type Result } from './results.ts';
 import { orderView, type OrderRow, type OrderView } from './view.ts';
 
 /** What the rest of the engine learns after a command commits. */
@@ -42,10 +42,44 @@ export interface PlaceInput {
   idempotencyKey?: string;
 }
 
+/** The refusal while an instrument has no fresh price (Book.tradable): nothing is filled or closed. */
+export const noPrice = (symbol?: string) => `No price for ${symbol ?? 'this instrument'} yet`;
+
+/** numeric(24, 8): below 10^16 */
+const MONEY_LIMIT = dec(10).pow(16);
+
 const sideWord = (s: Side) => (s === 'buy' ? 'buy' : 'sell');
 const num = (v: unknown) => (v === null || v === undefined ? undefined : dec(v as string));
 
-export async function placeOrder(deps: OrderDeps, input: PlaceInput): Promise<Result<{ order: OrderView; replayed: boolean }>> {
+/** The refusal code of a bad number, per field (the order dialog's codes, 422); else 'invalid' (400). */
+const NUMBER_CODE: Partial<Record<DecimalField, RefusalCode>> = { amount: 'invalid_amount', lots: 'invalid_amount', profit: 'bad_take_profit', loss: 'bad_stop_loss' };
+
+/**
+ * The numbers of a command, each through the one decimal parser (domain/decimal-input.ts):
+ * canonical strings, or the refusal naming the first bad field. `levels` may be null (not set).
+ */
+function parseNumbers<T extends object>(input: T, quantities: (keyof T & DecimalField)[], levels: (keyof T & DecimalField)[]):
+  { ok: true; input: T } | ReturnType<typeof refuse> {
+  const out = { ...input } as Record<string, unknown>;
+  for (const f of quantities) {
+    if (out[f] === undefined || out[f] === null) continue; // absent: the command says what that means
+    const r = parseDecimal(out[f], f);
+    if (!r.ok) return refuse(NUMBER_CODE[f] ?? 'invalid', r.message);
+    out[f] = r.value;
+  }
+  for (const f of levels) {
+    if (out[f] === undefined) continue;
+    const r = parseLevel(out[f], f);
+    if (!r.ok) return refuse(NUMBER_CODE[f] ?? 'invalid', r.message);
+    out[f] = r.value;
+  }
+  return { ok: true, input: out as T };
+}
+
+export async function placeOrder(deps: OrderDeps, raw: PlaceInput): Promise<Result<{ order: OrderView; replayed: boolean }>> {
+  const parsed = parseNumbers(raw, ['amount', 'lots'], ['profit', 'loss']);
+  if (!parsed.ok) return parsed;
+  const input = parsed.input;
   try {
     return await placeOnce(deps, input);
   } catch (e) {
@@ -54,7 +88,7 @@ export async function placeOrder(deps: OrderDeps, input: PlaceInput): Promise<Re
       const [row] = await deps.sql<(OrderRow & { name: string })[]>`
         SELECT o.*, i.name FROM orders o JOIN instruments i ON i.id = o.instrument_id
          WHERE o.user_id = ${input.userId} AND o.idempotency_key = ${input.idempotencyKey}`;
-      if (row) return { ok: true, order: orderView(row, row.name), replayed: true };
+      if (row) return replayOf(row, row.name, input);
     }
     throw e;
   }
@@ -102,7 +136,7 @@ async function placeOnce(deps: OrderDeps, input: PlaceInput, attempt = 0): Promi
       const [i] = await sql`SELECT 1 FROM instruments WHERE name = ${input.instrument}`;
       return refuse('not_found', i ? 'Balance not found' : 'Instrument not found');
     }
-    if (c.dup) return replay(sql, c.dup, c.name);
+    if (c.dup) return replay(sql, c.dup, c.name, input);
     ctx = c;
   }
   const checked = checkPlace(deps, input, ctx);
@@ -126,8 +160,8 @@ async function placeOnce(deps: OrderDeps, input: PlaceInput, attempt = 0): Promi
     const pids: string[] = [], bids: string[] = [], asks: string[] = [];
     for (const id of ids) {
       const inst = book.byId.get(id);
-      const oq = inst && book.quote(inst.name);
-      if (!oq) continue; // no live price: counts 0
+      const oq = inst && book.tradable(inst.name);
+      if (!oq) continue; // no fresh price: counts 0
       pids.push(String(id)); bids.push(String(oq.bid)); asks.push(String(oq.ask));
     }
     const [r] = await sql<PlaceOut[]>`
@@ -146,7 +180,7 @@ async function placeOnce(deps: OrderDeps, input: PlaceInput, attempt = 0): Promi
         if (attempt >= 3) throw new Error('place: context kept changing');
         return placeOnce(deps, input, attempt + 1);
       case 'duplicate':
-        return { ok: true, order: orderView(r, ctx.name), replayed: true };
+        return replayOf(r, ctx.name, input);
       case 'insufficient_balance': return refuse('insufficient_balance', 'Insufficient Balance!');
       case 'insufficient_free_margin': return refuse('insufficient_free_margin', 'Insufficient Free Margin!');
     }
@@ -168,6 +202,8 @@ function checkPlace(deps: OrderDeps, input: PlaceInput, ctx: PlaceCtx) {
   if ((ctx.lot_state ?? 'amount') === 'lot') {
     if (!lots || !lots.isFinite() || lots.lte(0)) return refuse('invalid_amount', 'Lots must be greater than 0');
     amount = lots.times(CONTRACT_SIZE[ctx.category]);
+    const fits = parseDecimal(amount.toFixed(), 'amount'); // lots × contract size must fit trade_amount too
+    if (!fits.ok) return refuse('invalid_amount', fits.message.replace('Amount', 'Lots × contract size'));
   } else lots = undefined;
   if (!amount || !amount.isFinite() || amount.lte(0)) return refuse('invalid_amount', 'Amount must be greater than 0');
 
@@ -175,8 +211,8 @@ function checkPlace(deps: OrderDeps, input: PlaceInput, ctx: PlaceCtx) {
   if (!book.isOpen(ctx.category)) return refuse('market_closed', 'Market is closed');
   if (ctx.kyc_trade === 'on' && !ctx.kyc_ok) return refuse('kyc_required', 'Please verify KYC to enable trading.');
 
-  const q = book.quote(ctx.name);
-  if (!q) return refuse('no_price', 'No price for this instrument yet');
+  const q = book.tradable(ctx.name);
+  if (!q) return refuse('no_price', noPrice(ctx.name));
   const bid = dec(q.bid), ask = dec(q.ask);
   const tp = levelOrNull(input.profit as string), sl = levelOrNull(input.loss as string);
   const bad = checkDialogLevels(input.type, bid, ask, tp, sl);
@@ -191,15 +227,34 @@ function checkPlace(deps: OrderDeps, input: PlaceInput, ctx: PlaceCtx) {
   if (!xr) return refuse('no_rate', `No conversion rate from ${ctx.currency} to ${ctx.quote}`);
   const exchangeRate = rate(xr);
   const margin = money(marginRequired(openRate, amount, leverage, exchangeRate));
+  // what the order stores must fit its numeric(24, 8) columns: a huge amount is refused, not an overflow
+  if (margin.abs().gte(MONEY_LIMIT) || spread.abs().gte(MONEY_LIMIT) || openRate.times(amount).gte(MONEY_LIMIT)) {
+    return refuse('invalid_amount', 'Amount is too large');
+  }
   return {
     ok: true as const, amount: amount.toString(), lots: lots?.toString() ?? null, tp, sl, leverage, stopout,
     openRate: openRate.toString(), spread: spread.toString(), exchangeRate: exchangeRate.toString(), margin: margin.toString(),
   };
 }
 
-async function replay(sql: Sql, id: string, name: string): Promise<Result<{ order: OrderView; replayed: boolean }>> {
+async function replay(sql: Sql, id: string, name: string, input: PlaceInput): Promise<Result<{ order: OrderView; replayed: boolean }>> {
   const [dup] = await sql<OrderRow[]>`SELECT * FROM orders WHERE id = ${id}`;
-  return { ok: true, order: orderView(dup, name), replayed: true };
+  return replayOf(dup, name, input);
+}
+
+/**
+ * An idempotency key already used: the same order again (a retry, a double click) answers the
+ * first one; a different order under the same key is a client bug and is refused, so it never
+ * silently gets someone else's answer. `input`'s numbers are canonical (parseNumbers).
+ */
+function replayOf(row: OrderRow, name: string, input: PlaceInput): Result<{ order: OrderView; replayed: boolean }> {
+  const same = (stored: string | null, sent: unknown) =>
+    stored === null || sent === null || sent === undefined ? stored === null && (sent === null || sent === undefined) : dec(stored).eq(sent as string);
+  const quantity = row.lots !== null ? same(row.lots, input.lots) : same(row.trade_amount, input.amount);
+  const matches = row.type === input.type && name === input.instrument && quantity && same(row.profit, input.profit) && same(row.loss, input.loss)
+    && (input.balanceId === undefined || Number(row.balance_id) === input.balanceId);
+  if (!matches) return refuse('idempotency_conflict', 'Idempotency key reused with a different order');
+  return { ok: true, order: orderView(row, name), replayed: true };
 }
 
 export interface CloseInput {
@@ -224,7 +279,7 @@ export async function closeOrder(deps: OrderDeps, input: CloseInput): Promise<Re
     instrumentId = Number(o.instrument_id);
   }
   const inst = book.byId.get(instrumentId);
-  const q = inst && book.quote(inst.name);
+  const q = inst && book.tradable(inst.name);
   if (!inst || !q || (input.reason === 'manual' && !book.isOpen(inst.category))) {
     // refused before any write: pick the message the order's state calls for first
     const [o] = await sql<{ user_id: bigint; close_time: Date | null; deleted_at: Date | null }[]>`
@@ -232,7 +287,7 @@ export async function closeOrder(deps: OrderDeps, input: CloseInput): Promise<Re
     if (!o || o.deleted_at || (input.userId !== undefined && Number(o.user_id) !== input.userId)) return refuse('not_found', 'Order not found');
     if (o.close_time) return refuse('already_closed', 'Order is already closed');
     if (inst && q) return refuse('market_closed', 'Market is closed');
-    return refuse('no_price', 'No price for this instrument yet');
+    return refuse('no_price', noPrice(inst?.name));
   }
   // One autocommit statement (engine_close_order): lock the balance, close conditionally on the
   // order being open (whoever comes second, a retry or another engine, changes nothing),
@@ -257,7 +312,10 @@ export interface ModifyInput {
   loss?: number | string | null;
 }
 
-export async function modifyOrder(deps: OrderDeps, input: ModifyInput): Promise<Result<{ order: OrderView }>> {
+export async function modifyOrder(deps: OrderDeps, raw: ModifyInput): Promise<Result<{ order: OrderView }>> {
+  const parsed = parseNumbers(raw, [], ['profit', 'loss']);
+  if (!parsed.ok) return parsed;
+  const input = parsed.input;
   const out = await deps.sql.begin(async (tx) => {
     const [cur] = await tx<(OrderRow & { name: string })[]>`
       SELECT o.*, i.name FROM orders o JOIN instruments i ON i.id = o.instrument_id WHERE o.id = ${input.orderId} FOR UPDATE OF o`;
@@ -297,7 +355,10 @@ export interface AdminEditInput {
  * to the balance as an adjustment, so balance and ledger keep agreeing. An open trade keeps
  * its reserved margin.
  */
-export async function adminEditOrder(deps: OrderDeps, input: AdminEditInput): Promise<Result<{ order: OrderView }>> {
+export async function adminEditOrder(deps: OrderDeps, raw: AdminEditInput): Promise<Result<{ order: OrderView }>> {
+  const parsed = parseNumbers(raw, ['openRate', 'closeRate', 'spread'], ['profit', 'loss']);
+  if (!parsed.ok) return parsed;
+  const input = parsed.input;
   const out = await deps.sql.begin(async (tx) => {
     const [head] = await tx<{ balance_id: bigint }[]>`SELECT balance_id FROM orders WHERE id = ${input.orderId}`;
     if (!head) return refuse('not_found', 'Order not found');
@@ -308,11 +369,6 @@ export async function adminEditOrder(deps: OrderDeps, input: AdminEditInput): Pr
     if (input.closeRate !== undefined && input.closeRate !== null && !cur.close_time) {
       return refuse('invalid', 'Open trades cannot have the close rate edited');
     }
-    const positive = (v: unknown) => v === undefined || v === null || dec(v as string).gt(0);
-    if (!positive(input.openRate) || !positive(input.closeRate)) return refuse('invalid', 'Rates must be greater than 0');
-    if (input.spread !== undefined && dec(input.spread).lt(0)) return refuse('invalid', 'Spread cannot be negative');
-    if (input.profit !== undefined && input.profit !== null && dec(input.profit).lt(0)) return refuse('invalid', 'Take profit cannot be negative');
-    if (input.loss !== undefined && input.loss !== null && dec(input.loss).lt(0)) return refuse('invalid', 'Stop loss cannot be negative');
     let openTime: Date | undefined;
     if (input.openTime) {
       openTime = new Date(input.openTime);

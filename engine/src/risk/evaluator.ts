@@ -47,6 +47,7 @@ interface Book {
   bid: number; ask: number; quoted: boolean;
   askUp: TriggerHeap; askDown: TriggerHeap; bidUp: TriggerHeap; bidDown: TriggerHeap;
   live: number;            // positions + armed accounts, to know when to compact
+  waiting: Set<Account>;   // accounts whose equity needs this instrument's first fresh price
 }
 
 export interface CloseRequest {
@@ -63,6 +64,11 @@ export class RiskEvaluator {
   private positions = new Map<number, Position>();
   private accounts = new Map<number, Account>();
   private books = new Map<number, Book>();
+  /**
+   * @param fresh whether an instrument's last price may still be traded on (Book.tradable: the
+   *   one rule); a price the evaluator holds but the book calls stale prices nothing here.
+   */
+  constructor(private fresh: (instrumentId: number) => boolean = () => true) {}
   /** counters for metrics */
   ticks = 0;
   rearms = 0;
@@ -76,7 +82,7 @@ export class RiskEvaluator {
     let b = this.books.get(id);
     if (!b) {
       b = {
-        bid: 0, ask: 0, quoted: false, live: 0,
+        bid: 0, ask: 0, quoted: false, live: 0, waiting: new Set(),
         askUp: new TriggerHeap(1), askDown: new TriggerHeap(-1), bidUp: new TriggerHeap(1), bidDown: new TriggerHeap(-1),
       };
       this.books.set(id, b);
@@ -93,10 +99,14 @@ export class RiskEvaluator {
     return a;
   }
 
-  /** Seed a quote without evaluating (start-up). */
+  /** Seed a quote without evaluating (tests, benchmarks; the core learns prices from ticks only). */
   setQuote(instrumentId: number, bid: number, ask: number) {
     const b = this.book(instrumentId);
     b.bid = bid; b.ask = ask; b.quoted = true;
+  }
+
+  private priced(instrumentId: number, b: Book) {
+    return b.quoted && this.fresh(instrumentId);
   }
 
   /** A balance changed (deposit, adjustment, a close settled): re-arm the account. */
@@ -120,7 +130,7 @@ export class RiskEvaluator {
     this.pushLevels(p, b);
     this.arm(a, out);
     // a position born past its own trigger closes on the next tick; check now too
-    if (b.quoted) this.evaluateInstrument(p.instrumentId, b, out);
+    if (this.priced(p.instrumentId, b)) this.evaluateInstrument(p.instrumentId, b, out);
     return out;
   }
 
@@ -132,7 +142,7 @@ export class RiskEvaluator {
     p.tp = tp; p.sl = sl;
     const b = this.book(p.instrumentId);
     if (!p.closing) this.pushLevels(p, b);
-    if (b.quoted) this.evaluateInstrument(p.instrumentId, b, out);
+    if (this.priced(p.instrumentId, b)) this.evaluateInstrument(p.instrumentId, b, out);
     return out;
   }
 
@@ -170,6 +180,12 @@ export class RiskEvaluator {
     const b = this.book(instrumentId);
     b.bid = bid; b.ask = ask; b.quoted = true;
     this.evaluateInstrument(instrumentId, b, out);
+    // accounts whose equity waited for this instrument's first fresh price
+    if (b.waiting.size) {
+      const waiting = [...b.waiting];
+      b.waiting.clear();
+      for (const a of waiting) this.arm(a, out);
+    }
     return out;
   }
 
@@ -241,7 +257,7 @@ export class RiskEvaluator {
     let pnl = 0;
     for (const [iid, x] of a.exposure) {
       const b = this.books.get(iid);
-      if (!b || !b.quoted) continue;
+      if (!b || !this.priced(iid, b)) continue;
       pnl += b.ask * x.ab - x.bb + x.bs - b.bid * x.as;
     }
     return pnl;
@@ -256,6 +272,12 @@ export class RiskEvaluator {
     this.rearms++;
     a.gen++;
     if (a.closing || a.positions.size === 0) return;
+    // without a fresh price for every instrument held, the equity is unknown: close nothing
+    // on it; the first fresh tick of the missing instrument arms the account again
+    for (const iid of a.exposure.keys()) {
+      const b = this.book(iid);
+      if (!this.priced(iid, b)) { b.waiting.add(a); return; }
+    }
     const eq = a.balance + this.floatingPnl(a.id);
     if (eq <= 0) {
       a.closing = true;
@@ -264,8 +286,7 @@ export class RiskEvaluator {
     }
     const budget = eq / a.exposure.size;
     for (const [iid, x] of a.exposure) {
-      const b = this.books.get(iid);
-      if (!b || !b.quoted) continue;
+      const b = this.books.get(iid)!;
       // P/L change = ab·Δask − as·Δbid. The spread can at worst close to 0, which bounds the
       // hedged part; the rest moves with one price, giving one level per instrument.
       const spread = b.ask - b.bid;

@@ -7,7 +7,7 @@ import { getSettings } from '~/modules/settings/settings.server.ts';
 import { readListState } from '~/components/ui/list-params.ts';
 import { useRootData } from '~/root.tsx';
 import { loadDashboard, runDashboardAction } from '~/modules/trading/trading.server.ts';
-import { DashboardActionSchema } from '~/modules/trading/schemas.ts';
+import { DashboardActionSchema, formError } from '~/modules/trading/schemas.ts';
 import { Dashboard } from '~/modules/trading/dashboard.tsx';
 import { POSITIONS_PREFIX } from '~/modules/trading/positions.tsx';
 import { GeneralErrorBoundary } from '~/components/error-boundary.tsx';
@@ -31,7 +31,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const form = Object.fromEntries(await request.formData());
   const parsed = DashboardActionSchema.safeParse(form);
   if (!parsed.success) {
-    return data({ ok: false, intent: String(form.intent ?? ''), toast: 'Something went wrong' }, { status: 400 });
+    return data({ ok: false, intent: String(form.intent ?? ''), toast: formError(parsed.error) }, { status: 400 });
   }
   const { status, ...reply } = await runDashboardAction(sql, s.user.id, parsed.data);
   return data(reply, { status });

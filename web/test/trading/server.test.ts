@@ -93,6 +93,48 @@ describe('dashboard action', () => {
     expect(calls).toEqual([]);
   });
 
+  // the hardening issue's bad numbers: each is a 400 whose toast names the field, and the engine is never called
+  const BAD = ['abc', '1,5', '1.0.0', '1e-9', '0.000000001', '1e30', '1e308', 'Infinity', '100000000000000000', '-1', '0x10'];
+  const LABEL = { amount: 'Amount', lots: 'Lots', profit: 'Take profit', loss: 'Stop loss' } as const;
+  for (const field of ['amount', 'lots', 'profit', 'loss'] as const) {
+    test(`every bad ${field} is refused naming the field, before the engine`, async () => {
+      const c = await customer();
+      for (const bad of field === 'amount' || field === 'lots' ? [...BAD, '', '0'] : BAD) {
+        const body = { intent: 'place', type: 'buy', instrument: 'TST_USD', amount: '1', [field]: bad };
+        const r = await reply(action({ request: post('/dashboard', body, { cookie: c.cookie }), params: {}, context: {} }));
+        expect(r.status, `${field}=${bad}`).toBe(400);
+        expect(r.body?.toast, `${field}=${bad}`).toMatch(new RegExp(`^${LABEL[field]} `));
+      }
+      expect(calls).toEqual([]);
+    });
+  }
+
+  test('amount=0.000000001 is refused, not rounded; the smallest step still goes through', async () => {
+    const c = await customer();
+    const bad = await reply(action({ request: post('/dashboard', { intent: 'place', type: 'buy', instrument: 'TST_USD', amount: '0.000000001' }, { cookie: c.cookie }), params: {}, context: {} }));
+    expect(bad).toMatchObject({ status: 400, body: { ok: false, toast: 'Amount allows at most 5 decimal places' } });
+    expect(calls).toEqual([]);
+    const ok = await reply(action({ request: post('/dashboard', { intent: 'place', type: 'buy', instrument: 'TST_USD', amount: '0.00001', profit: '1.10021', loss: 'null' }, { cookie: c.cookie }), params: {}, context: {} }));
+    expect(ok).toMatchObject({ status: 200, body: { ok: true } });
+    expect(calls).toEqual([{ path: '/v1/orders', body: expect.objectContaining({ amount: '0.00001', profit: '1.10021', loss: null }) }]);
+  });
+
+  test('a bad take-profit or stop-loss in the modals is refused naming the field, before the engine', async () => {
+    const c = await customer();
+    const [o] = await closedOrders(c.id, c.balanceId, 1, { open: true });
+    for (const field of ['profit', 'loss'] as const) {
+      for (const bad of BAD) {
+        const r = await reply(action({ request: post('/dashboard', { intent: 'modify', orderId: String(o.id), field, value: bad }, { cookie: c.cookie }), params: {}, context: {} }));
+        expect(r.status, `${field}=${bad}`).toBe(400);
+        expect(r.body?.toast, `${field}=${bad}`).toMatch(new RegExp(`^${LABEL[field]} `));
+      }
+    }
+    expect(calls).toEqual([]);
+    const ok = await reply(action({ request: post('/dashboard', { intent: 'modify', orderId: String(o.id), field: 'loss', value: '' }, { cookie: c.cookie }), params: {}, context: {} }));
+    expect(ok.status).toBe(200);
+    expect(calls).toEqual([{ path: `/v1/orders/${o.id}`, body: expect.objectContaining({ loss: null }) }]);
+  });
+
   test("another customer's order can be neither closed nor modified", async () => {
     const owner = await customer();
     const other = await customer();

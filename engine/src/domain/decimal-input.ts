@@ -1,0 +1,95 @@
+// The one parser of decimal numbers that come in from outside (web forms, engine bodies).
+// Only a plain decimal ("12", "0.5") within its column's numeric(p, s) and the spec's step is
+// accepted; anything else ("abc", "", "1,5", "1e-9", "Infinity", too many decimals, too many
+// digits) is refused with a message naming the field, never rounded, never left to PostgreSQL.
+// Pure (no I/O, no Bun APIs): web imports it too.
+import { z } from 'zod';
+
+export interface DecimalSpec {
+  /** how the field reads in a message */
+  label: string;
+  /** decimals allowed: the spec's step, never more than the column's scale */
+  scale: number;
+  /** digits allowed before the point: the column's precision − scale */
+  intDigits: number;
+  /** 0 allowed (a spread); else the value must be > 0 */
+  zero?: boolean;
+}
+
+/** Spec step 0.00001 for amounts, lots, rates and take/stop (client-area.md §6, §9). */
+export const INPUT_STEP_DP = 5;
+
+/** The order fields, from migrations/…_data-model.sql and the spec's step. */
+export const DECIMAL_INPUTS = {
+  amount: { label: 'Amount', scale: INPUT_STEP_DP, intDigits: 24 - 8 },       // orders.trade_amount numeric(24, 8)
+  lots: { label: 'Lots', scale: INPUT_STEP_DP, intDigits: 20 - 8 },           // orders.lots numeric(20, 8)
+  profit: { label: 'Take profit', scale: INPUT_STEP_DP, intDigits: 24 - 10 }, // orders.profit numeric(24, 10)
+  loss: { label: 'Stop loss', scale: INPUT_STEP_DP, intDigits: 24 - 10 },     // orders.loss numeric(24, 10)
+  // staff edit of a trade: the columns' own scale (staff type what the provider quoted)
+  openRate: { label: 'Open rate', scale: 10, intDigits: 24 - 10 },            // orders.open_rate numeric(24, 10)
+  closeRate: { label: 'Close rate', scale: 10, intDigits: 24 - 10 },          // orders.close_rate numeric(24, 10)
+  spread: { label: 'Spread', scale: 8, intDigits: 24 - 8, zero: true },       // orders.spread numeric(24, 8)
+  // test quotes (bid/ask) act as a feed: float prices, rounded to instruments.bids/asks
+  // numeric(24, 10) when saved like every feed price; only their size must fit
+  bid: { label: 'Bid', scale: 20, intDigits: 24 - 10 },
+  ask: { label: 'Ask', scale: 20, intDigits: 24 - 10 },
+} satisfies Record<string, DecimalSpec>;
+export type DecimalField = keyof typeof DECIMAL_INPUTS;
+
+export type DecimalParse = { ok: true; value: string } | { ok: false; message: string };
+
+const PLAIN = /^(-?)(\d+)(?:\.(\d+))?$/;
+
+/**
+ * A string or a JSON number → its canonical decimal string ("007.50" → "7.5"), or a refusal
+ * naming the field. A number is read as JavaScript prints it, so 1e-7 or 1e21 are refused
+ * like the strings "1e-7" and "1e+21".
+ */
+export function parseDecimal(input: unknown, spec: DecimalSpec | DecimalField): DecimalParse {
+  const s: DecimalSpec = typeof spec === 'string' ? DECIMAL_INPUTS[spec] : spec;
+  if (input === null || input === undefined) return { ok: false, message: `${s.label} is required` };
+  const text = typeof input === 'number' ? String(input) : typeof input === 'string' ? input.trim() : '?';
+  if (text === '') return { ok: false, message: `${s.label} is required` };
+  const m = PLAIN.exec(text);
+  if (!m) return { ok: false, message: `${s.label} must be a number like 12.5` };
+  const int = m[2].replace(/^0+(?=\d)/, '');
+  const frac = (m[3] ?? '').replace(/0+$/, '');
+  if (m[1] && (int !== '0' || frac)) return { ok: false, message: s.zero ? `${s.label} cannot be negative` : `${s.label} must be greater than 0` };
+  if (frac.length > s.scale) return { ok: false, message: `${s.label} allows at most ${s.scale} decimal places` };
+  if (int.length > s.intDigits) return { ok: false, message: `${s.label} is too large` };
+  if (!s.zero && int === '0' && frac === '') return { ok: false, message: `${s.label} must be greater than 0` };
+  return { ok: true, value: frac ? `${int}.${frac}` : int };
+}
+
+/** The same rule as a zod schema (web forms): the output is the canonical string. */
+export function decimalSchema(spec: DecimalSpec | DecimalField) {
+  return z.union([z.string(), z.number()], { required_error: `${(typeof spec === 'string' ? DECIMAL_INPUTS[spec] : spec).label} is required` })
+    .transform((v, ctx) => {
+      const r = parseDecimal(v, spec);
+      if (!r.ok) { ctx.addIssue({ code: z.ZodIssueCode.custom, message: r.message }); return z.NEVER; }
+      return r.value;
+    });
+}
+
+/**
+ * A take-profit / stop-loss: null, undefined or 0 mean "not set"; else as parseDecimal. A form
+ * (blank: true) also sends a switched-off level as '' or 'null'; a JSON body sends null.
+ */
+export function parseLevel(input: unknown, spec: DecimalSpec | DecimalField, opts: { blank?: boolean } = {}): { ok: true; value: string | null } | { ok: false; message: string } {
+  if (input === null || input === undefined) return { ok: true, value: null };
+  if (opts.blank && typeof input === 'string' && (input.trim() === '' || input.trim() === 'null')) return { ok: true, value: null };
+  const s: DecimalSpec = typeof spec === 'string' ? DECIMAL_INPUTS[spec] : spec;
+  if (input === '') return { ok: false, message: `${s.label} must be a number like 12.5, or null` };
+  const r = parseDecimal(input, { ...s, zero: true });
+  if (!r.ok) return r;
+  return { ok: true, value: r.value === '0' ? null : r.value };
+}
+
+/** parseLevel as a zod schema of a form field ('' and 'null': not set). */
+export function levelSchema(spec: DecimalSpec | DecimalField) {
+  return z.unknown().transform((v, ctx) => {
+    const r = parseLevel(v, spec, { blank: true });
+    if (!r.ok) { ctx.addIssue({ code: z.ZodIssueCode.custom, message: r.message }); return z.NEVER; }
+    return r.value;
+  });
+}
