@@ -13,7 +13,7 @@ import * as langRoute from '~/routes/lang.tsx';
 import { ROLE_HOME, type RoleId } from '~/modules/auth/permissions.ts';
 import { findSession, SESSION_COOKIE } from '~/modules/auth/session.server.ts';
 import { signIn } from '~/modules/auth/auth.server.ts';
-import { LIMITS } from '~/modules/auth/rate-limit.server.ts';
+import { LIMITS, redisStore, type RateLimitStore } from '~/modules/auth/rate-limit.server.ts';
 import { assertSameOrigin } from '~/utils/request.server.ts';
 import { safeRedirect } from '~/utils/safe-redirect.ts';
 import {
@@ -227,6 +227,25 @@ describe('sign-in limits count failures only', () => {
     expect(await attempt(PASSWORD)).toBe('ok');
     for (let i = 0; i < LIMITS.loginEmail.max - 1; i++) expect(await attempt('wrong-pass')).toBe(401);
     expect(await attempt(PASSWORD)).toBe('ok');
+  });
+
+  test.runIf(process.env.TEST_REDIS_URL)('the Redis store takes a hit back and resets like the PostgreSQL one', async () => {
+    const { Redis } = await import('ioredis');
+    const redis = new Redis(process.env.TEST_REDIS_URL!);
+    try {
+      for (const st of [redisStore(redis as never), store] as RateLimitStore[]) {
+        const key = `test:${unique()}`;
+        await st.hit(key, 60);
+        await st.hit(key, 60);
+        await st.undo(key);
+        expect((await st.hit(key, 60)).hits).toBe(2);
+        await st.reset(key);
+        await st.undo(key); // nothing to take back: no negative count, no key without expiry
+        expect((await st.hit(key, 60)).hits).toBe(1);
+      }
+    } finally {
+      redis.disconnect();
+    }
   });
 
   test('a 429 of the sign-in form reaches the browser with Retry-After', async () => {
