@@ -9,7 +9,7 @@ import { useTranslation } from 'react-i18next';
 import { assertSameOrigin } from '~/utils/request.server.ts';
 import { requireAnonymous } from '~/modules/auth/guards.server.ts';
 import { authContext } from '~/modules/auth/request-context.server.ts';
-import { AuthError, signIn } from '~/modules/auth/auth.server.ts';
+import { AuthError, authErrorHeaders, retryAfterHeaders, signIn } from '~/modules/auth/auth.server.ts';
 import { MESSAGES } from '~/modules/auth/messages.ts';
 import { LoginSchema } from '~/modules/auth/schemas.ts';
 import { ROLE_HOME, type RoleId } from '~/modules/auth/permissions.ts';
@@ -39,13 +39,15 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return redirect(ROLE_HOME[s.roleId as RoleId] ?? '/dashboard', { headers: { 'set-cookie': sessionCookie(s.token, s.remember) } });
   } catch (e) {
     if (!(e instanceof AuthError)) throw e;
-    const headers = e.status === 429 ? { 'retry-after': String(Number(e.values.minutes ?? 1) * 60) } : undefined;
+    const headers = authErrorHeaders(e);
     return data(
       { result: submission.reply({ formErrors: [e.message], hideFields: ['password'] }), error: { message: e.message || MESSAGES.invalidCredentials, values: e.values } },
       { status: e.status, headers },
     );
   }
 }
+
+export const headers = retryAfterHeaders;
 
 export default function SignIn() {
   const { recaptchaSiteKey } = useLoaderData<typeof loader>();

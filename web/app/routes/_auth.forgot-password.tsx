@@ -9,7 +9,7 @@ import { useTranslation } from 'react-i18next';
 import { assertSameOrigin } from '~/utils/request.server.ts';
 import { requireAnonymous } from '~/modules/auth/guards.server.ts';
 import { authContext } from '~/modules/auth/request-context.server.ts';
-import { AuthError, requestPasswordReset } from '~/modules/auth/auth.server.ts';
+import { AuthError, authErrorHeaders, retryAfterHeaders, requestPasswordReset } from '~/modules/auth/auth.server.ts';
 import { ForgotPasswordSchema } from '~/modules/auth/schemas.ts';
 import { Recaptcha } from '~/modules/auth/recaptcha.tsx';
 import { Field, SubmitButton, useIsPending } from '~/components/ui/fields.tsx';
@@ -34,9 +34,12 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return data({ result: submission.reply({ resetForm: true }), sentTo: submission.value.email, error: null });
   } catch (e) {
     if (!(e instanceof AuthError)) throw e;
-    return data({ result: submission.reply({ formErrors: [e.message] }), sentTo: null, error: { message: e.message, values: e.values } }, { status: e.status });
+    return data({ result: submission.reply({ formErrors: [e.message] }), sentTo: null, error: { message: e.message, values: e.values } }, { status: e.status, headers: authErrorHeaders(e) });
   }
 }
+
+// Retry-After of a 429 reaches the browser
+export const headers = retryAfterHeaders;
 
 export default function ForgotPassword() {
   const { recaptchaSiteKey } = useLoaderData<typeof loader>();

@@ -8,7 +8,7 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { assertSameOrigin } from '~/utils/request.server.ts';
 import { authContext } from '~/modules/auth/request-context.server.ts';
-import { AuthError, resetPassword, resetTokenValid } from '~/modules/auth/auth.server.ts';
+import { AuthError, authErrorHeaders, retryAfterHeaders, resetPassword, resetTokenValid } from '~/modules/auth/auth.server.ts';
 import { MESSAGES } from '~/modules/auth/messages.ts';
 import { ResetPasswordSchema } from '~/modules/auth/schemas.ts';
 import { Field, SubmitButton, useIsPending } from '~/components/ui/fields.tsx';
@@ -31,9 +31,12 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     return data({ result: submission.reply({ resetForm: true }), done: true, error: null });
   } catch (e) {
     if (!(e instanceof AuthError)) throw e;
-    return data({ result: submission.reply({ formErrors: [e.message], hideFields: ['password'] }), done: false, error: { message: e.message, values: e.values } }, { status: e.status });
+    return data({ result: submission.reply({ formErrors: [e.message], hideFields: ['password'] }), done: false, error: { message: e.message, values: e.values } }, { status: e.status, headers: authErrorHeaders(e) });
   }
 }
+
+// Retry-After of a 429 reaches the browser
+export const headers = retryAfterHeaders;
 
 export default function ResetPassword() {
   const { valid } = useLoaderData<typeof loader>();

@@ -9,7 +9,7 @@ import { useTranslation } from 'react-i18next';
 import { assertSameOrigin } from '~/utils/request.server.ts';
 import { requireAnonymous } from '~/modules/auth/guards.server.ts';
 import { authContext } from '~/modules/auth/request-context.server.ts';
-import { AuthError, loadAuthConfig, signUp } from '~/modules/auth/auth.server.ts';
+import { AuthError, authErrorHeaders, retryAfterHeaders, loadAuthConfig, signUp } from '~/modules/auth/auth.server.ts';
 import { SignupSchema } from '~/modules/auth/schemas.ts';
 import { countryNames } from '~/modules/auth/countries.server.ts';
 import { Recaptcha } from '~/modules/auth/recaptcha.tsx';
@@ -47,10 +47,13 @@ export async function action({ request, context }: ActionFunctionArgs) {
     if (!(e instanceof AuthError)) throw e;
     return data(
       { result: submission.reply({ formErrors: [e.message], hideFields: ['password', 'passwordConfirmation'] }), created: null, error: { message: e.message, values: e.values } },
-      { status: e.status },
+      { status: e.status, headers: authErrorHeaders(e) },
     );
   }
 }
+
+// Retry-After of a 429 reaches the browser
+export const headers = retryAfterHeaders;
 
 export default function SignUp() {
   const { countries, currencies, emailVerify, recaptchaSiteKey } = useLoaderData<typeof loader>();

@@ -1,10 +1,11 @@
 import type { LoaderFunctionArgs } from '@remix-run/node';
-import { requireAccess } from '~/modules/auth/guards.server.ts';
+import { requireCustomerRecord } from '~/modules/auth/guards.server.ts';
 import { PlaceholderPage } from '~/modules/shell/placeholder.tsx';
 
-// /admin/customers/edit/:id — roles from the permission map; a later issue fills this page.
-export async function loader({ request }: LoaderFunctionArgs) {
-  await requireAccess(request);
+// /admin/customers/edit/:id — a customer this role may see (requireCustomerRecord), else 404;
+// a later issue fills this page.
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
+  await requireCustomerRecord(request, params.id, undefined, context);
   return null;
 }
 

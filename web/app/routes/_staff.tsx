@@ -8,8 +8,9 @@ import { staffMeta } from '~/modules/shell/meta.ts';
 import { useRootData } from '~/root.tsx';
 import { GeneralErrorBoundary } from '~/components/error-boundary.tsx';
 
-export async function loader({ request }: LoaderFunctionArgs) {
-  const session = await requireAccess(request);
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  // with the context: the staff IP whitelist is checked against this request's address
+  const session = await requireAccess(request, undefined, context);
   return loadShell(db(), session);
 }
 

@@ -2,16 +2,15 @@
 import { redirect, type ActionFunctionArgs } from '@remix-run/node';
 import { db } from '~/utils/db.server.ts';
 import { clientIp } from '~/utils/request.server.ts';
-import { requireAccess } from '~/modules/auth/guards.server.ts';
+import { requireCustomerRecord } from '~/modules/auth/guards.server.ts';
 import { ImpersonationError, startImpersonation } from '~/modules/auth/impersonation.server.ts';
 import { sessionCookie } from '~/modules/auth/session.server.ts';
 import { redirectWithToast } from '~/utils/toast.server.ts';
 
 export async function action({ request, params, context }: ActionFunctionArgs) {
   const sql = db();
-  const staff = await requireAccess(request, sql);
-  const id = Number(params.id);
-  if (!Number.isSafeInteger(id) || id <= 0) throw new Response('Not Found', { status: 404 });
+  // the same scope as the customer's page: a record this role may not see is 404
+  const { session: staff, customerId: id } = await requireCustomerRecord(request, params.id, sql, context);
   try {
     const s = await startImpersonation(sql, staff, id, { ip: clientIp(request, context), userAgent: request.headers.get('user-agent') });
     return redirect('/dashboard', { headers: { 'set-cookie': sessionCookie(s.token, false) } });

@@ -1,20 +1,23 @@
-// POST /authManager/back-to-admin: ends a login-as session and hands the staff session back.
+// POST /authManager/back-to-admin: ends a login-as session and hands the staff session back,
+// landing on the staff member's role home.
 import { redirect, type ActionFunctionArgs } from '@remix-run/node';
 import { db } from '~/utils/db.server.ts';
 import { assertSameOrigin, clientIp } from '~/utils/request.server.ts';
 import { requireUser } from '~/modules/auth/guards.server.ts';
 import { endImpersonation, ImpersonationError } from '~/modules/auth/impersonation.server.ts';
 import { clearSessionCookie, sessionCookie } from '~/modules/auth/session.server.ts';
+import { ROLE_HOME, type RoleId } from '~/modules/auth/permissions.ts';
 import { redirectWithToast } from '~/utils/toast.server.ts';
 
 export async function action({ request, context }: ActionFunctionArgs) {
   assertSameOrigin(request);
   const sql = db();
-  const s = await requireUser(request, sql);
+  const s = await requireUser(request, sql, context);
   try {
     const back = await endImpersonation(sql, s, { ip: clientIp(request, context) });
     if (!back) return redirect('/', { headers: { 'set-cookie': clearSessionCookie() } });
-    return redirect('/admin', { headers: { 'set-cookie': sessionCookie(back.token, back.remember) } });
+    // each staff role goes back to its own home (a manager may not open /admin)
+    return redirect(ROLE_HOME[back.roleId as RoleId] ?? '/dashboard', { headers: { 'set-cookie': sessionCookie(back.token, back.remember) } });
   } catch (e) {
     if (e instanceof ImpersonationError) return redirectWithToast('/dashboard', { type: 'error', title: 'Something went wrong' });
     throw e;

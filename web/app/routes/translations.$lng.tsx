@@ -1,9 +1,11 @@
 // GET /translations/{lng}: the language's translations. POST /translations/{lng} {key}: records a
-// key the UI asked for that has none yet (client-area.md §7).
+// key the UI asked for that has none yet (client-area.md §7): signed-in sessions only, and only
+// keys of the code's key list (whatever is stored is shipped to every page).
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { db } from '~/utils/db.server.ts';
 import { assertSameOrigin, clientIp } from '~/utils/request.server.ts';
-import { loadTranslations, saveMissingKey } from '~/modules/i18n/i18n.server.ts';
+import { isKnownKey, loadTranslations, saveMissingKey } from '~/modules/i18n/i18n.server.ts';
+import { currentSession } from '~/modules/auth/guards.server.ts';
 import { defaultStore, hitLimit, LIMITS } from '~/modules/auth/rate-limit.server.ts';
 
 export async function loader({ params }: LoaderFunctionArgs) {
@@ -16,14 +18,16 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   assertSameOrigin(request);
   if (request.method !== 'POST') throw new Response('Method Not Allowed', { status: 405 });
   const sql = db();
+  if (!(await currentSession(request, sql, context))) return Response.json({ message: 'Sign in first' }, { status: 401 });
   const ip = clientIp(request, context) ?? 'unknown';
   const hit = await hitLimit(await defaultStore(sql), LIMITS.translationsIp, ip);
-  if (!hit.allowed) return Response.json({ message: 'Too many requests' }, { status: 429 });
+  if (!hit.allowed) return Response.json({ message: 'Too many requests' }, { status: 429, headers: { 'retry-after': String(hit.retryAfterSeconds) } });
   let key: unknown;
   const type = request.headers.get('content-type') ?? '';
   if (type.includes('application/json')) key = ((await request.json().catch(() => ({}))) as { key?: unknown }).key;
   else key = (await request.formData()).get('key');
   if (typeof key !== 'string' || key.length === 0 || key.length > 500) return Response.json({ message: 'key is required' }, { status: 400 });
+  if (!isKnownKey(key)) return Response.json({ message: 'key is unknown' }, { status: 422 });
   const saved = await saveMissingKey(sql, params.lng ?? '', key);
   return Response.json({ saved });
 }

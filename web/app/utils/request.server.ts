@@ -1,5 +1,6 @@
 // Facts about the incoming request: the client's address and whether it is same-origin.
 import type { AppLoadContext } from '@remix-run/node';
+import { readCookie, SESSION_COOKIE } from '~/modules/auth/session.server.ts';
 
 declare module '@remix-run/node' {
   interface AppLoadContext {
@@ -21,7 +22,9 @@ export function clientIp(request: Request, context?: AppLoadContext | null): str
 
 /**
  * Rejects cross-site form posts: a request whose Origin (or, without one, Sec-Fetch-Site) shows
- * it came from another site gets 403. Requests from non-browser clients carry neither and pass.
+ * it came from another site gets 403. Browsers send Origin with every POST, so a request that
+ * carries a session cookie but no Origin is refused too; a cookie-less request without Origin
+ * (a non-browser client: API clients authenticate with keys, not cookies) passes.
  */
 export function assertSameOrigin(request: Request): void {
   const method = request.method.toUpperCase();
@@ -41,6 +44,7 @@ export function assertSameOrigin(request: Request): void {
     return;
   }
   if (origin === 'null') throw new Response('Cross-site request refused', { status: 403 });
+  if (readCookie(request, SESSION_COOKIE) !== undefined) throw new Response('Cross-site request refused', { status: 403 });
   const site = request.headers.get('sec-fetch-site');
   if (site && site !== 'same-origin' && site !== 'none') throw new Response('Cross-site request refused', { status: 403 });
 }

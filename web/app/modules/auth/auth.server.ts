@@ -7,7 +7,7 @@ import { env } from '~/utils/env.server.ts';
 import { sendMail } from '~/modules/email/mailer.server.ts';
 import { hashPassword, verifyPassword } from './password.server.ts';
 import { verifyCaptcha, type CaptchaConfig } from './captcha.server.ts';
-import { enforceLimits, LIMITS, RateLimitedError, type RateLimitStore } from './rate-limit.server.ts';
+import { enforceLimits, forgiveSuccess, LIMITS, RateLimitedError, type RateLimitStore } from './rate-limit.server.ts';
 import { createSession, revokeAllSessions } from './session.server.ts';
 import { newToken, sha256 } from './tokens.server.ts';
 import type { SignupInput } from './schemas.ts';
@@ -50,14 +50,36 @@ function readSecret(stored: string): string {
 }
 
 export class AuthError extends Error {
+  /** set on 429: the seconds the route sends as Retry-After */
+  retryAfterSeconds?: number;
   constructor(message: string, public status = 400, public values: Record<string, string | number> = {}) {
     super(message);
   }
 }
 
 function fromRateLimit(e: unknown): never {
-  if (e instanceof RateLimitedError) throw new AuthError('Too many attempts. Please try again in {{minutes}} minutes.', 429, { minutes: e.minutes });
+  if (e instanceof RateLimitedError) {
+    const err = new AuthError('Too many attempts. Please try again in {{minutes}} minutes.', 429, { minutes: e.minutes });
+    err.retryAfterSeconds = e.retryAfterSeconds;
+    throw err;
+  }
   throw e;
+}
+
+/**
+ * The `headers` export of the visitor routes: without one, Remix keeps only Set-Cookie of what an
+ * action returns, and Retry-After would never reach the browser.
+ */
+export function retryAfterHeaders({ actionHeaders, loaderHeaders }: { actionHeaders: Headers; loaderHeaders: Headers }): Headers {
+  const out = new Headers();
+  const retry = actionHeaders.get('retry-after') ?? loaderHeaders.get('retry-after');
+  if (retry) out.set('retry-after', retry);
+  return out;
+}
+
+/** The headers of an AuthError's answer: Retry-After on every 429. */
+export function authErrorHeaders(e: AuthError): HeadersInit | undefined {
+  return e.status === 429 ? { 'retry-after': String(e.retryAfterSeconds ?? Number(e.values.minutes ?? 1) * 60) } : undefined;
 }
 
 // a real hash of a random password, so unknown emails cost as much time as wrong passwords
@@ -88,6 +110,8 @@ export async function signIn(sql: Sql, store: RateLimitStore, cfg: AuthConfig, i
     if (wl.n > 0 && (!input.ip || !wl.ok)) throw new AuthError(MESSAGES.ipDenied, 403);
   }
   const session = await createSession(sql, { userId: Number(user.id), remember: input.remember, ip: input.ip, userAgent: input.userAgent });
+  // only failures count: this attempt is taken back and the account's failures are forgotten
+  await forgiveSuccess(store, [[LIMITS.loginIp, input.ip]], [[LIMITS.loginEmail, email]]);
   return { token: session.token, sessionId: session.id, userId: Number(user.id), roleId: Number(user.role_id), remember: input.remember };
 }
 

@@ -1,19 +1,22 @@
 // Guards throw Responses: not signed in → redirect to '/', wrong role → 403.
 // Every loader and action under /admin and /affiliate (and the client area) calls requireAccess,
 // which checks the request's path against the one permission map.
-import { redirect } from '@remix-run/node';
+import { redirect, type AppLoadContext } from '@remix-run/node';
 import { db, type Sql } from '~/utils/db.server.ts';
-import { assertSameOrigin } from '~/utils/request.server.ts';
+import { assertSameOrigin, clientIp } from '~/utils/request.server.ts';
 import { accessFor, ROLE_HOME, type RoleId } from './permissions.ts';
 import { getSession, type CurrentSession } from './session.server.ts';
 
 const cache = new WeakMap<Request, Promise<CurrentSession | null>>();
 
-/** The request's live session (looked up once per request). */
-export function currentSession(request: Request, sql: Sql = db()): Promise<CurrentSession | null> {
+/**
+ * The request's live session (looked up once per request). With the load context the staff IP
+ * whitelist is checked against the request's address, else against the session's sign-in address.
+ */
+export function currentSession(request: Request, sql: Sql = db(), context?: AppLoadContext | null): Promise<CurrentSession | null> {
   let p = cache.get(request);
   if (!p) {
-    p = getSession(sql, request);
+    p = getSession(sql, request, clientIp(request, context));
     cache.set(request, p);
   }
   return p;
@@ -23,8 +26,8 @@ export function forbidden(message = 'Forbidden'): Response {
   return new Response(message, { status: 403, statusText: 'Forbidden' });
 }
 
-export async function requireUser(request: Request, sql: Sql = db()): Promise<CurrentSession> {
-  const s = await currentSession(request, sql);
+export async function requireUser(request: Request, sql: Sql = db(), context?: AppLoadContext | null): Promise<CurrentSession> {
+  const s = await currentSession(request, sql, context);
   if (!s) throw redirect('/');
   return s;
 }
@@ -50,12 +53,53 @@ export async function requireRole(request: Request, roles: readonly number[], sq
  * user's role on this request's path. Non-GET requests must also be same-origin.
  * An impersonated (login-as) session never reaches staff pages.
  */
-export async function requireAccess(request: Request, sql: Sql = db()): Promise<CurrentSession> {
+export async function requireAccess(request: Request, sql: Sql = db(), context?: AppLoadContext | null): Promise<CurrentSession> {
   assertSameOrigin(request);
-  const s = await requireUser(request, sql);
+  const s = await requireUser(request, sql, context);
   const path = new URL(request.url).pathname;
-  const access = accessFor(path, s.user.roleId, s.user.id);
+  const access = accessFor(path, s.user.roleId);
   if (!access.allowed) throw forbidden();
   if (access.area === 'staff' && s.impersonatorId !== null) throw forbidden();
   return s;
+}
+
+export function notFound(): Response {
+  return new Response('Not Found', { status: 404, statusText: 'Not Found' });
+}
+
+/**
+ * The guard of every customer-record route (/admin/customers/edit/:id, /admin/customers/login-as/:id,
+ * and the calls on one customer): the route's role check, then the record must be a customer
+ * (role 3, not deleted) that this role may see: admins and managers any customer, a sales agent
+ * the clients whose lead is assigned to them, a retention agent those they are the retention agent
+ * of (crm.md §6). Staff records are edited under Admin & Staffs only. Anything else, and any id
+ * that is not a record id, answers 404: the answer does not tell which records exist.
+ */
+export async function requireCustomerRecord(
+  request: Request, idParam: string | undefined, sql: Sql = db(), context?: AppLoadContext | null,
+): Promise<{ session: CurrentSession; customerId: number }> {
+  const session = await requireAccess(request, sql, context);
+  const id = recordId(idParam);
+  if (id === null || !(await customerVisibleTo(sql, session, id))) throw notFound();
+  return { session, customerId: id };
+}
+
+/** Whether the session's user may open customer `id` (see requireCustomerRecord). */
+export async function customerVisibleTo(sql: Sql, s: CurrentSession, id: number): Promise<boolean> {
+  const role = s.user.roleId;
+  if (![1, 2, 5, 6].includes(role) || s.impersonatorId !== null) return false;
+  const [row] = await sql`
+    SELECT 1 FROM users c
+     WHERE c.id = ${id} AND c.role_id = 3 AND c.deleted_at IS NULL
+       AND (${role} IN (1, 2)
+            OR (${role} = 5 AND EXISTS (SELECT 1 FROM leads l WHERE l.user_id = c.id AND l.agent_id = ${s.user.id}))
+            OR (${role} = 6 AND EXISTS (SELECT 1 FROM leads l WHERE l.user_id = c.id AND l.ret_id = ${s.user.id})))`;
+  return !!row;
+}
+
+/** A positive bigint id in canonical decimal form, else null. */
+function recordId(param: string | undefined): number | null {
+  if (!param || !/^[1-9][0-9]{0,15}$/.test(param)) return null;
+  const n = Number(param);
+  return Number.isSafeInteger(n) ? n : null;
 }

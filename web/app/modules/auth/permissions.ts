@@ -30,12 +30,9 @@ export interface RouteRule {
   /** page title (an i18n key) */
   title: string;
   area: Area;
-  /** a signed-in user may open this route only for their own record id (`:id`) */
-  selfParam?: string;
 }
 
-const r = (path: string, roles: readonly RoleId[], title: string, area: Area = 'staff', extra: Partial<RouteRule> = {}): RouteRule =>
-  ({ path, roles, title, area, ...extra });
+const r = (path: string, roles: readonly RoleId[], title: string, area: Area = 'staff'): RouteRule => ({ path, roles, title, area });
 
 const ADMIN: readonly RoleId[] = [1];
 const ADMIN_MANAGER: readonly RoleId[] = [1, 2];
@@ -71,9 +68,10 @@ export const ROUTES: readonly RouteRule[] = [
   r('/admin/withdraws/settings', ADMIN, 'Withdraw Settings'),
   r('/admin/customers/all', ADMIN_MANAGER, 'All Customers'),
   r('/admin/customers/inactive', ADMIN_MANAGER, 'Inactive Customers'),
-  // Customer pages are opened from the customer lists (1, 2) and the CRM lists (5, 6);
-  // every staff member also reaches their own record through the profile menu.
-  r('/admin/customers/edit/:id', [1, 2, 5, 6], 'Edit Customer', 'staff', { selfParam: 'id' }),
+  // Customer pages are opened from the customer lists (1, 2) and the CRM lists (5, 6); which
+  // customers each role may open is requireCustomerRecord's (guards.server.ts). Staff records
+  // are edited under Admin & Staffs only.
+  r('/admin/customers/edit/:id', [1, 2, 5, 6], 'Edit Customer'),
   r('/admin/users', ADMIN, 'Admin & Staffs'),
   r('/admin/kyc', ADMIN, 'KYC Documents'),
   r('/admin/instruments/forex', ADMIN, 'Forex'),
@@ -152,15 +150,13 @@ export function normalizePath(pathname: string): string {
 
 export interface Access { allowed: boolean; rule?: RouteRule; params?: Record<string, string>; area: Area | 'public' }
 
-/** Whether `roleId` (acting as `userId`) may open `pathname`. Unknown staff paths are admin-only. */
-export function accessFor(pathname: string, roleId: number, userId?: string | number): Access {
+/** Whether `roleId` may open `pathname`. Unknown staff paths are admin-only. */
+export function accessFor(pathname: string, roleId: number): Access {
   const path = normalizePath(pathname);
   for (const rule of ROUTES) {
     const params = matchPattern(rule.path, path);
     if (!params) continue;
-    let allowed = rule.roles.includes(roleId as RoleId);
-    if (!allowed && rule.selfParam && userId !== undefined && roleId !== 3 && params[rule.selfParam] === String(userId)) allowed = true;
-    return { allowed, rule, params, area: rule.area };
+    return { allowed: rule.roles.includes(roleId as RoleId), rule, params, area: rule.area };
   }
   const staff = path === '/admin' || path.startsWith('/admin/') || path === '/affiliate' || path.startsWith('/affiliate/');
   if (!staff) return { allowed: true, area: 'public' };
@@ -168,8 +164,8 @@ export function accessFor(pathname: string, roleId: number, userId?: string | nu
   return { allowed: (prefix?.roles ?? ADMIN).includes(roleId as RoleId), area: 'staff' };
 }
 
-export function canAccess(pathname: string, roleId: number, userId?: string | number): boolean {
-  return accessFor(pathname, roleId, userId).allowed;
+export function canAccess(pathname: string, roleId: number): boolean {
+  return accessFor(pathname, roleId).allowed;
 }
 
 // ------------------------------------------------------------------ sidebar (admin.md §2.2, crm.md §2)

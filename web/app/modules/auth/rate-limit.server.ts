@@ -4,7 +4,7 @@ import type { Sql } from '~/utils/db.server.ts';
 
 export interface Limit { name: string; max: number; windowSeconds: number }
 
-/** The limits of the visitor flows (per IP and per email). */
+/** The limits of the visitor flows (per IP and per email). Sign-in counts failed attempts only. */
 export const LIMITS = {
   loginIp: { name: 'login:ip', max: 30, windowSeconds: 15 * 60 },
   loginEmail: { name: 'login:email', max: 10, windowSeconds: 15 * 60 },
@@ -17,7 +17,12 @@ export const LIMITS = {
 
 export interface Hit { allowed: boolean; hits: number; retryAfterSeconds: number }
 
-export interface RateLimitStore { hit(key: string, windowSeconds: number): Promise<{ hits: number; resetAt: Date }> }
+export interface RateLimitStore {
+  hit(key: string, windowSeconds: number): Promise<{ hits: number; resetAt: Date }>;
+  /** takes one hit back (an attempt that turned out not to count) */
+  undo(key: string): Promise<void>;
+  reset(key: string): Promise<void>;
+}
 
 export function postgresStore(sql: Sql): RateLimitStore {
   return {
@@ -31,11 +36,19 @@ export function postgresStore(sql: Sql): RateLimitStore {
         RETURNING hits, reset_at`;
       return { hits: row.hits, resetAt: row.reset_at };
     },
+    async undo(key) {
+      await sql`UPDATE rate_limits SET hits = hits - 1 WHERE key = ${key} AND hits > 0 AND reset_at > now()`;
+    },
+    async reset(key) {
+      await sql`DELETE FROM rate_limits WHERE key = ${key}`;
+    },
   };
 }
 
 interface RedisMulti { incr(k: string): RedisMulti; pexpire(k: string, ms: number, mode: 'NX'): RedisMulti; pttl(k: string): RedisMulti; exec(): Promise<[Error | null, unknown][] | null> }
-interface RedisLike { multi(): RedisMulti }
+interface RedisLike { multi(): RedisMulti; eval(script: string, keys: number, ...args: string[]): Promise<unknown>; del(k: string): Promise<number> }
+// DECR only a live, positive counter: an expired key must not come back without its expiry
+const UNDO_SCRIPT = "local v = redis.call('GET', KEYS[1]) if v and tonumber(v) > 0 then return redis.call('DECR', KEYS[1]) end return 0";
 
 export function redisStore(redis: RedisLike): RateLimitStore {
   return {
@@ -44,6 +57,12 @@ export function redisStore(redis: RedisLike): RateLimitStore {
       const hits = Number(res?.[0]?.[1] ?? 1);
       const ttl = Number(res?.[2]?.[1] ?? windowSeconds * 1000);
       return { hits, resetAt: new Date(Date.now() + Math.max(ttl, 0)) };
+    },
+    async undo(key) {
+      await redis.eval(UNDO_SCRIPT, 1, `rl:${key}`);
+    },
+    async reset(key) {
+      await redis.del(`rl:${key}`);
     },
   };
 }
@@ -61,8 +80,10 @@ export async function defaultStore(sql: Sql): Promise<RateLimitStore> {
   return postgresStore(sql);
 }
 
+const keyOf = (limit: Limit, subject: string) => `${limit.name}:${subject.toLowerCase()}`;
+
 export async function hitLimit(store: RateLimitStore, limit: Limit, subject: string): Promise<Hit> {
-  const { hits, resetAt } = await store.hit(`${limit.name}:${subject.toLowerCase()}`, limit.windowSeconds);
+  const { hits, resetAt } = await store.hit(keyOf(limit, subject), limit.windowSeconds);
   return { allowed: hits <= limit.max, hits, retryAfterSeconds: Math.max(1, Math.ceil((resetAt.getTime() - Date.now()) / 1000)) };
 }
 
@@ -86,4 +107,14 @@ export async function enforceLimits(store: RateLimitStore, checks: [Limit, strin
     if (!h.allowed) worst = Math.max(worst, h.retryAfterSeconds);
   }
   if (worst > 0) throw new RateLimitedError(worst);
+}
+
+/**
+ * Sign-in counts failures only. Every attempt is counted up front by `enforceLimits` (so parallel
+ * guesses cannot slip past the limit); a successful one is then taken back from the per-IP count
+ * and clears the account's count.
+ */
+export async function forgiveSuccess(store: RateLimitStore, undo: [Limit, string | null | undefined][], clear: [Limit, string | null | undefined][]) {
+  for (const [limit, subject] of undo) if (subject) await store.undo(keyOf(limit, subject));
+  for (const [limit, subject] of clear) if (subject) await store.reset(keyOf(limit, subject));
 }

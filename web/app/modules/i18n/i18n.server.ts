@@ -5,6 +5,16 @@ import { RemixI18Next } from 'remix-i18next/server';
 import type { Sql } from '~/utils/db.server.ts';
 import { readCookie } from '~/modules/auth/session.server.ts';
 import { FALLBACK_LANGUAGE, LANG_COOKIE, type Resources } from './i18n.ts';
+// The English seed holds every key the code uses (web/test/i18n.test.ts checks it): the key list
+// at run time. Bundled into the server build.
+import englishSeed from '../../../../seeds/translations/en.json';
+
+const CODE_KEYS: ReadonlySet<string> = new Set(Object.keys(englishSeed));
+
+/** Whether the code uses this i18n key; only such keys may be recorded as missing. */
+export function isKnownKey(key: string): boolean {
+  return CODE_KEYS.has(key);
+}
 
 export interface Language { code: string; name: string }
 
@@ -49,9 +59,10 @@ export async function loadResources(sql: Sql, locale: string): Promise<Record<st
 /**
  * Records a key the UI asked for that has no translation yet (POST /translations/{lng}).
  * English gets the key itself as its text; other languages an empty value for a translator to fill.
+ * Only keys of the code's key list are stored, so the table stays bounded (languages × keys).
  */
 export async function saveMissingKey(sql: Sql, lng: string, key: string): Promise<boolean> {
-  if (!key || key.length > 500) return false;
+  if (!isKnownKey(key)) return false;
   const [row] = await sql`
     INSERT INTO translations (language_code, key, value)
     SELECT code, ${key}, CASE WHEN code = ${FALLBACK_LANGUAGE} THEN ${key} ELSE '' END FROM languages WHERE code = ${lng}

@@ -118,7 +118,7 @@ export function StaffLayout({ root, shell, children }: { root: RootBits; shell: 
               <span className="muted">{shell.user.email}</span>
               <span className="chip">{t(ROLE_LABELS[shell.user.roleId as RoleId] ?? '')}</span>
             </div>
-            <Link to={`/admin/customers/edit/${shell.user.id}`} className="dropdown-item">{t('Profile')}</Link>
+            <Link to="/profile" className="dropdown-item">{t('Profile')}</Link>
             <LogoutButton className="dropdown-item" />
           </Dropdown>
         </div>
