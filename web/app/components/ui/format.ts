@@ -162,3 +162,14 @@ export function useFormat(opts: DateOptions = {}): Formatter {
   const locale = i18n.language || 'en';
   return useMemo(() => formatterFor(locale, opts), [locale, opts.hour24]); // eslint-disable-line react-hooks/exhaustive-deps
 }
+
+// ---------------------------------------------------------------- machine formats (CSV)
+
+/** An exact decimal as a plain machine number: no grouping, a point, no trailing zeros ('1000.00000000' → '1000'). */
+export function plainDecimal(v: string | number | null | undefined): string {
+  if (v === null || v === undefined || v === '') return '';
+  const s = String(v).trim();
+  if (!DECIMAL.test(s)) return s;
+  const out = s.includes('.') ? s.replace(/0+$/, '').replace(/\.$/, '') : s;
+  return out === '-0' ? '0' : out;
+}

@@ -5,7 +5,7 @@ import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LANG_STORAGE_KEY } from '~/modules/i18n/i18n.ts';
 import { LoadingScreen } from '~/components/ui/spinner.tsx';
-import { formatClientDateTime } from '~/components/ui/format.ts';
+import { useFormat } from '~/components/ui/format.ts';
 import type { Shell } from './shell.server.ts';
 
 export interface Branding {
@@ -85,6 +85,7 @@ export function Dropdown({ label, children, className, align = 'right', ariaLabe
 
 export function NotificationsDropdown({ items }: { items: Shell['notifications'] }) {
   const { t } = useTranslation();
+  const f = useFormat();
   const unread = items.filter((n) => !n.read).length;
   return (
     <Dropdown ariaLabel={t('Notifications')} className="notifications" label={
@@ -98,7 +99,7 @@ export function NotificationsDropdown({ items }: { items: Shell['notifications']
               <>
                 <strong>{n.title}</strong>
                 {n.description ? <span>{n.description}</span> : null}
-                <time dateTime={n.createdAt}>{formatClientDateTime(n.createdAt)}</time>
+                <time dateTime={n.createdAt}>{f.clientDateTime(n.createdAt)}</time>
               </>
             );
             return <li key={n.id}>{n.url ? <Link to={n.url} className="notification">{body}</Link> : <div className="notification">{body}</div>}</li>;
@@ -137,6 +138,7 @@ export function BackToAdminButton() {
 
 export function WalletSwitcher({ balances, activeBalanceId }: { balances: Shell['balances']; activeBalanceId: number | null }) {
   const { t } = useTranslation();
+  const f = useFormat();
   const location = useLocation();
   if (balances.length === 0) return null;
   return (
@@ -147,7 +149,7 @@ export function WalletSwitcher({ balances, activeBalanceId }: { balances: Shell[
       <select id="wallet-select" name="balanceId" defaultValue={activeBalanceId ?? undefined} aria-label={t('Wallet')}>
         {balances.map((b) => (
           <option key={b.id} value={b.id}>
-            {b.mode === 'demo' ? t('Demo') : t('Real')} · {Number(b.balance).toFixed(2)} {b.currency}
+            {b.mode === 'demo' ? t('Demo') : t('Real')} · {f.money(b.balance, b.currency)}
           </option>
         ))}
       </select>
