@@ -88,3 +88,20 @@ describe('the language', () => {
       .toEqual([`10.078,10${NB}$`, `50,00${NB}%`, '1,50000', '1,10000', '1.000']);
   });
 });
+
+describe('notifications', () => {
+  test('a notification with values is worded and formatted in the reader\'s language; one without keeps its text', async () => {
+    const { readFileSync } = await import('node:fs');
+    const { default: i18next } = await import('i18next');
+    const { notificationText } = await import('~/modules/shell/chrome.tsx');
+    const de = JSON.parse(readFileSync(new URL('../../seeds/translations/de.json', import.meta.url), 'utf8'));
+    const i18n = i18next.createInstance();
+    await i18n.init({ lng: 'de', resources: { de: { translation: de } }, keySeparator: false, nsSeparator: false, interpolation: { escapeValue: false } });
+    const data = { kind: 'position.closed' as const, id: 77, reason: 'sl', side: 'sell' as const, amount: '1000.00000000', instrument: 'EUR/USD', rate: '1.0855600000', digits: 5, pnl: '-1234.5' };
+    const t = i18n.t.bind(i18n) as (k: string, v?: Record<string, unknown>) => string;
+    expect(notificationText({ title: 'x', description: 'y', data }, t, formatterFor('de'))).toEqual({
+      title: 'Position #77 geschlossen: Stop-Loss', description: 'Verkauf von 1.000 EUR/USD zu 1,08556, G/V -1.234,50000',
+    });
+    expect(notificationText({ title: 'Hello', description: 'raw', data: null }, t, formatterFor('de'))).toEqual({ title: 'Hello', description: 'raw' });
+  });
+});
