@@ -2,7 +2,7 @@
 // language switcher changing the page's text.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { launch, newPage, signIn } from './support/browser.ts';
+import { BASE_URL, database, launch, newPage, signIn } from './support/browser.ts';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -64,5 +64,39 @@ describe('languages', () => {
     await page.getByRole('heading', { name: 'Connexion' }).waitFor();
     expect(await page.locator('html').getAttribute('lang')).toBe('fr');
     await page.context().close();
+  });
+
+  test('German pages show German numbers and dates (README "Number formats")', async () => {
+    const sql = database();
+    try {
+      const [alice] = await sql`SELECT id FROM users WHERE email = 'alice@demo.broker'`;
+      await sql`INSERT INTO notifications (user_id, title, description, url, data)
+                VALUES (${alice.id}, 'Position #77 closed: Stop loss', 'Sell 1000 EUR/USD at 1.08556, P/L -12.50000', '/dashboard',
+                        ${sql.json({ kind: 'position.closed', id: 77, reason: 'sl', side: 'sell', amount: '1000.00000000', instrument: 'EUR/USD', rate: '1.0855600000', digits: 5, pnl: '-1234.5' })})`;
+      const page = await newPage(browser);
+      await signIn(page, 'alice@demo.broker', 'Demo-1234');
+      await page.waitForURL('**/dashboard');
+      await page.context().addCookies([{ name: 'lang', value: 'de', url: BASE_URL }]);
+      await page.goto('/dashboard');
+      await expect.poll(() => page.locator('html').getAttribute('lang')).toBe('de');
+      // money: German separators, the currency's 2 decimals, the sign after the number
+      await expect.poll(() => page.getByTestId('summary-balance').textContent()).toMatch(/^\d{1,3}(\.\d{3})*,\d{2}\u00a0\$$/);
+      const wallets = await page.locator('#wallet-select option').allTextContents();
+      for (const w of wallets) expect(w).toMatch(/ · \d{1,3}(\.\d{3})*,\d{2}\u00a0\$$/);
+      // the notification is worded and formatted at render time
+      const note = page.locator('.notification-list li').first();
+      expect(await note.textContent()).toContain('Verkauf von 1.000 EUR/USD zu 1,08556, G/V -1.234,50000');
+
+      await page.goto('/statements');
+      const rows = page.locator('tbody tr');
+      await rows.first().waitFor();
+      const cells = await rows.first().locator('td').allTextContents();
+      expect(cells[1]).toMatch(/^\d{2}\.\d{2}\.\d{4}, \d{2}:\d{2}$/); // Open Time, 24-hour
+      expect(cells[6]).toMatch(/^\d{1,3}(\.\d{3})*,\d{2,5}$/); // Open Rate with the instrument's digits
+      expect(cells[8]).toMatch(/^-?\d{1,3}(\.\d{3})*,\d{5}$/); // Profit/Loss, 5 decimals
+      await page.context().close();
+    } finally {
+      await sql.end();
+    }
   });
 });

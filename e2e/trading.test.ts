@@ -157,7 +157,8 @@ describe('positions', () => {
     await modal.getByRole('spinbutton', { name: 'Rate' }).fill(String(sl));
     await modal.getByRole('button', { name: 'Set Stop/Loss' }).click();
     await page.getByText('Stop Loss Set Successfully').waitFor();
-    await expect.poll(() => page.getByRole('button', { name: `Stop Loss #${id}` }).textContent()).toBe(String(sl));
+    // shown with the instrument's 2 digits and English separators (README "Number formats")
+    await expect.poll(() => page.getByRole('button', { name: `Stop Loss #${id}` }).textContent()).toBe(sl.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 }));
     const [row] = await sql`SELECT loss::float8 AS loss FROM orders WHERE id = ${id}`;
     expect(row.loss).toBeCloseTo(sl, 2);
 
@@ -198,7 +199,7 @@ describe('statements', () => {
     const file = await download.path();
     const text = readFileSync(file!, 'utf8');
     const lines = text.trimEnd().split('\r\n');
-    expect(lines[0]).toBe('Ticket,Open Time,Close Time,Type,Instrument,Units,Open Rate,Close Rate,Profit/Loss,Status');
+    expect(lines[0]).toBe('Ticket,Open Time (ISO 8601 UTC),Close Time (ISO 8601 UTC),Type,Instrument,Units,Open Rate,Close Rate,Profit/Loss,Status');
     expect(lines).toHaveLength(10_001);
     const rows = lines.slice(1).map((l) => l.split(','));
     expect(new Set(rows.map((r) => r[0])).size).toBe(10_000);

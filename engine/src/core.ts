@@ -8,7 +8,7 @@ import { RiskEvaluator, type CloseRequest } from './risk/evaluator.ts';
 import { CloseExecutor } from './risk/executor.ts';
 import { closeOrder, PlaceContextCache, type OrderDeps, type OrderHooks } from './orders/service.ts';
 import type { OrderView } from './orders/view.ts';
-import { DEFAULT_STOPOUT, planValue, type Category } from './domain/index.ts';
+import { DEFAULT_STOPOUT, dec, planValue, type Category } from './domain/index.ts';
 import { Histogram } from './metrics.ts';
 
 /** How a close reason reads in a customer's notification. */
@@ -272,13 +272,20 @@ export class Core {
    * undoes a close. The live page already toasts the order.closed event, hence toast: false.
    */
   private async notifyClosed(o: OrderView, reason: string) {
+    // the figures travel as values (data) for the web to format in the reader's language; the
+    // English text beside them shows units without trailing zeros and rates with the instrument's digits
+    const digits = this.book.byId.get(o.instrument_id)?.digits ?? 5;
+    const data = {
+      kind: 'position.closed', id: o.id, reason, side: o.type, amount: dec(o.trade_amount).toFixed(),
+      instrument: o.instrument.replace('_', '/'), rate: o.close_rate, digits, pnl: o.pro_loss ?? '0',
+    };
     const title = `Position #${o.id} closed: ${CLOSE_REASON_LABELS[reason] ?? reason}`;
-    const description = `${o.type === 'buy' ? 'Buy' : 'Sell'} ${o.trade_amount} ${o.instrument.replace('_', '/')} at ${o.close_rate}, P/L ${Number(o.pro_loss ?? 0).toFixed(5)}`;
+    const description = `${o.type === 'buy' ? 'Buy' : 'Sell'} ${data.amount} ${data.instrument} at ${dec(o.close_rate ?? 0).toFixed(digits)}, P/L ${dec(data.pnl).toFixed(5)}`;
     try {
       const [n] = await this.opts.sql<{ id: bigint }[]>`
-        INSERT INTO notifications (user_id, title, description, url)
-        VALUES (${o.user_id}, ${title}, ${description}, '/dashboard') RETURNING id`;
-      await this.publish(`user:${o.user_id}`, 'notification', { id: Number(n.id), title, description, url: '/dashboard', toast: false });
+        INSERT INTO notifications (user_id, title, description, url, data)
+        VALUES (${o.user_id}, ${title}, ${description}, '/dashboard', ${this.opts.sql.json(data)}) RETURNING id`;
+      await this.publish(`user:${o.user_id}`, 'notification', { id: Number(n.id), title, description, url: '/dashboard', data, toast: false });
     } catch (err) {
       console.error('[core] notification', (err as Error).message);
     }

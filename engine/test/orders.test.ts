@@ -199,12 +199,18 @@ describe('risk on ticks', () => {
     const [o] = await sql`SELECT close_reason, close_rate, pro_loss FROM orders WHERE id = ${body.order.id}`;
     expect(o).toEqual({ close_reason: 'tp', close_rate: '105.0000000000', pro_loss: '4.00000000' });
     // the customer finds it in their notifications even if no page was open
-    let notes: { title: string; description: string; url: string }[] = [];
+    let notes: { title: string; description: string; url: string; data: unknown }[] = [];
     for (let i = 0; i < 50 && !notes.length; i++) {
-      notes = await sql`SELECT title, description, url FROM notifications WHERE user_id = ${u.userId}`;
+      notes = await sql`SELECT title, description, url, data FROM notifications WHERE user_id = ${u.userId}`;
       if (!notes.length) await Bun.sleep(20);
     }
-    expect(notes).toEqual([{ title: `Position #${body.order.id} closed: Take profit`, description: `Buy 1.00000000 ${inst.name.replace('_', '/')} at 105.0000000000, P/L 4.00000`, url: '/dashboard' }]);
+    // the English text shows units without trailing zeros and the rate with the instrument's digits;
+    // the values go along for the web to format in the reader's language
+    const pair = inst.name.replace('_', '/');
+    expect(notes).toEqual([{
+      title: `Position #${body.order.id} closed: Take profit`, description: `Buy 1 ${pair} at 105.00000, P/L 4.00000`, url: '/dashboard',
+      data: { kind: 'position.closed', id: body.order.id, reason: 'tp', side: 'buy', amount: '1', instrument: pair, rate: '105.0000000000', digits: 5, pnl: '4.00000000' },
+    }]);
   });
 
   test('a customer closing their own position gets no notification', async () => {

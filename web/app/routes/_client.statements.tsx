@@ -8,7 +8,7 @@ import { requireAccess } from '~/modules/auth/guards.server.ts';
 import { pageMeta } from '~/modules/shell/meta.ts';
 import { DataTable } from '~/components/ui/data-table.tsx';
 import { DateRangeDialog } from '~/components/ui/date-range-dialog.tsx';
-import { formatClientDateTime } from '~/components/ui/format.ts';
+import { useFormat } from '~/components/ui/format.ts';
 import { readListState } from '~/components/ui/list-params.ts';
 import { activeBalance } from '~/modules/trading/trading.server.ts';
 import { listStatement, readRange, type StatementRow } from '~/modules/statements/statements.server.ts';
@@ -28,24 +28,25 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export default function Page() {
   const { t } = useTranslation();
+  const f = useFormat();
   const { rows, total, range, wallet } = useLoaderData<typeof loader>();
   const [, setParams] = useSearchParams();
   const [filterOpen, setFilterOpen] = useState(false);
   const columns = useMemo<ColumnDef<StatementRow>[]>(() => [
     { id: 'id', header: t('Ticket'), enableSorting: false, cell: ({ row }) => row.original.id },
-    { id: 'open', header: t('Open Time'), enableSorting: false, cell: ({ row }) => formatClientDateTime(row.original.createdAt) },
-    { id: 'close', header: t('Close Time'), enableSorting: false, cell: ({ row }) => formatClientDateTime(row.original.closeTime) },
+    { id: 'open', header: t('Open Time'), enableSorting: false, cell: ({ row }) => f.clientDateTime(row.original.createdAt) },
+    { id: 'close', header: t('Close Time'), enableSorting: false, cell: ({ row }) => f.clientDateTime(row.original.closeTime) },
     { id: 'type', header: t('Type'), enableSorting: false, cell: ({ row }) => (row.original.type === 'buy' ? t('Buy') : t('Sell')) },
     { id: 'instrument', header: t('Instrument'), enableSorting: false, cell: ({ row }) => row.original.instrument },
-    { id: 'units', header: t('Units'), enableSorting: false, cell: ({ row }) => Number(row.original.amount).toString() },
-    { id: 'openRate', header: t('Open Rate'), enableSorting: false, cell: ({ row }) => Number(row.original.openRate).toString() },
-    { id: 'closeRate', header: t('Close Rate'), enableSorting: false, cell: ({ row }) => Number(row.original.closeRate).toString() },
+    { id: 'units', header: t('Units'), enableSorting: false, cell: ({ row }) => f.amount(row.original.amount) },
+    { id: 'openRate', header: t('Open Rate'), enableSorting: false, cell: ({ row }) => f.rate(row.original.openRate, row.original.digits) },
+    { id: 'closeRate', header: t('Close Rate'), enableSorting: false, cell: ({ row }) => f.rate(row.original.closeRate, row.original.digits) },
     {
       id: 'pnl', header: t('Profit/Loss'), enableSorting: false,
-      cell: ({ row }) => { const v = Number(row.original.proLoss); return <span className={v > 0 ? 'up' : 'down'}>{v.toFixed(5)}</span>; },
+      cell: ({ row }) => { const v = Number(row.original.proLoss); return <span className={v > 0 ? 'up' : 'down'}>{f.pnl(row.original.proLoss)}</span>; },
     },
     { id: 'status', header: t('Status'), enableSorting: false, cell: () => <span className="chip chip-closed">{t('CLOSED')}</span> },
-  ], [t]);
+  ], [t, f]);
   const exportQuery = new URLSearchParams({ dateStart: range.dateStart, dateEnd: range.dateEnd });
   return (
     <section className="card">

@@ -1,22 +1,175 @@
-// Date formats of the specs: DD/MM/YYYY h:mm A in the admin and CRM lists,
-// YYYY-MM-DD h:mm A in the client pages.
-function parts(value: Date | string | number) {
-  const d = value instanceof Date ? value : new Date(value);
-  const pad = (n: number) => String(n).padStart(2, '0');
+// Every number and date the pages show, formatted for the user's language with Intl (README
+// "Number formats"). Values from numeric columns arrive as decimal strings and are handed to
+// Intl as strings: Intl.NumberFormat rounds decimal strings exactly (half away from zero), so
+// no digit is lost to a float on the way. Live values computed in the browser are numbers.
+import { useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+
+export type Numeric = number | string;
+type When = Date | string | number | null | undefined;
+
+/** Per-crypto decimals: Intl knows ISO 4217 currencies only and would give BTC 2 decimals. */
+const CRYPTO_DECIMALS: Record<string, number> = { BTC: 8, ETH: 8, LTC: 8, BCH: 8, XRP: 6, USDT: 2, USDC: 2 };
+const DECIMAL = /^-?\d+(\.\d+)?$/;
+
+/** A language code Intl accepts ('de', 'pt-BR'); anything else falls back to English. */
+export function safeLocale(locale: string | null | undefined): string {
+  try {
+    return Intl.getCanonicalLocales(String(locale ?? '').replace('_', '-'))[0] ?? 'en';
+  } catch {
+    return 'en';
+  }
+}
+
+const cache = new Map<string, Intl.NumberFormat>();
+function numberFormat(locale: string, options: Intl.NumberFormatOptions): Intl.NumberFormat {
+  const key = `${locale}|${JSON.stringify(options)}`;
+  let f = cache.get(key);
+  if (!f) {
+    // 'negative': a value that rounds to zero shows no minus sign
+    f = new Intl.NumberFormat(locale, { signDisplay: 'negative', ...options } as Intl.NumberFormatOptions);
+    cache.set(key, f);
+  }
+  return f;
+}
+
+/** A finite number, or a plain decimal string (kept as a string for exact rounding); else null. */
+function value(v: Numeric | null | undefined): number | string | null {
+  if (typeof v === 'number') return Number.isFinite(v) ? v : null;
+  if (typeof v !== 'string') return null;
+  const s = v.trim();
+  return DECIMAL.test(s) ? s : null;
+}
+
+function fmt(v: Numeric | null | undefined, locale: string, options: Intl.NumberFormatOptions, empty: string): string {
+  const x = value(v);
+  // Intl.NumberFormat.format takes decimal strings (ES2023 Intl.NumberFormat v3); the DOM lib types lag behind
+  return x === null ? empty : numberFormat(safeLocale(locale), options).format(x as number);
+}
+
+/** Decimals of a currency: the crypto table, else Intl's ISO 4217 digits (USD 2, JPY 0, KWD 3). */
+export function currencyDecimals(currency: string): number {
+  const c = currency.trim().toUpperCase();
+  if (c in CRYPTO_DECIMALS) return CRYPTO_DECIMALS[c];
+  try {
+    return new Intl.NumberFormat('en', { style: 'currency', currency: c }).resolvedOptions().maximumFractionDigits ?? 2;
+  } catch {
+    return 2;
+  }
+}
+
+/** Money with the currency's decimals and the locale's symbol placement: en '$10,078.10', de '10.078,10 $'. */
+export function formatMoney(v: Numeric | null | undefined, currency: string, locale = 'en', empty = '—'): string {
+  const c = currency.trim().toUpperCase();
+  const dp = currencyDecimals(c);
+  if (!/^[A-Z]{3}$/.test(c)) return `${fmt(v, locale, { minimumFractionDigits: dp, maximumFractionDigits: dp }, empty)} ${c}`.trim();
+  return fmt(v, locale, { style: 'currency', currency: c, minimumFractionDigits: dp, maximumFractionDigits: dp }, empty);
+}
+
+/** A rate (price) with the instrument's digits: EUR/USD 1.08556, USD/JPY 151.234. */
+export function formatRate(v: Numeric | null | undefined, digits: number, locale = 'en', empty = '—'): string {
+  const dp = Math.min(20, Math.max(0, Math.trunc(digits)));
+  return fmt(v, locale, { minimumFractionDigits: dp, maximumFractionDigits: dp }, empty);
+}
+
+/** Profit/loss of an order: 5 decimals (client-area.md "Order profit/loss … 5 decimals"). */
+export function formatPnl(v: Numeric | null | undefined, locale = 'en', empty = '—'): string {
+  return fmt(v, locale, { minimumFractionDigits: 5, maximumFractionDigits: 5 }, empty);
+}
+
+/** A value already in percent (185.5 means 185.5 %), 2 decimals: en '185.50%', de '185,50 %'. */
+export function formatPercent(v: Numeric | null | undefined, locale = 'en', empty = '—'): string {
+  return fmt(v, locale, { style: 'unit', unit: 'percent', minimumFractionDigits: 2, maximumFractionDigits: 2 }, empty);
+}
+
+/** Units or lots: as many decimals as the value has (up to 8), no trailing zeros: '1,000', '0.01'. */
+export function formatAmount(v: Numeric | null | undefined, locale = 'en', empty = '—'): string {
+  return fmt(v, locale, { maximumFractionDigits: 8 }, empty);
+}
+
+// ---------------------------------------------------------------- dates
+
+export interface DateOptions {
+  /** true: 24-hour clock, false: 12-hour with AM/PM; unset: English per the specs (12-hour), other languages per their custom. */
+  hour24?: boolean;
+}
+
+const dateCache = new Map<string, Intl.DateTimeFormat>();
+function toDate(v: When): Date | null {
+  if (v === null || v === undefined || v === '') return null;
+  const d = v instanceof Date ? v : new Date(v);
+  return Number.isNaN(d.getTime()) ? null : d;
+}
+const pad = (n: number) => String(n).padStart(2, '0');
+function clock(d: Date, hour24: boolean) {
   const h = d.getHours();
-  return { y: d.getFullYear(), m: pad(d.getMonth() + 1), d: pad(d.getDate()), h: h % 12 === 0 ? 12 : h % 12, min: pad(d.getMinutes()), a: h < 12 ? 'AM' : 'PM', ok: !Number.isNaN(d.getTime()) };
+  return hour24 ? `${pad(h)}:${pad(d.getMinutes())}` : `${h % 12 === 0 ? 12 : h % 12}:${pad(d.getMinutes())} ${h < 12 ? 'AM' : 'PM'}`;
+}
+const isEnglish = (locale: string) => safeLocale(locale).split('-')[0] === 'en';
+
+/** Another language's date and time: its own order of day, month and year, and its clock unless told. */
+function localized(d: Date, locale: string, hour24: boolean | undefined): string {
+  const loc = safeLocale(locale);
+  const key = `${loc}|${hour24}`;
+  let f = dateCache.get(key);
+  if (!f) {
+    f = new Intl.DateTimeFormat(loc, {
+      year: 'numeric', month: '2-digit', day: '2-digit', hour: hour24 === undefined ? '2-digit' : hour24 ? '2-digit' : 'numeric', minute: '2-digit',
+      ...(hour24 === undefined ? {} : { hourCycle: hour24 ? 'h23' : 'h12' }),
+    });
+    dateCache.set(key, f);
+  }
+  return f.format(d);
 }
 
-/** DD/MM/YYYY h:mm A */
-export function formatDateTime(value: Date | string | number | null | undefined): string {
-  if (value === null || value === undefined || value === '') return '';
-  const p = parts(value);
-  return p.ok ? `${p.d}/${p.m}/${p.y} ${p.h}:${p.min} ${p.a}` : '';
+/** Admin and CRM lists. English: DD/MM/YYYY h:mm A (the specs); other languages: theirs. */
+export function formatDateTime(v: When, locale = 'en', opts: DateOptions = {}): string {
+  const d = toDate(v);
+  if (!d) return '';
+  if (!isEnglish(locale)) return localized(d, locale, opts.hour24);
+  return `${pad(d.getDate())}/${pad(d.getMonth() + 1)}/${d.getFullYear()} ${clock(d, !!opts.hour24)}`;
 }
 
-/** YYYY-MM-DD h:mm A */
-export function formatClientDateTime(value: Date | string | number | null | undefined): string {
-  if (value === null || value === undefined || value === '') return '';
-  const p = parts(value);
-  return p.ok ? `${p.y}-${p.m}-${p.d} ${p.h}:${p.min} ${p.a}` : '';
+/** Client pages. English: YYYY-MM-DD h:mm A (the specs); other languages: theirs. */
+export function formatClientDateTime(v: When, locale = 'en', opts: DateOptions = {}): string {
+  const d = toDate(v);
+  if (!d) return '';
+  if (!isEnglish(locale)) return localized(d, locale, opts.hour24);
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${clock(d, !!opts.hour24)}`;
+}
+
+// ---------------------------------------------------------------- the hook
+
+/** The formatters bound to one language. */
+export function formatterFor(locale: string, opts: DateOptions = {}) {
+  const loc = safeLocale(locale);
+  return {
+    locale: loc,
+    money: (v: Numeric | null | undefined, currency: string) => formatMoney(v, currency, loc),
+    rate: (v: Numeric | null | undefined, digits: number) => formatRate(v, digits, loc),
+    pnl: (v: Numeric | null | undefined) => formatPnl(v, loc),
+    percent: (v: Numeric | null | undefined) => formatPercent(v, loc),
+    amount: (v: Numeric | null | undefined) => formatAmount(v, loc),
+    dateTime: (v: When) => formatDateTime(v, loc, opts),
+    clientDateTime: (v: When) => formatClientDateTime(v, loc, opts),
+  };
+}
+export type Formatter = ReturnType<typeof formatterFor>;
+
+/** The formatters for the page's language (the root loader's locale, which i18next renders in). */
+export function useFormat(opts: DateOptions = {}): Formatter {
+  const { i18n } = useTranslation();
+  const locale = i18n.language || 'en';
+  return useMemo(() => formatterFor(locale, opts), [locale, opts.hour24]); // eslint-disable-line react-hooks/exhaustive-deps
+}
+
+// ---------------------------------------------------------------- machine formats (CSV)
+
+/** An exact decimal as a plain machine number: no grouping, a point, no trailing zeros ('1000.00000000' → '1000'). */
+export function plainDecimal(v: string | number | null | undefined): string {
+  if (v === null || v === undefined || v === '') return '';
+  const s = String(v).trim();
+  if (!DECIMAL.test(s)) return s;
+  const out = s.includes('.') ? s.replace(/0+$/, '').replace(/\.$/, '') : s;
+  return out === '-0' ? '0' : out;
 }

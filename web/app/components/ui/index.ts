@@ -5,4 +5,6 @@ export { DateRangeDialog, type DateRange } from './date-range-dialog.tsx';
 export { Field, SelectField, CheckboxField, SubmitButton, ErrorList, useIsPending } from './fields.tsx';
 export { ToastProvider, useToast, type ToastMessage } from './toast.tsx';
 export { Spinner, LoadingScreen } from './spinner.tsx';
-export { formatDateTime, formatClientDateTime } from './format.ts';
+export {
+  formatDateTime, formatClientDateTime, formatMoney, formatRate, formatPnl, formatPercent, formatAmount, plainDecimal, useFormat, formatterFor, type Formatter,
+} from './format.ts';

@@ -5,7 +5,8 @@ import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LANG_STORAGE_KEY } from '~/modules/i18n/i18n.ts';
 import { LoadingScreen } from '~/components/ui/spinner.tsx';
-import { formatClientDateTime } from '~/components/ui/format.ts';
+import { useFormat, type Formatter } from '~/components/ui/format.ts';
+import { CLOSE_REASONS } from '~/modules/trading/positions.tsx';
 import type { Shell } from './shell.server.ts';
 
 export interface Branding {
@@ -83,8 +84,27 @@ export function Dropdown({ label, children, className, align = 'right', ariaLabe
   );
 }
 
+type Notice = Pick<Shell['notifications'][number], 'title' | 'description' | 'data'>;
+
+/**
+ * A notification in the reader's language: one with values (data) is worded and formatted
+ * here, at render time; any other shows its stored text.
+ */
+export function notificationText(n: Notice, t: (key: string, values?: Record<string, unknown>) => string, f: Formatter): { title: string; description: string } {
+  const d = n.data;
+  if (d?.kind === 'position.closed') {
+    const values = { amount: f.amount(d.amount), instrument: d.instrument, rate: f.rate(d.rate, d.digits), pnl: f.pnl(d.pnl) };
+    return {
+      title: t('Position #{{id}} closed: {{reason}}', { id: d.id, reason: t(CLOSE_REASONS[d.reason] ?? d.reason) }),
+      description: d.side === 'buy' ? t('Buy {{amount}} {{instrument}} at {{rate}}, P/L {{pnl}}', values) : t('Sell {{amount}} {{instrument}} at {{rate}}, P/L {{pnl}}', values),
+    };
+  }
+  return { title: n.title, description: n.description };
+}
+
 export function NotificationsDropdown({ items }: { items: Shell['notifications'] }) {
   const { t } = useTranslation();
+  const f = useFormat();
   const unread = items.filter((n) => !n.read).length;
   return (
     <Dropdown ariaLabel={t('Notifications')} className="notifications" label={
@@ -94,11 +114,12 @@ export function NotificationsDropdown({ items }: { items: Shell['notifications']
       {items.length === 0 ? <div className="dropdown-empty">{t('No notifications')}</div> : (
         <ul className="notification-list">
           {items.map((n) => {
+            const text = notificationText(n, t, f);
             const body = (
               <>
-                <strong>{n.title}</strong>
-                {n.description ? <span>{n.description}</span> : null}
-                <time dateTime={n.createdAt}>{formatClientDateTime(n.createdAt)}</time>
+                <strong>{text.title}</strong>
+                {text.description ? <span>{text.description}</span> : null}
+                <time dateTime={n.createdAt}>{f.clientDateTime(n.createdAt)}</time>
               </>
             );
             return <li key={n.id}>{n.url ? <Link to={n.url} className="notification">{body}</Link> : <div className="notification">{body}</div>}</li>;
@@ -137,6 +158,7 @@ export function BackToAdminButton() {
 
 export function WalletSwitcher({ balances, activeBalanceId }: { balances: Shell['balances']; activeBalanceId: number | null }) {
   const { t } = useTranslation();
+  const f = useFormat();
   const location = useLocation();
   if (balances.length === 0) return null;
   return (
@@ -147,7 +169,7 @@ export function WalletSwitcher({ balances, activeBalanceId }: { balances: Shell[
       <select id="wallet-select" name="balanceId" defaultValue={activeBalanceId ?? undefined} aria-label={t('Wallet')}>
         {balances.map((b) => (
           <option key={b.id} value={b.id}>
-            {b.mode === 'demo' ? t('Demo') : t('Real')} · {Number(b.balance).toFixed(2)} {b.currency}
+            {b.mode === 'demo' ? t('Demo') : t('Real')} · {f.money(b.balance, b.currency)}
           </option>
         ))}
       </select>

@@ -3,9 +3,14 @@
 import type { Sql } from '~/utils/db.server.ts';
 import type { CurrentSession } from '~/modules/auth/session.server.ts';
 
+/** The values a notification carries for the web to word and format (the engine's closes). */
+export type NotificationData =
+  | { kind: 'position.closed'; id: number; reason: string; side: 'buy' | 'sell'; amount: string; instrument: string; rate: string | null; digits: number; pnl: string }
+  | { kind?: undefined };
+
 export async function loadShell(sql: Sql, s: CurrentSession) {
   const [notifications, balances] = await Promise.all([
-    sql`SELECT id, title, description, url, read_at IS NOT NULL AS read, created_at
+    sql`SELECT id, title, description, url, data, read_at IS NOT NULL AS read, created_at
           FROM notifications WHERE user_id = ${s.user.id} ORDER BY id DESC LIMIT 10`,
     sql`SELECT id, mode, currency, balance::text AS balance, margin::text AS margin
           FROM balances WHERE user_id = ${s.user.id} ORDER BY mode, currency`,
@@ -15,7 +20,7 @@ export async function loadShell(sql: Sql, s: CurrentSession) {
     impersonating: s.impersonatorId !== null,
     notifications: notifications.map((n) => ({
       id: Number(n.id), title: n.title as string, description: n.description as string, url: (n.url as string | null) ?? null,
-      read: n.read as boolean, createdAt: (n.created_at as Date).toISOString(),
+      read: n.read as boolean, createdAt: (n.created_at as Date).toISOString(), data: (n.data ?? null) as NotificationData | null,
     })),
     balances: balances.map((b) => ({ id: Number(b.id), mode: b.mode as 'demo' | 'real', currency: b.currency as string, balance: b.balance as string, margin: b.margin as string })),
     activeBalanceId: s.user.activeBalanceId,

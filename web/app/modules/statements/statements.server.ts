@@ -1,6 +1,7 @@
 // Statements of closed trades (client-area.md §2 "Statements page"): the active wallet's closed
 // orders in a date range, 15 a page, and the same rows as a streamed CSV of any size.
 import type { Sql } from '~/utils/db.server.ts';
+import { plainDecimal } from '~/components/ui/format.ts';
 
 export const STATEMENT_PAGE_SIZE = 15;
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
@@ -22,13 +23,15 @@ function where(sql: Sql, balanceId: number, r: DateRange) {
 export interface StatementRow {
   id: number; createdAt: string; closeTime: string; instrument: string; type: 'buy' | 'sell'; amount: string;
   openRate: string; closeRate: string; proLoss: string;
+  /** the instrument's price digits, for showing its rates */
+  digits: number;
 }
 
 export async function listStatement(sql: Sql, balanceId: number, r: DateRange, page: number) {
   const offset = (Math.max(1, page) - 1) * STATEMENT_PAGE_SIZE;
   const [rows, [count]] = await Promise.all([
     sql`SELECT o.id, o.created_at, o.close_time, i.base || '/' || i.quote AS instrument, o.type, o.trade_amount::text AS amount,
-               o.open_rate::text AS open_rate, o.close_rate::text AS close_rate, o.pro_loss::text AS pro_loss
+               o.open_rate::text AS open_rate, o.close_rate::text AS close_rate, o.pro_loss::text AS pro_loss, i.digits
           FROM orders o JOIN instruments i ON i.id = o.instrument_id
          WHERE ${where(sql, balanceId, r)}
          ORDER BY o.close_time DESC, o.id DESC LIMIT ${STATEMENT_PAGE_SIZE} OFFSET ${offset}`,
@@ -38,7 +41,7 @@ export async function listStatement(sql: Sql, balanceId: number, r: DateRange, p
     total: count.n as number,
     rows: rows.map((o): StatementRow => ({
       id: Number(o.id), createdAt: (o.created_at as Date).toISOString(), closeTime: (o.close_time as Date).toISOString(),
-      instrument: o.instrument, type: o.type, amount: o.amount, openRate: o.open_rate, closeRate: o.close_rate, proLoss: o.pro_loss,
+      instrument: o.instrument, type: o.type, amount: o.amount, openRate: o.open_rate, closeRate: o.close_rate, proLoss: o.pro_loss, digits: Number(o.digits),
     })),
   };
 }
@@ -53,7 +56,19 @@ export function csvField(v: unknown): string {
 
 export const csvLine = (fields: unknown[]) => fields.map(csvField).join(',') + '\r\n';
 
-export const STATEMENT_COLUMNS = ['Ticket', 'Open Time', 'Close Time', 'Type', 'Instrument', 'Units', 'Open Rate', 'Close Rate', 'Profit/Loss', 'Status'] as const;
+/**
+ * The CSV is for machines, whatever the page's language: times in ISO 8601 UTC, numbers as plain
+ * decimals with a point and no grouping (the exact stored value, trailing zeros dropped). The
+ * header says so, since a spreadsheet user would otherwise expect the page's formats.
+ */
+export const STATEMENT_COLUMNS = ['Ticket', 'Open Time (ISO 8601 UTC)', 'Close Time (ISO 8601 UTC)', 'Type', 'Instrument', 'Units', 'Open Rate', 'Close Rate', 'Profit/Loss', 'Status'] as const;
+
+/** One statement row in the CSV's machine formats. */
+export function statementCsvRow(o: Record<string, unknown>): unknown[] {
+  const iso = (d: unknown) => (d instanceof Date ? d.toISOString() : d);
+  const num = (v: unknown) => plainDecimal(v as string | null);
+  return [o.id, iso(o.created_at), iso(o.close_time), o.type, o.instrument, num(o.amount), num(o.open_rate), num(o.close_rate), num(o.pro_loss), 'CLOSED'];
+}
 
 /**
  * The statement as CSV, read with a cursor and written as it is read: memory stays flat for
@@ -78,7 +93,7 @@ export function statementCsv(sql: Sql, balanceId: number, r: DateRange, header: 
         if (next.done) return controller.close();
         let chunk = '';
         for (const o of next.value) {
-          chunk += csvLine([o.id, o.created_at, o.close_time, o.type, o.instrument, o.amount, o.open_rate, o.close_rate, o.pro_loss, 'CLOSED']);
+          chunk += csvLine(statementCsvRow(o));
         }
         controller.enqueue(enc.encode(chunk));
       } catch (e) {

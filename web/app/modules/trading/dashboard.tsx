@@ -7,6 +7,7 @@ import { useTranslation } from 'react-i18next';
 import Fuse from 'fuse.js';
 import { marketGroup, planValue, type Category, type Side } from '@broker/engine/domain';
 import { useToast } from '~/components/ui/toast.tsx';
+import { useFormat } from '~/components/ui/format.ts';
 import { PriceChart } from './chart.tsx';
 import { OrderDialog } from './order-dialog.tsx';
 import { Positions, CLOSE_REASONS } from './positions.tsx';
@@ -53,11 +54,12 @@ function usePrices(initial: Prices) {
 }
 
 function PriceCell({ value, prev, digits }: { value: number | undefined; prev: number | null | undefined; digits: number }) {
-  if (value === undefined) return <span className="price">0.00</span>;
+  const f = useFormat();
+  if (value === undefined) return <span className="price">—</span>;
   const up = prev !== null && prev !== undefined && value > prev;
   return (
     <span className={`price ${up ? 'up' : 'down'}`}>
-      {value.toFixed(digits)} <span aria-hidden="true">{up ? '▲' : '▼'}</span>
+      {f.rate(value, digits)} <span aria-hidden="true">{up ? '▲' : '▼'}</span>
     </span>
   );
 }
@@ -91,6 +93,7 @@ function InstrumentItem({ inst, q, open, selected, favorite, onSelect, onFavorit
 
 export function Dashboard({ data, theme, pricingPlanOn }: { data: DashboardData; theme: 'dark' | 'light'; pricingPlanOn: boolean }) {
   const { t } = useTranslation();
+  const f = useFormat();
   const { push } = useToast();
   const revalidator = useRevalidator();
   const connected = useRealtimeStatus();
@@ -128,7 +131,7 @@ export function Dashboard({ data, theme, pricingPlanOn }: { data: DashboardData;
           type: o.close_reason === 'tp' ? 'success' : 'info',
           title: 'Position #{{id}} closed: {{reason}}',
           description: 'Profit/Loss: {{pnl}}',
-          values: { id: o.id, reason: t(CLOSE_REASONS[o.close_reason] ?? o.close_reason), pnl: Number(o.pro_loss ?? 0).toFixed(5) },
+          values: { id: o.id, reason: t(CLOSE_REASONS[o.close_reason] ?? o.close_reason), pnl: f.pnl(o.pro_loss ?? 0) },
         });
       }
       refresh();
@@ -140,7 +143,7 @@ export function Dashboard({ data, theme, pricingPlanOn }: { data: DashboardData;
   const balance = data.balance;
   const floating = floatingFromExposure(data.exposure, prices);
   const summary = balance ? accountSummary(Number(balance.balance), Number(balance.margin), floating) : null;
-  const money = (n: number | null) => (n === null ? '—' : `${n.toLocaleString('en-US', { minimumFractionDigits: 3, maximumFractionDigits: 3 })} ${balance?.currency ?? ''}`);
+  const money = (n: number | null) => f.money(n, balance?.currency ?? '');
 
   const results = useMemo(() => searchInstruments(data.instruments, search), [data.instruments, search]);
   const list = (items: InstrumentRow[]) => (
@@ -198,10 +201,10 @@ export function Dashboard({ data, theme, pricingPlanOn }: { data: DashboardData;
           <PriceChart symbol={selected} digits={inst?.digits ?? 5} theme={theme} />
           <div className="floating-trade">
             <button type="button" className="btn btn-sell" disabled={!tradable} onClick={() => setDialog('sell')}>
-              <span>{t('SELL')}</span><strong>{q ? q.bid.toFixed(inst?.digits ?? 5) : '0.00'}</strong>
+              <span>{t('SELL')}</span><strong>{q ? f.rate(q.bid, inst?.digits ?? 5) : '—'}</strong>
             </button>
             <button type="button" className="btn btn-buy" disabled={!tradable} onClick={() => setDialog('buy')}>
-              <span>{t('BUY')}</span><strong>{q ? q.ask.toFixed(inst?.digits ?? 5) : '0.00'}</strong>
+              <span>{t('BUY')}</span><strong>{q ? f.rate(q.ask, inst?.digits ?? 5) : '—'}</strong>
             </button>
           </div>
         </section>
@@ -212,7 +215,7 @@ export function Dashboard({ data, theme, pricingPlanOn }: { data: DashboardData;
             <div><span className="muted">{t('Equity')}</span><strong data-testid="summary-equity">{money(summary.equity)}</strong></div>
             <div><span className="muted">{t('Used Margin')}</span><strong data-testid="summary-margin">{money(summary.usedMargin)}</strong></div>
             <div><span className="muted">{t('Free Margin')}</span><strong data-testid="summary-free-margin">{money(summary.freeMargin)}</strong></div>
-            <div><span className="muted">{t('Margin Level')}</span><strong data-testid="summary-margin-level">{summary.marginLevel === null ? '—' : `${summary.marginLevel.toFixed(3)}%`}</strong></div>
+            <div><span className="muted">{t('Margin Level')}</span><strong data-testid="summary-margin-level">{f.percent(summary.marginLevel)}</strong></div>
           </section>
         ) : <p className="notice notice-error">{t('No wallet is active.')}</p>}
 
@@ -223,7 +226,7 @@ export function Dashboard({ data, theme, pricingPlanOn }: { data: DashboardData;
               <strong>{data.plan?.name ?? t('No plan')}</strong>
             </div>
             {inst ? <div><span className="muted">{t('Leverage')}</span><strong>1:{leverageFor(plan, inst.category, inst.leverage)}</strong></div> : null}
-            {inst ? <div><span className="muted">{t('Stop-out')}</span><strong>{planValue(plan, inst.category, 'stopout') ?? 50}%</strong></div> : null}
+            {inst ? <div><span className="muted">{t('Stop-out')}</span><strong>{f.percent(planValue(plan, inst.category, 'stopout') ?? 50)}</strong></div> : null}
             <Link to="/pricing" className="btn btn-sm btn-ghost">{t('Change plan')}</Link>
           </section>
         ) : null}

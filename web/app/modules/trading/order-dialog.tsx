@@ -7,6 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { Modal } from '~/components/ui/modal.tsx';
 import { Spinner } from '~/components/ui/spinner.tsx';
 import { useToast } from '~/components/ui/toast.tsx';
+import { useFormat } from '~/components/ui/format.ts';
 import type { Category, Side } from '@broker/engine/domain';
 import { CONTRACT_SIZE } from '@broker/engine/domain';
 import {
@@ -31,8 +32,6 @@ export interface OrderDialogProps {
 }
 
 interface Loaded { rate: number; lotState: 'amount' | 'lot'; lotSelector: { label: string; value: string }[] }
-
-const fmt = (n: number, dp = 5) => (Number.isFinite(n) ? n.toFixed(dp) : '0.00000');
 
 function LevelField({ id, label, on, setOn, value, setValue, range }: {
   id: string; label: string; on: boolean; setOn: (v: boolean) => void; value: number; setValue: (v: number) => void;
@@ -63,6 +62,7 @@ function LevelField({ id, label, on, setOn, value, setValue, range }: {
 
 export function OrderDialog(p: OrderDialogProps) {
   const { t } = useTranslation();
+  const f = useFormat();
   const { push } = useToast();
   const fetcher = useFetcher<ActionReply>();
   const [loaded, setLoaded] = useState<Loaded | null>(null);
@@ -138,8 +138,8 @@ export function OrderDialog(p: OrderDialogProps) {
         <form className="order-form" onSubmit={(e) => { e.preventDefault(); submit(); }}>
           {p.kycBlocked ? <p className="notice notice-error">{t('Please verify KYC to enable trading.')}</p> : null}
           <div className="order-prices">
-            <div><span className="muted">{t('Bid')}</span> <strong className="down">{bid.toFixed(instrument.digits)}</strong></div>
-            <div><span className="muted">{t('Ask')}</span> <strong className="up">{ask.toFixed(instrument.digits)}</strong></div>
+            <div><span className="muted">{t('Bid')}</span> <strong className="down">{f.rate(bid, instrument.digits)}</strong></div>
+            <div><span className="muted">{t('Ask')}</span> <strong className="up">{f.rate(ask, instrument.digits)}</strong></div>
           </div>
           {lotMode && loaded.lotSelector.length ? (
             <div className="field">
@@ -158,18 +158,18 @@ export function OrderDialog(p: OrderDialogProps) {
                 onChange={(e) => { const v = e.target.value; if (v === '' || Number(v) >= 0) setQty(v); }} />
               <button type="button" className="btn btn-ghost btn-sm" aria-label={t('Increase amount')} onClick={() => setQty(String(stepAmount(Number(qty) || 0, PLUS_MINUS)))}>+</button>
             </div>
-            {lotMode ? <div className="field-hint">{t('{{units}} units', { units: units.toLocaleString('en-US', { maximumFractionDigits: 5 }) })}</div> : null}
+            {lotMode ? <div className="field-hint">{t('{{units}} units', { units: f.amount(units) })}</div> : null}
           </div>
           <LevelField id="order-tp" label={t('Take Profit')} on={tpOn} setOn={switchTp} value={tp} setValue={setTp} range={ranges.takeProfit} />
           <LevelField id="order-sl" label={t('Stop Loss')} on={slOn} setOn={switchSl} value={sl} setValue={setSl} range={ranges.stopLoss} />
           <dl className="order-preview" aria-label={t('Order details')}>
-            <div><dt>{t('Margin Required')}</dt><dd data-testid="margin-required">{fmt(pv.marginRequired, 2)} {p.currency}</dd></div>
-            <div><dt>{t('Pip Value')}</dt><dd>{fmt(pv.pipValue)} {p.currency}</dd></div>
-            <div><dt>{t('Spread Cost')}</dt><dd>{fmt(pv.spreadCost)} {instrument.quote}</dd></div>
+            <div><dt>{t('Margin Required')}</dt><dd data-testid="margin-required">{f.money(pv.marginRequired, p.currency)}</dd></div>
+            <div><dt>{t('Pip Value')}</dt><dd>{f.pnl(pv.pipValue)} {p.currency}</dd></div>
+            <div><dt>{t('Spread Cost')}</dt><dd>{f.pnl(pv.spreadCost)} {instrument.quote}</dd></div>
             <div><dt>{t('Leverage')}</dt><dd>1:{p.leverage}</dd></div>
-            {tpOn ? <div><dt>{t('Est. P/L at Take Profit')}</dt><dd className={(pv.takeProfitPnl ?? 0) > 0 ? 'up' : 'down'}>{fmt(pv.takeProfitPnl ?? 0, 2)} {p.currency}</dd></div> : null}
-            {slOn ? <div><dt>{t('Est. P/L at Stop Loss')}</dt><dd className={(pv.stopLossPnl ?? 0) > 0 ? 'up' : 'down'}>{fmt(pv.stopLossPnl ?? 0, 2)} {p.currency}</dd></div> : null}
-            <div><dt>{t('Free Margin')}</dt><dd>{fmt(accountSummary(p.balance, p.usedMargin, p.floatingPnl).freeMargin, 2)} {p.currency}</dd></div>
+            {tpOn ? <div><dt>{t('Est. P/L at Take Profit')}</dt><dd className={(pv.takeProfitPnl ?? 0) > 0 ? 'up' : 'down'}>{f.money(pv.takeProfitPnl ?? 0, p.currency)}</dd></div> : null}
+            {slOn ? <div><dt>{t('Est. P/L at Stop Loss')}</dt><dd className={(pv.stopLossPnl ?? 0) > 0 ? 'up' : 'down'}>{f.money(pv.stopLossPnl ?? 0, p.currency)}</dd></div> : null}
+            <div><dt>{t('Free Margin')}</dt><dd>{f.money(accountSummary(p.balance, p.usedMargin, p.floatingPnl).freeMargin, p.currency)}</dd></div>
           </dl>
         </form>
       )}

@@ -8,7 +8,7 @@ import { orderPnlF, markRateF } from '@broker/engine/domain';
 import { DataTable } from '~/components/ui/data-table.tsx';
 import { Modal } from '~/components/ui/modal.tsx';
 import { useToast } from '~/components/ui/toast.tsx';
-import { formatClientDateTime } from '~/components/ui/format.ts';
+import { useFormat } from '~/components/ui/format.ts';
 import { PLUS_MINUS, STEP, acceptLevel, initialLevel, modalLevelRanges, stepLevel } from './dialog.ts';
 import type { ActionReply } from './schemas.ts';
 import type { PositionRow } from './trading.server.ts';
@@ -23,6 +23,7 @@ type Prices = Record<string, { bid: number; ask: number } | undefined>;
 
 function LevelModal({ row, field, onClose }: { row: PositionRow; field: 'profit' | 'loss'; onClose: () => void }) {
   const { t } = useTranslation();
+  const f = useFormat();
   const { push } = useToast();
   const fetcher = useFetcher<ActionReply>();
   const range = modalLevelRanges(row.type, Number(row.openRate))[field === 'profit' ? 'takeProfit' : 'stopLoss'];
@@ -44,7 +45,7 @@ function LevelModal({ row, field, onClose }: { row: PositionRow; field: 'profit'
         onClick={() => fetcher.submit({ intent: 'modify', orderId: String(row.id), field, value: on ? String(value) : '' }, { method: 'post', action: '/dashboard' })}>
         {isProfit ? t('Set Take/Profit') : t('Set Stop/Loss')}
       </button>}>
-      <p className="muted">{t('Ticket #{{id}} · open rate {{rate}}', { id: row.id, rate: row.openRate })}</p>
+      <p className="muted">{t('Ticket #{{id}} · open rate {{rate}}', { id: row.id, rate: f.rate(row.openRate, row.digits) })}</p>
       <label className="switch">
         <input type="checkbox" role="switch" checked={on} onChange={(e) => setOn(e.target.checked)} />
         <span>{label}</span>
@@ -79,6 +80,7 @@ export function livePnl(row: PositionRow, q: { bid: number; ask: number } | unde
 
 export function Positions({ rows, total, openOnly, prices, currency }: { rows: PositionRow[]; total: number; openOnly: boolean; prices: Prices; currency: string }) {
   const { t } = useTranslation();
+  const f = useFormat();
   const [params] = useSearchParams();
   const [modal, setModal] = useState<{ row: PositionRow; field: 'profit' | 'loss' } | null>(null);
   // one closer for the table: on the Opened tab the row leaves the page before the answer is read
@@ -99,7 +101,7 @@ export function Positions({ rows, total, openOnly, prices, currency }: { rows: P
   };
   const level = (row: PositionRow, field: 'profit' | 'loss') => {
     const v = field === 'profit' ? row.profit : row.loss;
-    const text = v === null ? t('N/A') : Number(v).toString();
+    const text = v === null ? t('N/A') : f.rate(v, row.digits);
     if (row.closeTime) return <span>{text}</span>;
     return (
       <button type="button" className="link-btn" onClick={() => setModal({ row, field })}
@@ -108,16 +110,16 @@ export function Positions({ rows, total, openOnly, prices, currency }: { rows: P
   };
   const columns = useMemo<ColumnDef<PositionRow>[]>(() => [
     { id: 'id', header: t('Ticket'), enableSorting: false, cell: ({ row }) => row.original.id },
-    { id: 'created', header: t('Open Time'), enableSorting: false, cell: ({ row }) => formatClientDateTime(row.original.createdAt) },
+    { id: 'created', header: t('Open Time'), enableSorting: false, cell: ({ row }) => f.clientDateTime(row.original.createdAt) },
     { id: 'type', header: t('Type'), enableSorting: false, cell: ({ row }) => <span className={row.original.type === 'buy' ? 'up' : 'down'}>{row.original.type === 'buy' ? t('Buy') : t('Sell')}</span> },
-    { id: 'units', header: t('Units'), enableSorting: false, cell: ({ row }) => Number(row.original.amount).toString() },
+    { id: 'units', header: t('Units'), enableSorting: false, cell: ({ row }) => f.amount(row.original.amount) },
     { id: 'instrument', header: t('Instrument'), enableSorting: false, cell: ({ row }) => `${row.original.base}/${row.original.quote}` },
-    { id: 'open', header: t('Open Rate'), enableSorting: false, cell: ({ row }) => Number(row.original.openRate).toString() },
-    { id: 'market', header: t('Market Rate'), enableSorting: false, cell: ({ row }) => { const r = livePnl(row.original, prices[row.original.instrument]).rate; return r === null ? '—' : r.toString(); } },
+    { id: 'open', header: t('Open Rate'), enableSorting: false, cell: ({ row }) => f.rate(row.original.openRate, row.original.digits) },
+    { id: 'market', header: t('Market Rate'), enableSorting: false, cell: ({ row }) => { const r = livePnl(row.original, prices[row.original.instrument]).rate; return f.rate(row.original.closeTime ? row.original.closeRate : r, row.original.digits); } },
     {
       id: 'pnl', header: t('Profit/Loss'), enableSorting: false, cell: ({ row }) => {
         const v = livePnl(row.original, prices[row.original.instrument]).pnl;
-        return v === null ? '—' : <span className={v > 0 ? 'up' : 'down'} data-testid={`pnl-${row.original.id}`}>{v.toFixed(5)}</span>;
+        return v === null ? '—' : <span className={v > 0 ? 'up' : 'down'} data-testid={`pnl-${row.original.id}`}>{f.pnl(row.original.closeTime ? row.original.proLoss : v)}</span>;
       },
     },
     { id: 'tp', header: t('Take Profit'), enableSorting: false, cell: ({ row }) => level(row.original, 'profit') },
@@ -131,7 +133,7 @@ export function Positions({ rows, total, openOnly, prices, currency }: { rows: P
       ) : <span className="chip chip-open" data-testid={`status-${row.original.id}`}>{t('OPENED')}</span>,
     },
     { id: 'action', header: '', enableSorting: false, cell: ({ row }) => (row.original.closeTime ? null : <CloseButton id={row.original.id} closing={closingId === row.original.id} onClose={close} />) },
-  ], [t, prices, closingId]); // eslint-disable-line react-hooks/exhaustive-deps
+  ], [t, f, prices, closingId]); // eslint-disable-line react-hooks/exhaustive-deps
 
   return (
     <section className="positions card" aria-label={t('Positions')}>

@@ -20,6 +20,8 @@ export interface PositionRow {
   id: number; createdAt: string; type: 'buy' | 'sell'; amount: string; instrument: string; base: string; quote: string;
   openRate: string; closeRate: string | null; exchangeRate: string; spread: string; profit: string | null; loss: string | null;
   proLoss: string | null; closeTime: string | null; closeReason: string | null;
+  /** the instrument's price digits, for showing its rates */
+  digits: number;
 }
 
 /** Open positions of a wallet summed per instrument and side: enough to mark the floating P/L live. */
@@ -44,7 +46,7 @@ export async function listPositions(sql: Sql, balanceId: number, opts: { openOnl
       SELECT o.id, o.created_at, o.type, o.trade_amount::text AS amount, i.name AS instrument, i.base, i.quote,
              o.open_rate::text AS open_rate, o.close_rate::text AS close_rate, o.exchange_rate::text AS exchange_rate,
              o.spread::text AS spread, o.profit::text AS profit, o.loss::text AS loss, o.pro_loss::text AS pro_loss,
-             o.close_time, o.close_reason
+             o.close_time, o.close_reason, i.digits
         FROM orders o JOIN instruments i ON i.id = o.instrument_id
        WHERE o.balance_id = ${balanceId} AND o.deleted_at IS NULL ${open}
        ORDER BY o.id DESC LIMIT ${limit} OFFSET ${offset}`,
@@ -56,7 +58,7 @@ export async function listPositions(sql: Sql, balanceId: number, opts: { openOnl
       id: Number(r.id), createdAt: (r.created_at as Date).toISOString(), type: r.type, amount: r.amount, instrument: r.instrument,
       base: r.base, quote: r.quote, openRate: r.open_rate, closeRate: r.close_rate, exchangeRate: r.exchange_rate, spread: r.spread,
       profit: r.profit, loss: r.loss, proLoss: r.pro_loss, closeTime: r.close_time ? (r.close_time as Date).toISOString() : null,
-      closeReason: r.close_reason,
+      closeReason: r.close_reason, digits: Number(r.digits),
     })),
   };
 }
