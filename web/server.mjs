@@ -24,6 +24,14 @@ app.use(compression());
 app.use('/assets', express.static(path.join(clientDir, 'assets'), { immutable: true, maxAge: '1y' }));
 app.use(express.static(clientDir, { maxAge: '1h' }));
 app.use(morgan('tiny'));
+// Every loader and action sees the client's address, not only those handed the load context
+// (the staff IP whitelist is checked on every request): it travels as a header that only this
+// server sets, after removing whatever the client sent under that name.
+process.env.CLIENT_IP_HEADER = 'x-broker-client-ip';
+app.use((req, _res, next) => {
+  req.headers['x-broker-client-ip'] = (req.ip ?? req.socket.remoteAddress ?? '').replace(/^::ffff:/, '');
+  next();
+});
 app.all('*', createRequestHandler({
   build,
   mode: build.mode,

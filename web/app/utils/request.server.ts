@@ -9,10 +9,17 @@ declare module '@remix-run/node' {
   }
 }
 
-/** The client's IP: from the server's load context; X-Forwarded-For only when TRUST_PROXY=true. */
+/**
+ * The client's IP: from the server's load context, else from the header web/server.mjs sets on
+ * every request (trusted only when that server runs: it overwrites any client-sent value);
+ * X-Forwarded-For only when TRUST_PROXY=true.
+ */
 export function clientIp(request: Request, context?: AppLoadContext | null): string | null {
   const fromContext = context?.clientIp;
   if (fromContext) return fromContext.replace(/^::ffff:/, '');
+  const header = process.env.CLIENT_IP_HEADER;
+  const fromServer = header ? request.headers.get(header) : null;
+  if (fromServer) return fromServer;
   if (process.env.TRUST_PROXY === 'true') {
     const xff = request.headers.get('x-forwarded-for')?.split(',')[0]?.trim();
     if (xff) return xff.replace(/^::ffff:/, '');
