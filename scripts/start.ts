@@ -115,6 +115,8 @@ async function main() {
     PORT: String(webPort),
     HOST: host,
     WEB_PORT: String(webPort),
+    // links in e-mails point where this start serves, unless APP_URL or the site settings say otherwise
+    APP_URL: process.env.APP_URL || webUrl,
   };
   process.env = env;
 
