@@ -17,7 +17,7 @@ import { GeneralErrorBoundary } from '~/components/error-boundary.tsx';
 export async function loader({ request }: LoaderFunctionArgs) {
   const sql = db();
   const s = await requireAccess(request, sql);
-  const list = listQuery(request, [], POSITIONS_PREFIX, { tab: z.enum(['all', 'open']).catch('all') });
+  const list = listQuery(request, [], POSITIONS_PREFIX, { extra: { tab: z.enum(['all', 'open']).catch('all') } });
   const { pricingPlan } = await getSettings(sql, ['pricingPlan'] as const);
   return loadDashboard(sql, s.user.id, {
     openOnly: list.tab === 'open', page: list.page, limit: list.limit, pricingPlanOn: pricingPlan.enabled === 'on',

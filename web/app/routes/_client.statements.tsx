@@ -18,7 +18,7 @@ import { GeneralErrorBoundary } from '~/components/error-boundary.tsx';
 export async function loader({ request }: LoaderFunctionArgs) {
   const sql = db();
   const s = await requireAccess(request, sql);
-  const { page, dateStart, dateEnd } = listQuery(request);
+  const { page, dateStart, dateEnd } = listQuery(request, [], '', { dates: true });
   const range = { dateStart, dateEnd };
   const balance = await activeBalance(sql, s.user.id);
   const list = balance ? await listStatement(sql, balance.id, range, page) : { rows: [], total: 0 };

@@ -10,7 +10,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const sql = db();
   const s = await requireUser(request, sql);
   // validated before the stream starts: a bad date is a 400 with its message, not a cut download
-  const { dateStart, dateEnd } = listQuery(request);
+  const { dateStart, dateEnd } = listQuery(request, [], '', { dates: true });
   const range = { dateStart, dateEnd };
   const balance = await activeBalance(sql, s.user.id);
   if (!balance) return new Response('No active wallet', { status: 404 });

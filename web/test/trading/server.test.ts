@@ -155,7 +155,7 @@ describe('statements', () => {
     expect(all.rows[0].closeTime > all.rows[1].closeTime).toBe(true);
     const march = await listStatement(sql, c.balanceId, { dateStart: '2024-03-05', dateEnd: '2024-03-10' }, 1);
     expect(march.total).toBe(6);
-    expect(parseListQuery(new URLSearchParams({ dateStart: "2024-01-01'; --", dateEnd: '2024-13-45' }))).toMatchObject({ ok: false, field: 'dateStart' });
+    expect(parseListQuery(new URLSearchParams({ dateStart: "2024-01-01'; --", dateEnd: '2024-13-45' }), { dates: true })).toMatchObject({ ok: false, field: 'dateStart' });
   });
 
   test('CSV fields are escaped (RFC 4180) and formulas defused', () => {

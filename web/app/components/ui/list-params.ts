@@ -50,6 +50,8 @@ export interface ListQueryOptions<E extends z.ZodRawShape> {
   /** the columns the query can sort by; anything else falls back to defaultSort */
   sortable?: readonly string[];
   defaultSort?: string;
+  /** whether the list filters by dateStart / dateEnd; a list that does not never reads (or refuses) them */
+  dates?: boolean;
   /** a list's own parameters (a tab, a status), each with its own .catch() or refusal */
   extra?: E;
 }
@@ -61,7 +63,8 @@ export type ParsedListQuery<E extends z.ZodRawShape> =
 export function parseListQuery<E extends z.ZodRawShape = Record<never, never>>(params: URLSearchParams, opts: ListQueryOptions<E> = {}): ParsedListQuery<E> {
   const prefix = opts.prefix ?? '';
   const base = schema(opts.sortable, opts.defaultSort ?? 'id');
-  const keys = [...Object.keys(base.innerType().shape), ...Object.keys(opts.extra ?? {})];
+  const keys = [...Object.keys(base.innerType().shape), ...Object.keys(opts.extra ?? {})]
+    .filter((k) => opts.dates || (k !== 'dateStart' && k !== 'dateEnd'));
   const raw: Record<string, string> = {};
   for (const k of keys) {
     const v = params.get(prefix + k);
@@ -76,15 +79,10 @@ export function parseListQuery<E extends z.ZodRawShape = Record<never, never>>(p
   return { ok: true, query: { ...q, offset: (q.page - 1) * q.limit } };
 }
 
-/** The view state alone (the table's own controls), never refused: a bad date is simply left out. */
+/** The view state alone (the table's own controls): clamped, never refused. */
 export function readListState(params: URLSearchParams, prefix = ''): ListState {
   const r = parseListQuery(params, { prefix });
-  if (r.ok) return r.query;
-  const clean = new URLSearchParams(params);
-  clean.delete(`${prefix}dateStart`);
-  clean.delete(`${prefix}dateEnd`);
-  const again = parseListQuery(clean, { prefix });
-  return again.ok ? again.query : { page: 1, limit: DEFAULT_PAGE_SIZE, sort: 'id', dir: 'desc', search: '' };
+  return r.ok ? r.query : { page: 1, limit: DEFAULT_PAGE_SIZE, sort: 'id', dir: 'desc', search: '' };
 }
 
 /**
@@ -93,9 +91,9 @@ export function readListState(params: URLSearchParams, prefix = ''): ListState {
  * whose text is the message (an i18n key), before anything is read or streamed.
  */
 export function listQuery<E extends z.ZodRawShape = Record<never, never>>(
-  request: Request, sortable: readonly string[] = [], prefix = '', extra?: E,
+  request: Request, sortable: readonly string[] = [], prefix = '', opts: Pick<ListQueryOptions<E>, 'dates' | 'extra' | 'defaultSort'> = {},
 ): ListQuery & z.infer<z.ZodObject<E>> {
-  const r = parseListQuery(new URL(request.url).searchParams, { sortable, prefix, extra });
+  const r = parseListQuery(new URL(request.url).searchParams, { ...opts, sortable, prefix });
   if (!r.ok) throw new Response(r.message, { status: 400, headers: { 'content-type': 'text/plain; charset=utf-8', 'x-invalid-field': r.field } });
   return r.query;
 }
