@@ -82,7 +82,9 @@ export function parseListQuery<E extends z.ZodRawShape = Record<never, never>>(p
 /** The view state alone (the table's own controls): clamped, never refused. */
 export function readListState(params: URLSearchParams, prefix = ''): ListState {
   const r = parseListQuery(params, { prefix });
-  return r.ok ? r.query : { page: 1, limit: DEFAULT_PAGE_SIZE, sort: 'id', dir: 'desc', search: '' };
+  if (!r.ok) return { page: 1, limit: DEFAULT_PAGE_SIZE, sort: 'id', dir: 'desc', search: '' };
+  const { page, limit, sort, dir, search } = r.query;
+  return { page, limit, sort, dir, search };
 }
 
 /**
