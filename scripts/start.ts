@@ -8,17 +8,27 @@ import postgres from 'postgres';
 import { migrate, repoRoot } from './lib/postgres.ts';
 import { openAppDatabase } from './lib/database.ts';
 import { startChild, stopChild, waitForHttp, type Child } from './lib/processes.ts';
+import { describeFailure, startConfig } from './lib/config.ts';
 import { loadDemoData } from '../seeds/demo.ts';
 import { DEMO_PASSWORD, demoUsers, roleNames } from '../seeds/demo-users.ts';
 
 const dev = process.argv.includes('--dev');
-const webPort = Number(process.env.WEB_PORT ?? 3000);
-const enginePort = Number(process.env.ENGINE_PORT ?? 4000);
+const log = (line: string) => console.log(`[start] ${line}`);
+const fail = (e: unknown) => console.error(describeFailure(e).split('\n').map((l) => `[start] ${l}`).join('\n'));
+
+// every variable checked before anything starts: a bad one is named with what to set instead
+let config: ReturnType<typeof startConfig>;
+try {
+  config = startConfig(process.env);
+} catch (e) {
+  fail(e);
+  process.exit(1);
+}
+const { webPort, enginePort } = config;
 const host = '127.0.0.1';
 const webUrl = `http://${host}:${webPort}`;
 const engineUrl = `http://${host}:${enginePort}`;
 const bin = (name: string) => path.join(repoRoot, 'node_modules', '.bin', name);
-const log = (line: string) => console.log(`[start] ${line}`);
 
 /** Newest modification time under a folder (to tell whether the web build is stale). */
 function newest(dir: string): number {
@@ -115,6 +125,8 @@ async function main() {
     PORT: String(webPort),
     HOST: host,
     WEB_PORT: String(webPort),
+    // links in e-mails point where this start serves, unless APP_URL or the site settings say otherwise
+    APP_URL: process.env.APP_URL || webUrl,
   };
   process.env = env;
 
@@ -131,7 +143,7 @@ async function main() {
   for (const c of children) {
     void c.exited.then((code) => {
       if (!stopping) {
-        console.error(`[start] ${c.name} exited (code ${code}); stopping everything`);
+        console.error(`[start] ${c.name} exited (code ${code}) before being stopped; its last lines are above. Stopping everything.`);
         void shutdown(1);
       }
     });
@@ -161,6 +173,6 @@ async function main() {
 }
 
 main().catch(async (e) => {
-  console.error(`[start] ${e instanceof Error ? e.message : e}`);
+  fail(e);
   await shutdown(1);
 });

@@ -39,7 +39,7 @@ const salesStatuses: [string, string, boolean][] = [
 ];
 
 export const demoSettings: { [K in SettingsKey]?: unknown } = {
-  branding: { appName: 'Nova Markets', appUrl: 'http://127.0.0.1:3000', currencies: ['USD', 'EUR', 'GBP'], demoInitialBalance: '10000', logoPath: null },
+  branding: { appName: 'Nova Markets', appUrl: '', currencies: ['USD', 'EUR', 'GBP'], demoInitialBalance: '10000', logoPath: null },
   kyc: { deposit: 'off', withdraw: 'on', trade: 'off' },
   emailVerify: { enabled: 'on' },
   pricingPlan: { enabled: 'on' },

@@ -1,9 +1,9 @@
 // Server render: the root loader's locale and resources (read from the database) initialise a
 // per-request i18next instance, so the HTML is already in the user's language.
 import { PassThrough } from 'node:stream';
-import type { AppLoadContext, EntryContext } from '@remix-run/node';
+import type { AppLoadContext, EntryContext, HandleErrorFunction } from '@remix-run/node';
 import { createReadableStreamFromReadable } from '@remix-run/node';
-import { RemixServer } from '@remix-run/react';
+import { RemixServer, isRouteErrorResponse } from '@remix-run/react';
 import { isbot } from 'isbot';
 import { renderToPipeableStream } from 'react-dom/server';
 import { createInstance } from 'i18next';
@@ -11,6 +11,20 @@ import { I18nextProvider, initReactI18next } from 'react-i18next';
 import { i18nOptions, FALLBACK_LANGUAGE, type Resources } from '~/modules/i18n/i18n.ts';
 
 const ABORT_DELAY = 5_000;
+
+/**
+ * Server errors to the log. An answer the app chose (a 404 for an unknown URL such as
+ * /favicon.ico, a 405) is one line, not a stack trace; a request the client dropped is not an
+ * error; anything else is logged in full.
+ */
+export const handleError: HandleErrorFunction = (error, { request }) => {
+  if (request.signal.aborted) return;
+  if (isRouteErrorResponse(error)) {
+    console.warn(`[web] ${error.status} ${request.method} ${new URL(request.url).pathname}`);
+    return;
+  }
+  console.error(error);
+};
 
 export default async function handleRequest(
   request: Request,

@@ -4,7 +4,8 @@ import { db } from '~/utils/db.server.ts';
 import { requireAccess } from '~/modules/auth/guards.server.ts';
 import { pageMeta } from '~/modules/shell/meta.ts';
 import { getSettings } from '~/modules/settings/settings.server.ts';
-import { readListState } from '~/components/ui/list-params.ts';
+import { z } from 'zod';
+import { listQuery } from '~/components/ui/list-params.ts';
 import { useRootData } from '~/root.tsx';
 import { loadDashboard, runDashboardAction } from '~/modules/trading/trading.server.ts';
 import { DashboardActionSchema, formError } from '~/modules/trading/schemas.ts';
@@ -16,11 +17,10 @@ import { GeneralErrorBoundary } from '~/components/error-boundary.tsx';
 export async function loader({ request }: LoaderFunctionArgs) {
   const sql = db();
   const s = await requireAccess(request, sql);
-  const params = new URL(request.url).searchParams;
-  const list = readListState(params, POSITIONS_PREFIX);
+  const list = listQuery(request, [], POSITIONS_PREFIX, { extra: { tab: z.enum(['all', 'open']).catch('all') } });
   const { pricingPlan } = await getSettings(sql, ['pricingPlan'] as const);
   return loadDashboard(sql, s.user.id, {
-    openOnly: params.get(`${POSITIONS_PREFIX}tab`) === 'open', page: list.page, limit: list.limit, pricingPlanOn: pricingPlan.enabled === 'on',
+    openOnly: list.tab === 'open', page: list.page, limit: list.limit, pricingPlanOn: pricingPlan.enabled === 'on',
   });
 }
 

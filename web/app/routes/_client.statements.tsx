@@ -9,18 +9,17 @@ import { pageMeta } from '~/modules/shell/meta.ts';
 import { DataTable } from '~/components/ui/data-table.tsx';
 import { DateRangeDialog } from '~/components/ui/date-range-dialog.tsx';
 import { useFormat } from '~/components/ui/format.ts';
-import { readListState } from '~/components/ui/list-params.ts';
+import { listQuery } from '~/components/ui/list-params.ts';
 import { activeBalance } from '~/modules/trading/trading.server.ts';
-import { listStatement, readRange, type StatementRow } from '~/modules/statements/statements.server.ts';
+import { listStatement, type StatementRow } from '~/modules/statements/statements.server.ts';
 import { GeneralErrorBoundary } from '~/components/error-boundary.tsx';
 
 // /statements — closed trades of the active wallet, date filter, 15 a page, CSV export.
 export async function loader({ request }: LoaderFunctionArgs) {
   const sql = db();
   const s = await requireAccess(request, sql);
-  const params = new URL(request.url).searchParams;
-  const range = readRange(params);
-  const { page } = readListState(params);
+  const { page, dateStart, dateEnd } = listQuery(request, [], '', { dates: true });
+  const range = { dateStart, dateEnd };
   const balance = await activeBalance(sql, s.user.id);
   const list = balance ? await listStatement(sql, balance.id, range, page) : { rows: [], total: 0 };
   return { ...list, range, wallet: balance ? { mode: balance.mode, currency: balance.currency } : null };

@@ -1,29 +1,34 @@
-import type { LoaderFunctionArgs } from '@remix-run/node';
+import { data, type LoaderFunctionArgs } from '@remix-run/node';
 import { useLoaderData } from '@remix-run/react';
+import { useTranslation } from 'react-i18next';
 import { db } from '~/utils/db.server.ts';
 import { requireAccess } from '~/modules/auth/guards.server.ts';
 import { pageMeta } from '~/modules/shell/meta.ts';
 import { PriceChart } from '~/modules/trading/chart.tsx';
 import { RealtimeProvider } from '~/modules/trading/realtime.tsx';
+import { findInstrument } from '~/modules/trading/symbol.server.ts';
 
 // /mobile-chart/:symbol — full-height chart, dark, daily, the symbol fixed by the URL (client-area.md §2).
+// EURUSD, EUR/USD, eur_usd all name EUR_USD; an unknown symbol answers 404 with the chart's
+// "not available" note on the page rather than an empty chart.
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const sql = db();
   await requireAccess(request, sql);
-  const symbol = params.symbol ?? '';
-  const [inst] = await sql`SELECT name, base, quote, digits FROM instruments WHERE name = ${symbol}`;
-  // an unknown symbol shows the chart's "not available" note (the candles answer 404)
-  if (!inst) return { symbol, label: symbol, digits: 5 };
-  return { symbol: inst.name as string, label: `${inst.base}/${inst.quote}`, digits: Number(inst.digits) };
+  const inst = await findInstrument(sql, params.symbol ?? '');
+  if (!inst) return data({ symbol: null, label: params.symbol ?? '', digits: 5 }, { status: 404 });
+  return { symbol: inst.name, label: inst.label, digits: inst.digits };
 }
 
 export default function Page() {
+  const { t } = useTranslation();
   const { symbol, label, digits } = useLoaderData<typeof loader>();
   return (
     <RealtimeProvider pricesOnly>
       <main className="mobile-chart" data-theme="dark">
         <h1 className="sr-only">{label}</h1>
-        <PriceChart symbol={symbol} digits={digits} theme="dark" className="full-height" />
+        {symbol
+          ? <PriceChart symbol={symbol} digits={digits} theme="dark" className="full-height" />
+          : <div className="price-chart full-height" data-state="error"><div className="price-chart-note" role="status">{t('The chart is not available right now.')}</div></div>}
       </main>
     </RealtimeProvider>
   );

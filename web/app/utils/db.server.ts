@@ -3,7 +3,19 @@
 import postgres from 'postgres';
 import { env } from './env.server.ts';
 
-export type Sql = postgres.Sql<{ bigint: bigint }>;
+export type Sql = postgres.Sql<{ bigint: bigint | number | string }>;
+
+/**
+ * int8 (ids, counts) read as a JS number, so every row is JSON-serialisable (a BigInt makes
+ * JSON.stringify throw: /auth/user answered 500). Ids and counts stay far below 2^53; a value
+ * beyond it is kept as its exact string rather than rounded. Money is numeric, never int8.
+ */
+const int8: postgres.PostgresType<bigint | number | string> = {
+  to: 20,
+  from: [20],
+  parse: (x: string) => (Number.isSafeInteger(Number(x)) ? Number(x) : x),
+  serialize: (x: number | string | bigint) => x.toString(),
+};
 
 declare global {
   // survives Vite's hot reloads in development
@@ -11,7 +23,7 @@ declare global {
 }
 
 export function connect(url: string, max = 10): Sql {
-  return postgres(url, { max, onnotice: () => {}, types: { bigint: postgres.BigInt } });
+  return postgres(url, { max, onnotice: () => {}, types: { bigint: int8 } });
 }
 
 export function db(): Sql {

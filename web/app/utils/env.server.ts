@@ -12,6 +12,8 @@ const schema = z.object({
   SESSION_SECRET: z.string().min(16).default('dev-only-session-secret-change-me'),
   /** 32-byte key (hex or base64) encrypting gateway and provider secrets at rest. */
   SECRETS_KEY: z.string().min(32).default('dev-only-secrets-key-change-me-0000000000'),
+  /** Public address of the app for links in e-mails, when the site settings name none. */
+  APP_URL: z.preprocess((v) => (v === '' ? undefined : v), z.string().url().optional()),
   SMTP_URL: z.string().optional(),
   MAIL_FROM: z.string().default('Broker <no-reply@broker.local>'),
   UPLOAD_DIR: z.string().default('.data/uploads'),

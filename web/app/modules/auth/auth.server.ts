@@ -5,6 +5,7 @@ import { decryptSecret, secretsKey } from '@broker/engine/secrets';
 import { getSettings } from '~/modules/settings/settings.server.ts';
 import { env } from '~/utils/env.server.ts';
 import { sendMail } from '~/modules/email/mailer.server.ts';
+import { resolveAppUrl } from '~/modules/email/app-url.server.ts';
 import { hashPassword, verifyPassword } from './password.server.ts';
 import { verifyCaptcha, type CaptchaConfig } from './captcha.server.ts';
 import { enforceLimits, forgiveSuccess, LIMITS, RateLimitedError, type RateLimitStore } from './rate-limit.server.ts';
@@ -32,7 +33,7 @@ export async function loadAuthConfig(sql: Sql): Promise<AuthConfig> {
   return {
     emailVerify: s.emailVerify.enabled === 'on',
     captcha: { enabled: s.recaptcha.enabled === 'on' && !!s.recaptcha.siteKey, secretKey: readSecret(s.recaptcha.secretKey) },
-    appUrl: s.branding.appUrl.replace(/\/+$/, ''),
+    appUrl: resolveAppUrl(s.branding.appUrl),
     appName: s.branding.appName,
     currencies: s.branding.currencies,
     demoInitialBalance: s.branding.demoInitialBalance,

@@ -8,7 +8,8 @@ const money = z.string().regex(/^\d+(\.\d{1,8})?$/, 'must be a non-negative amou
 export const settingsSchemas = {
   branding: z.object({
     appName: z.string().min(1, 'required'),
-    appUrl: z.string().min(1, 'required'),
+    /** '' = not set: links use APP_URL, else the address `npm start` serves on (app-url.server.ts) */
+    appUrl: z.string(),
     /** currencies offered at sign-up; the first is the default */
     currencies: z.array(z.string().regex(/^[A-Z]{3}$/)).min(1, 'required'),
     demoInitialBalance: money,
@@ -32,7 +33,7 @@ export type SettingsKey = keyof typeof settingsSchemas;
 export type Settings<K extends SettingsKey> = z.infer<(typeof settingsSchemas)[K]>;
 
 export const settingsDefaults: { [K in SettingsKey]: Settings<K> } = {
-  branding: { appName: 'Broker', appUrl: 'http://127.0.0.1:3000', currencies: ['USD'], demoInitialBalance: '10000', logoPath: null },
+  branding: { appName: 'Broker', appUrl: '', currencies: ['USD'], demoInitialBalance: '10000', logoPath: null },
   favicon: { path: null },
   authBackground: { path: null },
   whatsapp: { number: '' },

@@ -1,18 +1,13 @@
 // Statements of closed trades (client-area.md §2 "Statements page"): the active wallet's closed
 // orders in a date range, 15 a page, and the same rows as a streamed CSV of any size.
+// dateStart / dateEnd (YYYY-MM-DD, UTC days, both inclusive) come parsed by the list schema
+// (listQuery): real days within 1970..2100, the end not before the start.
 import type { Sql } from '~/utils/db.server.ts';
 import { plainDecimal } from '~/components/ui/format.ts';
+import type { DateRange } from '~/components/ui/list-params.ts';
 
+export type { DateRange };
 export const STATEMENT_PAGE_SIZE = 15;
-const DAY = /^\d{4}-\d{2}-\d{2}$/;
-
-export interface DateRange { dateStart: string; dateEnd: string }
-
-/** dateStart / dateEnd as YYYY-MM-DD (UTC days, both inclusive); anything else is ignored. */
-export function readRange(params: URLSearchParams): DateRange {
-  const ok = (v: string | null) => (v && DAY.test(v) && !Number.isNaN(Date.parse(`${v}T00:00:00Z`)) ? v : '');
-  return { dateStart: ok(params.get('dateStart')), dateEnd: ok(params.get('dateEnd')) };
-}
 
 function where(sql: Sql, balanceId: number, r: DateRange) {
   return sql`o.balance_id = ${balanceId} AND o.close_time IS NOT NULL AND o.deleted_at IS NULL
