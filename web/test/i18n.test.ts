@@ -52,4 +52,14 @@ describe('languages from the database', () => {
     await sql`UPDATE translations SET value = 'Übersetzt' WHERE language_code = ${code} AND key = ${key}`;
     expect((await loadResources(sql, code))[code][key]).toBe('Übersetzt');
   });
+
+  test('a key outside the code\'s list already in the table is never shipped to a page', async () => {
+    const junk = unique('junk key ');
+    await sql`INSERT INTO languages (code, name) VALUES ('en', 'English') ON CONFLICT (code) DO NOTHING`;
+    await sql`INSERT INTO translations (language_code, key, value) VALUES ('en', ${junk}, 'spam'), ('en', 'Dashboard', 'Dashboard')
+              ON CONFLICT (language_code, key) DO NOTHING`;
+    const en = (await loadResources(sql, 'en')).en;
+    expect(en[junk]).toBeUndefined();
+    expect(en['Dashboard']).toBe('Dashboard');
+  });
 });

@@ -45,7 +45,9 @@ export async function detectLocale(request: Request, languages: Language[]): Pro
 export async function loadTranslations(sql: Sql, locale: string): Promise<Resources> {
   const rows = await sql`SELECT key, value FROM translations WHERE language_code = ${locale} AND value <> ''`;
   const out: Resources = {};
-  for (const r of rows) out[r.key] = r.value;
+  // keys outside the code's list (recorded by anonymous visitors before that was refused) are
+  // never shipped to a page
+  for (const r of rows) if (isKnownKey(r.key)) out[r.key] = r.value;
   return out;
 }
 
