@@ -10,6 +10,7 @@ import * as backRoute from '~/routes/authManager.back-to-admin.tsx';
 import * as translationsRoute from '~/routes/translations.$lng.tsx';
 import * as staffLayout from '~/routes/_staff.tsx';
 import * as langRoute from '~/routes/lang.tsx';
+import * as customersAllRoute from '~/routes/_staff.admin.customers.all.tsx';
 import { ROLE_HOME, type RoleId } from '~/modules/auth/permissions.ts';
 import { findSession, SESSION_COOKIE } from '~/modules/auth/session.server.ts';
 import { signIn } from '~/modules/auth/auth.server.ts';
@@ -99,6 +100,25 @@ describe('the staff IP whitelist holds on every request', () => {
     // without the request's address known, the address it signed in from is checked
     expect(status(await load(staffLayout.loader, get('/admin', cookie)))).toBe('redirect:/');
     expect(status(await load(staffLayout.loader, get('/admin', cookie), {}, '203.0.113.9'))).toBe(200);
+  });
+
+  test('a route handed no load context still checks the request\'s own address (the header web/server.mjs sets)', async () => {
+    const admin = await createUser(sql, { roleId: 1 });
+    const r = (await act(signInRoute.action, post('/', { email: admin.email, password: PASSWORD }), {}, '203.0.113.20')) as Response;
+    const cookie = `${SESSION_COOKIE}=${setCookieToken(r)}`;
+    await sql`INSERT INTO user_ip_whitelist (user_id, ip_address) VALUES (${admin.id}, '203.0.113.20')`;
+    const from = (ip: string) => new Request(`${BASE}/admin/customers/all`, { headers: { cookie, 'x-broker-client-ip': ip } });
+    process.env.CLIENT_IP_HEADER = 'x-broker-client-ip';
+    try {
+      expect(status(await load(customersAllRoute.loader, from('203.0.113.20')))).toBe(200);
+      // signed in from a listed address, now calling from another one
+      expect(status(await load(customersAllRoute.loader, from('198.51.100.77')))).toBe('redirect:/');
+    } finally {
+      delete process.env.CLIENT_IP_HEADER;
+    }
+    // without web/server.mjs the header is nobody's word: a client cannot claim a listed address
+    const claimed = new Request(`${BASE}/admin/customers/all`, { headers: { cookie, 'x-broker-client-ip': '198.51.100.77' } });
+    expect(status(await load(customersAllRoute.loader, claimed))).toBe(200);
   });
 
   test('a login-as session is held to its staff member\'s whitelist', async () => {
