@@ -103,4 +103,21 @@ describe('visitor flows in Chromium', () => {
     expect(await login.isDisabled()).toBe(false);
     await page.context().close();
   });
+
+  test("a bad email's blur error moves nothing: one click on 'Sign Up' or 'Forgot password?' lands", async () => {
+    const page = await newPage(browser);
+    for (const [link, path] of [['Sign Up', '/signup'], ['Forgot password?', '/forgot-password']] as const) {
+      await page.goto('/');
+      await page.getByLabel('Email').fill('not-an-email');
+      const before = await page.getByRole('link', { name: link }).boundingBox();
+      await page.getByRole('link', { name: link }).click(); // the blur shows 'Invalid email' under the field
+      await page.waitForURL((url) => url.pathname === path, { timeout: 5_000 });
+      await page.goBack();
+      await page.getByLabel('Email').fill('not-an-email');
+      await page.getByLabel('Email').blur();
+      await page.getByText('Invalid email').waitFor();
+      expect(await page.getByRole('link', { name: link }).boundingBox()).toEqual(before);
+    }
+    await page.context().close();
+  });
 });

@@ -104,7 +104,12 @@ export function Positions({ rows, total, openOnly, prices, currency }: { rows: P
   };
   const columns = useMemo<ColumnDef<PositionRow>[]>(() => [
     { id: 'id', header: t('Ticket'), enableSorting: false, cell: ({ row }) => row.original.id },
-    { id: 'created', header: t('Open Time'), enableSorting: false, cell: ({ row }) => formatClientDateTime(row.original.createdAt) },
+    { id: 'created', header: t('Open Time'), enableSorting: false, cell: ({ row }) => {
+        // the date over the time when the column is narrow, never broken inside either
+        const [day, ...time] = formatClientDateTime(row.original.createdAt).split(' ');
+        return <span className="cell-wrap"><span>{day}</span> <span>{time.join(' ')}</span></span>;
+      },
+    },
     { id: 'type', header: t('Type'), enableSorting: false, cell: ({ row }) => <span className={row.original.type === 'buy' ? 'up' : 'down'}>{row.original.type === 'buy' ? t('Buy') : t('Sell')}</span> },
     { id: 'units', header: t('Units'), enableSorting: false, cell: ({ row }) => Number(row.original.amount).toString() },
     { id: 'instrument', header: t('Instrument'), enableSorting: false, cell: ({ row }) => `${row.original.base}/${row.original.quote}` },
