@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { database, insertUser, launch, linkFromOutbox, newPage, signIn, uniqueEmail } from './support/browser.ts';
+import { expectNoAxeViolations } from './support/axe.ts';
 
 const sql = database();
 let browser: Browser;
@@ -89,6 +90,17 @@ describe('visitor flows in Chromium', () => {
     await page.context().clearCookies();
     await page.goto(link);
     await page.getByText('This reset link is invalid or has expired.').waitFor();
+    await page.context().close();
+  });
+
+  test('the sign-in page passes axe-core (WCAG 2.1 AA), also with its field errors shown', async () => {
+    const page = await newPage(browser);
+    await page.goto('/');
+    await expectNoAxeViolations(page);
+    await page.getByLabel('Email').fill('not-an-email');
+    await page.getByLabel('Email').blur();
+    await page.getByText('Invalid email').waitFor();
+    await expectNoAxeViolations(page);
     await page.context().close();
   });
 

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { BASE_URL, database, insertUser, launch, newPage, signIn } from './support/browser.ts';
+import { expectNoAxeViolations } from './support/axe.ts';
 
 const ENGINE = process.env.E2E_ENGINE_URL ?? 'http://127.0.0.1:4000';
 const SYMBOL = 'BTC_USD'; // crypto: its market never closes, so the test runs any day
@@ -292,6 +293,8 @@ describe('positions table layout', () => {
       return { table: scroller.scrollWidth - scroller.clientWidth, page: document.documentElement.scrollWidth - document.documentElement.clientWidth };
     });
     expect(overflow).toEqual({ table: 0, page: 0 });
+    // and the dashboard, with open and closed positions, passes axe-core (WCAG 2.1 AA)
+    await expectNoAxeViolations(page);
     await context.close();
   });
 });

@@ -99,7 +99,7 @@ export function Positions({ rows, total, openOnly, prices, currency }: { rows: P
     if (row.closeTime) return <span>{text}</span>;
     return (
       <button type="button" className="link-btn" onClick={() => setModal({ row, field })}
-        aria-label={`${field === 'profit' ? t('Take Profit') : t('Stop Loss')} #${row.id}`}>{text}</button>
+        aria-label={`${field === 'profit' ? t('Take Profit') : t('Stop Loss')} #${row.id}: ${text}`}>{text}</button>
     );
   };
   const columns = useMemo<ColumnDef<PositionRow>[]>(() => [
