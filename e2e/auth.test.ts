@@ -120,11 +120,13 @@ describe('visitor flows in Chromium', () => {
     const page = await newPage(browser);
     for (const [link, path] of [['Sign Up', '/signup'], ['Forgot password?', '/forgot-password']] as const) {
       await page.goto('/');
+      await page.waitForLoadState('networkidle'); // hydrated: the blur validation is live
       await page.getByLabel('Email').fill('not-an-email');
       const before = await page.getByRole('link', { name: link }).boundingBox();
       await page.getByRole('link', { name: link }).click(); // the blur shows 'Invalid email' under the field
       await page.waitForURL((url) => url.pathname === path, { timeout: 5_000 });
-      await page.goBack();
+      await page.goto('/');
+      await page.waitForLoadState('networkidle');
       await page.getByLabel('Email').fill('not-an-email');
       await page.getByLabel('Email').blur();
       await page.getByText('Invalid email').waitFor();
