@@ -179,9 +179,9 @@ describe('positions', () => {
     await page.context().setOffline(true);
     await page.getByText('Reconnecting…').waitFor({ timeout: 20_000 });
     await page.context().setOffline(false);
-    // 20 s of failed retries: uncapped (2, 4, 8, 16 s …) the next try would come ~9 s after the
-    // server is back; capped at 5 s it comes within the bound
-    await page.waitForTimeout(20_000);
+    // 16 s of failed retries: uncapped (tries at 0, 2, 6, 14, 29 s …) the next one would come
+    // ~13 s after the server is back; capped at 5 s it comes within the bound
+    await page.waitForTimeout(16_000);
     await page.unroute('**/dashboard/ticket*');
     await page.getByText('Live', { exact: true }).waitFor({ timeout: RECONNECT_BOUND_MS });
 
