@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { database, insertUser, launch, linkFromOutbox, newPage, signIn, uniqueEmail } from './support/browser.ts';
+import { expectNoAxeViolations } from './support/axe.ts';
 
 const sql = database();
 let browser: Browser;
@@ -92,6 +93,17 @@ describe('visitor flows in Chromium', () => {
     await page.context().close();
   });
 
+  test('the sign-in page passes axe-core (WCAG 2.1 AA), also with its field errors shown', async () => {
+    const page = await newPage(browser);
+    await page.goto('/');
+    await expectNoAxeViolations(page);
+    await page.getByLabel('Email').fill('not-an-email');
+    await page.getByLabel('Email').blur();
+    await page.getByText('Invalid email').waitFor();
+    await expectNoAxeViolations(page);
+    await page.context().close();
+  });
+
   test('the Login button stays disabled until email and password are filled', async () => {
     const page = await newPage(browser);
     await page.goto('/');
@@ -101,6 +113,25 @@ describe('visitor flows in Chromium', () => {
     expect(await login.isDisabled()).toBe(true);
     await page.getByLabel('Password').fill('x');
     expect(await login.isDisabled()).toBe(false);
+    await page.context().close();
+  });
+
+  test("a bad email's blur error moves nothing: one click on 'Sign Up' or 'Forgot password?' lands", async () => {
+    const page = await newPage(browser);
+    for (const [link, path] of [['Sign Up', '/signup'], ['Forgot password?', '/forgot-password']] as const) {
+      await page.goto('/');
+      await page.waitForLoadState('networkidle'); // hydrated: the blur validation is live
+      await page.getByLabel('Email').fill('not-an-email');
+      const before = await page.getByRole('link', { name: link }).boundingBox();
+      await page.getByRole('link', { name: link }).click(); // the blur shows 'Invalid email' under the field
+      await page.waitForURL((url) => url.pathname === path, { timeout: 5_000 });
+      await page.goto('/');
+      await page.waitForLoadState('networkidle');
+      await page.getByLabel('Email').fill('not-an-email');
+      await page.getByLabel('Email').blur();
+      await page.getByText('Invalid email').waitFor();
+      expect(await page.getByRole('link', { name: link }).boundingBox()).toEqual(before);
+    }
     await page.context().close();
   });
 });

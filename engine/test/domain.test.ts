@@ -2,7 +2,7 @@
 import { describe, expect, test } from 'bun:test';
 import {
   marginRequired, pipValue, spreadCost, orderPnl, orderPnlF, estimatedPnl, equity, freeMargin, marginLevel,
-  checkMargin, checkDialogLevels, checkModifyLevels, dialogRanges, takeProfitHit, stopLossHit, stopOutHit,
+  checkMargin, checkDialogLevels, checkLevelsNotTriggered, checkModifyLevels, intersectRanges, inRange, untriggeredRanges, modifyRanges, dialogRanges, takeProfitHit, stopLossHit, stopOutHit,
   stopOutLevel, autoCloseReason, zeroEquityHit, isMarketOpen, marketStatus, conversionRate, effectiveLeverage,
   planValue, markRate, dec, moneyStr,
 } from '../src/domain/index.ts';
@@ -117,6 +117,39 @@ describe('§5 take-profit / stop-loss modals against the open rate 1.5', () => {
     ['sell', null, '1.6', null], ['sell', null, '1.49', 'bad_stop_loss'],
   ] as const)('%s tp %s sl %s → %s', (side, tp, sl, want) => {
     expect(checkModifyLevels(side, '1.5', tp, sl)).toBe(want);
+  });
+});
+
+describe('a level the current price has reached is refused (bid 1.1, ask 1.2)', () => {
+  test.each([
+    // side, tp, sl → code
+    ['buy', '1.2', null, 'bad_take_profit'], ['buy', '1.19', null, 'bad_take_profit'], ['buy', '1.20001', null, null],
+    ['buy', null, '1.2', 'bad_stop_loss'], ['buy', null, '1.3', 'bad_stop_loss'], ['buy', null, '1.19999', null],
+    ['sell', '1.1', null, 'bad_take_profit'], ['sell', '1.2', null, 'bad_take_profit'], ['sell', '1.09999', null, null],
+    ['sell', null, '1.1', 'bad_stop_loss'], ['sell', null, '1.0', 'bad_stop_loss'], ['sell', null, '1.10001', null],
+    ['buy', 0, null, null], ['sell', null, null, null],
+  ] as const)('%s tp %s sl %s → %s', (side, tp, sl, want) => {
+    expect(checkLevelsNotTriggered(side, '1.1', '1.2', tp, sl)?.code ?? null).toBe(want);
+  });
+  test('the message names the level, the side of the price and why', () => {
+    expect(checkLevelsNotTriggered('buy', 1.1, 1.2, null, 1.3)?.message).toBe('Stop loss must be below the current price (1.2): it would close the position at once');
+    expect(checkLevelsNotTriggered('sell', 1.1, 1.2, 1.15, null)?.message).toBe('Take profit must be below the current price (1.1): it would close the position at once');
+    expect(checkLevelsNotTriggered('sell', 1.1, 1.2, null, 1.05)?.message).toBe('Stop loss must be above the current price (1.1): it would close the position at once');
+  });
+  test('agrees with the trigger comparisons the engine closes by', () => {
+    for (const side of ['buy', 'sell'] as const) for (const lv of [1.0, 1.09999, 1.1, 1.15, 1.2, 1.20001, 1.3]) {
+      expect(checkLevelsNotTriggered(side, 1.1, 1.2, lv, null) !== null).toBe(takeProfitHit(side, 1.1, 1.2, lv));
+      expect(checkLevelsNotTriggered(side, 1.1, 1.2, null, lv) !== null).toBe(stopLossHit(side, 1.1, 1.2, lv));
+    }
+  });
+  test('the modal range is the spec bound within the untriggered side', () => {
+    // buy opened at 1.5, the price fell to 1.2: a stop-loss must be below 1.2, not merely ≤ 1.5
+    const r = intersectRanges(modifyRanges('buy', '1.5').stopLoss, untriggeredRanges('buy', '1.1', '1.2').stopLoss);
+    expect(r).toEqual({ min: '0', max: '1.2', minExclusive: false, maxExclusive: true });
+    expect(inRange('1.2', r)).toBe(false);
+    expect(inRange('1.19', r)).toBe(true);
+    // the price rose above the open rate: the open rate itself is fine
+    expect(intersectRanges(modifyRanges('buy', '1.1').stopLoss, untriggeredRanges('buy', '1.1', '1.2').stopLoss)).toEqual({ min: '0', max: '1.1', minExclusive: false, maxExclusive: false });
   });
 });
 

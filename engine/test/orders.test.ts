@@ -184,6 +184,36 @@ describe('modify', () => {
     expect(cleared.body.order).toMatchObject({ profit: '120.0000000000', loss: null });
     expect(E.core.risk.position(id)).toMatchObject({ tp: 120, sl: null });
   });
+
+  test('a stop-loss or take-profit the price has already reached is refused, with the reason, and nothing changes', async () => {
+    const u = await createUser(sql, { deposit: '1000' });
+    const { body } = await E.call('POST', '/orders', { userId: u.userId, type: 'buy', instrument: BTC.name, amount: 1 });
+    const id = body.order.id; // opened at the ask, 101
+    try {
+      await E.quote(BTC.name, 95, 96); // the position is losing: a stop-loss at the open rate would close it at once
+      const r = await E.call('PATCH', `/orders/${id}`, { userId: u.userId, loss: 101 });
+      expect(r.status).toBe(422);
+      expect(r.body).toEqual({ code: 'bad_stop_loss', message: 'Stop loss must be below the current price (96): it would close the position at once' });
+      expect((await E.call('PATCH', `/orders/${id}`, { userId: u.userId, loss: 96 })).status).toBe(422);
+      const [o] = await sql`SELECT loss, close_time FROM orders WHERE id = ${id}`;
+      expect(o).toEqual({ loss: null, close_time: null });
+      const ok = await E.call('PATCH', `/orders/${id}`, { userId: u.userId, loss: 95.5 });
+      expect(ok.status).toBe(200);
+      await E.quote(BTC.name, 110, 111);
+      const tp = await E.call('PATCH', `/orders/${id}`, { userId: u.userId, profit: 105 });
+      expect(tp.body.message).toBe('Take profit must be above the current price (111): it would close the position at once');
+    } finally {
+      await E.quote(BTC.name, 100, 101);
+    }
+  });
+
+  test('placing with a take-profit at the ask is refused: it would close at once', async () => {
+    const u = await createUser(sql, { deposit: '1000' });
+    const r = await E.call('POST', '/orders', { userId: u.userId, type: 'buy', instrument: BTC.name, amount: 1, profit: 101 });
+    expect(r.status).toBe(422);
+    expect(r.body.message).toBe('Take profit must be above the current price (101): it would close the position at once');
+    expect(await sql`SELECT 1 FROM orders WHERE user_id = ${u.userId}`).toHaveLength(0);
+  });
 });
 
 describe('risk on ticks', () => {

@@ -8,8 +8,11 @@ const isSet = (v: Level) => v !== null && v !== undefined && !dec(v).isZero();
 
 export type BoundError = 'bad_take_profit' | 'bad_stop_loss';
 
-/** [min, max] of a level; max null means unbounded. Both ends inclusive, as the spec says. */
-export interface Range { min: string; max: string | null }
+/**
+ * [min, max] of a level; max null means unbounded. Both ends inclusive, as the spec says,
+ * unless an end is marked exclusive (the current price: a level there closes at once).
+ */
+export interface Range { min: string; max: string | null; minExclusive?: boolean; maxExclusive?: boolean }
 
 /**
  * Order dialog, against the live price: buy take-profit ≥ ask, buy stop-loss in [0, ask];
@@ -35,8 +38,49 @@ export function modifyRanges(side: Side, openRate: Num): { takeProfit: Range; st
 
 export function inRange(value: Num, r: Range): boolean {
   const v = dec(value);
-  if (v.isNaN() || v.lt(r.min)) return false;
-  return r.max === null || v.lte(r.max);
+  if (v.isNaN() || (r.minExclusive ? v.lte(r.min) : v.lt(r.min))) return false;
+  return r.max === null || (r.maxExclusive ? v.lt(r.max) : v.lte(r.max));
+}
+
+/**
+ * Levels the current price has not reached (the comparisons of triggers.ts): buy take-profit
+ * above the ask and stop-loss below it; sell take-profit below the bid and stop-loss above it.
+ * A level outside would close the position on the next tick.
+ */
+export function untriggeredRanges(side: Side, bid: Num, ask: Num): { takeProfit: Range; stopLoss: Range } {
+  const ref = dec(side === 'buy' ? ask : bid).toString();
+  const above: Range = { min: ref, max: null, minExclusive: true };
+  const below: Range = { min: '0', max: ref, maxExclusive: true };
+  return side === 'buy' ? { takeProfit: above, stopLoss: below } : { takeProfit: below, stopLoss: above };
+}
+
+/** The levels inside both ranges (the spec's bound and the untriggered one); may be empty. */
+export function intersectRanges(a: Range, b: Range): Range {
+  const aMin = dec(a.min), bMin = dec(b.min);
+  const min = aMin.eq(bMin) ? { min: a.min, minExclusive: !!(a.minExclusive || b.minExclusive) }
+    : aMin.gt(bMin) ? { min: a.min, minExclusive: !!a.minExclusive } : { min: b.min, minExclusive: !!b.minExclusive };
+  let max: { max: string | null; maxExclusive: boolean };
+  if (a.max === null) max = { max: b.max, maxExclusive: !!b.maxExclusive };
+  else if (b.max === null) max = { max: a.max, maxExclusive: !!a.maxExclusive };
+  else {
+    const aMax = dec(a.max), bMax = dec(b.max);
+    max = aMax.eq(bMax) ? { max: a.max, maxExclusive: !!(a.maxExclusive || b.maxExclusive) }
+      : aMax.lt(bMax) ? { max: a.max, maxExclusive: !!a.maxExclusive } : { max: b.max, maxExclusive: !!b.maxExclusive };
+  }
+  return { ...min, ...max };
+}
+
+/**
+ * A take-profit or stop-loss the current price has already reached is refused (place and
+ * modify alike): set, it would close the position at once.
+ */
+export function checkLevelsNotTriggered(side: Side, bid: Num, ask: Num, tp: Level, sl: Level): { code: BoundError; message: string } | null {
+  const r = untriggeredRanges(side, bid, ask);
+  const price = side === 'buy' ? r.takeProfit.min : r.takeProfit.max!;
+  const at = (above: boolean) => `must be ${above ? 'above' : 'below'} the current price (${price}): it would close the position at once`;
+  if (isSet(tp) && !inRange(tp!, r.takeProfit)) return { code: 'bad_take_profit', message: `Take profit ${at(side === 'buy')}` };
+  if (isSet(sl) && !inRange(sl!, r.stopLoss)) return { code: 'bad_stop_loss', message: `Stop loss ${at(side === 'sell')}` };
+  return null;
 }
 
 function check(ranges: { takeProfit: Range; stopLoss: Range }, tp: Level, sl: Level): BoundError | null {

@@ -6,7 +6,7 @@
 import type { Sql } from '../db.ts';
 import type { Book } from '../book/book.ts';
 import {
-  CONTRACT_SIZE, DEFAULT_STOPOUT, checkDialogLevels, checkModifyLevels, dec, effectiveLeverage,
+  CONTRACT_SIZE, DEFAULT_STOPOUT, checkDialogLevels, checkLevelsNotTriggered, checkModifyLevels, dec, effectiveLeverage,
   levelOrNull, marginRequired, markRate, money, moneyStr, orderPnl, parseDecimal, parseLevel, planValue, rate, spreadCost,
   type Category, type CloseReason, type DecimalField, type Side,
 } from '../domain/index.ts';
@@ -218,6 +218,8 @@ function checkPlace(deps: OrderDeps, input: PlaceInput, ctx: PlaceCtx) {
   const bad = checkDialogLevels(input.type, bid, ask, tp, sl);
   if (bad === 'bad_take_profit') return refuse(bad, input.type === 'buy' ? `Take profit must be at or above the ask (${q.ask})` : `Take profit must be between 0 and the bid (${q.bid})`);
   if (bad === 'bad_stop_loss') return refuse(bad, input.type === 'buy' ? `Stop loss must be between 0 and the ask (${q.ask})` : `Stop loss must be at or above the bid (${q.bid})`);
+  const now = checkLevelsNotTriggered(input.type, bid, ask, tp, sl);
+  if (now) return refuse(now.code, now.message);
 
   const leverage = effectiveLeverage(planValue(ctx.plan, ctx.category, 'leverage'), ctx.leverage);
   const stopout = planValue(ctx.plan, ctx.category, 'stopout') ?? DEFAULT_STOPOUT;
@@ -327,6 +329,10 @@ export async function modifyOrder(deps: OrderDeps, raw: ModifyInput): Promise<Re
       input.profit === undefined ? null : tp, input.loss === undefined ? null : sl);
     if (bad === 'bad_take_profit') return refuse(bad, cur.type === 'buy' ? `Take profit must be at or above the open rate (${cur.open_rate})` : `Take profit must be between 0 and the open rate (${cur.open_rate})`);
     if (bad === 'bad_stop_loss') return refuse(bad, cur.type === 'buy' ? `Stop loss must be between 0 and the open rate (${cur.open_rate})` : `Stop loss must be at or above the open rate (${cur.open_rate})`);
+    // against the live price too: a level already reached would close the position at once
+    const q = deps.book.quote(cur.name);
+    const now = q && checkLevelsNotTriggered(cur.type, q.bid, q.ask, input.profit === undefined ? null : tp, input.loss === undefined ? null : sl);
+    if (now) return refuse(now.code, now.message);
     const [row] = await tx<OrderRow[]>`
       UPDATE orders SET profit = ${tp}, loss = ${sl}, updated_at = now() WHERE id = ${input.orderId} RETURNING *`;
     return { ok: true as const, row, name: cur.name };

@@ -2,61 +2,86 @@
 // client-area.md §5 and §9 (and the account-summary formulas).
 import { describe, expect, test } from 'vitest';
 import {
-  acceptLevel, accountSummary, dialogLevelRanges, floatingFromExposure, initialLevel, modalLevelRanges, preview, stepAmount,
-  stepLevel, unitsOf, type PreviewInput,
+  accountSummary, allowedRange, dialogLevelRanges, floatingFromExposure, initialLevel, levelProblem, liveLevelRanges, modalLevelRanges,
+  preview, stepAmount, stepLevel, unitsOf, type PreviewInput,
 } from '~/modules/trading/dialog.ts';
 import { searchInstruments } from '~/modules/trading/dashboard.tsx';
 
 const bid = 1.1, ask = 1.2;
 
 describe('dialog take-profit / stop-loss bounds (§5)', () => {
-  // [side, level, typed, accepted?]
+  const live = (side: 'buy' | 'sell') => liveLevelRanges(side, { bid, ask });
+  // [side, level, typed, valid?]
   const cases: [('buy' | 'sell'), 'takeProfit' | 'stopLoss', string, boolean][] = [
-    ['buy', 'takeProfit', '1.2', true],      // at the ask
-    ['buy', 'takeProfit', '1.5', true],      // above
+    ['buy', 'takeProfit', '1.20001', true],  // above the ask
+    ['buy', 'takeProfit', '1.5', true],
     ['buy', 'takeProfit', '1.19999', false], // below the ask
-    ['buy', 'stopLoss', '0', true],          // 0 .. ask
-    ['buy', 'stopLoss', '1.2', true],
+    ['buy', 'stopLoss', '0', true],          // 0 .. below the ask
+    ['buy', 'stopLoss', '1.19999', true],
     ['buy', 'stopLoss', '1.20001', false],
     ['buy', 'stopLoss', '-0.1', false],
-    ['sell', 'takeProfit', '0', true],       // 0 .. bid
-    ['sell', 'takeProfit', '1.1', true],
+    ['sell', 'takeProfit', '0', true],       // 0 .. below the bid
+    ['sell', 'takeProfit', '1.09999', true],
     ['sell', 'takeProfit', '1.10001', false],
-    ['sell', 'stopLoss', '1.1', true],       // at or above the bid
+    ['sell', 'stopLoss', '1.10001', true],   // above the bid
     ['sell', 'stopLoss', '9', true],
     ['sell', 'stopLoss', '1.09999', false],
   ];
-  test.each(cases)('%s %s typed %s → accepted %s', (side, which, typed, ok) => {
-    const range = dialogLevelRanges(side, bid, ask)[which];
-    const previous = 777;
-    expect(acceptLevel(previous, typed, range)).toBe(ok ? Number(typed) : previous);
+  test.each(cases)('%s %s typed %s → valid %s', (side, which, typed, ok) => {
+    expect(levelProblem(typed, dialogLevelRanges(side, bid, ask)[which], live(side)![which]) === null).toBe(ok);
   });
 
-  test('junk and empty input are ignored', () => {
-    const r = dialogLevelRanges('buy', bid, ask).takeProfit;
-    expect(acceptLevel(1.3, 'abc', r)).toBe(1.3);
-    expect(acceptLevel(1.3, '', r)).toBe(1.3);
+  test('a wrong-side value is an error naming the bound, not silently replaced', () => {
+    const r = dialogLevelRanges('buy', bid, ask);
+    expect(levelProblem('1.1', r.takeProfit, live('buy')!.takeProfit)).toEqual({ message: 'At least {{min}}', values: { min: '1.2' } });
+    expect(levelProblem('1.3', r.stopLoss, live('buy')!.stopLoss)).toEqual({ message: 'Between {{min}} and {{max}}', values: { min: '0', max: '1.2' } });
+    expect(levelProblem('abc', r.takeProfit, null)).toEqual({ message: 'At least {{min}}', values: { min: '1.2' } });
+    expect(levelProblem('', r.takeProfit, null)).not.toBeNull();
   });
 
-  test('switching a level on starts at the price', () => {
-    expect(initialLevel(dialogLevelRanges('buy', bid, ask).takeProfit)).toBe(1.2);
-    expect(initialLevel(dialogLevelRanges('buy', bid, ask).stopLoss)).toBe(1.2);
-    expect(initialLevel(dialogLevelRanges('sell', bid, ask).takeProfit)).toBe(1.1);
-    expect(initialLevel(dialogLevelRanges('sell', bid, ask).stopLoss)).toBe(1.1);
+  test('a level at the price itself would close at once: refused with the reason', () => {
+    const r = dialogLevelRanges('buy', bid, ask);
+    expect(levelProblem('1.2', r.takeProfit, live('buy')!.takeProfit)).toEqual({ message: 'Must be above the current price ({{price}}), or the position closes at once', values: { price: '1.2' } });
+    expect(levelProblem('1.2', r.stopLoss, live('buy')!.stopLoss)).toEqual({ message: 'Must be below the current price ({{price}}), or the position closes at once', values: { price: '1.2' } });
+  });
+
+  test('switching a level on starts next to the price, on the side that does not close at once', () => {
+    const start = (side: 'buy' | 'sell', which: 'takeProfit' | 'stopLoss') => initialLevel(allowedRange(dialogLevelRanges(side, bid, ask)[which], live(side)![which]));
+    expect(start('buy', 'takeProfit')).toBe(1.20001);
+    expect(start('buy', 'stopLoss')).toBe(1.19999);
+    expect(start('sell', 'takeProfit')).toBe(1.09999);
+    expect(start('sell', 'stopLoss')).toBe(1.10001);
+    for (const side of ['buy', 'sell'] as const) for (const which of ['takeProfit', 'stopLoss'] as const) {
+      expect(levelProblem(String(start(side, which)), dialogLevelRanges(side, bid, ask)[which], live(side)![which])).toBeNull();
+    }
   });
 });
 
 describe('modal bounds against the open rate (§5)', () => {
   const open = 1.5;
-  // [side, level, typed, accepted?]
+  // [side, level, typed, valid?] with no live price known
   const cases: [('buy' | 'sell'), 'takeProfit' | 'stopLoss', string, boolean][] = [
     ['buy', 'stopLoss', '0', true], ['buy', 'stopLoss', '1.5', true], ['buy', 'stopLoss', '1.50001', false],
     ['sell', 'takeProfit', '0.5', true], ['sell', 'takeProfit', '1.6', false],
     ['buy', 'takeProfit', '1.5', true], ['buy', 'takeProfit', '1.49', false],
     ['sell', 'stopLoss', '2', true], ['sell', 'stopLoss', '1.4', false],
   ];
-  test.each(cases)('%s %s typed %s → accepted %s', (side, which, typed, ok) => {
-    expect(acceptLevel(-1, typed, modalLevelRanges(side, open)[which])).toBe(ok ? Number(typed) : -1);
+  test.each(cases)('%s %s typed %s → valid %s', (side, which, typed, ok) => {
+    expect(levelProblem(typed, modalLevelRanges(side, open)[which], null) === null).toBe(ok);
+  });
+
+  test('the default stop-loss of a losing buy is below the market, not the open rate that would close it at once', () => {
+    // bought at 1.5, the ask fell to 1.2
+    const bound = modalLevelRanges('buy', open).stopLoss, live = liveLevelRanges('buy', { bid: 1.19, ask: 1.2 })!.stopLoss;
+    const start = initialLevel(allowedRange(bound, live));
+    expect(start).toBe(1.19999);
+    expect(levelProblem(String(start), bound, live)).toBeNull();
+    expect(levelProblem('1.5', bound, live)).toEqual({ message: 'Must be below the current price ({{price}}), or the position closes at once', values: { price: '1.2' } });
+    // a winning buy keeps the open rate as its default
+    expect(initialLevel(allowedRange(bound, liveLevelRanges('buy', { bid: 1.6, ask: 1.61 })!.stopLoss))).toBe(1.5);
+    // a losing sell: stop-loss above the bid
+    const sellBound = modalLevelRanges('sell', open).stopLoss, sellLive = liveLevelRanges('sell', { bid: 1.7, ask: 1.71 })!.stopLoss;
+    expect(initialLevel(allowedRange(sellBound, sellLive))).toBe(1.70001);
   });
 
   test('minus never goes below 0, nor below the open rate in the upper range; plus stays under the upper bound', () => {
@@ -65,6 +90,9 @@ describe('modal bounds against the open rate (§5)', () => {
     expect(stepLevel(2.5, -1, modalLevelRanges('sell', open).stopLoss)).toBe(1.5);
     expect(stepLevel(1.2, 1, modalLevelRanges('sell', open).takeProfit)).toBe(1.5);
     expect(stepLevel(1.5, 1, modalLevelRanges('buy', open).takeProfit)).toBe(2.5);
+    // and never onto a price-side end it excludes
+    const r = allowedRange(modalLevelRanges('buy', open).stopLoss, liveLevelRanges('buy', { bid: 1.19, ask: 1.2 })!.stopLoss);
+    expect(stepLevel(0.5, 1, r)).toBe(1.19999);
   });
 });
 

@@ -6,6 +6,7 @@ import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { testSql, createUser, sessionFor, post, get, settle } from '../helpers.ts';
 import { env } from '~/utils/env.server.ts';
+import { getSetting, setSetting } from '~/modules/settings/settings.server.ts';
 import { action, loader } from '~/routes/_client.dashboard.tsx';
 import { loader as exportLoader } from '~/routes/statements.export.ts';
 import { csvField, csvLine, listStatement } from '~/modules/statements/statements.server.ts';
@@ -28,6 +29,7 @@ const server = setupServer(
   }),
   http.patch(`${engine}/v1/orders/:id`, async ({ request, params }) => {
     calls.push({ path: `/v1/orders/${params.id}`, body: (await request.json()) as Record<string, unknown> });
+    if (refuse) return HttpResponse.json({ message: refuse.message, code: refuse.code }, { status: refuse.status });
     return HttpResponse.json({ ok: true, order: {} });
   }),
   http.get(`${engine}/v1/quotes`, () => HttpResponse.json({ status: { fx: 'open', stock: 'open', crypto: 'open' }, quotes: [] })),
@@ -149,6 +151,32 @@ describe('dashboard action', () => {
     const r = await reply(action({ request: post('/dashboard', { intent: 'modify', orderId: String(o.id), field: 'loss', value: '' }, { cookie: owner.cookie }), params: {}, context: {} }));
     expect(r).toMatchObject({ status: 200, body: { toast: 'Stop Loss Set Successfully' } });
     expect(calls[0]).toEqual({ path: `/v1/orders/${o.id}`, body: { userId: owner.id, loss: null } });
+  });
+
+  test("a refused take-profit / stop-loss shows the engine's reason; other failures stay generic", async () => {
+    const c = await customer();
+    const [o] = await closedOrders(c.id, c.balanceId, 1, { open: true });
+    const modify = () => reply(action({ request: post('/dashboard', { intent: 'modify', orderId: String(o.id), field: 'loss', value: '1.2' }, { cookie: c.cookie }), params: {}, context: {} }));
+    refuse = { status: 422, code: 'bad_stop_loss', message: 'Stop loss must be below the current price (1.1): it would close the position at once' };
+    expect(await modify()).toMatchObject({ status: 422, body: { ok: false, toast: 'Stop loss must be below the current price (1.1): it would close the position at once' } });
+    refuse = { status: 404, code: 'not_found', message: 'Order not found' };
+    expect((await modify()).body).toMatchObject({ ok: false, toast: 'Something went wrong' });
+  });
+
+  test("the 'verify KYC to trade' notice shows only while the KYC trade switch is on", async () => {
+    const c = await customer(); // no KYC
+    const notice = async () => ((await loader({ request: get('/dashboard', c.cookie), params: {}, context: {} })) as { kycNotice: boolean }).kycNotice;
+    const before = await getSetting(sql, 'kyc');
+    try {
+      await setSetting(sql, 'kyc', { ...before, trade: 'off' });
+      expect(await notice()).toBe(false);
+      await setSetting(sql, 'kyc', { ...before, trade: 'on' });
+      expect(await notice()).toBe(true);
+      await sql`INSERT INTO kyc_documents (user_id, type, status, decided_at) VALUES (${c.id}, 'passport', 'approved', now())`;
+      expect(await notice()).toBe(false);
+    } finally {
+      await setSetting(sql, 'kyc', before);
+    }
   });
 
   test('a cross-site post is refused', async () => {

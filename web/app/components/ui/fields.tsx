@@ -18,6 +18,14 @@ export function ErrorList({ id, errors }: { id?: string; errors?: ListOfErrors }
   );
 }
 
+/**
+ * A field's error line, its space kept while empty: an error shown on blur must not move what
+ * is below it (the click that caused the blur would land on nothing).
+ */
+function ErrorLine({ id, errors }: { id?: string; errors?: ListOfErrors }) {
+  return <div className="field-msg"><ErrorList id={id} errors={errors} /></div>;
+}
+
 export function Field({ label, inputProps, errors, className, hint }: {
   label: ReactNode;
   inputProps: InputHTMLAttributes<HTMLInputElement> & { key?: string };
@@ -34,7 +42,7 @@ export function Field({ label, inputProps, errors, className, hint }: {
       <label htmlFor={id}>{label}</label>
       <input key={key} id={id} aria-invalid={errorId ? true : undefined} aria-describedby={errorId} {...rest} />
       {hint ? <div className="field-hint">{hint}</div> : null}
-      <ErrorList id={errorId} errors={errors} />
+      <ErrorLine id={errorId} errors={errors} />
     </div>
   );
 }
@@ -57,7 +65,7 @@ export function SelectField({ label, selectProps, options, errors, placeholder }
         {placeholder !== undefined ? <option value="">{placeholder}</option> : null}
         {options.map((o) => <option key={o.value} value={o.value}>{o.label}</option>)}
       </select>
-      <ErrorList id={errorId} errors={errors} />
+      <ErrorLine id={errorId} errors={errors} />
     </div>
   );
 }

@@ -80,7 +80,7 @@ export function PriceChart({ symbol, digits = 5, theme = 'dark', className }: { 
 
   return (
     <div className={`price-chart ${className ?? ''}`} data-state={state}>
-      <div ref={el} className="price-chart-canvas" aria-label={t('Chart of {{symbol}}', { symbol: symbol.replace('_', '/') })} role="img" />
+      <div ref={el} className="price-chart-canvas" aria-label={t('Chart of {{symbol}}', { symbol: symbol.replace('_', '/') })} role="figure" />
       {state === 'loading' ? <div className="price-chart-note"><span className="spinner" aria-hidden="true" /> {t('Loading chart…')}</div> : null}
       {state === 'error' ? <div className="price-chart-note">{t('The chart is not available right now.')}</div> : null}
     </div>

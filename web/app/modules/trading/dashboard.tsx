@@ -160,7 +160,7 @@ export function Dashboard({ data, theme, pricingPlanOn }: { data: DashboardData;
   return (
     <div className="trading">
       <aside className="trading-side">
-        {!data.isKyc ? (
+        {data.kycNotice ? (
           <p className="notice notice-error">{t('Please verify KYC to enable trading.')} <Link to="/kyc">{t('Verify now')}</Link></p>
         ) : null}
         <input type="search" className="table-search instrument-search" placeholder={t('Search instruments')} aria-label={t('Search instruments')}
@@ -238,7 +238,7 @@ export function Dashboard({ data, theme, pricingPlanOn }: { data: DashboardData;
         <OrderDialog key={`${dialog}-${inst.name}`} side={dialog} instrument={inst} price={q} currency={balance.currency}
           balance={Number(balance.balance)} usedMargin={Number(balance.margin)} floatingPnl={floating}
           leverage={leverageFor(plan, inst.category, inst.leverage)} spreadSetting={Number(data.spreads[inst.category] ?? 0)}
-          kycBlocked={data.kycTrade && !data.isKyc} onClose={() => setDialog(null)} />
+          kycBlocked={data.kycNotice} onClose={() => setDialog(null)} />
       ) : null}
     </div>
   );

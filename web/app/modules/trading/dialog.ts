@@ -1,8 +1,8 @@
 // The order dialog's and the take-profit / stop-loss modals' rules (client-area.md §5, §9),
 // built on the engine's domain functions so the preview and the server agree.
 import {
-  CONTRACT_SIZE, checkMargin, dialogRanges, equity, freeMargin, marginLevel, effectiveLeverage, estimatedPnl, inRange, marginRequired, markRateF,
-  modifyRanges, pipValue, planValue, spreadCost, type Category, type Range, type Side,
+  CONTRACT_SIZE, checkMargin, dialogRanges, equity, freeMargin, marginLevel, effectiveLeverage, estimatedPnl, inRange, intersectRanges, marginRequired, markRateF,
+  modifyRanges, pipValue, planValue, spreadCost, untriggeredRanges, type Category, type Range, type Side,
 } from '@broker/engine/domain';
 
 export const STEP = 0.00001;
@@ -87,36 +87,73 @@ export function stepAmount(current: number, delta: number): number {
   return next < 0 ? 0 : next;
 }
 
-/** Ranges of the dialog's levels against the live price. */
+/** Ranges of the dialog's levels against the live price (the spec's bounds, §5). */
 export function dialogLevelRanges(side: Side, bid: number, ask: number) {
   return dialogRanges(side, bid, ask);
 }
 
-/** Ranges of an open order's levels against its open rate (the modals). */
+/** Ranges of an open order's levels against its open rate (the modals, §5). */
 export function modalLevelRanges(side: Side, openRate: number) {
   return modifyRanges(side, openRate);
 }
 
-/** Typed input outside the range is ignored: the previous value stays. */
-export function acceptLevel(previous: number, typed: string, range: Range): number {
-  if (typed.trim() === '') return previous;
-  const v = Number(typed);
-  if (!Number.isFinite(v)) return previous;
-  return inRange(v, range) ? v : previous;
+/**
+ * The side of the live price a level must stay on (the engine refuses the rest: a level the
+ * price has reached closes the position at once); null while there is no price.
+ */
+export function liveLevelRanges(side: Side, price: { bid: number; ask: number } | undefined) {
+  return price && price.bid > 0 && price.ask > 0 ? untriggeredRanges(side, price.bid, price.ask) : null;
+}
+
+/** What is wrong with a typed level, as a message key and its values; null when it is valid. */
+export interface LevelProblem { message: string; values: Record<string, string> }
+
+/** The spec's bound as words: the hint under the field, and its error when broken. */
+export function boundText(bound: Range): LevelProblem {
+  return bound.max === null ? { message: 'At least {{min}}', values: { min: bound.min } }
+    : { message: 'Between {{min}} and {{max}}', values: { min: bound.min, max: bound.max } };
+}
+
+/**
+ * Typed input is kept as typed and checked: outside the spec's bound, or on the wrong side of
+ * the live price, it is an error shown under the field (and the submit button is disabled).
+ */
+export function levelProblem(typed: string, bound: Range, live: Range | null): LevelProblem | null {
+  const v = typed.trim() === '' ? NaN : Number(typed);
+  if (!Number.isFinite(v) || !inRange(v, bound)) return boundText(bound);
+  if (live && !inRange(v, live)) {
+    return live.max === null
+      ? { message: 'Must be above the current price ({{price}}), or the position closes at once', values: { price: live.min } }
+      : { message: 'Must be below the current price ({{price}}), or the position closes at once', values: { price: live.max } };
+  }
+  return null;
+}
+
+/** The levels both rules allow: the spec's bound on the untriggered side of the price. */
+export function allowedRange(bound: Range, live: Range | null): Range {
+  return live ? intersectRanges(bound, live) : bound;
 }
 
 /** +/- on a level: by 1, kept inside the range (minus stops at 0, or at the open rate / price in the upper-range case). */
 export function stepLevel(current: number, delta: number, range: Range): number {
   let next = round((Number.isFinite(current) ? current : 0) + delta);
-  const min = Number(range.min);
-  if (next < min) next = min;
-  if (range.max !== null && next > Number(range.max)) next = Number(range.max);
+  const min = Number(range.min) + (range.minExclusive ? STEP : 0);
+  if (next < min) next = round(min);
+  if (range.max !== null) {
+    const max = Number(range.max) - (range.maxExclusive ? STEP : 0);
+    if (next > max) next = round(max);
+  }
   return next;
 }
 
-/** The starting value of a level when its toggle is switched on: the range's reference price. */
+/**
+ * The starting value of a level when its toggle is switched on: the range's reference price
+ * (the live price or the open rate), one step inside when that end is excluded.
+ */
 export function initialLevel(range: Range): number {
-  return range.max !== null ? Number(range.max) : Number(range.min);
+  return range.max !== null
+    ? round(Number(range.max) - (range.maxExclusive ? STEP : 0))
+    : round(Number(range.min) + (range.minExclusive ? STEP : 0));
 }
 
 /** to the inputs' step of 0.00001 */

@@ -8,11 +8,12 @@ import { Modal } from '~/components/ui/modal.tsx';
 import { Spinner } from '~/components/ui/spinner.tsx';
 import { useToast } from '~/components/ui/toast.tsx';
 import { useFormat } from '~/components/ui/format.ts';
-import type { Category, Side } from '@broker/engine/domain';
+import type { Category, Range, Side } from '@broker/engine/domain';
 import { CONTRACT_SIZE } from '@broker/engine/domain';
 import {
-  DISABLED_MESSAGE, PLUS_MINUS, accountSummary, STEP, acceptLevel, dialogLevelRanges, initialLevel, preview, stepAmount, stepLevel, unitsOf,
+  DISABLED_MESSAGE, PLUS_MINUS, accountSummary, STEP, allowedRange, dialogLevelRanges, initialLevel, levelProblem, liveLevelRanges, preview, stepAmount, unitsOf,
 } from './dialog.ts';
+import { LevelInput } from './level-input.tsx';
 import type { ActionReply } from './schemas.ts';
 
 export interface DialogInstrument { id: number; name: string; base: string; quote: string; category: Category; digits: number }
@@ -33,29 +34,17 @@ export interface OrderDialogProps {
 
 interface Loaded { rate: number; lotState: 'amount' | 'lot'; lotSelector: { label: string; value: string }[] }
 
-function LevelField({ id, label, on, setOn, value, setValue, range }: {
-  id: string; label: string; on: boolean; setOn: (v: boolean) => void; value: number; setValue: (v: number) => void;
-  range: { min: string; max: string | null };
+function LevelField({ id, label, on, setOn, text, setText, bound, live }: {
+  id: string; label: string; on: boolean; setOn: (v: boolean) => void; text: string; setText: (v: string) => void;
+  bound: Range; live: Range | null;
 }) {
-  const { t } = useTranslation();
-  const [text, setText] = useState(String(value));
-  useEffect(() => setText(String(value)), [value]);
   return (
     <div className="level-field">
       <label className="switch">
         <input type="checkbox" role="switch" checked={on} onChange={(e) => setOn(e.target.checked)} aria-controls={id} />
         <span>{label}</span>
       </label>
-      {on ? (
-        <div className="stepper">
-          <button type="button" className="btn btn-ghost btn-sm" aria-label={t('Decrease {{what}}', { what: label })} onClick={() => setValue(stepLevel(value, -PLUS_MINUS, range))}>−</button>
-          <input id={id} type="number" inputMode="decimal" step={STEP} aria-label={label} value={text}
-            onChange={(e) => { setText(e.target.value); const v = acceptLevel(value, e.target.value, range); if (v !== value) setValue(v); }}
-            onBlur={() => setText(String(value))} />
-          <button type="button" className="btn btn-ghost btn-sm" aria-label={t('Increase {{what}}', { what: label })} onClick={() => setValue(stepLevel(value, PLUS_MINUS, range))}>+</button>
-        </div>
-      ) : null}
-      {on ? <div className="field-hint">{range.max === null ? t('At least {{min}}', { min: range.min }) : t('Between {{min}} and {{max}}', { min: range.min, max: range.max })}</div> : null}
+      {on ? <LevelInput id={id} label={label} inputLabel={label} text={text} setText={setText} bound={bound} live={live} /> : null}
     </div>
   );
 }
@@ -69,8 +58,9 @@ export function OrderDialog(p: OrderDialogProps) {
   const [qty, setQty] = useState('');
   const [tpOn, setTpOn] = useState(false);
   const [slOn, setSlOn] = useState(false);
-  const [tp, setTp] = useState(0);
-  const [sl, setSl] = useState(0);
+  // the levels as typed: a wrong one stays, with its error, until corrected
+  const [tpText, setTpText] = useState('');
+  const [slText, setSlText] = useState('');
   const key = useRef(`${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 12)}`);
   const { instrument, side } = p;
   const bid = p.price?.bid ?? 0, ask = p.price?.ask ?? 0;
@@ -86,8 +76,12 @@ export function OrderDialog(p: OrderDialogProps) {
   }, [instrument.quote, instrument.category]); // eslint-disable-line react-hooks/exhaustive-deps
 
   const ranges = useMemo(() => dialogLevelRanges(side, bid, ask), [side, bid, ask]);
-  const switchTp = (on: boolean) => { setTpOn(on); if (on && !tp) setTp(initialLevel(ranges.takeProfit)); };
-  const switchSl = (on: boolean) => { setSlOn(on); if (on && !sl) setSl(initialLevel(ranges.stopLoss)); };
+  const live = useMemo(() => liveLevelRanges(side, p.price), [side, p.price]);
+  const switchTp = (on: boolean) => { setTpOn(on); if (on && !tpText) setTpText(String(initialLevel(allowedRange(ranges.takeProfit, live?.takeProfit ?? null)))); };
+  const switchSl = (on: boolean) => { setSlOn(on); if (on && !slText) setSlText(String(initialLevel(allowedRange(ranges.stopLoss, live?.stopLoss ?? null)))); };
+  const tp = Number(tpText), sl = Number(slText);
+  const levelsBad = (tpOn && !!levelProblem(tpText, ranges.takeProfit, live?.takeProfit ?? null))
+    || (slOn && !!levelProblem(slText, ranges.stopLoss, live?.stopLoss ?? null));
 
   const lotMode = loaded?.lotState === 'lot';
   const units = unitsOf(instrument.category, loaded?.lotState ?? 'amount', Number(qty));
@@ -111,7 +105,7 @@ export function OrderDialog(p: OrderDialogProps) {
   }, [fetcher.state, fetcher.data]); // eslint-disable-line react-hooks/exhaustive-deps
 
   const submit = () => {
-    if (pv.disabled || busy) return;
+    if (pv.disabled || levelsBad || busy) return;
     const body: Record<string, string> = {
       intent: 'place', type: side, instrument: instrument.name,
       profit: tpOn ? String(tp) : '', loss: slOn ? String(sl) : '', idempotencyKey: key.current,
@@ -127,7 +121,7 @@ export function OrderDialog(p: OrderDialogProps) {
       footer={loaded ? (
         <div className="dialog-submit">
           {reason ? <span className="field-error" role="alert">{t(reason)}</span> : null}
-          <button type="button" className={`btn ${side === 'buy' ? 'btn-buy' : 'btn-sell'}`} disabled={!!pv.disabled || busy} onClick={submit}>
+          <button type="button" className={`btn ${side === 'buy' ? 'btn-buy' : 'btn-sell'}`} disabled={!!pv.disabled || levelsBad || busy} onClick={submit}>
             {busy ? <Spinner /> : null}{sideLabel}
           </button>
         </div>
@@ -160,8 +154,8 @@ export function OrderDialog(p: OrderDialogProps) {
             </div>
             {lotMode ? <div className="field-hint">{t('{{units}} units', { units: f.amount(units) })}</div> : null}
           </div>
-          <LevelField id="order-tp" label={t('Take Profit')} on={tpOn} setOn={switchTp} value={tp} setValue={setTp} range={ranges.takeProfit} />
-          <LevelField id="order-sl" label={t('Stop Loss')} on={slOn} setOn={switchSl} value={sl} setValue={setSl} range={ranges.stopLoss} />
+          <LevelField id="order-tp" label={t('Take Profit')} on={tpOn} setOn={switchTp} text={tpText} setText={setTpText} bound={ranges.takeProfit} live={live?.takeProfit ?? null} />
+          <LevelField id="order-sl" label={t('Stop Loss')} on={slOn} setOn={switchSl} text={slText} setText={setSlText} bound={ranges.stopLoss} live={live?.stopLoss ?? null} />
           <dl className="order-preview" aria-label={t('Order details')}>
             <div><dt>{t('Margin Required')}</dt><dd data-testid="margin-required">{f.money(pv.marginRequired, p.currency)}</dd></div>
             <div><dt>{t('Pip Value')}</dt><dd>{f.pnl(pv.pipValue)} {p.currency}</dd></div>

@@ -9,7 +9,8 @@ import { DataTable } from '~/components/ui/data-table.tsx';
 import { Modal } from '~/components/ui/modal.tsx';
 import { useToast } from '~/components/ui/toast.tsx';
 import { useFormat } from '~/components/ui/format.ts';
-import { PLUS_MINUS, STEP, acceptLevel, initialLevel, modalLevelRanges, stepLevel } from './dialog.ts';
+import { allowedRange, initialLevel, levelProblem, liveLevelRanges, modalLevelRanges } from './dialog.ts';
+import { LevelInput } from './level-input.tsx';
 import type { ActionReply } from './schemas.ts';
 import type { PositionRow } from './trading.server.ts';
 
@@ -21,17 +22,19 @@ export const CLOSE_REASONS: Record<string, string> = {
 
 type Prices = Record<string, { bid: number; ask: number } | undefined>;
 
-function LevelModal({ row, field, onClose }: { row: PositionRow; field: 'profit' | 'loss'; onClose: () => void }) {
+function LevelModal({ row, field, price, onClose }: { row: PositionRow; field: 'profit' | 'loss'; price: { bid: number; ask: number } | undefined; onClose: () => void }) {
   const { t } = useTranslation();
   const f = useFormat();
   const { push } = useToast();
   const fetcher = useFetcher<ActionReply>();
-  const range = modalLevelRanges(row.type, Number(row.openRate))[field === 'profit' ? 'takeProfit' : 'stopLoss'];
+  const which = field === 'profit' ? 'takeProfit' : 'stopLoss';
+  const bound = modalLevelRanges(row.type, Number(row.openRate))[which];
+  // the live side of the price: the open rate may already be past it (a losing position)
+  const live = liveLevelRanges(row.type, price)?.[which] ?? null;
   const current = field === 'profit' ? row.profit : row.loss;
   const [on, setOn] = useState(current !== null);
-  const [value, setValue] = useState(current !== null ? Number(current) : initialLevel(range));
-  const [text, setText] = useState(String(value));
-  useEffect(() => setText(String(value)), [value]);
+  const [text, setText] = useState(() => String(current !== null ? Number(current) : initialLevel(allowedRange(bound, live))));
+  const problem = on ? levelProblem(text, bound, live) : null;
   useEffect(() => {
     if (fetcher.state !== 'idle' || !fetcher.data) return;
     push({ type: fetcher.data.ok ? 'success' : 'error', title: fetcher.data.toast });
@@ -41,8 +44,8 @@ function LevelModal({ row, field, onClose }: { row: PositionRow; field: 'profit'
   const label = isProfit ? t('Close at profit') : t('Close at loss');
   return (
     <Modal open onClose={onClose} size="sm" title={isProfit ? t('Take Profit') : t('Stop Loss')}
-      footer={<button type="button" className="btn btn-primary" disabled={fetcher.state !== 'idle'}
-        onClick={() => fetcher.submit({ intent: 'modify', orderId: String(row.id), field, value: on ? String(value) : '' }, { method: 'post', action: '/dashboard' })}>
+      footer={<button type="button" className="btn btn-primary" disabled={fetcher.state !== 'idle' || !!problem}
+        onClick={() => fetcher.submit({ intent: 'modify', orderId: String(row.id), field, value: on ? String(Number(text)) : '' }, { method: 'post', action: '/dashboard' })}>
         {isProfit ? t('Set Take/Profit') : t('Set Stop/Loss')}
       </button>}>
       <p className="muted">{t('Ticket #{{id}} · open rate {{rate}}', { id: row.id, rate: f.rate(row.openRate, row.digits) })}</p>
@@ -50,14 +53,7 @@ function LevelModal({ row, field, onClose }: { row: PositionRow; field: 'profit'
         <input type="checkbox" role="switch" checked={on} onChange={(e) => setOn(e.target.checked)} />
         <span>{label}</span>
       </label>
-      <div className="stepper">
-        <button type="button" className="btn btn-ghost btn-sm" disabled={!on} aria-label={t('Decrease {{what}}', { what: label })} onClick={() => setValue(stepLevel(value, -PLUS_MINUS, range))}>−</button>
-        <input type="number" inputMode="decimal" step={STEP} aria-label={t('Rate')} disabled={!on} value={text}
-          onChange={(e) => { setText(e.target.value); const v = acceptLevel(value, e.target.value, range); if (v !== value) setValue(v); }}
-          onBlur={() => setText(String(value))} />
-        <button type="button" className="btn btn-ghost btn-sm" disabled={!on} aria-label={t('Increase {{what}}', { what: label })} onClick={() => setValue(stepLevel(value, PLUS_MINUS, range))}>+</button>
-      </div>
-      <div className="field-hint">{range.max === null ? t('At least {{min}}', { min: range.min }) : t('Between {{min}} and {{max}}', { min: range.min, max: range.max })}</div>
+      <LevelInput id={`level-${field}-${row.id}`} label={label} inputLabel={t('Rate')} text={text} setText={setText} bound={bound} live={live} disabled={!on} />
     </Modal>
   );
 }
@@ -105,12 +101,17 @@ export function Positions({ rows, total, openOnly, prices, currency }: { rows: P
     if (row.closeTime) return <span>{text}</span>;
     return (
       <button type="button" className="link-btn" onClick={() => setModal({ row, field })}
-        aria-label={`${field === 'profit' ? t('Take Profit') : t('Stop Loss')} #${row.id}`}>{text}</button>
+        aria-label={`${field === 'profit' ? t('Take Profit') : t('Stop Loss')} #${row.id}: ${text}`}>{text}</button>
     );
   };
   const columns = useMemo<ColumnDef<PositionRow>[]>(() => [
     { id: 'id', header: t('Ticket'), enableSorting: false, cell: ({ row }) => row.original.id },
-    { id: 'created', header: t('Open Time'), enableSorting: false, cell: ({ row }) => f.clientDateTime(row.original.createdAt) },
+    { id: 'created', header: t('Open Time'), enableSorting: false, cell: ({ row }) => {
+        // the date over the time when the column is narrow, never broken inside either
+        const [day, ...time] = f.clientDateTime(row.original.createdAt).split(' ');
+        return <span className="cell-wrap"><span>{day}</span> <span>{time.join(' ')}</span></span>;
+      },
+    },
     { id: 'type', header: t('Type'), enableSorting: false, cell: ({ row }) => <span className={row.original.type === 'buy' ? 'up' : 'down'}>{row.original.type === 'buy' ? t('Buy') : t('Sell')}</span> },
     { id: 'units', header: t('Units'), enableSorting: false, cell: ({ row }) => f.amount(row.original.amount) },
     { id: 'instrument', header: t('Instrument'), enableSorting: false, cell: ({ row }) => `${row.original.base}/${row.original.quote}` },
@@ -143,7 +144,7 @@ export function Positions({ rows, total, openOnly, prices, currency }: { rows: P
         <span className="tabs-note muted">{t('Wallet currency: {{currency}}', { currency })}</span>
       </div>
       <DataTable columns={columns} data={rows} total={total} searchable={false} paramPrefix={POSITIONS_PREFIX} getRowId={(r) => String(r.id)} caption={t('Positions')} />
-      {modal ? <LevelModal row={modal.row} field={modal.field} onClose={() => setModal(null)} /> : null}
+      {modal ? <LevelModal row={modal.row} field={modal.field} price={prices[modal.row.instrument]} onClose={() => setModal(null)} /> : null}
     </section>
   );
 }

@@ -11,6 +11,12 @@ export type RealtimeListener = (event: string, data: unknown) => void;
 /** Events of the user topic the engine and web publish (engine/src/core.ts). */
 export const USER_EVENTS = ['order.opened', 'order.closed', 'order.modified', 'order.deleted', 'balance', 'notification'] as const;
 
+/** Retries back off from 0.5 s, doubling, to at most this: a dropped stream is back within it. */
+export const MAX_BACKOFF_MS = 5000;
+const TICKET_TIMEOUT_MS = 4000;
+const OPEN_TIMEOUT_MS = 8000;
+export const backoffMs = (attempt: number) => Math.min(MAX_BACKOFF_MS, 500 * 2 ** Math.max(0, attempt - 1));
+
 interface Ctx { subscribe: (fn: RealtimeListener) => () => void; connected: boolean }
 const RealtimeContext = createContext<Ctx>({ subscribe: () => () => {}, connected: false });
 
@@ -64,6 +70,9 @@ export function RealtimeProvider({ children, pricesOnly = false }: { children: R
     let stopped = false;
     let attempt = 0;
     let lastEventId = '';
+    // each connect() has a number: an older one still awaiting its ticket must not schedule
+    // another retry (that could push the next try out by a whole backoff after 'online')
+    let generation = 0;
     const emit = (event: string, data: unknown) => {
       for (const fn of listeners.current) fn(event, data);
     };
@@ -72,26 +81,38 @@ export function RealtimeProvider({ children, pricesOnly = false }: { children: R
       clearTimeout(timer);
       timer = setTimeout(connect, ms);
     };
+    const retry = () => {
+      attempt++;
+      schedule(backoffMs(attempt));
+    };
 
     async function connect() {
       if (stopped) return;
+      const gen = ++generation;
+      clearTimeout(timer);
       es?.close();
       es = null;
       let t: { url: string; ticket: string; topics: string };
       try {
-        const res = await fetch(`/dashboard/ticket${pricesOnly ? '?topics=prices' : ''}`, { headers: { accept: 'application/json' } });
+        const res = await fetch(`/dashboard/ticket${pricesOnly ? '?topics=prices' : ''}`, {
+          headers: { accept: 'application/json' }, signal: AbortSignal.timeout(TICKET_TIMEOUT_MS),
+        });
         if (!res.ok) throw new Error(String(res.status));
         t = await res.json();
       } catch {
-        attempt++;
-        return schedule(Math.min(15_000, 1000 * 2 ** Math.min(attempt, 4)));
+        if (gen === generation) retry();
+        return;
       }
-      if (stopped) return;
+      if (stopped || gen !== generation) return;
       const q = new URLSearchParams({ ticket: t.ticket, topics: t.topics });
       if (lastEventId) q.set('lastEventId', lastEventId);
       const source = new EventSource(`${t.url.replace(/\/$/, '')}/v1/stream?${q}`);
       es = source;
+      // a stream that neither opens nor fails (a half-open connection) is restarted too
+      schedule(OPEN_TIMEOUT_MS);
       source.onopen = () => {
+        if (es !== source) return;
+        clearTimeout(timer);
         attempt = 0;
         setConnected(true);
       };
@@ -99,9 +120,9 @@ export function RealtimeProvider({ children, pricesOnly = false }: { children: R
         // the browser would retry with the same (possibly expired) ticket: start over instead
         source.close();
         if (es !== source) return;
+        es = null;
         setConnected(false);
-        attempt++;
-        schedule(Math.min(15_000, 500 * 2 ** Math.min(attempt, 5)));
+        retry();
       };
       source.addEventListener('priceUpdate', (e) => {
         try {
@@ -119,16 +140,19 @@ export function RealtimeProvider({ children, pricesOnly = false }: { children: R
       }
     }
 
+    // the network is back: reconnect now, whatever the backoff had reached
     const online = () => {
       attempt = 0;
-      schedule(0);
+      void connect();
     };
-    // the browser knows the network is gone: drop the stream now rather than wait for a timeout
+    // the browser knows the network is gone: drop the stream now rather than wait for a timeout;
+    // keep trying at the capped backoff in case 'online' never comes
     const offline = () => {
+      generation++;
       es?.close();
       es = null;
       setConnected(false);
-      schedule(5000);
+      schedule(MAX_BACKOFF_MS);
     };
     window.addEventListener('online', online);
     window.addEventListener('offline', offline);

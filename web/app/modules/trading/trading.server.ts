@@ -113,6 +113,8 @@ export async function loadDashboard(sql: Sql, userId: number, opts: { openOnly: 
     plans: plans.map((p) => ({ id: Number(p.id), name: p.name as string, price: p.price as string, currency: String(p.price_currency) })),
     isKyc: Boolean(extra?.kyc_ok),
     kycTrade: settings.kyc.trade === 'on',
+    /** the 'verify KYC to trade' notice: only while the KYC trade switch makes trading wait for it */
+    kycNotice: settings.kyc.trade === 'on' && !extra?.kyc_ok,
     positions: { ...positions, page: opts.page, openOnly: opts.openOnly, pageSize: opts.limit },
     exposure,
   };
@@ -155,7 +157,10 @@ export async function runDashboardAction(sql: Sql, userId: number, a: DashboardA
       if (!(await ownsOrder(sql, userId, a.orderId))) return { ok: false, intent: a.intent, toast: 'Something went wrong', status: 404 };
       const r = await engine.modifyOrder(a.orderId, userId, { [a.field]: a.value });
       const done = a.field === 'profit' ? 'Take Profit Set Successfully' : 'Stop Loss Set Successfully';
-      return r.ok ? { ok: true, intent: a.intent, toast: done, status: 200 } : { ...refused(a.intent, r), toast: 'Something went wrong' };
+      if (r.ok) return { ok: true, intent: a.intent, toast: done, status: 200 };
+      // a refused level says why (wrong side of the open rate or of the live price); the rest stays generic (§8)
+      const said = r.code === 'bad_take_profit' || r.code === 'bad_stop_loss';
+      return { ...refused(a.intent, r), toast: said ? r.message : 'Something went wrong' };
     }
     case 'favorite-add':
     case 'favorite-remove': {
