@@ -62,7 +62,7 @@ describe('mobile chart', () => {
   test.each(['EURUSD', 'EUR_USD', 'eur%2Fusd'])('/mobile-chart/%s shows the EUR/USD chart', async (s) => {
     const res = await page.goto(`/mobile-chart/${s}`);
     expect(res?.status()).toBe(200);
-    await page.getByRole('img', { name: 'Chart of EUR/USD', exact: true }).waitFor();
+    await page.getByRole('figure', { name: 'Chart of EUR/USD', exact: true }).waitFor();
   });
 
   test('an unknown symbol shows the "not available" note, readable (WCAG AA)', async () => {
