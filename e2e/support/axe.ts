@@ -20,6 +20,7 @@ export async function axeViolations(page: Page): Promise<AxeViolation[]> {
 /** Fails with one readable line per violation and element. */
 export async function expectNoAxeViolations(page: Page) {
   const violations = await axeViolations(page);
-  const lines = violations.flatMap((v) => v.nodes.map((n) => `${v.id} (${v.impact}): ${v.help} — ${n.target.join(' ')}`));
+  const lines = violations.flatMap((v) => v.nodes.map((n) =>
+    `${v.id} (${v.impact}): ${v.help} — ${n.target.join(' ')}${n.failureSummary ? ` — ${n.failureSummary.replace(/\s+/g, ' ')}` : ''}`));
   if (lines.length) throw new Error(`${lines.length} accessibility violation(s) (axe-core, WCAG 2.1 AA):\n${lines.join('\n')}`);
 }

@@ -78,7 +78,7 @@ export function ClientLayout({ root, shell, children }: { root: RootBits; shell:
 function SidebarItem({ item }: { item: MenuItem }) {
   const { t } = useTranslation();
   const location = useLocation();
-  if (item.type === 'section') return <li className="menu-section" role="presentation">{t(item.title)}</li>;
+  if (item.type === 'section') return <li className="menu-section">{t(item.title)}</li>;
   if (item.type === 'link') {
     return (
       <li>
