@@ -101,7 +101,7 @@ describe('place', () => {
     await sql`INSERT INTO lot_settings (category, state) VALUES ('crypto', 'lot') ON CONFLICT (category) DO UPDATE SET state = 'lot'`;
     try {
       const u = await createUser(sql, { deposit: '1000' });
-      expect((await E.call('POST', '/orders', { userId: u.userId, type: 'buy', instrument: BTC.name, amount: 1 })).body.message).toBe('Lots must be greater than 0');
+      expect((await E.call('POST', '/orders', { userId: u.userId, type: 'buy', instrument: BTC.name, amount: 1 })).body.message).toBe('Lots is required');
       const r = await E.call('POST', '/orders', { userId: u.userId, type: 'buy', instrument: BTC.name, lots: 0.5 });
       expect(r.body.order).toMatchObject({ trade_amount: '0.50000000', lots: '0.50000000' });
     } finally {

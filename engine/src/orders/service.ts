@@ -200,12 +200,14 @@ function checkPlace(deps: OrderDeps, input: PlaceInput, ctx: PlaceCtx) {
   let amount = num(input.amount);
   let lots = num(input.lots);
   if ((ctx.lot_state ?? 'amount') === 'lot') {
-    if (!lots || !lots.isFinite() || lots.lte(0)) return refuse('invalid_amount', 'Lots must be greater than 0');
+    if (!lots) return refuse('invalid_amount', 'Lots is required');
+    if (!lots.isFinite() || lots.lte(0)) return refuse('invalid_amount', 'Lots must be greater than 0');
     amount = lots.times(CONTRACT_SIZE[ctx.category]);
     const fits = parseDecimal(amount.toFixed(), 'amount'); // lots × contract size must fit trade_amount too
     if (!fits.ok) return refuse('invalid_amount', fits.message.replace('Amount', 'Lots × contract size'));
   } else lots = undefined;
-  if (!amount || !amount.isFinite() || amount.lte(0)) return refuse('invalid_amount', 'Amount must be greater than 0');
+  if (!amount) return refuse('invalid_amount', 'Amount is required');
+  if (!amount.isFinite() || amount.lte(0)) return refuse('invalid_amount', 'Amount must be greater than 0');
 
   if (!ctx.tradable) return refuse('not_tradable', 'This instrument is not tradable');
   if (!book.isOpen(ctx.category)) return refuse('market_closed', 'Market is closed');
