@@ -32,10 +32,11 @@ const server = setupServer(
     if (refuse) return HttpResponse.json({ message: refuse.message, code: refuse.code }, { status: refuse.status });
     return HttpResponse.json({ ok: true, order: {} });
   }),
-  http.get(`${engine}/v1/quotes`, () => HttpResponse.json({ status: { fx: 'open', stock: 'open', crypto: 'open' }, quotes: [] })),
+  http.get(`${engine}/v1/quotes`, () => HttpResponse.json({ status: { fx: 'open', stock: 'open', crypto: 'open' }, quotes: engineQuotes })),
 );
+let engineQuotes: Record<string, unknown>[] = [];
 beforeAll(() => server.listen({ onUnhandledRequest: 'bypass' }));
-afterEach(() => { calls.length = 0; refuse = null; });
+afterEach(() => { calls.length = 0; refuse = null; engineQuotes = []; });
 afterAll(async () => { server.close(); await sql.end(); });
 
 let instrumentId: number;
@@ -177,6 +178,22 @@ describe('dashboard action', () => {
     } finally {
       await setSetting(sql, 'kyc', before);
     }
+  });
+
+  test('a price the engine has not had live since it started is marked stale on the dashboard', async () => {
+    const c = await customer();
+    await instrument();
+    const quotes = async () => ((await loader({ request: get('/dashboard', c.cookie), params: {}, context: {} })) as { quotes: Record<string, { bid: number; stale?: boolean }> }).quotes;
+    const q = { name: 'TST_USD', category: 'forex', tradable: true, open: true, bids: 1.2, asks: 1.2002, prevBids: null, prevAsks: null, closeoutBid: null, closeoutAsk: null };
+    // the engine's saved quote after a restart
+    engineQuotes = [{ ...q, stale: true }];
+    expect((await quotes()).TST_USD).toMatchObject({ bid: 1.2, stale: true });
+    // no quote from the engine at all: the price stored with the instrument, stale
+    engineQuotes = [];
+    expect((await quotes()).TST_USD).toMatchObject({ stale: true });
+    // a live one
+    engineQuotes = [{ ...q, stale: false }];
+    expect((await quotes()).TST_USD.stale).toBeUndefined();
   });
 
   test('a cross-site post is refused', async () => {

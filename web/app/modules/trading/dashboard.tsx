@@ -53,9 +53,14 @@ function usePrices(initial: Prices) {
   return prices;
 }
 
-function PriceCell({ value, prev, digits }: { value: number | undefined; prev: number | null | undefined; digits: number }) {
+function PriceCell({ value, prev, digits, stale }: { value: number | undefined; prev: number | null | undefined; digits: number; stale?: boolean }) {
+  const { t } = useTranslation();
   const f = useFormat();
   if (value === undefined) return <span className="price">—</span>;
+  if (stale) {
+    // the engine's last saved price: shown for orientation, not tradable until a live one arrives
+    return <span className="price stale" title={t('Last saved price, waiting for a live one')}>{f.rate(value, digits)} <span className="sr-only">{t('(not live)')}</span></span>;
+  }
   const up = prev !== null && prev !== undefined && value > prev;
   return (
     <span className={`price ${up ? 'up' : 'down'}`}>
@@ -79,8 +84,8 @@ function InstrumentItem({ inst, q, open, selected, favorite, onSelect, onFavorit
           {inst.alias ? <span className="muted">{inst.alias}</span> : null}
         </span>
         <span className="instrument-prices">
-          <PriceCell value={q?.bid} prev={q?.prevBid} digits={inst.digits} />
-          <PriceCell value={q?.ask} prev={q?.prevAsk} digits={inst.digits} />
+          <PriceCell value={q?.bid} prev={q?.prevBid} digits={inst.digits} stale={q?.stale} />
+          <PriceCell value={q?.ask} prev={q?.prevAsk} digits={inst.digits} stale={q?.stale} />
         </span>
       </button>
       <button type="button" className={`fav ${favorite ? 'on' : ''}`} onClick={onFavorite}

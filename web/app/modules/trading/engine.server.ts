@@ -57,4 +57,6 @@ export interface EngineQuote {
   name: string; category: string; tradable: boolean; open: boolean;
   bids: number | null; asks: number | null; prevBids: number | null; prevAsks: number | null;
   closeoutBid: number | null; closeoutAsk: number | null;
+  /** a price saved by the engine's last run: shown, never traded on */
+  stale?: boolean;
 }

@@ -14,7 +14,8 @@ export interface InstrumentRow {
   id: number; name: string; base: string; quote: string; alias: string | null; category: Category;
   tradable: boolean; leverage: number; digits: number;
 }
-export interface Quote { bid: number; ask: number; prevBid: number | null; prevAsk: number | null }
+/** stale: the last saved price, shown but not traded on until the engine has a live one */
+export interface Quote { bid: number; ask: number; prevBid: number | null; prevAsk: number | null; stale?: boolean }
 
 export interface PositionRow {
   id: number; createdAt: string; type: 'buy' | 'sell'; amount: string; instrument: string; base: string; quote: string;
@@ -95,7 +96,7 @@ export async function loadDashboard(sql: Sql, userId: number, opts: { openOnly: 
   const list: InstrumentRow[] = instruments.map((i) => {
     const q = live.get(i.name);
     const bid = q?.bids ?? i.bids, ask = q?.asks ?? i.asks;
-    if (bid && ask) quoteMap[i.name] = { bid, ask, prevBid: q?.prevBids ?? null, prevAsk: q?.prevAsks ?? null };
+    if (bid && ask) quoteMap[i.name] = { bid, ask, prevBid: q?.prevBids ?? null, prevAsk: q?.prevAsks ?? null, ...(!q?.bids || q.stale ? { stale: true } : {}) };
     return {
       id: Number(i.id), name: i.name, base: i.base, quote: i.quote, alias: i.alias, category: i.category,
       tradable: i.tradable, leverage: i.leverage, digits: i.digits,
