@@ -61,6 +61,14 @@ const suites: Suite[] = [
     },
   },
   {
+    // ESLint over the whole tree (eslint.config.js): one check, passed or failed
+    name: 'lint',
+    async run(env) {
+      const code = await run(bin('eslint'), ['.'], env);
+      return { passed: Number(code === 0), failed: Number(code !== 0), skipped: 0 };
+    },
+  },
+  {
     name: 'engine',
     async run(env, out) {
       const report = path.join(out, 'engine.xml');

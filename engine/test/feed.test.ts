@@ -29,7 +29,7 @@ describe('simulator', () => {
   test('a random walk with category-typical moves', () => {
     const s = new Simulator({ instruments: LIST, seed: 3, ticksPerSecond: 2 });
     const t0 = Date.parse('2024-11-25T15:00:00Z');
-    let last: Record<string, number> = {};
+    const last: Record<string, number> = {};
     for (let i = 0; i < 7200; i++) for (const t of s.step(t0 + i * 500)) last[t.symbol] = t.bid; // one hour
     expect(Math.abs(last.EUR_USD / 1.08 - 1)).toBeLessThan(0.02);
     expect(Math.abs(last.USD_JPY / 150 - 1)).toBeLessThan(0.02);

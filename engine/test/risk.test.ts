@@ -1,6 +1,6 @@
 // The trigger index against a naive scan, and the stop-out and zero-equity rules.
 import { describe, expect, test } from 'bun:test';
-import { RiskEvaluator, type PositionInput, type CloseRequest } from '../src/risk/evaluator.ts';
+import { RiskEvaluator, type PositionInput } from '../src/risk/evaluator.ts';
 import { autoCloseReason, orderPnlF } from '../src/domain/index.ts';
 
 const base: Omit<PositionInput, 'id' | 'side'> = {

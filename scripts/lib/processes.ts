@@ -35,11 +35,11 @@ export async function stopChild(child: Child, graceMs = 5000) {
   if (child.proc.exitCode !== null || child.proc.pid === undefined) return;
   const group = -child.proc.pid;
   try { process.kill(group, 'SIGTERM'); } catch { return; }
-  const timer = setTimeout(() => { try { process.kill(group, 'SIGKILL'); } catch {} }, graceMs);
+  const timer = setTimeout(() => { try { process.kill(group, 'SIGKILL'); } catch { /* already gone */ } }, graceMs);
   await child.exited;
   clearTimeout(timer);
   // anything left in the group (a grandchild that ignored SIGTERM) goes too
-  try { process.kill(group, 'SIGKILL'); } catch {}
+  try { process.kill(group, 'SIGKILL'); } catch { /* nothing left */ }
 }
 
 export async function waitForHttp(url: string, timeoutMs: number, alive: () => boolean = () => true): Promise<void> {

@@ -22,7 +22,7 @@ export const EOD_REST_URL = 'https://eodhd.com/api';
 
 /** AAPL_USD → AAPL; undefined for names that are not TICKER_USD. */
 export function toEodTicker(name: string): string | undefined {
-  const m = /^([A-Z0-9.\-]+)_USD$/i.exec(name);
+  const m = /^([A-Z0-9.-]+)_USD$/i.exec(name);
   return m ? m[1].toUpperCase() : undefined;
 }
 
@@ -78,7 +78,7 @@ export class EodSocket extends BaseProvider {
         },
       }, this.o.WebSocket);
     } catch (e) {
-      if (this.failure) throw new Error(this.failure);
+      if (this.failure) throw new Error(this.failure, { cause: e });
       throw e;
     } finally {
       if (authTimer) clearTimeout(authTimer);
@@ -161,7 +161,7 @@ export class EodRestPoller extends BaseProvider {
     const res = await f(this.url(), { headers: { accept: 'application/json' }, signal });
     if (!res.ok) throw new Error(`HTTP ${res.status}`);
     let body: unknown;
-    try { body = await res.json(); } catch (e) { throw new Error(`unreadable body: ${errorMessage(e)}`); }
+    try { body = await res.json(); } catch (e) { throw new Error(`unreadable body: ${errorMessage(e)}`, { cause: e }); }
     const rows = Array.isArray(body) ? body : [body];
     if (!this.stats.connected) this.connected(`polling ${this.codes.size} symbols`);
     for (const r of rows as any[]) {

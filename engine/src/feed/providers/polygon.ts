@@ -76,7 +76,7 @@ export class PolygonSocket extends BaseProvider {
       }, this.o.WebSocket);
     } catch (e) {
       // The server closes after auth_failed: report why, not how.
-      if (this.failure) throw new Error(this.failure);
+      if (this.failure) throw new Error(this.failure, { cause: e });
       throw e;
     }
     if (this.failure) throw new Error(this.failure);
