@@ -48,7 +48,6 @@ export const noPrice = (symbol?: string) => `No price for ${symbol ?? 'this inst
 /** numeric(24, 8): below 10^16 */
 const MONEY_LIMIT = dec(10).pow(16);
 
-const sideWord = (s: Side) => (s === 'buy' ? 'buy' : 'sell');
 const num = (v: unknown) => (v === null || v === undefined ? undefined : dec(v as string));
 
 /** The refusal code of a bad number, per field (the order dialog's codes, 422); else 'invalid' (400). */

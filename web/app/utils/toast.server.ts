@@ -30,12 +30,12 @@ export function clearToastCookie(): string {
 export function readToast(request: Request): { toast: Toast | null; headers: Headers | null } {
   const raw = readCookie(request, TOAST_COOKIE);
   if (!raw) return { toast: null, headers: null };
-  let toast: Toast | null = null;
+  let toast: Toast | null;
   try {
     const parsed = ToastSchema.safeParse(JSON.parse(Buffer.from(raw, 'base64url').toString('utf8')));
     toast = parsed.success ? parsed.data : null;
   } catch {
-    toast = null;
+    toast = null; // a cookie that is not ours to read
   }
   return { toast, headers: new Headers({ 'set-cookie': clearToastCookie() }) };
 }
