@@ -211,17 +211,23 @@ async function readAtMost(data: AsyncIterable<Uint8Array>, max: number, tooBig: 
  */
 function capped(request: Request, cap: number, field: string): { request: Request; abort: () => void } {
   let seen = 0;
-  const controller = new AbortController();
-  const body = request.body!.pipeThrough(new TransformStream<Uint8Array, Uint8Array>({
-    transform(chunk, out) {
-      seen += chunk.byteLength;
-      if (seen > cap) out.error(new Refused({ status: 413, field, message: 'The form is too large.' }));
-      else out.enqueue(chunk);
+  const source = request.body!.getReader();
+  const abort = () => void source.cancel().catch(() => {});
+  const body = new ReadableStream<Uint8Array>({
+    async pull(out) {
+      const { done, value } = await source.read();
+      if (done) return out.close();
+      seen += value.byteLength;
+      if (seen > cap) {
+        out.error(new Refused({ status: 413, field, message: 'The form is too large.' }));
+        abort();
+      } else out.enqueue(value);
     },
-  }), { signal: controller.signal });
+    cancel: abort,
+  }, { highWaterMark: 0 });
   return {
     request: new Request(request.url, { method: request.method, headers: request.headers, body, duplex: 'half' } as RequestInit),
-    abort: () => controller.abort(),
+    abort,
   };
 }
 
