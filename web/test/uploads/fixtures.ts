@@ -65,5 +65,5 @@ export function uploadRequest(parts: Part[], opts: { cookie?: string; path?: str
   const { body, boundary } = multipartBody(parts);
   const headers: Record<string, string> = { 'content-type': `multipart/form-data; boundary=${boundary}`, origin: BASE, 'content-length': String(body.length) };
   if (opts.cookie) headers.cookie = opts.cookie;
-  return new Request(BASE + (opts.path ?? '/kyc'), { method: 'POST', headers, body });
+  return new Request(BASE + (opts.path ?? '/kyc'), { method: 'POST', headers, body: Buffer.from(body) });
 }

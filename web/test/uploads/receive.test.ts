@@ -1,5 +1,5 @@
 // The upload service's refusals, each leaving nothing behind, and what it keeps when it accepts.
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createHash } from 'node:crypto';
@@ -14,6 +14,7 @@ const sql = testSql();
 afterAll(() => sql.end());
 
 const dir = mkdtempSync(path.join(tmpdir(), 'uploads-receive-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 let customer: TestUser;
 let admin: TestUser;
 beforeAll(async () => {
@@ -176,7 +177,7 @@ describe('refusals', () => {
     }
     expect(existsSync(target)).toBe(false);
     // names that are only a path step, or carry control characters, are refused
-    for (const name of ['..', '.', 'a\tb.png']) {
+    for (const name of ['..', '.', 'a\tb.png', 'invoice\u202Egpj.exe']) {
       expect(refused(await upload('kyc_front', png(), name)), JSON.stringify(name)).toMatchObject({ status: 422, message: 'The file name is not valid.' });
     }
   });

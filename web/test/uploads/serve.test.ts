@@ -1,6 +1,6 @@
 // GET /uploads/:id through its route module: who may read which kind, and the headers that keep
 // a browser from treating a file as anything but what it was sniffed as.
-import { mkdtempSync, unlinkSync } from 'node:fs';
+import { mkdtempSync, rmSync, unlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -13,6 +13,7 @@ import { CSV, PDF, png, uploadRequest } from './fixtures.ts';
 // read by env() on first use: the route stores and serves from here
 const dir = mkdtempSync(path.join(tmpdir(), 'uploads-serve-'));
 process.env.UPLOAD_DIR = dir;
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const sql = testSql();
 afterAll(() => sql.end());
@@ -41,6 +42,7 @@ beforeAll(async () => {
   files.proof = await store(alice.user, 'proof', 'deposit_proof', PDF, 'virement reçu.pdf');
   files.logo = await store(users[1].user, 'logo', 'logo', PICTURE, 'logo.png');
   files.leads = await store(users[2].user, 'leads', 'lead_csv', CSV, 'leads.csv');
+  files.renamed = await store(alice.user, 'proof', 'deposit_proof', PDF, 'statement.exe');
 });
 
 async function open(id: number | string, cookie?: string, headers: Record<string, string> = {}): Promise<Response> {
@@ -138,6 +140,11 @@ describe('headers', () => {
     expect(csv.headers.get('content-type')).toBe('text/csv; charset=utf-8');
     expect(csv.headers.get('content-disposition')).toMatch(/^attachment; filename="leads.csv"/);
     expect(csv.headers.get('content-security-policy')).toMatch(/^default-src 'none'/);
+  });
+
+  test("a download is named with the sniffed type's extension, whatever the name it came with", async () => {
+    const r = await open(files.renamed.id, alice.cookie);
+    expect(r.headers.get('content-disposition')).toBe(`attachment; filename="statement.pdf"; filename*=UTF-8''statement.pdf`);
   });
 
   test('public branding is cacheable by anyone and may be embedded elsewhere (e-mails); an unchanged copy answers 304', async () => {

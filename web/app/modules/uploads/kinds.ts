@@ -1,6 +1,6 @@
 // The one policy table of uploaded files: per kind, which file types are accepted (decided from
 // the bytes, see sniff.server.ts), how large a file may be, who may upload one and who may read
-// it. Shared with the browser (a page can build its `accept` attribute from it): no server imports.
+// it. Shared with the browser (a page can show the accepted types and limits): no server imports.
 import type { RoleId } from '~/modules/auth/permissions.ts';
 
 /** The file types the platform stores, as sniffed from their first bytes and verified. */
@@ -62,8 +62,3 @@ export function kindPolicy(kind: string): KindPolicy | null {
   return isUploadKind(kind) ? UPLOAD_KINDS[kind] : null;
 }
 
-/** `accept` attribute for a file input of this kind (a hint for the browser; the server decides). */
-export function acceptFor(kind: UploadKind): string {
-  const ext: Record<FileType, string> = { png: '.png', jpeg: '.jpg,.jpeg', webp: '.webp', gif: '.gif', ico: '.ico', pdf: '.pdf', csv: '.csv' };
-  return UPLOAD_KINDS[kind].types.map((t) => ext[t]).join(',');
-}

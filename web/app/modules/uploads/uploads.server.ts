@@ -82,7 +82,7 @@ export async function receiveUploads(
   for (const [field, kind] of Object.entries(fields)) {
     const policy = kindPolicy(kind);
     if (!policy) return refusal(422, field, { message: 'Unknown upload kind.' });
-    if (!policy.upload.includes(owner.roleId as never)) return refusal(403, field, { message: 'You may not upload this kind of file.' });
+    if (!(policy.upload as readonly number[]).includes(owner.roleId)) return refusal(403, field, { message: 'You may not upload this kind of file.' });
     policies[field] = { kind: kind as UploadKind, policy };
   }
   if (!/^multipart\/form-data\s*;\s*boundary=/i.test(request.headers.get('content-type') ?? '') || !request.body) {
@@ -111,7 +111,8 @@ export async function receiveUploads(
     const bytes = await readAtMost(part.data, max, () => new Refused({ status: 413, field: part.name, message: 'The file is larger than {{max}}.', params: { max: formatBytes(max) } }));
     // an input left empty sends a part with no name and no bytes: no file
     if (part.filename === '' && bytes.length === 0) return null;
-    if (!validFileName(part.filename)) throw new Refused({ status: 422, field: part.name, message: 'The file name is not valid.' });
+    const originalName = part.filename.normalize('NFC');
+    if (!validFileName(originalName)) throw new Refused({ status: 422, field: part.name, message: 'The file name is not valid.' });
     if (bytes.length === 0) throw new Refused({ status: 422, field: part.name, message: 'The file is empty.' });
     const sniffed = sniff(bytes, policy.types);
     if (!sniffed.ok) throw new Refused(sniffRefusal(part.name, sniffed.reason, policy));
@@ -121,7 +122,7 @@ export async function receiveUploads(
       await mkdir(dir, { recursive: true, mode: 0o700 });
       const handle = await open(file, 'wx', 0o600);
       written.push({ path: file, field: part.name, row: {
-        kind, storedName, originalName: part.filename.normalize('NFC'), mime: FILE_TYPES[sniffed.type].mime, size: bytes.length,
+        kind, storedName, originalName, mime: FILE_TYPES[sniffed.type].mime, size: bytes.length,
         sha256: createHash('sha256').update(bytes).digest('hex'),
       } });
       try {
@@ -156,10 +157,9 @@ export async function receiveUploads(
       })))}
       RETURNING id, stored_name`;
     const files: Record<string, StoredUpload> = {};
-    for (const w of written) {
-      const id = rows.find((r) => r.stored_name === w.row.storedName)!.id;
-      const { storedName: _, ...rest } = w.row;
-      files[w.field] = { id, ...rest };
+    for (const { field, row } of written) {
+      const id = rows.find((r) => r.stored_name === row.storedName)!.id;
+      files[field] = { id, kind: row.kind, originalName: row.originalName, mime: row.mime, size: row.size, sha256: row.sha256 };
     }
     return { ok: true, form, files };
   } catch (e) {
@@ -187,10 +187,13 @@ function sniffRefusal(field: string, reason: 'markup' | 'type' | 'damaged' | 'di
   }
 }
 
-/** A file's own name: what a browser sends (the parser keeps only the last path segment). */
+/**
+ * A file's own name: what a browser sends (the parser keeps only the last path segment). Control
+ * characters and bidirectional overrides (which make 'x\u202Egpj.exe' read as 'xexe.jpg') are refused.
+ */
 function validFileName(name: string): boolean {
   // eslint-disable-next-line no-control-regex -- control characters are what this refuses
-  return name.length >= 1 && name.length <= 255 && name !== '.' && name !== '..' && !/[\u0000-\u001f\u007f/\\]/.test(name);
+  return name.length >= 1 && name.length <= 255 && name !== '.' && name !== '..' && !/[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069/\\]/.test(name);
 }
 
 /** The part's bytes, or `tooBig()` thrown at the first chunk that passes `max`. */
@@ -249,7 +252,7 @@ export function mayRead(s: CurrentSession, row: { owner_id: number; kind: string
   const policy = kindPolicy(row.kind);
   if (!policy) return false;
   if (policy.read === 'public' || row.owner_id === s.user.id) return true;
-  return s.impersonatorId === null && policy.read.includes(s.user.roleId as never);
+  return s.impersonatorId === null && (policy.read as readonly number[]).includes(s.user.roleId);
 }
 
 /**
@@ -276,7 +279,7 @@ export async function serveUpload(
   const inline = !!type && FILE_TYPES[type].image;
   const headers = new Headers({
     'content-type': row.mime,
-    'content-disposition': contentDisposition(inline ? 'inline' : 'attachment', row.original_name),
+    'content-disposition': contentDisposition(inline ? 'inline' : 'attachment', downloadName(row.original_name, type)),
     'x-content-type-options': 'nosniff',
     'content-security-policy': "default-src 'none'; sandbox",
     'cross-origin-resource-policy': isPublic ? 'cross-origin' : 'same-origin',
@@ -296,6 +299,15 @@ export async function serveUpload(
   }
   headers.set('content-length', String(row.size));
   return new Response(createReadableStreamFromReadable(handle.createReadStream()), { status: 200, headers });
+}
+
+/** The original name, its extension made the sniffed type's: a download opens as what it is. */
+export function downloadName(name: string, type: FileType | undefined): string {
+  if (!type) return name;
+  const ext = /\.([^.]{1,10})$/.exec(name)?.[1]?.toLowerCase();
+  const same: Record<FileType, string[]> = { png: ['png'], jpeg: ['jpg', 'jpeg'], webp: ['webp'], gif: ['gif'], ico: ['ico'], pdf: ['pdf'], csv: ['csv'] };
+  if (ext && same[type].includes(ext)) return name;
+  return `${ext ? name.slice(0, -ext.length - 1) : name}.${EXT[type]}`;
 }
 
 /** RFC 6266: an ASCII fallback name and the exact name percent-encoded as UTF-8. */
