@@ -1,10 +1,11 @@
 // The one upload service. `receiveUploads` reads a multipart form as it streams in: each file
-// part is counted against its kind's limit and the parse stops at the first byte over it; the
-// whole body is capped too, so nothing is buffered without bound. A file is accepted only when
-// its bytes are a type its kind allows (sniff.server.ts); it is stored under a random name in
-// UPLOAD_DIR (outside the web root) and recorded in `uploads` with its owner. `serveUpload` is
-// the only way back out: it applies the kind's read policy (kinds.ts) and sends the file with
-// headers that keep a browser from treating it as anything but what it was sniffed as.
+// part is counted against its kind's limit (held in memory up to it) and the parse stops at the
+// first chunk over it; the whole body is capped too, so nothing is buffered without bound. A
+// file is accepted only when its bytes are a type its kind allows (sniff.server.ts); it is
+// stored under a random name in UPLOAD_DIR (outside the web root) and recorded in `uploads` with
+// its owner. `serveUpload` is the only way back out: it applies the kind's read policy
+// (kinds.ts) and sends the file with headers that keep a browser from treating it as anything
+// but what it was sniffed as.
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, open, unlink } from 'node:fs/promises';
 import path from 'node:path';
@@ -109,7 +110,7 @@ export async function receiveUploads(
     const { kind, policy } = target;
     const max = policy.maxBytes;
     const bytes = await readAtMost(part.data, max, () => new Refused({ status: 413, field: part.name, message: 'The file is larger than {{max}}.', params: { max: formatBytes(max) } }));
-    // an input left empty sends a part with no name and no bytes: no file
+    // a file input left empty sends a part with an empty file name and no bytes: no file
     if (part.filename === '' && bytes.length === 0) return null;
     const originalName = part.filename.normalize('NFC');
     if (!validFileName(originalName)) throw new Refused({ status: 422, field: part.name, message: 'The file name is not valid.' });
