@@ -1,4 +1,6 @@
 // The web app's environment, parsed once at boot. Only `publicEnv` may reach the browser.
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { z } from 'zod';
 
 const schema = z.object({
@@ -16,7 +18,8 @@ const schema = z.object({
   APP_URL: z.preprocess((v) => (v === '' ? undefined : v), z.string().url().optional()),
   SMTP_URL: z.string().optional(),
   MAIL_FROM: z.string().default('Broker <no-reply@broker.local>'),
-  UPLOAD_DIR: z.string().default('.data/uploads'),
+  /** uploaded files (modules/uploads); a relative path is taken from the repository root, like .data/pg */
+  UPLOAD_DIR: z.string().min(1).default('.data/uploads').transform((dir) => path.resolve(repositoryRoot(), dir)),
   MOCKS: z.enum(['true', 'false']).default('false'),
 });
 
@@ -38,6 +41,18 @@ export function env(): Env {
   }
   cached = parsed.data;
   return cached;
+}
+
+/**
+ * The folder of the npm workspaces' package.json above the working directory (web/ under
+ * `npm start`, /app/web in the image), else the working directory itself.
+ */
+function repositoryRoot(): string {
+  for (let dir = process.cwd(); ; dir = path.dirname(dir)) {
+    const pkg = path.join(dir, 'package.json');
+    if (existsSync(pkg) && 'workspaces' in JSON.parse(readFileSync(pkg, 'utf8'))) return dir;
+    if (path.dirname(dir) === dir) return process.cwd();
+  }
 }
 
 /** The short allow-list of settings the browser may see. */

@@ -110,7 +110,8 @@ export const ROUTES: readonly RouteRule[] = [
 
 /**
  * Calls (resource routes and actions) outside the page list, by path prefix. A path under
- * `/admin` or `/affiliate` that matches neither a page nor a prefix here is admin-only.
+ * `/admin` or `/affiliate` that matches neither a page nor a prefix here is admin-only; any
+ * other path that matches none is public.
  */
 export const PREFIX_RULES: readonly { prefix: string; roles: readonly RoleId[] }[] = [
   { prefix: '/admin/customers/login-as/', roles: ADMIN_MANAGER },
@@ -129,6 +130,9 @@ export const PREFIX_RULES: readonly { prefix: string; roles: readonly RoleId[] }
   { prefix: '/admin/crm-config/sales-statuses', roles: ADMIN_MANAGER },
   { prefix: '/admin/promo-code', roles: [1, 2, 4, 5, 6] },
   { prefix: '/affiliate/', roles: [1, 2, 4, 5, 6] },
+  // uploaded files: any signed-in role passes the map; each file's readers are its kind's policy
+  // (modules/uploads/kinds.ts), and public kinds (branding) are served to visitors too
+  { prefix: '/uploads/', roles: ALL_ROLES },
 ];
 
 function matchPattern(pattern: string, pathname: string): Record<string, string> | null {
@@ -159,8 +163,8 @@ export function accessFor(pathname: string, roleId: number): Access {
     return { allowed: rule.roles.includes(roleId as RoleId), rule, params, area: rule.area };
   }
   const staff = path === '/admin' || path.startsWith('/admin/') || path === '/affiliate' || path.startsWith('/affiliate/');
-  if (!staff) return { allowed: true, area: 'public' };
   const prefix = PREFIX_RULES.find((p) => path.startsWith(p.prefix));
+  if (!staff) return prefix ? { allowed: prefix.roles.includes(roleId as RoleId), area: 'client' } : { allowed: true, area: 'public' };
   return { allowed: (prefix?.roles ?? ADMIN).includes(roleId as RoleId), area: 'staff' };
 }
 
