@@ -60,7 +60,7 @@ export function engineClient(target: string | App, opts: EngineClientOptions) {
     adminCloseOrder: (orderId: number, body: Body<ReturnType<typeof api.admin.orders>['close']['post']>) =>
       settle(() => api.admin.orders({ id: orderId }).close.post(body, within())),
     /** staff: soft delete (margin released, audited) */
-    adminDeleteOrder: (orderId: number, actor: { actorId: number; ip?: string }) =>
+    adminDeleteOrder: (orderId: number, actor: NonNullable<Parameters<ReturnType<typeof api.admin.orders>['delete']>[1]>['query']) =>
       settle(() => api.admin.orders({ id: orderId }).delete(undefined, { query: actor, ...within() })),
     quotes: () => settle(() => api.quotes.get(within(3000))),
     candles: (symbol: string, interval: '1m' | '1h' | '1D' = '1D', limit = 500) =>
