@@ -5,7 +5,7 @@
 // also report the age of every quote carried (quote_age_*: includes the coalescing wait).
 import { readFileSync } from 'node:fs';
 import { freshDatabase, startEngine, SECRET } from './support.ts';
-import { signTicket } from '../src/realtime/ticket.ts';
+import { signTicket } from '../src/contract/ticket.ts';
 import { percentile } from './stats.ts';
 
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 2000);

@@ -13,7 +13,7 @@ const schema = z.object({
   ENGINE_PARTITION: z.coerce.number().int().min(0).default(0),
   /** Shared with web: signs realtime tickets and internal calls. */
   ENGINE_SECRET: z.string().min(16).default('dev-only-engine-secret-change-me'),
-  /** Decrypts provider keys stored by web (see crypto/secrets.ts). */
+  /** Decrypts provider keys stored by web (see contract/secrets.ts). */
   SECRETS_KEY: z.string().min(32).default('dev-only-secrets-key-change-me-0000000000'),
   ENGINE_TEST_CONTROLS: z.enum(['0', '1']).default('0'),
   /** simulator (default) or the real providers configured in api_settings */

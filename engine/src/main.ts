@@ -13,7 +13,7 @@ import { Simulator } from './feed/simulator.ts';
 import { backfill } from './feed/backfill.ts';
 import type { FeedProvider, Heartbeat } from './feed/feed.ts';
 import { createProviders, loadProviderSettings, saveCurrencyQuota, type CurrencyApi } from './feed/providers/index.ts';
-import { secretsKey } from './crypto/secrets.ts';
+import { secretsKey } from './contract/secrets.ts';
 
 const config = loadConfig();
 const sql = connect(config.DATABASE_URL, { max: config.DATABASE_POOL });

@@ -1,7 +1,7 @@
 // SSE: tickets, session check, topic permissions, coalesced prices, resumable user events.
 import { describe, expect, test, beforeAll, afterAll } from 'bun:test';
 import { db, createUser, createInstrument, createSession, engine, SECRET } from './helpers.ts';
-import { signTicket, verifyTicket, maySubscribe } from '../src/realtime/ticket.ts';
+import { signTicket, verifyTicket, maySubscribe } from '../src/contract/ticket.ts';
 
 const sql = db(10);
 let E: Awaited<ReturnType<typeof engine>>;

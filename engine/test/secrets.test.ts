@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test';
-import { decryptSecret, encryptSecret, isEncrypted, maskSecret, secretsKey } from '../src/crypto/secrets.ts';
+import { decryptSecret, encryptSecret, isEncrypted, maskSecret, secretsKey } from '../src/contract/secrets.ts';
 
 const key = secretsKey('a'.repeat(64));
 

@@ -85,10 +85,11 @@ export function parseLevel(input: unknown, spec: DecimalSpec | DecimalField, opt
   return { ok: true, value: r.value === '0' ? null : r.value };
 }
 
-/** parseLevel as a zod schema of a form field ('' and 'null': not set). */
-export function levelSchema(spec: DecimalSpec | DecimalField) {
+/** parseLevel as a zod schema: of a form field ('' and 'null': not set), or with blank: false of a JSON body. */
+export function levelSchema(spec: DecimalSpec | DecimalField, opts: { blank?: boolean } = {}) {
+  const blank = opts.blank ?? true;
   return z.unknown().transform((v, ctx) => {
-    const r = parseLevel(v, spec, { blank: true });
+    const r = parseLevel(v, spec, { blank });
     if (!r.ok) { ctx.addIssue({ code: z.ZodIssueCode.custom, message: r.message }); return z.NEVER; }
     return r.value;
   });

@@ -11,7 +11,9 @@ import { marketRoutes } from './market.ts';
 import { realtimeRoutes } from './realtime.ts';
 import { metricsText } from './metrics.ts';
 import { requireSecret } from './internal.ts';
-import { parseDecimal } from '../domain/index.ts';
+import { DECIMAL_INPUTS, parseDecimal, type DecimalField } from '../domain/index.ts';
+import { Refused, STATUS } from '../orders/results.ts';
+import { numberRefusal } from '../orders/service.ts';
 
 export { HttpError };
 
@@ -28,15 +30,28 @@ export interface AppDeps {
 
 export function createApp({ sql, startedAt = new Date(), core, bus, hub, feeds, secret = 'dev-only-engine-secret-change-me', testControls = false }: AppDeps) {
   return new Elysia({ prefix: '/v1' })
-    .error({ HttpError })
+    .error({ HttpError, Refused })
     .onError(({ code, error, set }) => {
       if (code === 'HttpError') {
         set.status = error.status;
         return { message: error.message };
       }
+      if (code === 'Refused') {
+        set.status = error.status;
+        return { message: error.message, code: error.refusal };
+      }
       if (code === 'VALIDATION') {
+        // a number the decimal parser refused is a refusal naming the field, with the field's
+        // code (an order's amount 422 invalid_amount, a rate 400 invalid); other shapes a plain 400
+        const first = error.all?.[0] as { path?: string; message?: string } | undefined;
+        const field = first?.path?.replace(/^\//, '').split(/[/.]/)[0] ?? '';
+        if (first?.message && field in DECIMAL_INPUTS) {
+          const c = numberRefusal(field as DecimalField);
+          set.status = STATUS[c];
+          return { message: first.message, code: c };
+        }
         set.status = 400;
-        return { message: 'Invalid request', details: error.all?.map((e) => ('summary' in e ? e.summary : e.message)) };
+        return { message: 'Invalid request', code: 'invalid', details: error.all?.map((e) => ('summary' in e ? e.summary : e.message)) };
       }
       if (code === 'NOT_FOUND') {
         set.status = 404;
@@ -63,8 +78,9 @@ export function createApp({ sql, startedAt = new Date(), core, bus, hub, feeds, 
         uptimeSeconds: Math.round((Date.now() - startedAt.getTime()) / 1000),
       };
     })
-    .use(core ? coreRoutes(core, hub, secret, testControls) : new Elysia())
-    .use(hub && core ? realtimeRoutes(hub, core, sql, secret) : new Elysia());
+    // typed as the engine with every role (the typed client's App); a process without a core answers 404
+    .use(core ? coreRoutes(core, hub, secret, testControls) : (new Elysia() as unknown as ReturnType<typeof coreRoutes>))
+    .use(hub && core ? realtimeRoutes(hub, core, sql, secret) : (new Elysia() as unknown as ReturnType<typeof realtimeRoutes>));
 }
 
 function coreRoutes(core: Core, hub: Hub | undefined, secret: string, testControls: boolean) {
@@ -75,7 +91,7 @@ function coreRoutes(core: Core, hub: Hub | undefined, secret: string, testContro
     })
     .use(marketRoutes(core))
     .use(orderRoutes(core, secret))
-    .use(testControls ? testRoutes(core, secret) : new Elysia());
+    .use(testControls ? testRoutes(core, secret) : (new Elysia() as unknown as ReturnType<typeof testRoutes>));
 }
 
 /** Only with ENGINE_TEST_CONTROLS=1: end-to-end tests set prices. */
@@ -98,4 +114,5 @@ function testRoutes(core: Core, secret: string) {
   }, { body: t.Union([quote, t.Array(quote)]) });
 }
 
+/** The engine's HTTP API as a type: web's typed client (contract/client.ts) is built over it. */
 export type App = ReturnType<typeof createApp>;

@@ -3,19 +3,24 @@
 import { Elysia, t } from 'elysia';
 import type { Core } from '../core.ts';
 import { placeOrder, closeOrder, modifyOrder, adminEditOrder, adminDeleteOrder } from '../orders/service.ts';
-import { STATUS, type Result } from '../orders/results.ts';
+import { STATUS, Refused, type Result } from '../orders/results.ts';
 import { requireSecret } from './internal.ts';
 import { HttpError } from './errors.ts';
 import { markRateF, orderPnlF } from '../domain/index.ts';
+import { AdminCloseBody, AdminEditBody, CloseOrderBody, ModifyOrderBody, PlaceOrderBody } from '../contract/orders.ts';
 
-const level = t.Optional(t.Union([t.Number(), t.String(), t.Null()]));
-const quantity = t.Optional(t.Union([t.Number(), t.String()]));
-
-function answer<T extends object>(r: Result<T>, set: { status?: number | string }, okStatus = 200) {
-  if (r.ok) { set.status = okStatus; return r; }
-  set.status = STATUS[r.code];
-  return { message: r.message, code: r.code };
+/**
+ * A result as the HTTP answer: the success (its status 200, or 201 for a new order) is the
+ * route's typed response; a refusal is thrown and answered by onError as { message, code } with
+ * the code's status (orders/results.ts STATUS).
+ */
+function answer<T extends object>(r: Result<T>, set: { status?: number | string }, okStatus = 200): { ok: true } & T {
+  if (!r.ok) throw new Refused(STATUS[r.code], r.code, r.message);
+  set.status = okStatus;
+  return r;
 }
+
+const id = t.Object({ id: t.Integer({ minimum: 1 }) });
 
 export function orderRoutes(core: Core, secret: string) {
   const deps = core.orders;
@@ -24,52 +29,21 @@ export function orderRoutes(core: Core, secret: string) {
     .post('/orders', async ({ body, set }) => {
       const r = await placeOrder(deps, body);
       return answer(r, set, r.ok && !r.replayed ? 201 : 200);
-    }, {
-      body: t.Object({
-        userId: t.Integer({ minimum: 1 }),
-        balanceId: t.Optional(t.Integer({ minimum: 1 })),
-        type: t.Union([t.Literal('buy'), t.Literal('sell')]),
-        instrument: t.String({ minLength: 1, maxLength: 64 }),
-        amount: quantity,
-        lots: quantity,
-        profit: level,
-        loss: level,
-        idempotencyKey: t.Optional(t.String({ minLength: 1, maxLength: 200 })),
-      }),
-    })
+    }, { body: PlaceOrderBody })
     .post('/orders/:id/close', async ({ params, body, set }) =>
-      answer(await closeOrder(deps, { orderId: params.id, userId: body.userId, actorId: body.userId, reason: 'manual' }), set), {
-      params: t.Object({ id: t.Integer({ minimum: 1 }) }),
-      body: t.Object({ userId: t.Integer({ minimum: 1 }) }),
-    })
+      answer(await closeOrder(deps, { orderId: params.id, userId: body.userId, actorId: body.userId, reason: 'manual' }), set),
+    { params: id, body: CloseOrderBody })
     .patch('/orders/:id', async ({ params, body, set }) =>
-      answer(await modifyOrder(deps, { orderId: params.id, ...body }), set), {
-      params: t.Object({ id: t.Integer({ minimum: 1 }) }),
-      body: t.Object({ userId: t.Integer({ minimum: 1 }), profit: level, loss: level }),
-    })
+      answer(await modifyOrder(deps, { orderId: params.id, ...body }), set), { params: id, body: ModifyOrderBody })
     .put('/admin/orders/:id', async ({ params, body, set }) =>
-      answer(await adminEditOrder(deps, { orderId: params.id, ...body }), set), {
-      params: t.Object({ id: t.Integer({ minimum: 1 }) }),
-      body: t.Object({
-        actorId: t.Integer({ minimum: 1 }),
-        ip: t.Optional(t.Union([t.String(), t.Null()])),
-        openRate: quantity,
-        closeRate: level,
-        spread: quantity,
-        profit: level,
-        loss: level,
-        openTime: t.Optional(t.Union([t.String(), t.Null()])),
-      }),
-    })
+      answer(await adminEditOrder(deps, { orderId: params.id, ...body }), set), { params: id, body: AdminEditBody })
     .post('/admin/orders/:id/close', async ({ params, body, set }) =>
-      answer(await closeOrder(deps, { orderId: params.id, actorId: body.actorId, ip: body.ip, reason: 'admin' }), set), {
-      params: t.Object({ id: t.Integer({ minimum: 1 }) }),
-      body: t.Object({ actorId: t.Integer({ minimum: 1 }), ip: t.Optional(t.Union([t.String(), t.Null()])) }),
-    })
+      answer(await closeOrder(deps, { orderId: params.id, actorId: body.actorId, ip: body.ip, reason: 'admin' }), set),
+    { params: id, body: AdminCloseBody })
     .delete('/admin/orders/:id', async ({ params, query, set }) =>
       answer(await adminDeleteOrder(deps, { orderId: params.id, actorId: query.actorId, ip: query.ip }), set), {
-      params: t.Object({ id: t.Integer({ minimum: 1 }) }),
-      query: t.Object({ actorId: t.Integer({ minimum: 1 }), ip: t.Optional(t.String()) }),
+      params: id,
+      query: t.Object({ actorId: t.Integer({ minimum: 1 }), ip: t.Optional(t.String({ maxLength: 64 })) }),
     })
     .get('/accounts/:balanceId', async ({ params }) => {
       const [b] = await deps.sql<{ balance: string; margin: string; currency: string }[]>`

@@ -4,7 +4,7 @@ import { Elysia, t } from 'elysia';
 import type { Core } from '../core.ts';
 import type { Hub } from '../realtime/hub.ts';
 import type { Sql } from '../db.ts';
-import { verifyTicket, maySubscribe } from '../realtime/ticket.ts';
+import { verifyTicket, maySubscribe } from '../contract/ticket.ts';
 import { HttpError } from './errors.ts';
 import { requireSecret } from './internal.ts';
 

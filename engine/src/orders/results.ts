@@ -7,6 +7,14 @@ export type RefusalCode =
 export interface Refusal { ok: false; code: RefusalCode; message: string }
 export type Result<T> = ({ ok: true } & T) | Refusal;
 
+/**
+ * A refusal thrown out of an HTTP handler: the app's onError answers it as { message, code } with
+ * its status. (Not a `code` property: Elysia would take it for the error's kind.)
+ */
+export class Refused extends Error {
+  constructor(public status: number, public refusal: RefusalCode, message: string) { super(message); }
+}
+
 export const refuse = (code: RefusalCode, message: string): Refusal => ({ ok: false, code, message });
 
 export const STATUS: Record<RefusalCode, number> = {

@@ -8,10 +8,11 @@ import type { Book } from '../book/book.ts';
 import {
   CONTRACT_SIZE, DEFAULT_STOPOUT, checkDialogLevels, checkLevelsNotTriggered, checkModifyLevels, dec, effectiveLeverage,
   levelOrNull, marginRequired, markRate, money, moneyStr, orderPnl, parseDecimal, parseLevel, planValue, rate, spreadCost,
-  type Category, type CloseReason, type DecimalField, type Side,
+  type Category, type CloseReason, type DecimalField,
 } from '../domain/index.ts';
 import { refuse, type RefusalCode, type Result } from './results.ts';
 import { orderView, type OrderRow, type OrderView } from './view.ts';
+import type { AdminEditInput as ContractAdminEditInput, ModifyOrderInput, PlaceOrderInput } from '../contract/orders.ts';
 
 /** What the rest of the engine learns after a command commits. */
 export interface OrderHooks {
@@ -30,17 +31,8 @@ export interface OrderDeps {
   placeCache?: PlaceContextCache;
 }
 
-export interface PlaceInput {
-  userId: number;
-  balanceId?: number;
-  type: Side;
-  instrument: string;
-  amount?: number | string;
-  lots?: number | string;
-  profit?: number | string | null;   // take-profit rate
-  loss?: number | string | null;     // stop-loss rate
-  idempotencyKey?: string;
-}
+/** The body of POST /v1/orders (contract/orders.ts), as callers inside the engine may also pass it (numbers or strings). */
+export type PlaceInput = PlaceOrderInput;
 
 /** The refusal while an instrument has no fresh price (Book.tradable): nothing is filled or closed. */
 export const noPrice = (symbol?: string) => `No price for ${symbol ?? 'this instrument'} yet`;
@@ -52,6 +44,7 @@ const num = (v: unknown) => (v === null || v === undefined ? undefined : dec(v a
 
 /** The refusal code of a bad number, per field (the order dialog's codes, 422); else 'invalid' (400). */
 const NUMBER_CODE: Partial<Record<DecimalField, RefusalCode>> = { amount: 'invalid_amount', lots: 'invalid_amount', profit: 'bad_take_profit', loss: 'bad_stop_loss' };
+export const numberRefusal = (f: DecimalField): RefusalCode => NUMBER_CODE[f] ?? 'invalid';
 
 /**
  * The numbers of a command, each through the one decimal parser (domain/decimal-input.ts):
@@ -63,13 +56,13 @@ function parseNumbers<T extends object>(input: T, quantities: (keyof T & Decimal
   for (const f of quantities) {
     if (out[f] === undefined || out[f] === null) continue; // absent: the command says what that means
     const r = parseDecimal(out[f], f);
-    if (!r.ok) return refuse(NUMBER_CODE[f] ?? 'invalid', r.message);
+    if (!r.ok) return refuse(numberRefusal(f), r.message);
     out[f] = r.value;
   }
   for (const f of levels) {
     if (out[f] === undefined) continue;
     const r = parseLevel(out[f], f);
-    if (!r.ok) return refuse(NUMBER_CODE[f] ?? 'invalid', r.message);
+    if (!r.ok) return refuse(numberRefusal(f), r.message);
     out[f] = r.value;
   }
   return { ok: true, input: out as T };
@@ -307,13 +300,8 @@ export async function closeOrder(deps: OrderDeps, input: CloseInput): Promise<Re
   return { ok: true, order, balanceAfter: r.balance_after };
 }
 
-export interface ModifyInput {
-  orderId: number;
-  userId: number;
-  /** undefined: unchanged; null or 0: removed */
-  profit?: number | string | null;
-  loss?: number | string | null;
-}
+/** PATCH /v1/orders/:id (contract/orders.ts): undefined leaves a level, null or 0 removes it. */
+export type ModifyInput = ModifyOrderInput & { orderId: number };
 
 export async function modifyOrder(deps: OrderDeps, raw: ModifyInput): Promise<Result<{ order: OrderView }>> {
   const parsed = parseNumbers(raw, [], ['profit', 'loss']);
@@ -344,17 +332,7 @@ export async function modifyOrder(deps: OrderDeps, raw: ModifyInput): Promise<Re
   return { ok: true, order };
 }
 
-export interface AdminEditInput {
-  orderId: number;
-  actorId: number;
-  ip?: string | null;
-  openRate?: number | string;
-  closeRate?: number | string | null;
-  spread?: number | string;
-  profit?: number | string | null;
-  loss?: number | string | null;
-  openTime?: string | null;
-}
+export type AdminEditInput = ContractAdminEditInput & { orderId: number };
 
 /**
  * Staff edit (admin.md §2.6, §3). The close rate may change only on a closed trade. When a

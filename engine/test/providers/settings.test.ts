@@ -3,7 +3,7 @@
 import { afterAll, describe, expect, test } from 'bun:test';
 import postgres from 'postgres';
 import { connect } from '../../src/db.ts';
-import { encryptSecret, secretsKey } from '../../src/crypto/secrets.ts';
+import { encryptSecret, secretsKey } from '../../src/contract/secrets.ts';
 import { loadProviderSettings, parseProviderSettings, saveCurrencyQuota } from '../../src/feed/providers/settings.ts';
 
 const sql = connect(process.env.DATABASE_URL!, { max: 2 });

@@ -10,7 +10,7 @@ import { DataTable } from '~/components/ui/data-table.tsx';
 import { DateRangeDialog } from '~/components/ui/date-range-dialog.tsx';
 import { useFormat } from '~/components/ui/format.ts';
 import { listQuery } from '~/components/ui/list-params.ts';
-import { activeBalance } from '~/modules/trading/trading.server.ts';
+import { activeWallet } from '~/modules/accounts/accounts.server.ts';
 import { listStatement, type StatementRow } from '~/modules/statements/statements.server.ts';
 import { GeneralErrorBoundary } from '~/components/error-boundary.tsx';
 
@@ -20,7 +20,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const s = await requireAccess(request, sql);
   const { page, dateStart, dateEnd } = listQuery(request, [], '', { dates: true });
   const range = { dateStart, dateEnd };
-  const balance = await activeBalance(sql, s.user.id);
+  const balance = await activeWallet(sql, s.user.id);
   const list = balance ? await listStatement(sql, balance.id, range, page) : { rows: [], total: 0 };
   return { ...list, range, wallet: balance ? { mode: balance.mode, currency: balance.currency } : null };
 }

@@ -8,7 +8,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireUser(request, db());
   const symbol = params.symbol ?? '';
   if (!/^[A-Za-z0-9._-]{1,64}$/.test(symbol)) return Response.json({ message: 'Unknown instrument' }, { status: 404 });
-  const r = await engine.candles(symbol, '1D', 500);
+  const r = await engine().candles(symbol, '1D', 500);
   if (!r.ok) return Response.json({ message: r.message }, { status: r.status });
   return Response.json({ symbol: r.symbol, candles: r.candles }, { headers: { 'cache-control': 'private, max-age=30' } });
 }

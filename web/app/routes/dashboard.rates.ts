@@ -4,16 +4,16 @@ import type { LoaderFunctionArgs } from '@remix-run/node';
 import { db } from '~/utils/db.server.ts';
 import { requireUser } from '~/modules/auth/guards.server.ts';
 import { engine } from '~/modules/trading/engine.server.ts';
-import { activeBalance } from '~/modules/trading/trading.server.ts';
+import { activeWallet } from '~/modules/accounts/accounts.server.ts';
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const sql = db();
   const s = await requireUser(request, sql);
   const quote = new URL(request.url).searchParams.get('quote') ?? '';
   if (!/^[A-Za-z]{3,5}$/.test(quote)) return Response.json({ message: 'Something went wrong' }, { status: 400 });
-  const balance = await activeBalance(sql, s.user.id);
+  const balance = await activeWallet(sql, s.user.id);
   if (!balance) return Response.json({ message: 'Balance not found' }, { status: 404 });
-  const r = await engine.rate(balance.currency, quote);
+  const r = await engine().rate(balance.currency, quote);
   if (!r.ok) return Response.json({ message: r.message }, { status: r.status });
   return Response.json({ rate: r.rate, from: r.from, to: r.to }, { headers: { 'cache-control': 'no-store' } });
 }

@@ -3,7 +3,7 @@ import { redirect, type ActionFunctionArgs } from '@remix-run/node';
 import { db } from '~/utils/db.server.ts';
 import { assertSameOrigin } from '~/utils/request.server.ts';
 import { requireUser } from '~/modules/auth/guards.server.ts';
-import { switchWallet } from '~/modules/shell/shell.server.ts';
+import { switchWallet } from '~/modules/accounts/accounts.server.ts';
 import { redirectWithToast } from '~/utils/toast.server.ts';
 import { safeRedirect } from '~/utils/safe-redirect.ts';
 

@@ -1,7 +1,7 @@
 // GET /dashboard/ticket: a short-lived signed ticket for the engine's SSE stream (DESIGN §5),
 // with where the browser reaches the engine and the topics this user may follow.
 import type { LoaderFunctionArgs } from '@remix-run/node';
-import { signTicket } from '@broker/engine/realtime/ticket';
+import { signTicket } from '@broker/engine/contract/ticket';
 import { db } from '~/utils/db.server.ts';
 import { env, publicEnv } from '~/utils/env.server.ts';
 import { requireUser } from '~/modules/auth/guards.server.ts';

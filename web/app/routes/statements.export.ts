@@ -2,7 +2,7 @@
 import type { LoaderFunctionArgs } from '@remix-run/node';
 import { db } from '~/utils/db.server.ts';
 import { requireUser } from '~/modules/auth/guards.server.ts';
-import { activeBalance } from '~/modules/trading/trading.server.ts';
+import { activeWallet } from '~/modules/accounts/accounts.server.ts';
 import { statementCsv } from '~/modules/statements/statements.server.ts';
 import { listQuery } from '~/components/ui/list-params.ts';
 
@@ -12,7 +12,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   // validated before the stream starts: a bad date is a 400 with its message, not a cut download
   const { dateStart, dateEnd } = listQuery(request, [], '', { dates: true });
   const range = { dateStart, dateEnd };
-  const balance = await activeBalance(sql, s.user.id);
+  const balance = await activeWallet(sql, s.user.id);
   if (!balance) return new Response('No active wallet', { status: 404 });
   const name = `statement-${range.dateStart || 'all'}-${range.dateEnd || 'now'}.csv`;
   return new Response(statementCsv(sql, balance.id, range), {

@@ -1,11 +1,16 @@
 // The dashboard's action and the statements against PostgreSQL, the engine mocked at the
-// network boundary (msw): web scopes every command to the signed-in user's own wallet and
-// orders, maps the engine's refusals to toasts, and streams statements as valid CSV.
+// network boundary (msw) with handlers typed by the engine's contract (engine/src/contract):
+// web sends every command for the signed-in user (the engine resolves the wallet and checks the
+// order is theirs: engine/test/contract.test.ts), maps the engine's refusals to toasts, answers
+// a down engine with a clean 503, and streams statements as valid CSV.
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
+import type { z } from 'zod';
+import type { CloseOrderBody, ModifyOrderBody, PlaceOrderBody } from '@broker/engine/contract/orders';
 import { testSql, createUser, sessionFor, post, get, settle } from '../helpers.ts';
 import { env } from '~/utils/env.server.ts';
+import type { EngineOrder, EngineQuote } from '~/modules/trading/engine.server.ts';
 import { getSetting, setSetting } from '~/modules/settings/settings.server.ts';
 import { action, loader } from '~/routes/_client.dashboard.tsx';
 import { loader as exportLoader } from '~/routes/statements.export.ts';
@@ -13,30 +18,39 @@ import { csvField, csvLine, listStatement } from '~/modules/statements/statement
 import { parseListQuery } from '~/components/ui/list-params.ts';
 
 const sql = testSql();
-const calls: { path: string; body: Record<string, unknown> }[] = [];
+type Sent = { path: string; body: z.output<typeof PlaceOrderBody> | z.output<typeof CloseOrderBody> | z.output<typeof ModifyOrderBody> };
+const calls: Sent[] = [];
 let refuse: { status: number; message: string; code: string } | null = null;
+/** the engine cannot be reached */
+let down = false;
 const engine = env().ENGINE_URL;
+/** An order as the engine answers it. */
+const order = (o: Partial<EngineOrder> = {}): EngineOrder => ({
+  id: 1, user_id: 1, balance_id: 1, instrument_id: 1, instrument: 'TST_USD', type: 'buy', kind: 'forex', trade_amount: '1000.00000000',
+  lots: null, open_rate: '1.1002000000', close_rate: null, exchange_rate: '1.0000000000', spread: '0.00000000', profit: null, loss: null,
+  pro_loss: null, margin_used: '11.00000000', leverage: 100, created_at: new Date().toISOString(), close_time: null, close_reason: null,
+  closed_by: null, deleted_at: null, ...o,
+});
+const refusal = () => (down ? HttpResponse.error() : refuse ? HttpResponse.json({ message: refuse.message, code: refuse.code }, { status: refuse.status }) : null);
 const server = setupServer(
-  http.post(`${engine}/v1/orders`, async ({ request }) => {
-    const body = (await request.json()) as Record<string, unknown>;
+  http.post<never, z.output<typeof PlaceOrderBody>>(`${engine}/v1/orders`, async ({ request }) => {
+    const body = await request.json();
     calls.push({ path: '/v1/orders', body });
-    if (refuse) return HttpResponse.json({ message: refuse.message, code: refuse.code }, { status: refuse.status });
-    return HttpResponse.json({ ok: true, order: { id: 1 }, replayed: false }, { status: 201 });
+    return refusal() ?? HttpResponse.json({ ok: true as const, order: order({ user_id: body.userId }), replayed: false }, { status: 201 });
   }),
-  http.post(`${engine}/v1/orders/:id/close`, async ({ request, params }) => {
-    calls.push({ path: `/v1/orders/${params.id}/close`, body: (await request.json()) as Record<string, unknown> });
-    return HttpResponse.json({ ok: true, order: {}, balanceAfter: null });
+  http.post<{ id: string }, z.output<typeof CloseOrderBody>>(`${engine}/v1/orders/:id/close`, async ({ request, params }) => {
+    calls.push({ path: `/v1/orders/${params.id}/close`, body: await request.json() });
+    return refusal() ?? HttpResponse.json({ ok: true as const, order: order({ id: Number(params.id) }), balanceAfter: null });
   }),
-  http.patch(`${engine}/v1/orders/:id`, async ({ request, params }) => {
-    calls.push({ path: `/v1/orders/${params.id}`, body: (await request.json()) as Record<string, unknown> });
-    if (refuse) return HttpResponse.json({ message: refuse.message, code: refuse.code }, { status: refuse.status });
-    return HttpResponse.json({ ok: true, order: {} });
+  http.patch<{ id: string }, z.output<typeof ModifyOrderBody>>(`${engine}/v1/orders/:id`, async ({ request, params }) => {
+    calls.push({ path: `/v1/orders/${params.id}`, body: await request.json() });
+    return refusal() ?? HttpResponse.json({ ok: true as const, order: order({ id: Number(params.id) }) });
   }),
-  http.get(`${engine}/v1/quotes`, () => HttpResponse.json({ status: { fx: 'open', stock: 'open', crypto: 'open' }, quotes: engineQuotes })),
+  http.get(`${engine}/v1/quotes`, () => HttpResponse.json({ status: { fx: 'open' as const, stock: 'open' as const, crypto: 'open' as const }, quotes: engineQuotes })),
 );
-let engineQuotes: Record<string, unknown>[] = [];
+let engineQuotes: EngineQuote[] = [];
 beforeAll(() => server.listen({ onUnhandledRequest: 'bypass' }));
-afterEach(() => { calls.length = 0; refuse = null; engineQuotes = []; });
+afterEach(() => { calls.length = 0; refuse = null; down = false; engineQuotes = []; });
 afterAll(async () => { server.close(); await sql.end(); });
 
 let instrumentId: number;
@@ -73,11 +87,25 @@ const reply = async (p: Promise<unknown>) => {
 };
 
 describe('dashboard action', () => {
-  test('placing an order goes to the engine for the user and their active wallet', async () => {
+  test('placing an order goes to the engine for the signed-in user; the engine picks their active wallet', async () => {
     const c = await customer();
     const r = await reply(action({ request: post('/dashboard', { intent: 'place', type: 'buy', instrument: 'TST_USD', amount: '1000', profit: '1.3', loss: '' }, { cookie: c.cookie }), params: {}, context: {} }));
     expect(r).toMatchObject({ status: 200, body: { ok: true, toast: 'Order Placed Successfully' } });
-    expect(calls).toEqual([{ path: '/v1/orders', body: expect.objectContaining({ userId: c.id, balanceId: c.balanceId, type: 'buy', instrument: 'TST_USD', amount: '1000', profit: '1.3', loss: null }) }]);
+    expect(calls).toEqual([{ path: '/v1/orders', body: { userId: c.id, type: 'buy', instrument: 'TST_USD', amount: '1000', profit: '1.3', loss: null } }]);
+  });
+
+  test('an engine that cannot be reached is a 503 with the generic toast, for every command', async () => {
+    const c = await customer();
+    const [o] = await closedOrders(c.id, c.balanceId, 1, { open: true });
+    down = true;
+    const bodies: Record<string, string>[] = [
+      { intent: 'place', type: 'buy', instrument: 'TST_USD', amount: '1' }, { intent: 'close', orderId: String(o.id) },
+      { intent: 'modify', orderId: String(o.id), field: 'profit', value: '2' },
+    ];
+    for (const body of bodies) {
+      const r = await reply(action({ request: post('/dashboard', body, { cookie: c.cookie }), params: {}, context: {} }));
+      expect(r, body.intent).toMatchObject({ status: 503, body: { ok: false, toast: 'Something went wrong' } });
+    }
   });
 
   test("the engine's refusal is the toast, with its status", async () => {
@@ -139,16 +167,21 @@ describe('dashboard action', () => {
     expect(calls).toEqual([{ path: `/v1/orders/${o.id}`, body: expect.objectContaining({ loss: null }) }]);
   });
 
-  test("another customer's order can be neither closed nor modified", async () => {
+  test("close and modify go to the engine with the signed-in user's id; its 'not found' (another's order) is a 404", async () => {
     const owner = await customer();
     const other = await customer();
     const [o] = await closedOrders(owner.id, owner.balanceId, 1, { open: true });
-    const bodies: Record<string, string>[] = [{ intent: 'close', orderId: String(o.id) }, { intent: 'modify', orderId: String(o.id), field: 'profit', value: '2' }];
-    for (const body of bodies) {
-      const r = await reply(action({ request: post('/dashboard', body, { cookie: other.cookie }), params: {}, context: {} }));
-      expect(r.status).toBe(404);
-    }
-    expect(calls).toEqual([]);
+    refuse = { status: 404, code: 'not_found', message: 'Order not found' };
+    const close = await reply(action({ request: post('/dashboard', { intent: 'close', orderId: String(o.id) }, { cookie: other.cookie }), params: {}, context: {} }));
+    expect(close).toMatchObject({ status: 404, body: { ok: false, toast: 'Order not found' } });
+    const modify = await reply(action({ request: post('/dashboard', { intent: 'modify', orderId: String(o.id), field: 'profit', value: '2' }, { cookie: other.cookie }), params: {}, context: {} }));
+    expect(modify).toMatchObject({ status: 404, body: { ok: false, toast: 'Something went wrong' } });
+    expect(calls).toEqual([
+      { path: `/v1/orders/${o.id}/close`, body: { userId: other.id } },
+      { path: `/v1/orders/${o.id}`, body: { userId: other.id, profit: '2' } },
+    ]);
+    refuse = null;
+    calls.length = 0;
     const r = await reply(action({ request: post('/dashboard', { intent: 'modify', orderId: String(o.id), field: 'loss', value: '' }, { cookie: owner.cookie }), params: {}, context: {} }));
     expect(r).toMatchObject({ status: 200, body: { toast: 'Stop Loss Set Successfully' } });
     expect(calls[0]).toEqual({ path: `/v1/orders/${o.id}`, body: { userId: owner.id, loss: null } });
@@ -184,7 +217,7 @@ describe('dashboard action', () => {
     const c = await customer();
     await instrument();
     const quotes = async () => ((await loader({ request: get('/dashboard', c.cookie), params: {}, context: {} })) as { quotes: Record<string, { bid: number; stale?: boolean }> }).quotes;
-    const q = { name: 'TST_USD', category: 'forex', tradable: true, open: true, bids: 1.2, asks: 1.2002, prevBids: null, prevAsks: null, closeoutBid: null, closeoutAsk: null };
+    const q = { name: 'TST_USD', category: 'forex' as const, tradable: true, open: true, bids: 1.2, asks: 1.2002, prevBids: null, prevAsks: null, closeoutBid: null, closeoutAsk: null, ts: null };
     // the engine's saved quote after a restart
     engineQuotes = [{ ...q, stale: true }];
     expect((await quotes()).TST_USD).toMatchObject({ bid: 1.2, stale: true });

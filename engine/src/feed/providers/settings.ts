@@ -4,11 +4,11 @@
 //   oandaAPI    value1 account number, value2 API key, value3 'fxpractice' | 'fxtrade'
 //   currencyAPI value1 API key, value2 remaining quota (read-only), value3 monthly limit (read-only)
 //   voiso       value1 cluster ID, value2 API key (telephony; loaded for completeness, not a feed)
-// Secrets may be stored encrypted (`enc:v1:…`, see crypto/secrets.ts); plain values pass through.
+// Secrets may be stored encrypted (`enc:v1:…`, see contract/secrets.ts); plain values pass through.
 // A provider is present only when its required values are non-empty and decrypt.
 import type postgres from 'postgres';
 import type { Sql } from '../../db.ts';
-import { decryptSecret } from '../../crypto/secrets.ts';
+import { decryptSecret } from '../../contract/secrets.ts';
 import type { OandaMode } from './oanda.ts';
 
 export interface ProviderSettings {

@@ -1,7 +1,7 @@
 // The visitor flows: sign in, sign up, email verification, forgot and reset password.
 // Each takes a db handle, the settings it depends on and plain values, so tests call them directly.
 import type { Sql } from '~/utils/db.server.ts';
-import { decryptSecret, secretsKey } from '@broker/engine/secrets';
+import { decryptSecret, secretsKey } from '@broker/engine/contract/secrets';
 import { getSettings } from '~/modules/settings/settings.server.ts';
 import { env } from '~/utils/env.server.ts';
 import { sendMail } from '~/modules/email/mailer.server.ts';

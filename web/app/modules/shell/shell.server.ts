@@ -2,6 +2,7 @@
 // their balances (wallet switcher) and whether this is a login-as session.
 import type { Sql } from '~/utils/db.server.ts';
 import type { CurrentSession } from '~/modules/auth/session.server.ts';
+import { accountSummary } from '~/modules/accounts/accounts.server.ts';
 
 /** The values a notification carries for the web to word and format (the engine's closes). */
 export type NotificationData =
@@ -9,11 +10,10 @@ export type NotificationData =
   | { kind?: undefined };
 
 export async function loadShell(sql: Sql, s: CurrentSession) {
-  const [notifications, balances] = await Promise.all([
+  const [notifications, account] = await Promise.all([
     sql`SELECT id, title, description, url, data, read_at IS NOT NULL AS read, created_at
           FROM notifications WHERE user_id = ${s.user.id} ORDER BY id DESC LIMIT 10`,
-    sql`SELECT id, mode, currency, balance::text AS balance, margin::text AS margin
-          FROM balances WHERE user_id = ${s.user.id} ORDER BY mode, currency`,
+    accountSummary(sql, s.user.id),
   ]);
   return {
     user: { id: s.user.id, fullName: s.user.fullName, email: s.user.email, roleId: s.user.roleId },
@@ -22,16 +22,8 @@ export async function loadShell(sql: Sql, s: CurrentSession) {
       id: Number(n.id), title: n.title as string, description: n.description as string, url: (n.url as string | null) ?? null,
       read: n.read as boolean, createdAt: (n.created_at as Date).toISOString(), data: (n.data ?? null) as NotificationData | null,
     })),
-    balances: balances.map((b) => ({ id: Number(b.id), mode: b.mode as 'demo' | 'real', currency: b.currency as string, balance: b.balance as string, margin: b.margin as string })),
-    activeBalanceId: s.user.activeBalanceId,
+    balances: account.wallets,
+    activeBalanceId: account.active?.id ?? null,
   };
 }
 export type Shell = Awaited<ReturnType<typeof loadShell>>;
-
-/** Makes one of the user's own balances the active one. */
-export async function switchWallet(sql: Sql, userId: number, balanceId: number): Promise<boolean> {
-  const rows = await sql`UPDATE users SET active_balance_id = b.id, updated_at = now()
-                          FROM balances b WHERE users.id = ${userId} AND b.id = ${balanceId} AND b.user_id = ${userId}
-                          RETURNING b.id`;
-  return rows.length === 1;
-}

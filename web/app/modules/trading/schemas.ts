@@ -1,21 +1,13 @@
 // Input of the dashboard's calls, one zod schema per intent, shared by the dialogs and the action.
 import { z } from 'zod';
-import { decimalSchema, levelSchema, parseLevel } from '@broker/engine/domain';
+import { parseLevel } from '@broker/engine/domain';
+import { orderFields } from '@broker/engine/contract/orders';
 
 // Numbers go through the engine's one decimal parser (engine/src/domain/decimal-input.ts): a
 // plain positive decimal within its column and the 0.00001 step, refused naming the field.
 
-export const PlaceOrderSchema = z.object({
-  intent: z.literal('place'),
-  type: z.enum(['buy', 'sell']),
-  instrument: z.string().trim().min(1).max(64).regex(/^[A-Za-z0-9._-]+$/),
-  amount: decimalSchema('amount').optional(),
-  lots: decimalSchema('lots').optional(),
-  /** a rate, or empty / 'null' when the toggle is off */
-  profit: levelSchema('profit'),
-  loss: levelSchema('loss'),
-  idempotencyKey: z.string().min(8).max(100).optional(),
-}).refine((o) => o.amount !== undefined || o.lots !== undefined, { message: 'Amount is required', path: ['amount'] });
+/** The order form: the engine's order fields (engine/src/contract/orders.ts), read from a form. */
+export const PlaceOrderSchema = z.object({ intent: z.literal('place'), ...orderFields({ form: true }) }).refine((o) => o.amount !== undefined || o.lots !== undefined, { message: 'Amount is required', path: ['amount'] });
 
 export const CloseOrderSchema = z.object({ intent: z.literal('close'), orderId: z.coerce.number().int().positive() });
 

@@ -1,9 +1,10 @@
 // The client trading area's server side: what the dashboard shows (instruments, quotes,
-// favorites, the active wallet, its positions one page at a time) and its commands, each
-// checked against the signed-in user before the engine is asked.
+// favorites, the active wallet, its positions one page at a time) and its commands, sent to the
+// engine for the signed-in user: the engine resolves the active wallet and checks the order is theirs.
 import type { Sql } from '~/utils/db.server.ts';
 import { getSettings } from '~/modules/settings/settings.server.ts';
 import { engine, type EngineRefusal, type MarketStatus } from './engine.server.ts';
+import { activeWallet } from '~/modules/accounts/accounts.server.ts';
 import type { DashboardAction, ActionReply } from './schemas.ts';
 import type { Category } from '@broker/engine/domain';
 import { marketStatus } from '@broker/engine/domain';
@@ -27,16 +28,6 @@ export interface PositionRow {
 
 /** Open positions of a wallet summed per instrument and side: enough to mark the floating P/L live. */
 export interface Exposure { instrument: string; type: 'buy' | 'sell'; units: number; cost: number; spread: number; count: number }
-
-export interface ActiveBalance { id: number; mode: 'demo' | 'real'; currency: string; balance: string; margin: string }
-
-export async function activeBalance(sql: Sql, userId: number): Promise<ActiveBalance | null> {
-  const [b] = await sql`
-    SELECT b.id, b.mode, b.currency, b.balance::text AS balance, b.margin::text AS margin
-      FROM users u JOIN balances b ON b.id = u.active_balance_id AND b.user_id = u.id
-     WHERE u.id = ${userId}`;
-  return b ? { id: Number(b.id), mode: b.mode, currency: String(b.currency).trim(), balance: b.balance, margin: b.margin } : null;
-}
 
 export async function listPositions(sql: Sql, balanceId: number, opts: { openOnly: boolean; page: number; limit?: number }) {
   const limit = opts.limit ?? POSITIONS_PAGE_SIZE;
@@ -76,7 +67,7 @@ export async function openExposure(sql: Sql, balanceId: number): Promise<Exposur
 }
 
 export async function loadDashboard(sql: Sql, userId: number, opts: { openOnly: boolean; page: number; limit: number; pricingPlanOn: boolean }) {
-  const balance = await activeBalance(sql, userId);
+  const balance = await activeWallet(sql, userId);
   const [instruments, favorites, spreads, [extra], settings, quotes, positions, exposure, plans] = await Promise.all([
     sql`SELECT id, name, base, quote, alias, category, tradable, leverage, digits, bids::float8 AS bids, asks::float8 AS asks
           FROM instruments ORDER BY category, name`,
@@ -86,7 +77,7 @@ export async function loadDashboard(sql: Sql, userId: number, opts: { openOnly: 
                EXISTS (SELECT 1 FROM kyc_documents k WHERE k.user_id = u.id AND k.status = 'approved') AS kyc_ok
           FROM users u LEFT JOIN pricing_plans p ON p.id = u.pricing_plan_id WHERE u.id = ${userId}`,
     getSettings(sql, ['kyc'] as const),
-    engine.quotes(),
+    engine().quotes(),
     balance ? listPositions(sql, balance.id, opts) : Promise.resolve({ total: 0, rows: [] as PositionRow[] }),
     balance ? openExposure(sql, balance.id) : Promise.resolve([] as Exposure[]),
     opts.pricingPlanOn ? sql`SELECT id, name, price::text AS price, price_currency FROM pricing_plans ORDER BY price, id` : Promise.resolve([]),
@@ -135,28 +126,23 @@ const refused = (intent: string, r: EngineRefusal): ActionReply & { status: numb
   ({ ok: false, intent, toast: r.message || 'Something went wrong', status: r.status });
 
 /**
- * One dashboard command for the signed-in user. Web checks what it owns (the wallet, the
- * order); the engine enforces the trading rules (margin, bounds, market hours, KYC) again.
+ * One dashboard command for the signed-in user. The engine owns the rest: it places on the
+ * user's active wallet, closes and modifies only the user's own orders (else 'not found'), and
+ * enforces the trading rules (margin, bounds, market hours, KYC).
  */
 export async function runDashboardAction(sql: Sql, userId: number, a: DashboardAction): Promise<ActionReply & { status: number }> {
   switch (a.intent) {
     case 'place': {
-      const balance = await activeBalance(sql, userId);
-      if (!balance) return { ok: false, intent: a.intent, toast: 'Balance not found', status: 404 };
-      const r = await engine.placeOrder({
-        userId, balanceId: balance.id, type: a.type, instrument: a.instrument, amount: a.amount, lots: a.lots,
-        profit: a.profit, loss: a.loss, idempotencyKey: a.idempotencyKey,
-      });
-      return r.ok ? { ok: true, intent: a.intent, toast: 'Order Placed Successfully', status: 200 } : refused(a.intent, r);
+      const { intent, ...order } = a;
+      const r = await engine().placeOrder({ userId, ...order });
+      return r.ok ? { ok: true, intent, toast: 'Order Placed Successfully', status: 200 } : refused(intent, r);
     }
     case 'close': {
-      if (!(await ownsOrder(sql, userId, a.orderId))) return { ok: false, intent: a.intent, toast: 'Order not found', status: 404 };
-      const r = await engine.closeOrder(a.orderId, userId);
+      const r = await engine().closeOrder(a.orderId, userId);
       return r.ok ? { ok: true, intent: a.intent, toast: 'Order Closed Successfully', status: 200 } : refused(a.intent, r);
     }
     case 'modify': {
-      if (!(await ownsOrder(sql, userId, a.orderId))) return { ok: false, intent: a.intent, toast: 'Something went wrong', status: 404 };
-      const r = await engine.modifyOrder(a.orderId, userId, { [a.field]: a.value });
+      const r = await engine().modifyOrder(a.orderId, { userId, [a.field]: a.value });
       const done = a.field === 'profit' ? 'Take Profit Set Successfully' : 'Stop Loss Set Successfully';
       if (r.ok) return { ok: true, intent: a.intent, toast: done, status: 200 };
       // a refused level says why (wrong side of the open rate or of the live price); the rest stays generic (§8)
@@ -175,9 +161,4 @@ export async function runDashboardAction(sql: Sql, userId: number, a: DashboardA
       return { ok: true, intent: a.intent, toast: a.intent === 'favorite-add' ? 'Added to favorites' : 'Removed from favorites', status: 200 };
     }
   }
-}
-
-async function ownsOrder(sql: Sql, userId: number, orderId: number): Promise<boolean> {
-  const [o] = await sql`SELECT 1 FROM orders WHERE id = ${orderId} AND user_id = ${userId} AND deleted_at IS NULL`;
-  return !!o;
 }

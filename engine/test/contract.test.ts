@@ -1,0 +1,112 @@
+// The web ↔ engine contract through the typed client web uses (contract/client.ts), against the
+// engine app in process and real PostgreSQL: bodies are the route schemas, the engine resolves the
+// active wallet and ownership, refusals come back as { ok: false, status, code, message }, staff
+// commands go through the same client, and an engine that cannot be reached is a clean 503.
+import { describe, expect, test, beforeAll, afterAll } from 'bun:test';
+import { db, createUser, createInstrument, engine, SECRET } from './helpers.ts';
+import { engineClient, type EngineClient } from '../src/contract/client.ts';
+
+const sql = db(10);
+let E: Awaited<ReturnType<typeof engine>>;
+let client: EngineClient;
+let BTC: { id: number; name: string };
+
+beforeAll(async () => {
+  BTC = await createInstrument(sql, { category: 'crypto', leverage: 10 });
+  E = await engine(sql);
+  await E.quote(BTC.name, 100, 101);
+  client = engineClient(E.app, { secret: SECRET });
+});
+afterAll(async () => { await E.stop(); await sql.end(); });
+
+/** a second wallet for the user; `active` makes it the one the engine uses without a balanceId */
+async function wallet(userId: number, mode: 'demo' | 'real', opts: { deposit?: string; active?: boolean } = {}) {
+  const [b] = await sql<{ id: bigint }[]>`INSERT INTO balances (user_id, mode, currency) VALUES (${userId}, ${mode}, 'USD') RETURNING id`;
+  if (opts.deposit) await sql`SELECT * FROM post_ledger(${String(b.id)}, ${opts.deposit}, 'deposit', 'test', ${`dep-${b.id}`})`;
+  if (opts.active) await sql`UPDATE users SET active_balance_id = ${String(b.id)} WHERE id = ${userId}`;
+  return Number(b.id);
+}
+
+describe('customer commands through the typed client', () => {
+  test('without a balanceId the order goes on the user\'s active wallet, which the engine resolves', async () => {
+    const u = await createUser(sql, { deposit: '1000' });
+    const demo = await wallet(u.userId, 'demo', { deposit: '500', active: true });
+    const r = await client.placeOrder({ userId: u.userId, type: 'buy', instrument: BTC.name, amount: '1', profit: null, loss: null });
+    if (!r.ok) throw new Error(r.message);
+    expect(r.order.balance_id).toBe(demo);
+    expect(r.replayed).toBe(false);
+  });
+
+  test('a wallet chosen by the user is used when it is theirs, refused when it is another\'s', async () => {
+    const u = await createUser(sql, { deposit: '1000' });
+    const other = await createUser(sql, { deposit: '1000' });
+    const own = await client.placeOrder({ userId: u.userId, balanceId: u.balanceId, type: 'sell', instrument: BTC.name, amount: '1', profit: null, loss: null });
+    expect(own.ok && own.order.balance_id).toBe(u.balanceId);
+    const theirs = await client.placeOrder({ userId: u.userId, balanceId: other.balanceId, type: 'buy', instrument: BTC.name, amount: '1', profit: null, loss: null });
+    expect(theirs).toEqual({ ok: false, status: 404, code: 'not_found', message: 'Balance not found' });
+    expect((await sql`SELECT count(*)::int AS n FROM orders WHERE balance_id = ${other.balanceId}`)[0].n).toBe(0);
+  });
+
+  test('another user\'s order can be neither closed nor modified; the owner can', async () => {
+    const owner = await createUser(sql, { deposit: '1000' });
+    const other = await createUser(sql, { deposit: '1000' });
+    const placed = await client.placeOrder({ userId: owner.userId, type: 'buy', instrument: BTC.name, amount: '1', profit: null, loss: null });
+    if (!placed.ok) throw new Error(placed.message);
+    const id = placed.order.id;
+    expect(await client.closeOrder(id, other.userId)).toEqual({ ok: false, status: 404, code: 'not_found', message: 'Order not found' });
+    expect(await client.modifyOrder(id, { userId: other.userId, profit: '150' })).toEqual({ ok: false, status: 404, code: 'not_found', message: 'Order not found' });
+    const m = await client.modifyOrder(id, { userId: owner.userId, profit: '150' });
+    expect(m.ok && m.order.profit).toBe('150.0000000000');
+    const c = await client.closeOrder(id, owner.userId);
+    expect(c.ok && c.order.close_reason).toBe('manual');
+  });
+
+  test('a refused number keeps the engine\'s status, code and message', async () => {
+    const u = await createUser(sql, { deposit: '1000' });
+    const r = await client.placeOrder({ userId: u.userId, type: 'buy', instrument: BTC.name, amount: '0.000000001', profit: null, loss: null });
+    expect(r).toEqual({ ok: false, status: 422, code: 'invalid_amount', message: 'Amount allows at most 5 decimal places' });
+    const tp = await client.placeOrder({ userId: u.userId, type: 'buy', instrument: BTC.name, amount: '1', profit: '100.5', loss: null });
+    expect(tp).toEqual({ ok: false, status: 422, code: 'bad_take_profit', message: 'Take profit must be at or above the ask (101)' });
+  });
+});
+
+describe('staff commands through the typed client', () => {
+  test('edit, force close and delete a trade', async () => {
+    const admin = await createUser(sql, { role: 1 });
+    const u = await createUser(sql, { deposit: '1000' });
+    const placed = await client.placeOrder({ userId: u.userId, type: 'buy', instrument: BTC.name, amount: '1', profit: null, loss: null });
+    if (!placed.ok) throw new Error(placed.message);
+    const id = placed.order.id;
+    const edit = await client.adminEditOrder(id, { actorId: admin.userId, ip: '10.0.0.1', profit: '150', spread: '0.5' });
+    expect(edit.ok && edit.order).toMatchObject({ profit: '150.0000000000', spread: '0.50000000' });
+    expect(await client.adminEditOrder(id, { actorId: admin.userId, closeRate: '5' }))
+      .toEqual({ ok: false, status: 400, code: 'invalid', message: 'Open trades cannot have the close rate edited' });
+    const close = await client.adminCloseOrder(id, { actorId: admin.userId });
+    expect(close.ok && close.order).toMatchObject({ close_reason: 'admin', closed_by: admin.userId });
+    const del = await client.adminDeleteOrder(id, { actorId: admin.userId });
+    expect(del.ok && del.order.id).toBe(id);
+    expect(await client.adminDeleteOrder(id, { actorId: admin.userId })).toEqual({ ok: false, status: 404, code: 'not_found', message: 'Order not found' });
+    const audits = await sql`SELECT action FROM audit_events WHERE target_kind = 'order' AND target_id = ${String(id)} ORDER BY id`;
+    expect(audits.map((a) => a.action)).toEqual(['order.edit', 'order.force_close', 'order.delete']);
+  });
+});
+
+describe('the edge itself', () => {
+  test('a wrong secret is a 401 refusal', async () => {
+    const r = await engineClient(E.app, { secret: 'wrong' }).placeOrder({ userId: 1, type: 'buy', instrument: BTC.name, amount: '1', profit: null, loss: null });
+    expect(r).toMatchObject({ ok: false, status: 401, message: 'Unauthorized' });
+  });
+
+  test('market data comes typed', async () => {
+    const q = await client.quotes();
+    if (!q.ok) throw new Error(q.message);
+    expect(q.quotes.find((x) => x.name === BTC.name)).toMatchObject({ bids: 100, asks: 101 });
+  });
+
+  test('an engine that cannot be reached is a clean 503 refusal', async () => {
+    const down = engineClient('http://127.0.0.1:1', { secret: SECRET, timeoutMs: 2000 });
+    expect(await down.placeOrder({ userId: 1, type: 'buy', instrument: BTC.name, amount: '1', profit: null, loss: null }))
+      .toEqual({ ok: false, status: 503, code: 'engine_unavailable', message: 'Something went wrong' });
+    expect(await down.quotes()).toMatchObject({ ok: false, status: 503 });
+  });
+});
