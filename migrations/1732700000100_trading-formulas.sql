@@ -33,6 +33,15 @@ LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
   SELECT order_pnl(p_type, p_amount, p_open, order_mark_rate(p_type, p_bid, p_ask), p_spread, p_exchange_rate)
 $$;
 
+-- A position's exposure terms in the balance currency: units = amount / xr, cost = amount ×
+-- open / xr, spread = spread / xr. Summed per instrument and side they give a wallet's floating
+-- P/L at any quote (the dashboard's live figure).
+CREATE FUNCTION order_exposure(p_amount numeric, p_open numeric, p_spread numeric, p_exchange_rate numeric,
+                               OUT units numeric, OUT cost numeric, OUT spread numeric)
+LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+  SELECT p_amount / p_exchange_rate, p_amount * p_open / p_exchange_rate, p_spread / p_exchange_rate
+$$;
+
 -- Free margin = balance + floating P/L − used margin (README "Free margin").
 CREATE FUNCTION free_margin(p_balance numeric, p_used_margin numeric, p_floating numeric) RETURNS numeric
 LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
@@ -213,6 +222,7 @@ END $$;
 
 DROP FUNCTION IF EXISTS margin_refusal(numeric, numeric, numeric, numeric);
 DROP FUNCTION IF EXISTS free_margin(numeric, numeric, numeric);
+DROP FUNCTION IF EXISTS order_exposure(numeric, numeric, numeric, numeric);
 DROP FUNCTION IF EXISTS position_pnl(order_side, numeric, numeric, numeric, numeric, numeric, numeric);
 DROP FUNCTION IF EXISTS order_pnl(order_side, numeric, numeric, numeric, numeric, numeric);
 DROP FUNCTION IF EXISTS order_mark_rate(order_side, numeric, numeric);

@@ -11,7 +11,7 @@ const sql = db(4);
 afterAll(() => sql.end());
 
 /** 8 decimals, half away from zero, without a negative zero: how a numeric(24, 8) reads back */
-const fix = (v: Num | null) => (v === null ? null : money(v).isZero() ? '0.00000000' : money(v).toFixed(8));
+const fix = (v: Num) => (money(v).isZero() ? '0.00000000' : money(v).toFixed(8));
 
 /** What the engine computes before the place statement, rounded as the columns store it, and the marks. */
 function domain(c: TradingCase) {
@@ -26,6 +26,7 @@ function domain(c: TradingCase) {
     orderPnl: fix(exact.orderPnl(c.side, units, open, mark, spread, c.xr)), pnl: fix(pnl),
     freeMargin: fix(exact.freeMargin(c.balance, c.used, pnl)),
     refusal: exact.checkMargin(margin, c.balance, c.used, pnl),
+    exposure: Object.values(exact.exposure(units, open, spread, c.xr)).map(fix),
   };
 }
 
@@ -33,7 +34,7 @@ describe('SQL formulas = domain formulas', () => {
   test.each(CASES.map((c) => [c.name, c] as const))('%s', async (_, c) => {
     const d = domain(c);
     // typed as the columns and parameters the lock functions read them from
-    const [s] = await sql<{ margin: string; mark: string; order_pnl: string; pnl: string; free: string; refusal: string | null }[]>`
+    const [s] = await sql<{ margin: string; mark: string; order_pnl: string; pnl: string; free: string; refusal: string | null; exposure: string[] }[]>`
       WITH v AS (SELECT ${c.side}::order_side AS side, ${d.units}::numeric(24, 8) AS amount, ${d.open}::numeric(24, 10) AS open,
                         ${d.spread}::numeric(24, 8) AS spread, ${c.xr}::numeric(24, 10) AS xr, ${c.now.bid}::numeric AS bid,
                         ${c.now.ask}::numeric AS ask, ${c.balance}::numeric(24, 8) AS balance, ${c.used}::numeric(24, 8) AS used)
@@ -42,10 +43,11 @@ describe('SQL formulas = domain formulas', () => {
              round(order_pnl(side, amount, open, order_mark_rate(side, bid, ask), spread, xr), 8)::text AS order_pnl,
              round(position_pnl(side, amount, open, spread, xr, bid, ask), 8)::text AS pnl,
              round(free_margin(balance, used, position_pnl(side, amount, open, spread, xr, bid, ask)), 8)::text AS free,
-             margin_refusal(${d.margin}::numeric(24, 8), balance, used, position_pnl(side, amount, open, spread, xr, bid, ask)) AS refusal
-        FROM v`;
-    expect({ margin: s.margin, mark: dec(s.mark).toString(), orderPnl: s.order_pnl, pnl: s.pnl, free: s.free, refusal: s.refusal })
-      .toEqual({ margin: fix(d.margin)!, mark: d.mark, orderPnl: d.orderPnl!, pnl: d.pnl!, free: d.freeMargin!, refusal: d.refusal });
+             margin_refusal(${d.margin}::numeric(24, 8), balance, used, position_pnl(side, amount, open, spread, xr, bid, ask)) AS refusal,
+             ARRAY[round(e_units, 8)::text, round(e_cost, 8)::text, round(e_spread, 8)::text] AS exposure
+        FROM v CROSS JOIN LATERAL order_exposure(amount, open, spread, xr) AS e (e_units, e_cost, e_spread)`;
+    expect({ margin: s.margin, mark: dec(s.mark).toString(), orderPnl: s.order_pnl, pnl: s.pnl, free: s.free, refusal: s.refusal, exposure: s.exposure })
+      .toEqual({ margin: fix(d.margin), mark: d.mark, orderPnl: d.orderPnl, pnl: d.pnl, free: d.freeMargin, refusal: d.refusal, exposure: d.exposure });
   });
 });
 
@@ -70,6 +72,6 @@ describe('the place and close statements = domain formulas', () => {
       SELECT f.status, (f.o).close_rate::text, (f.o).pro_loss::text
         FROM engine_close_order(${String(open.id)}, NULL, ${c.now.bid}, ${c.now.ask}, 'manual', NULL, NULL) f`;
     expect({ status: closed.status, close_rate: dec(closed.close_rate).toString(), pro_loss: closed.pro_loss })
-      .toEqual({ status: 'ok', close_rate: d.mark, pro_loss: d.pnl! });
+      .toEqual({ status: 'ok', close_rate: d.mark, pro_loss: d.pnl });
   });
 });

@@ -50,9 +50,9 @@ export const CASES: TradingCase[] = [
   {
     name: 'commodity buy at a loss on a GBP wallet, 2 lots, no spread setting',
     side: 'buy', category: 'commodity', lots: '2', open: { bid: '2362.1', ask: '2362.6' }, now: { bid: '2349.8', ask: '2350.3' },
-    spreadSetting: '0', leverage: 20, xr: '1.25', balance: '20000', used: '18901',
-    // 200 × −12.3 / 1.25 = −1,968; free 20,000 − 1,968 − 18,901 = −869 < margin 18,901 ≤ balance
-    want: { units: '200', spread: '0', margin: '18901', pnl: '-1968', equity: '18032', freeMargin: '-869', refusal: 'insufficient_free_margin' },
+    spreadSetting: '0', leverage: 20, xr: '1.25', balance: '20000', used: '18900.8',
+    // margin 2,362.6 × 200 / 20 / 1.25; P/L 200 × −12.3 / 1.25 = −1,968; free 20,000 − 1,968 − 18,900.8 < margin ≤ balance
+    want: { units: '200', spread: '0', margin: '18900.8', pnl: '-1968', equity: '18032', freeMargin: '-868.8', refusal: 'insufficient_free_margin' },
   },
   {
     name: 'index sell in profit, leverage 1',

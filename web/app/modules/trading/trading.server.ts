@@ -25,7 +25,7 @@ export interface PositionRow {
   digits: number;
 }
 
-/** Open positions of a wallet summed per instrument and side: enough to mark the floating P/L live. */
+/** Open positions of a wallet summed per instrument and side (the domain's Exposure): enough to mark the floating P/L live. */
 export interface Exposure { instrument: string; type: 'buy' | 'sell'; units: number; cost: number; spread: number; count: number }
 
 export interface ActiveBalance { id: number; mode: 'demo' | 'real'; currency: string; balance: string; margin: string }
@@ -66,10 +66,9 @@ export async function listPositions(sql: Sql, balanceId: number, opts: { openOnl
 
 export async function openExposure(sql: Sql, balanceId: number): Promise<Exposure[]> {
   const rows = await sql`
-    SELECT i.name, o.type, sum(o.trade_amount / o.exchange_rate)::float8 AS units,
-           sum(o.trade_amount * o.open_rate / o.exchange_rate)::float8 AS cost,
-           sum(o.spread / o.exchange_rate)::float8 AS spread, count(*)::int AS n
+    SELECT i.name, o.type, sum(e.units)::float8 AS units, sum(e.cost)::float8 AS cost, sum(e.spread)::float8 AS spread, count(*)::int AS n
       FROM orders o JOIN instruments i ON i.id = o.instrument_id
+     CROSS JOIN LATERAL order_exposure(o.trade_amount, o.open_rate, o.spread, o.exchange_rate) e
      WHERE o.balance_id = ${balanceId} AND o.close_time IS NULL AND o.deleted_at IS NULL
      GROUP BY i.name, o.type`;
   return rows.map((r) => ({ instrument: r.name, type: r.type, units: r.units, cost: r.cost, spread: r.spread, count: r.n }));
