@@ -33,13 +33,16 @@ LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
   SELECT order_pnl(p_type, p_amount, p_open, order_mark_rate(p_type, p_bid, p_ask), p_spread, p_exchange_rate)
 $$;
 
--- A position's exposure terms in the balance currency: units = amount / xr, cost = amount ×
--- open / xr, spread = spread / xr. Summed per instrument and side they give a wallet's floating
--- P/L at any quote (the dashboard's live figure).
-CREATE FUNCTION order_exposure(p_amount numeric, p_open numeric, p_spread numeric, p_exchange_rate numeric,
-                               OUT units numeric, OUT cost numeric, OUT spread numeric)
+-- A position's P/L as a linear function of the quote, in the balance currency:
+-- P/L = long_units × ask − short_units × bid − pnl_offset. Summed per instrument they give a
+-- wallet's floating P/L at any quote (the dashboard's live figure).
+CREATE FUNCTION order_exposure(p_type order_side, p_amount numeric, p_open numeric, p_spread numeric, p_exchange_rate numeric,
+                               OUT long_units numeric, OUT short_units numeric, OUT pnl_offset numeric)
 LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
-  SELECT p_amount / p_exchange_rate, p_amount * p_open / p_exchange_rate, p_spread / p_exchange_rate
+  SELECT CASE WHEN p_type = 'buy' THEN p_amount / p_exchange_rate ELSE 0 END,
+         CASE WHEN p_type = 'buy' THEN 0 ELSE p_amount / p_exchange_rate END,
+         CASE WHEN p_type = 'buy' THEN (p_amount * p_open + p_spread) / p_exchange_rate
+              ELSE (p_spread - p_amount * p_open) / p_exchange_rate END
 $$;
 
 -- Free margin = balance + floating P/L − used margin (README "Free margin").
@@ -222,7 +225,7 @@ END $$;
 
 DROP FUNCTION IF EXISTS margin_refusal(numeric, numeric, numeric, numeric);
 DROP FUNCTION IF EXISTS free_margin(numeric, numeric, numeric);
-DROP FUNCTION IF EXISTS order_exposure(numeric, numeric, numeric, numeric);
+DROP FUNCTION IF EXISTS order_exposure(order_side, numeric, numeric, numeric, numeric);
 DROP FUNCTION IF EXISTS position_pnl(order_side, numeric, numeric, numeric, numeric, numeric, numeric);
 DROP FUNCTION IF EXISTS order_pnl(order_side, numeric, numeric, numeric, numeric, numeric);
 DROP FUNCTION IF EXISTS order_mark_rate(order_side, numeric, numeric);

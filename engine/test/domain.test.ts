@@ -52,16 +52,14 @@ describe('§9 formulas, one table of cases, exact and float flavours', () => {
     }
     expect(f.refusal).toBe(e.refusal);
   });
-  test("a wallet's exposure per side, marked, is the sum of its positions' P/L (both flavours)", () => {
+  test("a wallet's exposure on an instrument, marked, is the sum of its positions' P/L (both flavours)", () => {
     const positions = [['buy', '1000', '1.1', '0.5', '1'], ['buy', '1000', '1.2', '0.5', '1.25'], ['sell', '500', '1.3', '0.5', '150']] as const;
     function check<T extends In, In>(F: Flavour<T, In>, A: Arith<T, In>, of: (v: string) => In) {
       const bid = A.of(of('1.25')), ask = A.of(of('1.26'));
       let each = A.num(0), sum = A.num(0);
-      for (const side of ['buy', 'sell'] as const) {
-        const x = positions.filter((p) => p[0] === side).map(([, a, o, sp, xr]) => F.exposure(of(a), of(o), of(sp), of(xr)))
-          .reduce((t, e) => ({ units: A.add(t.units, e.units), cost: A.add(t.cost, e.cost), spread: A.add(t.spread, e.spread) }));
-        sum = A.add(sum, F.exposurePnl(side, x, bid, ask));
-      }
+      const x = positions.map(([side, a, o, sp, xr]) => F.exposure(side, of(a), of(o), of(sp), of(xr)))
+        .reduce((t, e) => ({ long: A.add(t.long, e.long), short: A.add(t.short, e.short), offset: A.add(t.offset, e.offset) }));
+      sum = F.exposurePnl(x, bid, ask);
       for (const [side, a, o, sp, xr] of positions) each = A.add(each, F.positionPnl(side, of(a), of(o), of(sp), of(xr), bid as In, ask as In));
       expect(Number(String(sum))).toBeCloseTo(Number(String(each)), 9);
     }

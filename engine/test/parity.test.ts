@@ -26,7 +26,7 @@ function domain(c: TradingCase) {
     orderPnl: fix(exact.orderPnl(c.side, units, open, mark, spread, c.xr)), pnl: fix(pnl),
     freeMargin: fix(exact.freeMargin(c.balance, c.used, pnl)),
     refusal: exact.checkMargin(margin, c.balance, c.used, pnl),
-    exposure: Object.values(exact.exposure(units, open, spread, c.xr)).map(fix),
+    exposure: Object.values(exact.exposure(c.side, units, open, spread, c.xr)).map(fix),
   };
 }
 
@@ -44,8 +44,8 @@ describe('SQL formulas = domain formulas', () => {
              round(position_pnl(side, amount, open, spread, xr, bid, ask), 8)::text AS pnl,
              round(free_margin(balance, used, position_pnl(side, amount, open, spread, xr, bid, ask)), 8)::text AS free,
              margin_refusal(${d.margin}::numeric(24, 8), balance, used, position_pnl(side, amount, open, spread, xr, bid, ask)) AS refusal,
-             ARRAY[round(e_units, 8)::text, round(e_cost, 8)::text, round(e_spread, 8)::text] AS exposure
-        FROM v CROSS JOIN LATERAL order_exposure(amount, open, spread, xr) AS e (e_units, e_cost, e_spread)`;
+             ARRAY[round(e.long_units, 8)::text, round(e.short_units, 8)::text, round(e.pnl_offset, 8)::text] AS exposure
+        FROM v CROSS JOIN LATERAL order_exposure(side, amount, open, spread, xr) e`;
     expect({ margin: s.margin, mark: dec(s.mark).toString(), orderPnl: s.order_pnl, pnl: s.pnl, free: s.free, refusal: s.refusal, exposure: s.exposure })
       .toEqual({ margin: fix(d.margin), mark: d.mark, orderPnl: d.orderPnl, pnl: d.pnl, free: d.freeMargin, refusal: d.refusal, exposure: d.exposure });
   });

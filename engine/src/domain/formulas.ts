@@ -3,7 +3,7 @@
 //   exact — decimal.js, for what is stored, settled or checked against the server;
 //   float — numbers, for live display and trigger comparison only.
 // PostgreSQL keeps copies of the formulas its locks need (migrations/*_trading-formulas.sql:
-// order_mark_rate, order_pnl, free_margin, margin_refusal); engine/test/parity.test.ts runs
+// order_mark_rate, order_pnl, position_pnl, order_exposure, free_margin, margin_refusal, margin_required); engine/test/parity.test.ts runs
 // one table of cases through both and requires the same numeric to the 8th decimal.
 import type { Arith } from './arith.ts';
 import { EXACT, FLOAT } from './arith.ts';
@@ -12,14 +12,16 @@ import { CONTRACT_SIZE, type Category, type Side } from './pricing.ts';
 export type MarginRefusal = 'insufficient_balance' | 'insufficient_free_margin';
 
 /**
- * A position's (or a sum of same-side positions') P/L as a linear function of its mark:
- * units = amount / xr, cost = amount × open / xr, spread = spread / xr, all in the balance
- * currency. Sums of these over positions give the exposure of a wallet per instrument and side.
+ * The order P/L as a linear function of the quote, in the balance currency:
+ * P/L = long × ask − short × bid − offset. A buy has long = amount / xr and offset =
+ * (amount × open + spread) / xr; a sell has short = amount / xr and offset =
+ * (spread − amount × open) / xr. Being linear, the sum over a wallet's positions on one
+ * instrument is that instrument's exposure: one term per instrument, whatever the positions.
  */
-export interface Exposure<T> { units: T; cost: T; spread: T }
+export interface Exposure<T> { long: T; short: T; offset: T }
 
 export function formulas<T, In>(A: Arith<T, In>) {
-  const one = A.num(1), hundred = A.num(100);
+  const zero = A.num(0), one = A.num(1), hundred = A.num(100);
 
   /** "Sell uses the bid, buy the ask" (§9): the rate an order opens at and is marked against. */
   const markRate = (side: Side, bid: In, ask: In): T => A.of(side === 'buy' ? ask : bid);
@@ -53,20 +55,16 @@ export function formulas<T, In>(A: Arith<T, In>) {
   const positionPnl = (side: Side, amount: In, open: In, spread: In, exchangeRate: In, bid: In, ask: In): T =>
     orderPnl(side, amount, open, side === 'buy' ? ask : bid, spread, exchangeRate);
 
-  /** One position's exposure terms (see Exposure). */
-  const exposure = (amount: In, open: In, spread: In, exchangeRate: In): Exposure<T> => {
-    const xr = A.of(exchangeRate);
-    return { units: A.div(A.of(amount), xr), cost: A.div(A.mul(A.of(amount), A.of(open)), xr), spread: A.div(A.of(spread), xr) };
+  /** One position's exposure (see Exposure). */
+  const exposure = (side: Side, amount: In, open: In, spread: In, exchangeRate: In): Exposure<T> => {
+    const xr = A.of(exchangeRate), units = A.div(A.of(amount), xr), notional = A.mul(A.of(amount), A.of(open));
+    return side === 'buy'
+      ? { long: units, short: zero, offset: A.div(A.add(notional, A.of(spread)), xr) }
+      : { long: zero, short: units, offset: A.div(A.sub(A.of(spread), notional), xr) };
   };
 
-  /**
-   * The P/L of an exposure at a quote: the order P/L formula distributed over the sum
-   * (buy: units × ask − cost − spread; sell: cost − units × bid − spread), so a wallet's
-   * floating P/L costs one term per instrument and side, whatever the number of positions.
-   */
-  const exposurePnl = (side: Side, x: Exposure<T>, bid: T, ask: T): T => side === 'buy'
-    ? A.sub(A.sub(A.mul(x.units, ask), x.cost), x.spread)
-    : A.sub(A.sub(x.cost, A.mul(x.units, bid)), x.spread);
+  /** The P/L of an exposure (one position's, or a sum) at a quote: long × ask − short × bid − offset. */
+  const exposurePnl = (x: Exposure<T>, bid: T, ask: T): T => A.sub(A.sub(A.mul(x.long, ask), A.mul(x.short, bid)), x.offset);
 
   /** Equity = balance + floating P/L. */
   const equity = (balance: In, floatingPnl: In): T => A.add(A.of(balance), A.of(floatingPnl));

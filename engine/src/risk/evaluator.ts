@@ -28,8 +28,8 @@ export interface PositionInput {
 
 interface Position extends PositionInput { gen: number; closing: boolean }
 
-/** An account's open positions on one instrument, summed per side (domain Exposure). */
-interface Held { buy: Exposure<number>; sell: Exposure<number>; count: number }
+/** An account's open positions on one instrument, summed (domain Exposure), and how many. */
+interface Held extends Exposure<number> { count: number }
 
 interface Account {
   id: number;
@@ -228,13 +228,9 @@ export class RiskEvaluator {
 
   private expose(a: Account, p: Position, sign: 1 | -1) {
     let x = a.exposure.get(p.instrumentId);
-    if (!x) {
-      x = { buy: { units: 0, cost: 0, spread: 0 }, sell: { units: 0, cost: 0, spread: 0 }, count: 0 };
-      a.exposure.set(p.instrumentId, x);
-    }
-    const e = float.exposure(p.amount, p.open, p.spread, p.exchangeRate);
-    const s = p.side === 'buy' ? x.buy : x.sell;
-    s.units += sign * e.units; s.cost += sign * e.cost; s.spread += sign * e.spread;
+    if (!x) { x = { long: 0, short: 0, offset: 0, count: 0 }; a.exposure.set(p.instrumentId, x); }
+    const e = float.exposure(p.side, p.amount, p.open, p.spread, p.exchangeRate);
+    x.long += sign * e.long; x.short += sign * e.short; x.offset += sign * e.offset;
     x.count += sign;
     if (x.count === 0) a.exposure.delete(p.instrumentId);
   }
@@ -258,7 +254,7 @@ export class RiskEvaluator {
     for (const [iid, x] of a.exposure) {
       const b = this.books.get(iid);
       if (!b || !this.priced(iid, b)) continue;
-      pnl += float.exposurePnl('buy', x.buy, b.bid, b.ask) + float.exposurePnl('sell', x.sell, b.bid, b.ask);
+      pnl += float.exposurePnl(x, b.bid, b.ask);
     }
     return pnl;
   }
@@ -287,10 +283,10 @@ export class RiskEvaluator {
     const budget = eq / a.exposure.size;
     for (const [iid, x] of a.exposure) {
       const b = this.books.get(iid)!;
-      // P/L change = buy units·Δask − sell units·Δbid. The spread can at worst close to 0, which
-      // bounds the hedged part; the rest moves with one price, giving one level per instrument.
+      // P/L change = long·Δask − short·Δbid. The spread can at worst close to 0, which bounds
+      // the hedged part; the rest moves with one price, giving one level per instrument.
       const spread = b.ask - b.bid;
-      const bu = x.buy.units, su = x.sell.units;
+      const bu = x.long, su = x.short;
       const net = bu - su;
       if (net > 1e-12) {
         b.askDown.push(entry(b.ask + (su * spread - budget) / net, ACCT, a));

@@ -159,15 +159,15 @@ export function initialLevel(range: Range): number {
 /** to the inputs' step of 0.00001 */
 const round = (n: number) => Number(n.toFixed(5));
 
-/** Floating P/L of a wallet from its open positions summed per instrument and side (see openExposure). */
+/** Floating P/L of a wallet from its open positions summed per instrument (see openExposure). */
 export function floatingFromExposure(
-  exposure: (Exposure<number> & { instrument: string; type: Side })[],
+  exposure: (Exposure<number> & { instrument: string })[],
   quotes: Record<string, { bid: number; ask: number } | undefined>,
 ): number {
   let sum = 0;
   for (const e of exposure) {
     const q = quotes[e.instrument];
-    if (q) sum += float.exposurePnl(e.type, e, q.bid, q.ask);
+    if (q) sum += float.exposurePnl(e, q.bid, q.ask);
   }
   return sum;
 }
