@@ -161,12 +161,13 @@ export async function loadDemoData(sql: Sql, log: (l: string) => void = () => {}
     for (const [walletId, keyPrefix] of wallets) {
       for (const [n, [name, type, amount, open, close]] of closedTrades.entries()) {
         const [inst] = await tx`SELECT id, category, leverage FROM instruments WHERE name = ${name}`;
-        const pnl = tx`round((${amount}::numeric * (${close}::numeric - ${open}::numeric) * ${type === 'buy' ? 1 : -1}), 8)`;
+        // the formulas' SQL copies (migrations/*_trading-formulas.sql, pinned to the domain by engine/test/parity.test.ts)
+        const pnl = tx`round(order_pnl(${type}::order_side, ${amount}::numeric, ${open}::numeric, ${close}::numeric, 0, 1), 8)`;
         const [order] = await tx`
           INSERT INTO orders (user_id, balance_id, instrument_id, type, kind, trade_amount, open_rate, close_rate, exchange_rate,
                               spread, pro_loss, margin_used, leverage, close_time, close_reason, idempotency_key, created_at)
           VALUES (${ids.alice}, ${walletId}, ${inst.id}, ${type}, ${inst.category}, ${amount}, ${open}, ${close}, 1,
-                  0, ${pnl}, round(${amount}::numeric * ${open}::numeric / ${inst.leverage}, 8), ${inst.leverage},
+                  0, ${pnl}, round(margin_required(${open}::numeric, ${amount}::numeric, ${inst.leverage}, 1), 8), ${inst.leverage},
                   now() - ${`${10 - n * 2} days`}::interval + interval '3 hours', 'manual', ${`${keyPrefix}-${n + 1}`},
                   now() - ${`${10 - n * 2} days`}::interval)
           ON CONFLICT (user_id, idempotency_key) WHERE idempotency_key IS NOT NULL DO UPDATE SET updated_at = orders.updated_at

@@ -92,7 +92,7 @@ try {
       SELECT w.user_id, w.balance_id, i.id, s.side, i.category, s.amount, s.rate, 1, 0,
              CASE WHEN w.r % 2 = 0 THEN round(s.rate * CASE WHEN s.side = 'buy' THEN 1.01 ELSE 0.99 END, 6) END,
              CASE WHEN w.r % 2 = 0 THEN round(s.rate * CASE WHEN s.side = 'buy' THEN 0.99 ELSE 1.01 END, 6) END,
-             round(s.amount * s.rate / i.leverage, 8), i.leverage, now() - make_interval(mins => w.r::int)
+             round(margin_required(s.rate, s.amount, i.leverage, 1), 8), i.leverage, now() - make_interval(mins => w.r::int)
       FROM w CROSS JOIN cnt
       JOIN inst i ON i.k = w.r % cnt.c
       CROSS JOIN LATERAL (SELECT CASE WHEN w.r % 3 = 0 THEN 'sell' ELSE 'buy' END::order_side AS side,

@@ -1,11 +1,72 @@
 // Table-driven tests of client-area.md §5 (bounds) and §9 (formulas), plus triggers and hours.
+// The §9 formulas are also run from one shared table (trading-cases.ts) through both flavours
+// (exact decimals and floats) here, and through PostgreSQL's copies in parity.test.ts.
 import { describe, expect, test } from 'bun:test';
 import {
   marginRequired, pipValue, spreadCost, orderPnl, orderPnlF, estimatedPnl, equity, freeMargin, marginLevel,
   checkMargin, checkDialogLevels, checkLevelsNotTriggered, checkModifyLevels, intersectRanges, inRange, untriggeredRanges, modifyRanges, dialogRanges, takeProfitHit, stopLossHit, stopOutHit,
   stopOutLevel, autoCloseReason, zeroEquityHit, isMarketOpen, marketStatus, conversionRate, effectiveLeverage,
-  planValue, markRate, dec, moneyStr,
+  planValue, markRate, dec, moneyStr, money, rate, exact, float, formulas, EXACT, FLOAT, type Arith, type Num,
 } from '../src/domain/index.ts';
+import { CASES, type TradingCase } from './trading-cases.ts';
+
+type Flavour<T, In> = ReturnType<typeof formulas<T, In>>;
+
+/** Each case's figures in one flavour: the order as the engine computes it, then marked at `now`. */
+function figures<T extends In, In>(F: Flavour<T, In>, c: TradingCase, of: (v: string) => In) {
+  const units = F.lotsToUnits(c.category, of(c.lots));
+  const open = F.markRate(c.side, of(c.open.bid), of(c.open.ask));
+  const spread = F.spreadCost(of(c.open.bid), of(c.open.ask), of(c.spreadSetting), units);
+  const margin = F.marginRequired(open, units, of(String(c.leverage)), of(c.xr));
+  const pnl = F.positionPnl(c.side, units, open, spread, of(c.xr), of(c.now.bid), of(c.now.ask));
+  return {
+    units, spread, margin, pnl,
+    equity: F.equity(of(c.balance), pnl), freeMargin: F.freeMargin(of(c.balance), of(c.used), pnl),
+    marginLevel: F.marginLevel(of(c.balance), of(c.used), pnl), refusal: F.checkMargin(margin, of(c.balance), of(c.used), pnl),
+  };
+}
+
+describe('§9 formulas, one table of cases, exact and float flavours', () => {
+  // hand-worked figures of trading-cases.ts: units, spread cost, margin required, order P/L,
+  // and the account's equity / free margin / margin level with the project's definitions (the
+  // spec's summary counts live P/L twice: README "Free margin" keeps the conventional ones)
+  const money8 = (v: Num | null) => (v === null ? null : money(v).toFixed(8));
+  test.each(CASES.filter((c) => c.want).map((c) => [c.name, c] as const))('exact: %s', (_, c) => {
+    const x = figures(exact, c, dec);
+    // P/L from the open rate and spread as the columns store them
+    const pnl = exact.positionPnl(c.side, x.units, rate(exact.markRate(c.side, c.open.bid, c.open.ask)), money(x.spread), c.xr, c.now.bid, c.now.ask);
+    const got: Record<string, string | null> = {
+      units: x.units.toString(), spread: money8(x.spread), margin: money8(x.margin), pnl: money8(pnl),
+      equity: money8(x.equity), freeMargin: money8(x.freeMargin), marginLevel: money8(x.marginLevel), refusal: x.refusal,
+    };
+    for (const [k, w] of Object.entries(c.want!)) {
+      expect([k, got[k]]).toEqual([k, k === 'refusal' || k === 'units' || w === null ? (k === 'units' ? dec(w!).toString() : w) : money8(w)]);
+    }
+  });
+  test.each(CASES.map((c) => [c.name, c] as const))('float agrees with exact: %s', (_, c) => {
+    const e = figures(exact, c, dec), f = figures(float, c, Number);
+    for (const k of ['units', 'spread', 'margin', 'pnl', 'equity', 'freeMargin', 'marginLevel'] as const) {
+      const want = e[k], got = f[k];
+      if (want === null) { expect(got).toBeNull(); continue; }
+      expect(Math.abs(got! - want.toNumber())).toBeLessThanOrEqual(1e-9 * Math.max(1, want.abs().toNumber()));
+    }
+    expect(f.refusal).toBe(e.refusal);
+  });
+  test("a wallet's exposure on an instrument, marked, is the sum of its positions' P/L (both flavours)", () => {
+    const positions = [['buy', '1000', '1.1', '0.5', '1'], ['buy', '1000', '1.2', '0.5', '1.25'], ['sell', '500', '1.3', '0.5', '150']] as const;
+    function check<T extends In, In>(F: Flavour<T, In>, A: Arith<T, In>, of: (v: string) => In) {
+      const bid = A.of(of('1.25')), ask = A.of(of('1.26'));
+      let each = A.num(0);
+      const x = positions.map(([side, a, o, sp, xr]) => F.exposure(side, of(a), of(o), of(sp), of(xr)))
+        .reduce((t, e) => ({ long: A.add(t.long, e.long), short: A.add(t.short, e.short), offset: A.add(t.offset, e.offset) }));
+      const sum = F.exposurePnl(x, bid, ask);
+      for (const [side, a, o, sp, xr] of positions) each = A.add(each, F.positionPnl(side, of(a), of(o), of(sp), of(xr), bid as In, ask as In));
+      expect(Number(String(sum))).toBeCloseTo(Number(String(each)), 9);
+    }
+    check(exact, EXACT, dec);
+    check(float, FLOAT, Number);
+  });
+});
 
 describe('§9 margin required = price × amount / leverage / conversion rate', () => {
   test.each([

@@ -1,7 +1,8 @@
 // Pure trading math and rules: no I/O, no Bun APIs (web imports this for dialog previews).
 export * from './money.ts';
 export * from './pricing.ts';
-export * from './account.ts';
+export * from './arith.ts';
+export * from './formulas.ts';
 export * from './bounds.ts';
 export * from './triggers.ts';
 export * from './hours.ts';

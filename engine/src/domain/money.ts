@@ -1,9 +1,15 @@
 // Exact decimal arithmetic for anything stored or settled. Floats are for live display and
 // trigger comparison only (DESIGN.md §3).
-import Decimal from 'decimal.js';
+import DecimalJs from 'decimal.js';
 
-export { Decimal };
-export type Num = Decimal.Value;
+/**
+ * decimal.js keeps 20 significant digits by default, fewer than a numeric(24, 8) holds: a P/L
+ * of 10^12 would lose its last decimals before rounding and disagree with PostgreSQL. 50 digits
+ * cover any product or quotient of the columns' values to well past the 8th decimal.
+ */
+export const Decimal = DecimalJs.clone({ precision: 50 });
+export type Decimal = DecimalJs;
+export type Num = DecimalJs.Value;
 
 /** Money columns are numeric(24, 8): settle to 8 decimals, half away from zero. */
 export const MONEY_DP = 8;

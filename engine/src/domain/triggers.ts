@@ -1,6 +1,7 @@
 // Auto-close comparisons (client-area.md §4), evaluated on the server. Floats are fine here:
 // a trigger decides *whether* to close; the close itself settles in decimals.
 import type { Side } from './pricing.ts';
+import { float } from './formulas.ts';
 
 export type CloseReason = 'manual' | 'tp' | 'sl' | 'stop_out' | 'zero_equity' | 'admin';
 
@@ -16,23 +17,6 @@ export function stopLossHit(side: Side, bid: number, ask: number, sl: number | n
   return side === 'buy' ? ask <= sl : bid >= sl;
 }
 
-/** Per-position stop-out: floating P/L ≤ −stopout % of the position's margin. */
-export function stopOutHit(floatingPnl: number, margin: number, stopoutPercent: number): boolean {
-  if (margin <= 0) return false;
-  return floatingPnl <= -(stopoutPercent / 100) * margin;
-}
-
-/**
- * The price at which a position reaches its stop-out: solving the P/L formula for the current
- * rate. Buy: ask ≤ open + (spread − s·m·xr) / amount. Sell: bid ≥ open − (spread − s·m·xr) / amount.
- * The exchange rate is fixed at open, so the level is a constant the trigger index can sort.
- */
-export function stopOutLevel(side: Side, amount: number, open: number, spread: number, exchangeRate: number, margin: number, stopoutPercent: number): number {
-  const allowed = (stopoutPercent / 100) * margin * exchangeRate; // loss in quote currency
-  const shift = (spread - allowed) / amount;
-  return side === 'buy' ? open + shift : open - shift;
-}
-
 /** Account rule: equity ≤ 0 closes every position of the balance. */
 export function zeroEquityHit(equity: number): boolean {
   return equity <= 0;
@@ -45,9 +29,7 @@ export function autoCloseReason(
 ): CloseReason | null {
   if (takeProfitHit(p.side, bid, ask, p.tp)) return 'tp';
   if (stopLossHit(p.side, bid, ask, p.sl)) return 'sl';
-  const current = p.side === 'buy' ? ask : bid;
-  const move = p.side === 'buy' ? current - p.open : p.open - current;
-  const pnl = (p.amount * move - p.spread) / p.exchangeRate;
-  if (stopOutHit(pnl, p.margin, p.stopout)) return 'stop_out';
+  const pnl = float.positionPnl(p.side, p.amount, p.open, p.spread, p.exchangeRate, bid, ask);
+  if (float.stopOutHit(pnl, p.margin, p.stopout)) return 'stop_out';
   return null;
 }

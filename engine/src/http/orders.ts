@@ -6,7 +6,7 @@ import { placeOrder, closeOrder, modifyOrder, adminEditOrder, adminDeleteOrder }
 import { STATUS, Refused, type Result } from '../orders/results.ts';
 import { requireSecret } from './internal.ts';
 import { HttpError } from './errors.ts';
-import { markRateF, orderPnlF } from '../domain/index.ts';
+import { float } from '../domain/index.ts';
 import { AdminCloseBody, AdminEditBody, CloseOrderBody, ModifyOrderBody, PlaceOrderBody } from '../contract/orders.ts';
 
 /**
@@ -50,11 +50,10 @@ export function orderRoutes(core: Core, secret: string) {
         SELECT balance, margin, currency FROM balances WHERE id = ${params.balanceId}`;
       if (!b) throw new HttpError(404, 'Balance not found');
       const floating = core.owns(params.balanceId) ? core.risk.floatingPnl(params.balanceId) : await floatingFromDb(core, params.balanceId);
-      const equity = +b.balance + floating;
       return {
-        balanceId: params.balanceId, currency: b.currency, balance: b.balance, margin: b.margin,
-        floatingPnl: floating, equity, freeMargin: equity - +b.margin,
-        marginLevel: +b.margin > 0 ? (equity / +b.margin) * 100 : null,
+        balanceId: params.balanceId, currency: b.currency, balance: b.balance, margin: b.margin, floatingPnl: floating,
+        equity: float.equity(+b.balance, floating), freeMargin: float.freeMargin(+b.balance, +b.margin, floating),
+        marginLevel: float.marginLevel(+b.balance, +b.margin, floating),
       };
     }, { params: t.Object({ balanceId: t.Integer({ minimum: 1 }) }) });
 }
@@ -69,7 +68,7 @@ async function floatingFromDb(core: Core, balanceId: number) {
     const inst = core.book.byId.get(Number(r.instrument_id));
     const q = inst && core.book.tradable(inst.name);
     if (!q) continue;
-    sum += orderPnlF(r.type, +r.trade_amount, +r.open_rate, markRateF(r.type, q.bid, q.ask), +r.spread, +r.exchange_rate);
+    sum += float.positionPnl(r.type, +r.trade_amount, +r.open_rate, +r.spread, +r.exchange_rate, q.bid, q.ask);
   }
   return sum;
 }

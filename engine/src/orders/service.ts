@@ -6,7 +6,7 @@
 import type { Sql } from '../db.ts';
 import type { Book } from '../book/book.ts';
 import {
-  CONTRACT_SIZE, DEFAULT_STOPOUT, checkDialogLevels, checkLevelsNotTriggered, checkModifyLevels, dec, effectiveLeverage,
+  DEFAULT_STOPOUT, exact, checkDialogLevels, checkLevelsNotTriggered, checkModifyLevels, dec, effectiveLeverage,
   levelOrNull, marginRequired, markRate, money, moneyStr, orderPnl, parseDecimal, parseLevel, planValue, rate, spreadCost,
   type Category, type CloseReason, type DecimalField,
 } from '../domain/index.ts';
@@ -194,7 +194,7 @@ function checkPlace(deps: OrderDeps, input: PlaceInput, ctx: PlaceCtx) {
   if ((ctx.lot_state ?? 'amount') === 'lot') {
     if (!lots) return refuse('invalid_amount', 'Lots is required');
     if (!lots.isFinite() || lots.lte(0)) return refuse('invalid_amount', 'Lots must be greater than 0');
-    amount = lots.times(CONTRACT_SIZE[ctx.category]);
+    amount = exact.lotsToUnits(ctx.category, lots);
     const fits = parseDecimal(amount.toFixed(), 'amount'); // lots × contract size must fit trade_amount too
     if (!fits.ok) return refuse('invalid_amount', fits.message.replace('Amount', 'Lots × contract size'));
   } else lots = undefined;

@@ -9,7 +9,7 @@
 // Pure in-memory code: no I/O; closes are returned to the caller, who settles them in
 // PostgreSQL and then calls confirmClose().
 import { TriggerHeap, type Entry } from './heap.ts';
-import { stopOutLevel, type CloseReason, type Side } from '../domain/index.ts';
+import { float, type CloseReason, type Exposure, type Side } from '../domain/index.ts';
 
 export interface PositionInput {
   id: number;
@@ -28,17 +28,14 @@ export interface PositionInput {
 
 interface Position extends PositionInput { gen: number; closing: boolean }
 
-interface Exposure {
-  ab: number; bb: number;  // buys:  P/L = ask·ab − bb
-  as: number; bs: number;  // sells: P/L = bs − bid·as
-  count: number;
-}
+/** An account's open positions on one instrument, summed (domain Exposure), and how many. */
+interface Held extends Exposure<number> { count: number }
 
 interface Account {
   id: number;
   balance: number;
   positions: Set<Position>;
-  exposure: Map<number, Exposure>;
+  exposure: Map<number, Held>;
   gen: number;
   closing: boolean;
 }
@@ -224,22 +221,20 @@ export class RiskEvaluator {
     if (p.tp && p.tp > 0) (buy ? b.askUp : b.bidDown).push(entry(p.tp, TP, p));
     if (p.sl && p.sl > 0) (buy ? b.askDown : b.bidUp).push(entry(p.sl, SL, p));
     if (p.margin > 0) {
-      const level = stopOutLevel(p.side, p.amount, p.open, p.spread, p.exchangeRate, p.margin, p.stopout);
+      const level = float.stopOutLevel(p.side, p.amount, p.open, p.spread, p.exchangeRate, p.margin, p.stopout);
       (buy ? b.askDown : b.bidUp).push(entry(level, SO, p));
     }
   }
 
   private expose(a: Account, p: Position, sign: 1 | -1) {
     let x = a.exposure.get(p.instrumentId);
-    if (!x) { x = { ab: 0, bb: 0, as: 0, bs: 0, count: 0 }; a.exposure.set(p.instrumentId, x); }
-    const units = (sign * p.amount) / p.exchangeRate;
-    if (p.side === 'buy') { x.ab += units; x.bb += (sign * (p.amount * p.open + p.spread)) / p.exchangeRate; }
-    else { x.as += units; x.bs += (sign * (p.amount * p.open - p.spread)) / p.exchangeRate; }
+    if (!x) { x = { long: 0, short: 0, offset: 0, count: 0 }; a.exposure.set(p.instrumentId, x); }
+    const e = float.exposure(p.side, p.amount, p.open, p.spread, p.exchangeRate);
+    x.long += sign * e.long; x.short += sign * e.short; x.offset += sign * e.offset;
     x.count += sign;
     if (x.count === 0) a.exposure.delete(p.instrumentId);
   }
 
-  /** Floating P/L of an account at the current quotes (exact in floats, O(instruments held)). */
   /** An instrument was deleted (it can have no positions): forget its price and heaps. */
   dropInstrument(instrumentId: number) {
     const b = this.books.get(instrumentId);
@@ -251,6 +246,7 @@ export class RiskEvaluator {
     return this.accounts.get(accountId)?.exposure.keys() ?? [];
   }
 
+  /** Floating P/L of an account at the current quotes (floats, O(instruments held)). */
   floatingPnl(accountId: number): number {
     const a = this.accounts.get(accountId);
     if (!a) return 0;
@@ -258,13 +254,13 @@ export class RiskEvaluator {
     for (const [iid, x] of a.exposure) {
       const b = this.books.get(iid);
       if (!b || !this.priced(iid, b)) continue;
-      pnl += b.ask * x.ab - x.bb + x.bs - b.bid * x.as;
+      pnl += float.exposurePnl(x, b.bid, b.ask);
     }
     return pnl;
   }
 
   equity(accountId: number): number {
-    return (this.accounts.get(accountId)?.balance ?? 0) + this.floatingPnl(accountId);
+    return float.equity(this.accounts.get(accountId)?.balance ?? 0, this.floatingPnl(accountId));
   }
 
   /** Recompute one account; close everything at equity ≤ 0, else arm a level per instrument. */
@@ -278,7 +274,7 @@ export class RiskEvaluator {
       const b = this.book(iid);
       if (!this.priced(iid, b)) { b.waiting.add(a); return; }
     }
-    const eq = a.balance + this.floatingPnl(a.id);
+    const eq = float.equity(a.balance, this.floatingPnl(a.id));
     if (eq <= 0) {
       a.closing = true;
       for (const p of a.positions) if (!p.closing) this.fire(p, 'zero_equity', out);
@@ -287,15 +283,16 @@ export class RiskEvaluator {
     const budget = eq / a.exposure.size;
     for (const [iid, x] of a.exposure) {
       const b = this.books.get(iid)!;
-      // P/L change = ab·Δask − as·Δbid. The spread can at worst close to 0, which bounds the
-      // hedged part; the rest moves with one price, giving one level per instrument.
+      // P/L change = long·Δask − short·Δbid. The spread can at worst close to 0, which bounds
+      // the hedged part; the rest moves with one price, giving one level per instrument.
       const spread = b.ask - b.bid;
-      const net = x.ab - x.as;
+      const bu = x.long, su = x.short;
+      const net = bu - su;
       if (net > 1e-12) {
-        b.askDown.push(entry(b.ask + (x.as * spread - budget) / net, ACCT, a));
+        b.askDown.push(entry(b.ask + (su * spread - budget) / net, ACCT, a));
       } else if (net < -1e-12) {
-        b.bidUp.push(entry(b.bid + (budget - x.ab * spread) / -net, ACCT, a));
-      } else if (x.as * spread >= budget) {
+        b.bidUp.push(entry(b.bid + (budget - bu * spread) / -net, ACCT, a));
+      } else if (su * spread >= budget) {
         b.askDown.push(entry(Infinity, ACCT, a)); // fully hedged and the spread alone could use the budget: recheck each tick
       }
     }

@@ -152,12 +152,10 @@ describe('account summary (issue 5 §4: no double count)', () => {
     expect(accountSummary(1000, 200, 50)).toEqual({ balance: 1000, usedMargin: 200, floatingPnl: 50, equity: 1050, freeMargin: 850, marginLevel: 525 });
     expect(accountSummary(1000, 0, 0).marginLevel).toBeNull();
   });
-  test('floating P/L from positions summed per instrument and side equals the sum of each position', () => {
-    // two buys of EUR_USD opened at 1.1 and 1.2 (1000 each), one sell at 1.3 (500), exchange rate 1, spread 0.5 each
-    const exposure = [
-      { instrument: 'EUR_USD', type: 'buy' as const, units: 2000, cost: 1000 * 1.1 + 1000 * 1.2, spread: 1, count: 2 },
-      { instrument: 'EUR_USD', type: 'sell' as const, units: 500, cost: 500 * 1.3, spread: 0.5, count: 1 },
-    ];
+  test('floating P/L from positions summed per instrument equals the sum of each position', () => {
+    // two buys of EUR_USD opened at 1.1 and 1.2 (1000 each), one sell at 1.3 (500), exchange rate 1, spread 0.5 each:
+    // long 2,000, short 500, offset (1,100 + 0.5) + (1,200 + 0.5) + (0.5 − 650)
+    const exposure = [{ instrument: 'EUR_USD', long: 2000, short: 500, offset: 1100.5 + 1200.5 + 0.5 - 650, count: 3 }];
     const q = { EUR_USD: { bid: 1.25, ask: 1.26 } };
     const each = (1000 * (1.26 - 1.1) - 0.5) + (1000 * (1.26 - 1.2) - 0.5) + (500 * (1.3 - 1.25) - 0.5);
     expect(floatingFromExposure(exposure, q)).toBeCloseTo(each, 9);

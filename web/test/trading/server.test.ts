@@ -252,7 +252,7 @@ describe('dashboard action', () => {
     await closedOrders(c.id, c.balanceId, 20);
     await closedOrders(c.id, c.balanceId, 3, { open: true });
     const load = async (q: string) => (await loader({ request: get(`/dashboard${q}`, c.cookie), params: {}, context: {} })) as
-      { positions: { rows: { id: number; closeTime: string | null }[]; total: number }; exposure: { units: number; count: number }[] };
+      { positions: { rows: { id: number; closeTime: string | null }[]; total: number }; exposure: { long: number; count: number }[] };
     const all = await load('');
     expect(all.positions.total).toBe(23);
     expect(all.positions.rows).toHaveLength(15);
@@ -260,7 +260,8 @@ describe('dashboard action', () => {
     const open = await load('?pos_tab=open');
     expect(open.positions.total).toBe(3);
     expect(open.positions.rows.every((r) => r.closeTime === null)).toBe(true);
-    expect(all.exposure).toEqual([expect.objectContaining({ units: 3000, count: 3 })]);
+    // three buys of 1,000 at 1.1: P/L = 3,000 × ask − 3,300
+    expect(all.exposure).toEqual([expect.objectContaining({ long: 3000, short: 0, offset: 3300, count: 3 })]);
   });
 });
 

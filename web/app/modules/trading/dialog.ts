@@ -1,8 +1,8 @@
 // The order dialog's and the take-profit / stop-loss modals' rules (client-area.md §5, §9),
 // built on the engine's domain functions so the preview and the server agree.
 import {
-  CONTRACT_SIZE, checkMargin, dialogRanges, equity, freeMargin, marginLevel, effectiveLeverage, estimatedPnl, inRange, intersectRanges, marginRequired, markRateF,
-  modifyRanges, pipValue, planValue, spreadCost, untriggeredRanges, type Category, type Range, type Side,
+  checkMargin, dialogRanges, effectiveLeverage, estimatedPnl, float, inRange, intersectRanges, marginRequired,
+  modifyRanges, pipValue, planValue, spreadCost, untriggeredRanges, type Category, type Exposure, type Range, type Side,
 } from '@broker/engine/domain';
 
 export const STEP = 0.00001;
@@ -49,7 +49,7 @@ export interface Preview {
 }
 
 export function preview(i: PreviewInput): Preview {
-  const entry = markRateF(i.side, i.bid, i.ask);
+  const entry = float.markRate(i.side, i.bid, i.ask);
   const amount = Number.isFinite(i.amount) && i.amount > 0 ? i.amount : 0;
   const rate = i.conversionRate && i.conversionRate > 0 ? i.conversionRate : null;
   const spread = spreadCost(i.bid, i.ask, i.spreadSetting, amount);
@@ -74,7 +74,7 @@ export function preview(i: PreviewInput): Preview {
 /** Units of an order from what the dialog holds: the amount, or lots × contract size. */
 export function unitsOf(category: Category, lotState: 'amount' | 'lot', value: number): number {
   if (!Number.isFinite(value) || value <= 0) return 0;
-  return lotState === 'lot' ? value * CONTRACT_SIZE[category] : value;
+  return lotState === 'lot' ? float.lotsToUnits(category, value) : value;
 }
 
 export function leverageFor(plan: Record<string, unknown> | null | undefined, category: Category, instrumentLeverage: number): number {
@@ -159,27 +159,25 @@ export function initialLevel(range: Range): number {
 /** to the inputs' step of 0.00001 */
 const round = (n: number) => Number(n.toFixed(5));
 
-/** Floating P/L of a wallet from its open positions summed per instrument and side (see openExposure). */
+/** Floating P/L of a wallet from its open positions summed per instrument (see openExposure). */
 export function floatingFromExposure(
-  exposure: { instrument: string; type: Side; units: number; cost: number; spread: number }[],
+  exposure: (Exposure<number> & { instrument: string })[],
   quotes: Record<string, { bid: number; ask: number } | undefined>,
 ): number {
   let sum = 0;
   for (const e of exposure) {
     const q = quotes[e.instrument];
-    if (!q) continue;
-    const current = markRateF(e.type, q.bid, q.ask);
-    sum += (e.type === 'buy' ? e.units * current - e.cost : e.cost - e.units * current) - e.spread;
+    if (q) sum += float.exposurePnl(e, q.bid, q.ask);
   }
   return sum;
 }
 
-/** The account summary with the standard formulas (issue 5 §4): never the spec's double count. */
+/** The account summary, live (floats), with the project's formulas: never the spec's double count (README "Free margin"). */
 export function accountSummary(balance: number, usedMargin: number, floatingPnl: number) {
   return {
     balance, usedMargin, floatingPnl,
-    equity: equity(balance, floatingPnl).toNumber(),
-    freeMargin: freeMargin(balance, usedMargin, floatingPnl).toNumber(),
-    marginLevel: marginLevel(balance, usedMargin, floatingPnl)?.toNumber() ?? null,
+    equity: float.equity(balance, floatingPnl),
+    freeMargin: float.freeMargin(balance, usedMargin, floatingPnl),
+    marginLevel: float.marginLevel(balance, usedMargin, floatingPnl),
   };
 }

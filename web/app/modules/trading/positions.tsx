@@ -4,7 +4,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { Link, useFetcher, useSearchParams } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
 import type { ColumnDef } from '@tanstack/react-table';
-import { orderPnlF, markRateF } from '@broker/engine/domain';
+import { float } from '@broker/engine/domain';
 import { DataTable } from '~/components/ui/data-table.tsx';
 import { Modal } from '~/components/ui/modal.tsx';
 import { useToast } from '~/components/ui/toast.tsx';
@@ -70,8 +70,10 @@ function CloseButton({ id, closing, onClose }: { id: number; closing: boolean; o
 export function livePnl(row: PositionRow, q: { bid: number; ask: number } | undefined): { rate: number | null; pnl: number | null } {
   if (row.closeTime) return { rate: Number(row.closeRate), pnl: Number(row.proLoss) };
   if (!q) return { rate: null, pnl: null };
-  const rate = markRateF(row.type, q.bid, q.ask);
-  return { rate, pnl: orderPnlF(row.type, Number(row.amount), Number(row.openRate), rate, Number(row.spread), Number(row.exchangeRate)) };
+  return {
+    rate: float.markRate(row.type, q.bid, q.ask),
+    pnl: float.positionPnl(row.type, Number(row.amount), Number(row.openRate), Number(row.spread), Number(row.exchangeRate), q.bid, q.ask),
+  };
 }
 
 export function Positions({ rows, total, openOnly, prices, currency }: { rows: PositionRow[]; total: number; openOnly: boolean; prices: Prices; currency: string }) {

@@ -26,8 +26,8 @@ export interface PositionRow {
   digits: number;
 }
 
-/** Open positions of a wallet summed per instrument and side: enough to mark the floating P/L live. */
-export interface Exposure { instrument: string; type: 'buy' | 'sell'; units: number; cost: number; spread: number; count: number }
+/** Open positions of a wallet summed per instrument (the domain's Exposure): enough to mark the floating P/L live. */
+export interface Exposure { instrument: string; long: number; short: number; offset: number; count: number }
 
 export async function listPositions(sql: Sql, balanceId: number, opts: { openOnly: boolean; page: number; limit?: number }) {
   const limit = opts.limit ?? POSITIONS_PAGE_SIZE;
@@ -57,13 +57,12 @@ export async function listPositions(sql: Sql, balanceId: number, opts: { openOnl
 
 export async function openExposure(sql: Sql, balanceId: number): Promise<Exposure[]> {
   const rows = await sql`
-    SELECT i.name, o.type, sum(o.trade_amount / o.exchange_rate)::float8 AS units,
-           sum(o.trade_amount * o.open_rate / o.exchange_rate)::float8 AS cost,
-           sum(o.spread / o.exchange_rate)::float8 AS spread, count(*)::int AS n
+    SELECT i.name, sum(e.long_units)::float8 AS long, sum(e.short_units)::float8 AS short, sum(e.pnl_offset)::float8 AS offset, count(*)::int AS n
       FROM orders o JOIN instruments i ON i.id = o.instrument_id
+     CROSS JOIN LATERAL order_exposure(o.type, o.trade_amount, o.open_rate, o.spread, o.exchange_rate) e
      WHERE o.balance_id = ${balanceId} AND o.close_time IS NULL AND o.deleted_at IS NULL
-     GROUP BY i.name, o.type`;
-  return rows.map((r) => ({ instrument: r.name, type: r.type, units: r.units, cost: r.cost, spread: r.spread, count: r.n }));
+     GROUP BY i.name`;
+  return rows.map((r) => ({ instrument: r.name, long: r.long, short: r.short, offset: r.offset, count: r.n }));
 }
 
 export async function loadDashboard(sql: Sql, userId: number, opts: { openOnly: boolean; page: number; limit: number; pricingPlanOn: boolean }) {
