@@ -52,7 +52,7 @@ describe('sign-in action', () => {
   test('bad credentials answer 401 with "Invalid Credentials"; a missing field answers 400', async () => {
     const r = (await act(signInRoute.action, post('/', { email: uniqueEmail('x'), password: 'whatever' }))) as { data: any; init: ResponseInit };
     expect(status(r)).toBe(401);
-    expect(r.data.error.message).toBe('Invalid Credentials');
+    expect(r.data).toMatchObject({ ok: false, toast: 'Invalid Credentials' });
     const bad = (await act(signInRoute.action, post('/', { email: 'not-an-email', password: '' }))) as { data: any };
     expect(status(bad)).toBe(400);
     expect(bad.data.result.error.email).toEqual(['Invalid email']);
@@ -63,7 +63,7 @@ describe('sign-in action', () => {
     let last: unknown;
     for (let i = 0; i < 11; i++) last = await act(signInRoute.action, post('/', { email: u.email, password: 'wrong-one' }));
     expect(status(last)).toBe(429);
-    expect((last as { data: any }).data.error.message).toMatch(/Too many attempts/);
+    expect((last as { data: any }).data.toast).toMatch(/Too many attempts/);
   });
 
   test('a cross-site post is refused with 403 before anything is read', async () => {

@@ -93,14 +93,16 @@ export function useIsPending({ formAction, intent }: { formAction?: string; inte
 }
 
 /** A submit button disabled with a spinner while its form is pending. */
-export function SubmitButton({ pending, disabled, children, className, ...rest }: InputHTMLAttributes<HTMLButtonElement> & {
+export function SubmitButton({ pending, disabled, children, className, tone = 'btn-primary', ...rest }: InputHTMLAttributes<HTMLButtonElement> & {
   pending?: boolean;
   children: ReactNode;
   name?: string;
   value?: string;
+  /** the button's colour class (btn-primary, btn-danger, btn-buy…) */
+  tone?: string;
 }) {
   return (
-    <button type="submit" className={`btn btn-primary ${className ?? ''}`} disabled={disabled || pending} aria-busy={pending || undefined} {...(rest as object)}>
+    <button type="submit" className={`btn ${tone} ${className ?? ''}`} disabled={disabled || pending} aria-busy={pending || undefined} {...(rest as object)}>
       {pending ? <Spinner size={14} /> : null}
       <span>{children}</span>
     </button>

@@ -20,15 +20,21 @@ export interface Reply {
   result?: SubmissionResult<string[]>;
 }
 
+/** Issues of a value the page itself fills (a hidden field, a select): zod's words about them help nobody. */
+const STRUCTURAL: ReadonlySet<string> = new Set([
+  'invalid_type', 'invalid_literal', 'invalid_enum_value', 'invalid_union', 'invalid_union_discriminator', 'unrecognized_keys',
+]);
+
 /**
- * zod's own English messages ('Required', "Invalid enum value. Expected …") are not i18n keys and
- * say nothing a user can act on: a field shows the generic error instead. Every message a schema
- * wrote (a check's message, a required_error, a parser's custom issue) is kept.
+ * zod's own words for a wrong type, enum or literal ('Required', "Invalid enum value. Expected …")
+ * are not i18n keys and say nothing a user can act on: the field shows the generic error. Every
+ * message a schema wrote (a check's message, a required_error, a parser's custom issue) is kept.
  */
 export function formatIssues(issues: z.ZodIssue[]): string[] {
   return issues.map((issue) => {
-    const fallback = z.defaultErrorMap(issue, { data: undefined, defaultError: '' }).message;
-    return issue.message && issue.message !== fallback ? issue.message : GENERIC_ERROR;
+    if (!STRUCTURAL.has(issue.code)) return issue.message;
+    const zods = z.defaultErrorMap(issue, { data: undefined, defaultError: '' }).message;
+    return issue.message && issue.message !== zods ? issue.message : GENERIC_ERROR;
   });
 }
 

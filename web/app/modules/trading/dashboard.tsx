@@ -6,7 +6,8 @@ import { Link, useFetcher, useRevalidator } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
 import Fuse from 'fuse.js';
 import { marketGroup, planValue, type Category, type Side } from '@broker/engine/domain';
-import { useToast } from '~/components/ui/toast.tsx';
+import { useFetcherToast, useToast } from '~/components/ui/toast.tsx';
+import { GENERIC_ERROR } from '~/components/ui/forms.ts';
 import { useFormat } from '~/components/ui/format.ts';
 import { PriceChart } from './chart.tsx';
 import { OrderDialog } from './order-dialog.tsx';
@@ -115,10 +116,7 @@ export function Dashboard({ data, theme, pricingPlanOn }: { data: DashboardData;
   const isOpen = (c: Category) => data.status[marketGroup(c)] !== 'closed';
 
   // favorites: the spec's toasts
-  useEffect(() => {
-    if (favFetcher.state !== 'idle' || !favFetcher.data) return;
-    push({ type: favFetcher.data.ok ? 'success' : 'error', title: favFetcher.data.ok ? favFetcher.data.toast : 'Something went wrong' });
-  }, [favFetcher.state, favFetcher.data]); // eslint-disable-line react-hooks/exhaustive-deps
+  useFetcherToast(favFetcher, { errorToast: GENERIC_ERROR });
   const toggleFavorite = (i: InstrumentRow) =>
     favFetcher.submit({ intent: favorites.has(i.id) ? 'favorite-remove' : 'favorite-add', id: String(i.id) }, { method: 'post', action: '/dashboard' });
 
