@@ -64,6 +64,9 @@ export function parseIntent<S extends Record<string, z.ZodTypeAny>>(payload: For
   return { intent, submission: parseForm(payload, schema as S[keyof S], o) };
 }
 
+/** The id a create-or-edit form posts when it edits (FormDialog): `id: RECORD_ID.optional()`. */
+export const RECORD_ID = z.coerce.number().int().positive().max(2 ** 53 - 1);
+
 /** The toast of a refused form: the first message a schema wrote (it names the field), else the generic one. */
 export function refusalToast(error: Record<string, string[] | null> | null | undefined): string {
   const messages = Object.values(error ?? {}).flatMap((m) => m ?? []);
