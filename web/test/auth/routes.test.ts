@@ -172,6 +172,17 @@ describe('wallet switch', () => {
     expect(r.headers.get('location')).toBe('/deposits');
     expect(Number((await sql`SELECT active_balance_id FROM users WHERE id = ${u.id}`)[0].active_balance_id)).toBe(Number(mine.id));
   });
+
+  test('a balance id that is not one (abc, too large, none) goes back with the error toast, never a 500', async () => {
+    const u = await createUser(sql);
+    const s = await sessionFor(sql, u.id);
+    for (const balanceId of ['abc', '99999999999999999999', '', '-1']) {
+      const r = (await act(walletRoute.action, post('/dashboard/switch-wallet', { balanceId, redirectTo: '/deposits' }, { cookie: s.cookie }))) as Response;
+      expect(r.status, balanceId).toBe(302);
+      expect(r.headers.get('location')).toBe('/deposits');
+      expect(r.headers.get('set-cookie')).toMatch(/^toast=/);
+    }
+  });
 });
 
 describe('login-as', () => {
