@@ -1,7 +1,6 @@
 // Sign-in at '/' (client-area.md §2). Success goes to /dashboard for customers and to the
 // role's home for staff; a failure shows a toast at bottom-center.
-import { getFormProps, getInputProps, useForm } from '@conform-to/react';
-import { getZodConstraint } from '@conform-to/zod';
+import { getFormProps, getInputProps } from '@conform-to/react';
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
 import { useState } from 'react';
@@ -15,7 +14,7 @@ import { LoginSchema } from '~/modules/auth/schemas.ts';
 import { ROLE_HOME, type RoleId } from '~/modules/auth/permissions.ts';
 import { sessionCookie } from '~/modules/auth/session.server.ts';
 import { Recaptcha } from '~/modules/auth/recaptcha.tsx';
-import { CheckboxField, Field, SubmitButton, useIsPending } from '~/components/ui/fields.tsx';
+import { CheckboxField, Field, SubmitButton, useIsPending, useSchemaForm } from '~/components/ui/fields.tsx';
 import { useReplyToast } from '~/components/ui/toast.tsx';
 import { parseForm } from '~/components/ui/forms.ts';
 import { replyRefused } from '~/utils/reply.server.ts';
@@ -56,14 +55,7 @@ export default function SignIn() {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [humanKey, setHumanKey] = useState('');
-  const [form, fields] = useForm({
-    id: 'login',
-    lastResult: actionData?.result,
-    constraint: getZodConstraint(LoginSchema),
-    onValidate: ({ formData }) => parseForm(formData, LoginSchema),
-    shouldValidate: 'onBlur',
-    shouldRevalidate: 'onInput',
-  });
+  const [form, fields] = useSchemaForm({ id: 'login', schema: LoginSchema, lastResult: actionData?.result });
   // a failed sign-in: the server's message at bottom-center (client-area.md §8)
   useReplyToast(actionData, { position: 'bottom-center' });
   const disabled = !email || !password || (!!recaptchaSiteKey && !humanKey);

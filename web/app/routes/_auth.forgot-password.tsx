@@ -1,7 +1,6 @@
 // Forgot password (client-area.md §2): one email field, captcha when a site key is set,
 // then a 'Verification Email Sent' modal. The answer is the same whether the email exists.
-import { getFormProps, getInputProps, useForm } from '@conform-to/react';
-import { getZodConstraint } from '@conform-to/zod';
+import { getFormProps, getInputProps } from '@conform-to/react';
 import { type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
 import { useState } from 'react';
@@ -12,7 +11,7 @@ import { authContext } from '~/modules/auth/request-context.server.ts';
 import { AuthError, authErrorHeaders, retryAfterHeaders, requestPasswordReset } from '~/modules/auth/auth.server.ts';
 import { ForgotPasswordSchema } from '~/modules/auth/schemas.ts';
 import { Recaptcha } from '~/modules/auth/recaptcha.tsx';
-import { Field, SubmitButton, useIsPending } from '~/components/ui/fields.tsx';
+import { Field, SubmitButton, useIsPending, useSchemaForm } from '~/components/ui/fields.tsx';
 import { Modal } from '~/components/ui/modal.tsx';
 import { useReplyToast } from '~/components/ui/toast.tsx';
 import { parseForm } from '~/components/ui/forms.ts';
@@ -50,14 +49,7 @@ export default function ForgotPassword() {
   const pending = useIsPending();
   const [humanKey, setHumanKey] = useState('');
   const [sentTo, setSentTo] = useState<string | null>(null);
-  const [form, fields] = useForm({
-    id: 'forgot',
-    lastResult: actionData?.result,
-    constraint: getZodConstraint(ForgotPasswordSchema),
-    onValidate: ({ formData }) => parseForm(formData, ForgotPasswordSchema),
-    shouldValidate: 'onBlur',
-    shouldRevalidate: 'onInput',
-  });
+  const [form, fields] = useSchemaForm({ id: 'forgot', schema: ForgotPasswordSchema, lastResult: actionData?.result });
   useReplyToast(actionData, { onSuccess: (r) => setSentTo(r.sentTo) });
   return (
     <>

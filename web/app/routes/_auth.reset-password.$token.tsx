@@ -1,7 +1,6 @@
 // Reset password at /reset-password/:token: one new-password field, then the
 // 'Password Updated' modal with a Login link to '/'. Tokens are single-use and expire.
-import { getFormProps, getInputProps, useForm } from '@conform-to/react';
-import { getZodConstraint } from '@conform-to/zod';
+import { getFormProps, getInputProps } from '@conform-to/react';
 import { type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
 import { useState } from 'react';
@@ -11,7 +10,7 @@ import { authContext } from '~/modules/auth/request-context.server.ts';
 import { AuthError, authErrorHeaders, retryAfterHeaders, resetPassword, resetTokenValid } from '~/modules/auth/auth.server.ts';
 import { MESSAGES } from '~/modules/auth/messages.ts';
 import { ResetPasswordSchema } from '~/modules/auth/schemas.ts';
-import { Field, SubmitButton, useIsPending } from '~/components/ui/fields.tsx';
+import { Field, SubmitButton, useIsPending, useSchemaForm } from '~/components/ui/fields.tsx';
 import { Modal } from '~/components/ui/modal.tsx';
 import { useReplyToast } from '~/components/ui/toast.tsx';
 import { parseForm } from '~/components/ui/forms.ts';
@@ -46,14 +45,7 @@ export default function ResetPassword() {
   const { t } = useTranslation();
   const pending = useIsPending();
   const [done, setDone] = useState(false);
-  const [form, fields] = useForm({
-    id: 'reset',
-    lastResult: actionData?.result,
-    constraint: getZodConstraint(ResetPasswordSchema),
-    onValidate: ({ formData }) => parseForm(formData, ResetPasswordSchema),
-    shouldValidate: 'onBlur',
-    shouldRevalidate: 'onInput',
-  });
+  const [form, fields] = useSchemaForm({ id: 'reset', schema: ResetPasswordSchema, lastResult: actionData?.result });
   useReplyToast(actionData, { onSuccess: () => setDone(true) });
   return (
     <>

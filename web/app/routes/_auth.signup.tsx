@@ -1,7 +1,6 @@
 // Sign-up at /signup (client-area.md §2, §5): a two-column form; an 'Account Created' modal
 // whose text depends on the email-verification setting; the form is reset.
-import { getFormProps, getInputProps, getSelectProps, useForm } from '@conform-to/react';
-import { getZodConstraint } from '@conform-to/zod';
+import { getFormProps, getInputProps, getSelectProps } from '@conform-to/react';
 import { type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
 import { useState } from 'react';
@@ -13,7 +12,7 @@ import { AuthError, authErrorHeaders, retryAfterHeaders, loadAuthConfig, signUp 
 import { SignupSchema } from '~/modules/auth/schemas.ts';
 import { countryNames } from '~/modules/auth/countries.server.ts';
 import { Recaptcha } from '~/modules/auth/recaptcha.tsx';
-import { Field, SelectField, SubmitButton, useIsPending } from '~/components/ui/fields.tsx';
+import { Field, SelectField, SubmitButton, useIsPending, useSchemaForm } from '~/components/ui/fields.tsx';
 import { Modal } from '~/components/ui/modal.tsx';
 import { useReplyToast } from '~/components/ui/toast.tsx';
 import { parseForm } from '~/components/ui/forms.ts';
@@ -62,15 +61,7 @@ export default function SignUp() {
   const pending = useIsPending();
   const [humanKey, setHumanKey] = useState('');
   const [created, setCreated] = useState(false);
-  const [form, fields] = useForm({
-    id: 'signup',
-    lastResult: actionData?.result,
-    constraint: getZodConstraint(SignupSchema),
-    defaultValue: { currency: currencies[0] },
-    onValidate: ({ formData }) => parseForm(formData, SignupSchema),
-    shouldValidate: 'onBlur',
-    shouldRevalidate: 'onInput',
-  });
+  const [form, fields] = useSchemaForm({ id: 'signup', schema: SignupSchema, lastResult: actionData?.result, defaultValue: { currency: currencies[0] } });
   useReplyToast(actionData, {
     onSuccess: () => {
       setCreated(true);

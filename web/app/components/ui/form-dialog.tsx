@@ -12,15 +12,15 @@
 // and in the action: parseIntent(formData, { save: PlanSchema }); value.id ? update : create.
 import type { ReactNode } from 'react';
 import { useFetcher } from '@remix-run/react';
-import { getFormProps, useForm, type DefaultValue } from '@conform-to/react';
+import { getFormProps, type DefaultValue } from '@conform-to/react';
 import type { z } from 'zod';
 import { useTranslation } from 'react-i18next';
 import { Modal } from './modal.tsx';
-import { ErrorList, SubmitButton } from './fields.tsx';
+import { ErrorList, SubmitButton, useSchemaForm } from './fields.tsx';
 import { useFetcherToast } from './toast.tsx';
-import { parseForm, type ParseOptions, type Reply } from './forms.ts';
+import type { ParseOptions, Reply } from './forms.ts';
 
-type Fields<S extends z.ZodTypeAny> = ReturnType<typeof useForm<z.input<S> & Record<string, unknown>>>[1];
+type Fields<S extends z.ZodTypeAny> = ReturnType<typeof useSchemaForm<S>>[1];
 
 export interface FormDialogProps<S extends z.ZodTypeAny> {
   open: boolean;
@@ -53,13 +53,9 @@ function FormDialogBody<S extends z.ZodTypeAny>({ onClose, title, schema, id, in
   const { t } = useTranslation();
   const fetcher = useFetcher<Reply>();
   const pending = fetcher.state !== 'idle';
-  const [form, fields] = useForm<z.input<S> & Record<string, unknown>>({
-    id: `form-dialog-${intent ?? 'save'}-${id ?? 'new'}`,
+  const [form, fields] = useSchemaForm({
+    id: `form-dialog-${intent ?? 'save'}-${id ?? 'new'}`, schema, defaultValue, parse,
     lastResult: fetcher.state === 'idle' ? fetcher.data?.result : null,
-    defaultValue: defaultValue as DefaultValue<z.input<S> & Record<string, unknown>>,
-    onValidate: ({ formData }) => parseForm(formData, schema, parse),
-    shouldValidate: 'onBlur',
-    shouldRevalidate: 'onInput',
   });
   useFetcherToast(fetcher, { onSuccess: (r) => { onDone?.(r); onClose(); } });
   return (

@@ -3,12 +3,12 @@
 // margin / pip value / spread cost / estimated P/L, BUY or SELL disabled per the spec.
 import { useEffect, useMemo, useState, type FormEvent } from 'react';
 import { useFetcher } from '@remix-run/react';
-import { getFormProps, useForm } from '@conform-to/react';
+import { getFormProps } from '@conform-to/react';
 import { useTranslation } from 'react-i18next';
 import { Modal } from '~/components/ui/modal.tsx';
 import { Spinner } from '~/components/ui/spinner.tsx';
 import { Stepper } from '~/components/ui/stepper.tsx';
-import { ErrorList, SubmitButton, type ListOfErrors } from '~/components/ui/fields.tsx';
+import { ErrorList, SubmitButton, useSchemaForm, type ListOfErrors } from '~/components/ui/fields.tsx';
 import { useFetcherToast, useToast } from '~/components/ui/toast.tsx';
 import { useFormat } from '~/components/ui/format.ts';
 import type { Category, Range, Side } from '@broker/engine/domain';
@@ -17,7 +17,7 @@ import {
   DISABLED_MESSAGE, PLUS_MINUS, accountSummary, STEP, allowedRange, dialogLevelRanges, initialLevel, levelProblem, liveLevelRanges, preview, stepAmount, unitsOf,
 } from './dialog.ts';
 import { LevelInput } from './level-input.tsx';
-import { parseDashboardForm, type ActionReply } from './schemas.ts';
+import { DASHBOARD_PARSE, PlaceOrderSchema, type ActionReply } from './schemas.ts';
 
 export interface DialogInstrument { id: number; name: string; base: string; quote: string; category: Category; digits: number }
 
@@ -101,12 +101,9 @@ export function OrderDialog(p: OrderDialogProps) {
   // the order is a Conform form posted by the fetcher: the server's field errors show under the
   // fields; a refusal gets a new idempotency key so the next try is a new order
   useFetcherToast(fetcher, { intent: 'place', onSuccess: p.onClose, onError: () => setKey(newKey()) });
-  const [form, fields] = useForm({
-    id: `order-${side}`,
+  const [form, fields] = useSchemaForm({
+    id: `order-${side}`, schema: PlaceOrderSchema, parse: DASHBOARD_PARSE,
     lastResult: fetcher.state === 'idle' ? fetcher.data?.result : null,
-    onValidate: ({ formData }) => parseDashboardForm(formData).submission,
-    shouldValidate: 'onBlur',
-    shouldRevalidate: 'onInput',
   });
   const blocked = !!pv.disabled || levelsBad || busy;
   const submit = (e: FormEvent<HTMLFormElement>) => {

@@ -2,18 +2,18 @@
 // time, live market rate and P/L for open rows, Close, and the take-profit / stop-loss modals.
 import { useMemo, useState } from 'react';
 import { Link, useFetcher, useSearchParams } from '@remix-run/react';
-import { getFormProps, useForm } from '@conform-to/react';
+import { getFormProps } from '@conform-to/react';
 import { useTranslation } from 'react-i18next';
 import type { ColumnDef } from '@tanstack/react-table';
 import { orderPnlF, markRateF } from '@broker/engine/domain';
 import { DataTable } from '~/components/ui/data-table.tsx';
 import { Modal } from '~/components/ui/modal.tsx';
 import { useFetcherToast } from '~/components/ui/toast.tsx';
-import { SubmitButton } from '~/components/ui/fields.tsx';
+import { SubmitButton, useSchemaForm } from '~/components/ui/fields.tsx';
 import { useFormat } from '~/components/ui/format.ts';
 import { allowedRange, initialLevel, levelProblem, liveLevelRanges, modalLevelRanges } from './dialog.ts';
 import { LevelInput } from './level-input.tsx';
-import { parseDashboardForm, type ActionReply } from './schemas.ts';
+import { DASHBOARD_PARSE, ModifyOrderSchema, type ActionReply } from './schemas.ts';
 import type { PositionRow } from './trading.server.ts';
 
 export const POSITIONS_PREFIX = 'pos_';
@@ -37,12 +37,9 @@ function LevelModal({ row, field, price, onClose }: { row: PositionRow; field: '
   const [text, setText] = useState(() => String(current !== null ? Number(current) : initialLevel(allowedRange(bound, live))));
   const problem = on ? levelProblem(text, bound, live) : null;
   useFetcherToast(fetcher, { onSuccess: onClose });
-  const [form, fields] = useForm({
-    id: `level-form-${field}-${row.id}`,
+  const [form, fields] = useSchemaForm({
+    id: `level-form-${field}-${row.id}`, schema: ModifyOrderSchema, parse: DASHBOARD_PARSE,
     lastResult: fetcher.state === 'idle' ? fetcher.data?.result : null,
-    onValidate: ({ formData }) => parseDashboardForm(formData).submission,
-    shouldValidate: 'onBlur',
-    shouldRevalidate: 'onInput',
   });
   const isProfit = field === 'profit';
   const label = isProfit ? t('Close at profit') : t('Close at loss');

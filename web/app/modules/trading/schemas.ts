@@ -1,6 +1,6 @@
 // Input of the dashboard's calls, one zod schema per intent, shared by the dialogs and the action.
 import { z } from 'zod';
-import { parseIntent, type Reply } from '~/components/ui/forms.ts';
+import { parseIntent, type ParseOptions, type Reply } from '~/components/ui/forms.ts';
 import { decimalSchema, levelSchema, parseLevel } from '@broker/engine/domain';
 
 // Numbers go through the engine's one decimal parser (engine/src/domain/decimal-input.ts): a
@@ -47,10 +47,11 @@ export const DASHBOARD_ACTIONS = {
   'favorite-remove': FavoriteSchema,
 };
 /**
- * A dashboard form, in the dialogs (Conform's onValidate) and in the action: the raw strings go
- * to the schemas (no coercion), so an empty amount or lots is refused naming it.
+ * The dashboard's forms, in the dialogs (Conform's onValidate) and in the action: the raw strings
+ * go to the schemas (no coercion), so an empty amount or lots is refused naming it.
  */
-export const parseDashboardForm = (payload: FormData | URLSearchParams) => parseIntent(payload, DASHBOARD_ACTIONS, { coerce: false });
+export const DASHBOARD_PARSE: ParseOptions = { coerce: false };
+export const parseDashboardForm = (payload: FormData | URLSearchParams) => parseIntent(payload, DASHBOARD_ACTIONS, DASHBOARD_PARSE);
 
 export type DashboardAction = z.output<(typeof DASHBOARD_ACTIONS)[keyof typeof DASHBOARD_ACTIONS]>;
 
