@@ -10,6 +10,7 @@ import { DataTable } from '~/components/ui/data-table.tsx';
 import { Modal } from '~/components/ui/modal.tsx';
 import { useFetcherToast } from '~/components/ui/toast.tsx';
 import { SubmitButton, useSchemaForm } from '~/components/ui/fields.tsx';
+import { Spinner } from '~/components/ui/spinner.tsx';
 import { useFormat } from '~/components/ui/format.ts';
 import { allowedRange, initialLevel, levelProblem, liveLevelRanges, modalLevelRanges } from './dialog.ts';
 import { LevelInput } from './level-input.tsx';
@@ -67,8 +68,8 @@ function LevelModal({ row, field, price, onClose }: { row: PositionRow; field: '
 function CloseButton({ id, closing, onClose }: { id: number; closing: boolean; onClose: (id: number) => void }) {
   const { t } = useTranslation();
   return (
-    <button type="button" className="btn btn-sm btn-danger" disabled={closing} onClick={() => onClose(id)}>
-      {t('Close')}
+    <button type="button" className="btn btn-sm btn-danger" disabled={closing} aria-busy={closing || undefined} onClick={() => onClose(id)}>
+      {closing ? <Spinner size={12} /> : null}{t('Close')}
     </button>
   );
 }
