@@ -25,9 +25,9 @@ export function LevelInput({ id, name, label, inputLabel, text, setText, bound, 
     <>
       <Stepper id={id} name={name} step={STEP} aria-label={inputLabel} disabled={disabled} value={text} onValueChange={setText} next={next}
         decreaseLabel={t('Decrease {{what}}', { what: label })} increaseLabel={t('Increase {{what}}', { what: label })}
-        aria-invalid={problem || serverErrors?.length ? true : undefined} aria-describedby={`${id}-msg`} />
+        aria-invalid={problem || serverErrors?.length ? true : undefined} aria-describedby={serverErrors?.length ? `${id}-msg ${id}-error` : `${id}-msg`} />
       <div id={`${id}-msg`} className={problem ? 'field-error' : 'field-hint'} role={problem ? 'alert' : undefined}>{t(hint.message, hint.values)}</div>
-      <ErrorList errors={serverErrors} />
+      <ErrorList id={`${id}-error`} errors={serverErrors} />
     </>
   );
 }

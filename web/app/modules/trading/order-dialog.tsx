@@ -147,11 +147,11 @@ export function OrderDialog(p: OrderDialogProps) {
           <div className="field">
             <label htmlFor="order-qty">{lotMode ? t('Lots') : t('Amount')}</label>
             <Stepper id="order-qty" name={lotMode ? 'lots' : 'amount'} min={0} step={STEP} value={qty} autoFocus
-              aria-invalid={qtyErrors.length ? true : undefined}
+              aria-invalid={qtyErrors.length ? true : undefined} aria-describedby={qtyErrors.length ? 'order-qty-error' : undefined}
               onValueChange={(v) => { if (v === '' || Number(v) >= 0) setQty(v); }}
               next={(direction) => String(stepAmount(Number(qty) || 0, direction * PLUS_MINUS))}
               decreaseLabel={t('Decrease amount')} increaseLabel={t('Increase amount')} />
-            <ErrorList errors={qtyErrors} />
+            <ErrorList id="order-qty-error" errors={qtyErrors} />
             {lotMode ? <div className="field-hint">{t('{{units}} units', { units: f.amount(units) })}</div> : null}
           </div>
           <LevelField id="order-tp" name="profit" errors={fields.profit.errors} label={t('Take Profit')} on={tpOn} setOn={switchTp} text={tpText} setText={setTpText} bound={ranges.takeProfit} live={live?.takeProfit ?? null} />
