@@ -70,8 +70,8 @@ function PriceCell({ value, prev, digits, stale }: { value: number | undefined; 
   );
 }
 
-function InstrumentItem({ inst, q, open, selected, favorite, onSelect, onFavorite }: {
-  inst: InstrumentRow; q: Quote | undefined; open: boolean; selected: boolean; favorite: boolean;
+function InstrumentItem({ inst, q, open, selected, favorite, favoritePending, onSelect, onFavorite }: {
+  inst: InstrumentRow; q: Quote | undefined; open: boolean; selected: boolean; favorite: boolean; favoritePending: boolean;
   onSelect: () => void; onFavorite: () => void;
 }) {
   const { t } = useTranslation();
@@ -89,7 +89,7 @@ function InstrumentItem({ inst, q, open, selected, favorite, onSelect, onFavorit
           <PriceCell value={q?.ask} prev={q?.prevAsk} digits={inst.digits} stale={q?.stale} />
         </span>
       </button>
-      <button type="button" className={`fav ${favorite ? 'on' : ''}`} onClick={onFavorite}
+      <button type="button" className={`fav ${favorite ? 'on' : ''}`} onClick={onFavorite} disabled={favoritePending} aria-busy={favoritePending || undefined}
         aria-label={favorite ? t('Remove {{name}} from favorites', { name: `${inst.base}/${inst.quote}` }) : t('Add {{name}} to favorites', { name: `${inst.base}/${inst.quote}` })}>
         {favorite ? '★' : '☆'}
       </button>
@@ -117,6 +117,8 @@ export function Dashboard({ data, theme, pricingPlanOn }: { data: DashboardData;
 
   // favorites: the spec's toasts
   useFetcherToast(favFetcher, { errorToast: GENERIC_ERROR });
+  // the star being toggled waits for its answer (no double post)
+  const favoritePending = favFetcher.state !== 'idle' ? Number(favFetcher.formData?.get('id')) : null;
   const toggleFavorite = (i: InstrumentRow) =>
     favFetcher.submit({ intent: favorites.has(i.id) ? 'favorite-remove' : 'favorite-add', id: String(i.id) }, { method: 'post', action: '/dashboard' });
 
@@ -153,7 +155,7 @@ export function Dashboard({ data, theme, pricingPlanOn }: { data: DashboardData;
     <ul className="instrument-list">
       {items.map((i) => (
         <InstrumentItem key={i.id} inst={i} q={prices[i.name]} open={isOpen(i.category)} selected={i.name === selected}
-          favorite={favorites.has(i.id)} onSelect={() => setSelected(i.name)} onFavorite={() => toggleFavorite(i)} />
+          favorite={favorites.has(i.id)} favoritePending={favoritePending === i.id} onSelect={() => setSelected(i.name)} onFavorite={() => toggleFavorite(i)} />
       ))}
     </ul>
   );
