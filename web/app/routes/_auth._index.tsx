@@ -1,10 +1,9 @@
 // Sign-in at '/' (client-area.md §2). Success goes to /dashboard for customers and to the
 // role's home for staff; a failure shows a toast at bottom-center.
-import { getFormProps, getInputProps, useForm } from '@conform-to/react';
-import { getZodConstraint, parseWithZod } from '@conform-to/zod';
-import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node';
+import { getFormProps, getInputProps } from '@conform-to/react';
+import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { assertSameOrigin } from '~/utils/request.server.ts';
 import { requireAnonymous } from '~/modules/auth/guards.server.ts';
@@ -15,8 +14,10 @@ import { LoginSchema } from '~/modules/auth/schemas.ts';
 import { ROLE_HOME, type RoleId } from '~/modules/auth/permissions.ts';
 import { sessionCookie } from '~/modules/auth/session.server.ts';
 import { Recaptcha } from '~/modules/auth/recaptcha.tsx';
-import { CheckboxField, Field, SubmitButton, useIsPending } from '~/components/ui/fields.tsx';
-import { useToast } from '~/components/ui/toast.tsx';
+import { CheckboxField, Field, SubmitButton, useIsPending, useSchemaForm } from '~/components/ui/fields.tsx';
+import { useReplyToast } from '~/components/ui/toast.tsx';
+import { parseForm } from '~/components/ui/forms.ts';
+import { replyRefused } from '~/utils/reply.server.ts';
 import { pageMeta } from '~/modules/shell/meta.ts';
 import { getRecaptchaSiteKey } from '~/modules/auth/captcha.server.ts';
 import { db } from '~/utils/db.server.ts';
@@ -29,21 +30,18 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   assertSameOrigin(request);
   const formData = await request.formData();
-  const submission = parseWithZod(formData, { schema: LoginSchema });
-  if (submission.status !== 'success') {
-    return data({ result: submission.reply({ hideFields: ['password'] }), error: null }, { status: 400 });
-  }
+  const submission = parseForm(formData, LoginSchema);
+  if (submission.status !== 'success') return replyRefused(submission, { hideFields: ['password'], toast: null });
   const ctx = await authContext(request, context);
   try {
     const s = await signIn(ctx.sql, ctx.store, ctx.cfg, { ...submission.value, ip: ctx.ip, userAgent: ctx.userAgent });
     return redirect(ROLE_HOME[s.roleId as RoleId] ?? '/dashboard', { headers: { 'set-cookie': sessionCookie(s.token, s.remember) } });
   } catch (e) {
     if (!(e instanceof AuthError)) throw e;
-    const headers = authErrorHeaders(e);
-    return data(
-      { result: submission.reply({ formErrors: [e.message], hideFields: ['password'] }), error: { message: e.message || MESSAGES.invalidCredentials, values: e.values } },
-      { status: e.status, headers },
-    );
+    return replyRefused(submission, {
+      status: e.status, headers: authErrorHeaders(e), formErrors: [e.message], hideFields: ['password'],
+      toast: e.message || MESSAGES.invalidCredentials, values: e.values,
+    });
   }
 }
 
@@ -53,22 +51,13 @@ export default function SignIn() {
   const { recaptchaSiteKey } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const { t } = useTranslation();
-  const { push } = useToast();
   const pending = useIsPending();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [humanKey, setHumanKey] = useState('');
-  const [form, fields] = useForm({
-    id: 'login',
-    lastResult: actionData?.result,
-    constraint: getZodConstraint(LoginSchema),
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: LoginSchema }),
-    shouldValidate: 'onBlur',
-    shouldRevalidate: 'onInput',
-  });
-  useEffect(() => {
-    if (actionData?.error) push({ type: 'error', title: actionData.error.message, values: actionData.error.values, position: 'bottom-center' });
-  }, [actionData, push]);
+  const [form, fields] = useSchemaForm({ id: 'login', schema: LoginSchema, lastResult: actionData?.result });
+  // a failed sign-in: the server's message at bottom-center (client-area.md §8)
+  useReplyToast(actionData, { position: 'bottom-center' });
   const disabled = !email || !password || (!!recaptchaSiteKey && !humanKey);
   return (
     <>

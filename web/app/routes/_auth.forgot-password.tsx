@@ -1,10 +1,9 @@
 // Forgot password (client-area.md §2): one email field, captcha when a site key is set,
 // then a 'Verification Email Sent' modal. The answer is the same whether the email exists.
-import { getFormProps, getInputProps, useForm } from '@conform-to/react';
-import { getZodConstraint, parseWithZod } from '@conform-to/zod';
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node';
+import { getFormProps, getInputProps } from '@conform-to/react';
+import { type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { assertSameOrigin } from '~/utils/request.server.ts';
 import { requireAnonymous } from '~/modules/auth/guards.server.ts';
@@ -12,9 +11,11 @@ import { authContext } from '~/modules/auth/request-context.server.ts';
 import { AuthError, authErrorHeaders, retryAfterHeaders, requestPasswordReset } from '~/modules/auth/auth.server.ts';
 import { ForgotPasswordSchema } from '~/modules/auth/schemas.ts';
 import { Recaptcha } from '~/modules/auth/recaptcha.tsx';
-import { Field, SubmitButton, useIsPending } from '~/components/ui/fields.tsx';
+import { Field, SubmitButton, useIsPending, useSchemaForm } from '~/components/ui/fields.tsx';
 import { Modal } from '~/components/ui/modal.tsx';
-import { useToast } from '~/components/ui/toast.tsx';
+import { useReplyToast } from '~/components/ui/toast.tsx';
+import { parseForm } from '~/components/ui/forms.ts';
+import { replyDone, replyRefused } from '~/utils/reply.server.ts';
 import { pageMeta } from '~/modules/shell/meta.ts';
 import { getRecaptchaSiteKey } from '~/modules/auth/captcha.server.ts';
 import { db } from '~/utils/db.server.ts';
@@ -26,15 +27,15 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   assertSameOrigin(request);
-  const submission = parseWithZod(await request.formData(), { schema: ForgotPasswordSchema });
-  if (submission.status !== 'success') return data({ result: submission.reply(), sentTo: null, error: null }, { status: 400 });
+  const submission = parseForm(await request.formData(), ForgotPasswordSchema);
+  if (submission.status !== 'success') return replyRefused(submission, { toast: null, extra: { sentTo: null } });
   const ctx = await authContext(request, context);
   try {
     await requestPasswordReset(ctx.sql, ctx.store, ctx.cfg, { ...submission.value, ip: ctx.ip });
-    return data({ result: submission.reply({ resetForm: true }), sentTo: submission.value.email, error: null });
+    return replyDone(submission, null, { resetForm: true, extra: { sentTo: submission.value.email as string | null } });
   } catch (e) {
     if (!(e instanceof AuthError)) throw e;
-    return data({ result: submission.reply({ formErrors: [e.message] }), sentTo: null, error: { message: e.message, values: e.values } }, { status: e.status, headers: authErrorHeaders(e) });
+    return replyRefused(submission, { status: e.status, headers: authErrorHeaders(e), formErrors: [e.message], toast: e.message, values: e.values, extra: { sentTo: null } });
   }
 }
 
@@ -45,22 +46,11 @@ export default function ForgotPassword() {
   const { recaptchaSiteKey } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const { t } = useTranslation();
-  const { push } = useToast();
   const pending = useIsPending();
   const [humanKey, setHumanKey] = useState('');
   const [sentTo, setSentTo] = useState<string | null>(null);
-  const [form, fields] = useForm({
-    id: 'forgot',
-    lastResult: actionData?.result,
-    constraint: getZodConstraint(ForgotPasswordSchema),
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: ForgotPasswordSchema }),
-    shouldValidate: 'onBlur',
-    shouldRevalidate: 'onInput',
-  });
-  useEffect(() => {
-    if (actionData?.error) push({ type: 'error', title: actionData.error.message || 'Something went wrong', values: actionData.error.values });
-    if (actionData?.sentTo) setSentTo(actionData.sentTo);
-  }, [actionData, push]);
+  const [form, fields] = useSchemaForm({ id: 'forgot', schema: ForgotPasswordSchema, lastResult: actionData?.result });
+  useReplyToast(actionData, { onSuccess: (r) => setSentTo(r.sentTo) });
   return (
     <>
       <h1 className="auth-title">{t('Forgot Password')}</h1>

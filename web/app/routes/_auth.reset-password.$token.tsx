@@ -1,19 +1,20 @@
 // Reset password at /reset-password/:token: one new-password field, then the
 // 'Password Updated' modal with a Login link to '/'. Tokens are single-use and expire.
-import { getFormProps, getInputProps, useForm } from '@conform-to/react';
-import { getZodConstraint, parseWithZod } from '@conform-to/zod';
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node';
+import { getFormProps, getInputProps } from '@conform-to/react';
+import { type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { assertSameOrigin } from '~/utils/request.server.ts';
 import { authContext } from '~/modules/auth/request-context.server.ts';
 import { AuthError, authErrorHeaders, retryAfterHeaders, resetPassword, resetTokenValid } from '~/modules/auth/auth.server.ts';
 import { MESSAGES } from '~/modules/auth/messages.ts';
 import { ResetPasswordSchema } from '~/modules/auth/schemas.ts';
-import { Field, SubmitButton, useIsPending } from '~/components/ui/fields.tsx';
+import { Field, SubmitButton, useIsPending, useSchemaForm } from '~/components/ui/fields.tsx';
 import { Modal } from '~/components/ui/modal.tsx';
-import { useToast } from '~/components/ui/toast.tsx';
+import { useReplyToast } from '~/components/ui/toast.tsx';
+import { parseForm } from '~/components/ui/forms.ts';
+import { replyDone, replyRefused } from '~/utils/reply.server.ts';
 import { pageMeta } from '~/modules/shell/meta.ts';
 import { db } from '~/utils/db.server.ts';
 
@@ -23,15 +24,15 @@ export async function loader({ params }: LoaderFunctionArgs) {
 
 export async function action({ request, params, context }: ActionFunctionArgs) {
   assertSameOrigin(request);
-  const submission = parseWithZod(await request.formData(), { schema: ResetPasswordSchema });
-  if (submission.status !== 'success') return data({ result: submission.reply({ hideFields: ['password'] }), done: false, error: null }, { status: 400 });
+  const submission = parseForm(await request.formData(), ResetPasswordSchema);
+  if (submission.status !== 'success') return replyRefused(submission, { hideFields: ['password'], toast: null });
   const ctx = await authContext(request, context);
   try {
     await resetPassword(ctx.sql, ctx.store, { token: params.token ?? '', password: submission.value.password, ip: ctx.ip });
-    return data({ result: submission.reply({ resetForm: true }), done: true, error: null });
+    return replyDone(submission, null, { resetForm: true });
   } catch (e) {
     if (!(e instanceof AuthError)) throw e;
-    return data({ result: submission.reply({ formErrors: [e.message], hideFields: ['password'] }), done: false, error: { message: e.message, values: e.values } }, { status: e.status, headers: authErrorHeaders(e) });
+    return replyRefused(submission, { status: e.status, headers: authErrorHeaders(e), formErrors: [e.message], hideFields: ['password'], toast: e.message, values: e.values });
   }
 }
 
@@ -42,21 +43,10 @@ export default function ResetPassword() {
   const { valid } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const { t } = useTranslation();
-  const { push } = useToast();
   const pending = useIsPending();
   const [done, setDone] = useState(false);
-  const [form, fields] = useForm({
-    id: 'reset',
-    lastResult: actionData?.result,
-    constraint: getZodConstraint(ResetPasswordSchema),
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: ResetPasswordSchema }),
-    shouldValidate: 'onBlur',
-    shouldRevalidate: 'onInput',
-  });
-  useEffect(() => {
-    if (actionData?.error) push({ type: 'error', title: actionData.error.message || 'Something went wrong', values: actionData.error.values });
-    if (actionData?.done) setDone(true);
-  }, [actionData, push]);
+  const [form, fields] = useSchemaForm({ id: 'reset', schema: ResetPasswordSchema, lastResult: actionData?.result });
+  useReplyToast(actionData, { onSuccess: () => setDone(true) });
   return (
     <>
       <h1 className="auth-title">{t('Reset Password')}</h1>

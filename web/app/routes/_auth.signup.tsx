@@ -1,10 +1,9 @@
 // Sign-up at /signup (client-area.md §2, §5): a two-column form; an 'Account Created' modal
 // whose text depends on the email-verification setting; the form is reset.
-import { getFormProps, getInputProps, getSelectProps, useForm } from '@conform-to/react';
-import { getZodConstraint, parseWithZod } from '@conform-to/zod';
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node';
+import { getFormProps, getInputProps, getSelectProps } from '@conform-to/react';
+import { type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { assertSameOrigin } from '~/utils/request.server.ts';
 import { requireAnonymous } from '~/modules/auth/guards.server.ts';
@@ -13,9 +12,11 @@ import { AuthError, authErrorHeaders, retryAfterHeaders, loadAuthConfig, signUp 
 import { SignupSchema } from '~/modules/auth/schemas.ts';
 import { countryNames } from '~/modules/auth/countries.server.ts';
 import { Recaptcha } from '~/modules/auth/recaptcha.tsx';
-import { Field, SelectField, SubmitButton, useIsPending } from '~/components/ui/fields.tsx';
+import { Field, SelectField, SubmitButton, useIsPending, useSchemaForm } from '~/components/ui/fields.tsx';
 import { Modal } from '~/components/ui/modal.tsx';
-import { useToast } from '~/components/ui/toast.tsx';
+import { useReplyToast } from '~/components/ui/toast.tsx';
+import { parseForm } from '~/components/ui/forms.ts';
+import { replyDone, replyRefused } from '~/utils/reply.server.ts';
 import { pageMeta } from '~/modules/shell/meta.ts';
 import { getRecaptchaSiteKey } from '~/modules/auth/captcha.server.ts';
 import { db } from '~/utils/db.server.ts';
@@ -35,20 +36,18 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   assertSameOrigin(request);
   const formData = await request.formData();
-  const submission = parseWithZod(formData, { schema: SignupSchema });
-  if (submission.status !== 'success') {
-    return data({ result: submission.reply({ hideFields: ['password', 'passwordConfirmation'] }), created: null, error: null }, { status: 400 });
-  }
+  const submission = parseForm(formData, SignupSchema);
+  const hideFields = ['password', 'passwordConfirmation'];
+  if (submission.status !== 'success') return replyRefused(submission, { hideFields, toast: null, extra: { created: null } });
   const ctx = await authContext(request, context);
   try {
     const created = await signUp(ctx.sql, ctx.cfg, ctx.store, { ...submission.value, ip: ctx.ip });
-    return data({ result: submission.reply({ resetForm: true }), created, error: null });
+    return replyDone(submission, null, { resetForm: true, extra: { created: created as typeof created | null } });
   } catch (e) {
     if (!(e instanceof AuthError)) throw e;
-    return data(
-      { result: submission.reply({ formErrors: [e.message], hideFields: ['password', 'passwordConfirmation'] }), created: null, error: { message: e.message, values: e.values } },
-      { status: e.status, headers: authErrorHeaders(e) },
-    );
+    return replyRefused(submission, {
+      status: e.status, headers: authErrorHeaders(e), formErrors: [e.message], hideFields, toast: e.message, values: e.values, extra: { created: null },
+    });
   }
 }
 
@@ -59,26 +58,16 @@ export default function SignUp() {
   const { countries, currencies, emailVerify, recaptchaSiteKey } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const { t } = useTranslation();
-  const { push } = useToast();
   const pending = useIsPending();
   const [humanKey, setHumanKey] = useState('');
   const [created, setCreated] = useState(false);
-  const [form, fields] = useForm({
-    id: 'signup',
-    lastResult: actionData?.result,
-    constraint: getZodConstraint(SignupSchema),
-    defaultValue: { currency: currencies[0] },
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: SignupSchema }),
-    shouldValidate: 'onBlur',
-    shouldRevalidate: 'onInput',
-  });
-  useEffect(() => {
-    if (actionData?.error) push({ type: 'error', title: actionData.error.message || 'Something went wrong', values: actionData.error.values });
-    if (actionData?.created) {
+  const [form, fields] = useSchemaForm({ id: 'signup', schema: SignupSchema, lastResult: actionData?.result, defaultValue: { currency: currencies[0] } });
+  useReplyToast(actionData, {
+    onSuccess: () => {
       setCreated(true);
       setHumanKey('');
-    }
-  }, [actionData, push]);
+    },
+  });
   const verificationSent = actionData?.created?.verificationSent ?? emailVerify;
   return (
     <>

@@ -1,4 +1,4 @@
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node';
+import { type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node';
 import { useLoaderData } from '@remix-run/react';
 import { db } from '~/utils/db.server.ts';
 import { requireAccess } from '~/modules/auth/guards.server.ts';
@@ -8,7 +8,8 @@ import { z } from 'zod';
 import { listQuery } from '~/components/ui/list-params.ts';
 import { useRootData } from '~/root.tsx';
 import { loadDashboard, runDashboardAction } from '~/modules/trading/trading.server.ts';
-import { DashboardActionSchema, formError } from '~/modules/trading/schemas.ts';
+import { parseDashboardForm } from '~/modules/trading/schemas.ts';
+import { replyDone, replyRefused } from '~/utils/reply.server.ts';
 import { Dashboard } from '~/modules/trading/dashboard.tsx';
 import { POSITIONS_PREFIX } from '~/modules/trading/positions.tsx';
 import { GeneralErrorBoundary } from '~/components/error-boundary.tsx';
@@ -28,13 +29,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   const sql = db();
   const s = await requireAccess(request, sql);
-  const form = Object.fromEntries(await request.formData());
-  const parsed = DashboardActionSchema.safeParse(form);
-  if (!parsed.success) {
-    return data({ ok: false, intent: String(form.intent ?? ''), toast: formError(parsed.error) }, { status: 400 });
-  }
-  const { status, ...reply } = await runDashboardAction(sql, s.user.id, parsed.data);
-  return data(reply, { status });
+  const { intent, submission } = parseDashboardForm(await request.formData());
+  if (submission.status !== 'success') return replyRefused(submission, { intent });
+  const { status, ok, toast, values } = await runDashboardAction(sql, s.user.id, submission.value);
+  return ok ? replyDone(submission, toast, { intent, status, values }) : replyRefused(submission, { intent, status, toast, values });
 }
 
 export default function Page() {

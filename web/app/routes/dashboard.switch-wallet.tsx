@@ -1,11 +1,15 @@
 // POST /dashboard/switch-wallet: the chosen balance (one of the user's own) becomes active; the page reloads.
 import { redirect, type ActionFunctionArgs } from '@remix-run/node';
+import { z } from 'zod';
 import { db } from '~/utils/db.server.ts';
 import { assertSameOrigin } from '~/utils/request.server.ts';
 import { requireUser } from '~/modules/auth/guards.server.ts';
 import { switchWallet } from '~/modules/accounts/accounts.server.ts';
 import { redirectWithToast } from '~/utils/toast.server.ts';
 import { safeRedirect } from '~/utils/safe-redirect.ts';
+import { parseForm, RECORD_ID } from '~/components/ui/forms.ts';
+
+const SwitchWalletSchema = z.object({ balanceId: RECORD_ID, redirectTo: z.string().optional() });
 
 export async function action({ request }: ActionFunctionArgs) {
   assertSameOrigin(request);
@@ -13,7 +17,9 @@ export async function action({ request }: ActionFunctionArgs) {
   const s = await requireUser(request, sql);
   const form = await request.formData();
   const to = safeRedirect(form.get('redirectTo'), '/dashboard');
-  const ok = await switchWallet(sql, s.user.id, Number(form.get('balanceId')));
+  const submission = parseForm(form, SwitchWalletSchema);
+  // a page reload either way (the form posts without JavaScript too): a refusal is a flash toast
+  const ok = submission.status === 'success' && await switchWallet(sql, s.user.id, submission.value.balanceId);
   if (!ok) return redirectWithToast(to, { type: 'error', title: 'Something went wrong' });
   return redirect(to);
 }

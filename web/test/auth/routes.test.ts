@@ -52,7 +52,7 @@ describe('sign-in action', () => {
   test('bad credentials answer 401 with "Invalid Credentials"; a missing field answers 400', async () => {
     const r = (await act(signInRoute.action, post('/', { email: uniqueEmail('x'), password: 'whatever' }))) as { data: any; init: ResponseInit };
     expect(status(r)).toBe(401);
-    expect(r.data.error.message).toBe('Invalid Credentials');
+    expect(r.data).toMatchObject({ ok: false, toast: 'Invalid Credentials' });
     const bad = (await act(signInRoute.action, post('/', { email: 'not-an-email', password: '' }))) as { data: any };
     expect(status(bad)).toBe(400);
     expect(bad.data.result.error.email).toEqual(['Invalid email']);
@@ -63,7 +63,7 @@ describe('sign-in action', () => {
     let last: unknown;
     for (let i = 0; i < 11; i++) last = await act(signInRoute.action, post('/', { email: u.email, password: 'wrong-one' }));
     expect(status(last)).toBe(429);
-    expect((last as { data: any }).data.error.message).toMatch(/Too many attempts/);
+    expect((last as { data: any }).data.toast).toMatch(/Too many attempts/);
   });
 
   test('a cross-site post is refused with 403 before anything is read', async () => {
@@ -171,6 +171,17 @@ describe('wallet switch', () => {
     const r = (await act(walletRoute.action, post('/dashboard/switch-wallet', { balanceId: String(mine.id), redirectTo: '/deposits' }, { cookie: s.cookie }))) as Response;
     expect(r.headers.get('location')).toBe('/deposits');
     expect(Number((await sql`SELECT active_balance_id FROM users WHERE id = ${u.id}`)[0].active_balance_id)).toBe(Number(mine.id));
+  });
+
+  test('a balance id that is not one (abc, too large, none) goes back with the error toast, never a 500', async () => {
+    const u = await createUser(sql);
+    const s = await sessionFor(sql, u.id);
+    for (const balanceId of ['abc', '99999999999999999999', '', '-1']) {
+      const r = (await act(walletRoute.action, post('/dashboard/switch-wallet', { balanceId, redirectTo: '/deposits' }, { cookie: s.cookie }))) as Response;
+      expect(r.status, balanceId).toBe(302);
+      expect(r.headers.get('location')).toBe('/deposits');
+      expect(r.headers.get('set-cookie')).toMatch(/^toast=/);
+    }
   });
 });
 

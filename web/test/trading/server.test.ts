@@ -141,6 +141,21 @@ describe('dashboard action', () => {
     });
   }
 
+  test("a refused form answers Conform's reply: the field's error under the field, zod's own words never shown", async () => {
+    const c = await customer();
+    const send = async (body: Record<string, string>) => (await reply(action({ request: post('/dashboard', body, { cookie: c.cookie }), params: {}, context: {} }))).body as unknown as {
+      ok: boolean; intent: string; toast: string; result: { status: string; error: Record<string, string[]> };
+    };
+    const bad = await send({ intent: 'place', type: 'buy', instrument: 'TST_USD', amount: '1.1234567', profit: 'x' });
+    expect(bad).toMatchObject({ ok: false, intent: 'place', toast: 'Amount allows at most 5 decimal places', result: { status: 'error' } });
+    expect(bad.result.error).toMatchObject({ amount: ['Amount allows at most 5 decimal places'], profit: ['Take profit must be a number like 12.5'] });
+    // a hidden field the page fills itself: the generic message, not zod's English
+    const hold = await send({ intent: 'place', type: 'hold', instrument: 'TST_USD', amount: '1' });
+    expect(hold).toMatchObject({ toast: 'Something went wrong', result: { error: { type: ['Something went wrong'] } } });
+    expect((await send({ intent: 'nope' })).result.error).toEqual({ intent: ['Something went wrong'] });
+    expect(calls).toEqual([]);
+  });
+
   test('amount=0.000000001 is refused, not rounded; the smallest step still goes through', async () => {
     const c = await customer();
     const bad = await reply(action({ request: post('/dashboard', { intent: 'place', type: 'buy', instrument: 'TST_USD', amount: '0.000000001' }, { cookie: c.cookie }), params: {}, context: {} }));

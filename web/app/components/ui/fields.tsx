@@ -3,7 +3,34 @@
 import { useId, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigation, useFetchers } from '@remix-run/react';
+import { useForm, type DefaultValue, type SubmissionResult } from '@conform-to/react';
+import { getZodConstraint } from '@conform-to/zod';
+import type { z } from 'zod';
 import { Spinner } from './spinner.tsx';
+import { parseForm, type ParseOptions } from './forms.ts';
+
+/**
+ * Every page's Conform form: the schema validates in the browser too, a field first on blur and
+ * then on each input, so its error shows only once it was touched (admin.md §5); the action's
+ * reply (lastResult) brings the server's errors under the fields.
+ */
+export function useSchemaForm<S extends z.ZodTypeAny>({ id, schema, lastResult, defaultValue, parse }: {
+  id: string;
+  schema: S;
+  lastResult?: SubmissionResult<string[]> | null;
+  defaultValue?: DefaultValue<z.input<S>>;
+  parse?: ParseOptions;
+}) {
+  return useForm<z.input<S> & Record<string, unknown>>({
+    id,
+    lastResult,
+    defaultValue: defaultValue as DefaultValue<z.input<S> & Record<string, unknown>>,
+    constraint: getZodConstraint(schema),
+    onValidate: ({ formData }) => parseForm(formData, schema, parse),
+    shouldValidate: 'onBlur',
+    shouldRevalidate: 'onInput',
+  });
+}
 
 export type ListOfErrors = Array<string | null | undefined> | null | undefined;
 
@@ -93,14 +120,16 @@ export function useIsPending({ formAction, intent }: { formAction?: string; inte
 }
 
 /** A submit button disabled with a spinner while its form is pending. */
-export function SubmitButton({ pending, disabled, children, className, ...rest }: InputHTMLAttributes<HTMLButtonElement> & {
+export function SubmitButton({ pending, disabled, children, className, tone = 'btn-primary', ...rest }: InputHTMLAttributes<HTMLButtonElement> & {
   pending?: boolean;
   children: ReactNode;
   name?: string;
   value?: string;
+  /** the button's colour class (btn-primary, btn-danger, btn-buy…) */
+  tone?: string;
 }) {
   return (
-    <button type="submit" className={`btn btn-primary ${className ?? ''}`} disabled={disabled || pending} aria-busy={pending || undefined} {...(rest as object)}>
+    <button type="submit" className={`btn ${tone} ${className ?? ''}`} disabled={disabled || pending} aria-busy={pending || undefined} {...(rest as object)}>
       {pending ? <Spinner size={14} /> : null}
       <span>{children}</span>
     </button>

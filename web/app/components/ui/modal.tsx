@@ -20,6 +20,10 @@ export function Modal({ open, onClose, title, children, footer, size = 'lg', dis
   const { t } = useTranslation();
   const ref = useRef<HTMLDivElement>(null);
   const titleId = useId();
+  // the latest onClose without re-running the effect: a parent re-rendering (a price tick) with a
+  // new arrow must not move the focus back to the first control
+  const close = useRef(onClose);
+  useEffect(() => { close.current = onClose; });
   useEffect(() => {
     if (!open) return;
     const previous = document.activeElement as HTMLElement | null;
@@ -29,7 +33,7 @@ export function Modal({ open, onClose, title, children, footer, size = 'lg', dis
     function onKey(e: KeyboardEvent) {
       if (e.key === 'Escape' && dismissible) {
         e.preventDefault();
-        onClose();
+        close.current();
       }
       if (e.key !== 'Tab' || !node) return;
       const items = Array.from(node.querySelectorAll<HTMLElement>(FOCUSABLE));
@@ -48,7 +52,7 @@ export function Modal({ open, onClose, title, children, footer, size = 'lg', dis
       document.removeEventListener('keydown', onKey);
       previous?.focus?.();
     };
-  }, [open, dismissible, onClose]);
+  }, [open, dismissible]);
   if (!open || typeof document === 'undefined') return null;
   return createPortal(
     <div className="modal-backdrop" onMouseDown={(e) => e.target === e.currentTarget && dismissible && onClose()}>
@@ -62,31 +66,5 @@ export function Modal({ open, onClose, title, children, footer, size = 'lg', dis
       </div>
     </div>,
     document.body,
-  );
-}
-
-export interface ConfirmDialogProps {
-  open: boolean;
-  message: ReactNode;
-  title?: ReactNode;
-  confirmLabel?: string;
-  onConfirm: () => void;
-  onCancel: () => void;
-  pending?: boolean;
-  danger?: boolean;
-}
-
-export function ConfirmDialog({ open, message, title, confirmLabel, onConfirm, onCancel, pending, danger = true }: ConfirmDialogProps) {
-  const { t } = useTranslation();
-  return (
-    <Modal open={open} onClose={onCancel} title={title ?? t('Confirm')} size="sm"
-      footer={<>
-        <button type="button" className="btn btn-ghost" onClick={onCancel}>{t('Cancel')}</button>
-        <button type="button" className={`btn ${danger ? 'btn-danger' : 'btn-primary'}`} onClick={onConfirm} disabled={pending} autoFocus>
-          {confirmLabel ?? t('Yes')}
-        </button>
-      </>}>
-      <p>{message}</p>
-    </Modal>
   );
 }

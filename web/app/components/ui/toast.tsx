@@ -1,7 +1,9 @@
 // Toasts: bottom-right by default, bottom-center for the sign-in error (client-area.md §8).
-// Flash-cookie toasts set by a redirecting action arrive through the root loader.
+// Flash-cookie toasts set by a redirecting action arrive through the root loader; the answer
+// of a form or a fetcher (a `Reply`) is shown by useReplyToast / useFetcherToast.
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { GENERIC_ERROR, type Reply } from './forms.ts';
 
 export type ToastType = 'success' | 'error' | 'info';
 export type ToastPosition = 'bottom-right' | 'bottom-center';
@@ -19,6 +21,44 @@ const Ctx = createContext<{ push: (t: ToastMessage) => void }>({ push: () => {} 
 
 export function useToast() {
   return useContext(Ctx);
+}
+
+export interface ReplyToastOptions<R extends Reply> {
+  /** only answers of this action (a fetcher that also does other things) */
+  intent?: string;
+  position?: ToastPosition;
+  /** a failure shows no toast (client-area.md §8: a failed close is silently ignored) */
+  quietErrors?: boolean;
+  /** the toast of every failure, whatever the server said */
+  errorToast?: string;
+  onSuccess?: (reply: R) => void;
+  onError?: (reply: R) => void;
+}
+
+/**
+ * The toast of each new answer, once: success with the server's toast, failure with the
+ * server's toast or the generic one (toast null: none), then the callbacks (close a dialog…).
+ */
+export function useReplyToast<R extends Reply>(reply: R | null | undefined, opts: ReplyToastOptions<R> = {}) {
+  const { push } = useToast();
+  const seen = useRef<R | null>(null);
+  // the latest callbacks, without answering the same reply again when they change
+  const latest = useRef(opts);
+  useEffect(() => { latest.current = opts; });
+  useEffect(() => {
+    if (!reply || reply === seen.current) return;
+    seen.current = reply;
+    const o = latest.current;
+    if (o.intent && reply.intent !== o.intent) return;
+    const title = reply.ok ? reply.toast : o.quietErrors ? null : o.errorToast ?? (reply.toast === null ? null : reply.toast || GENERIC_ERROR);
+    if (title) push({ type: reply.ok ? 'success' : 'error', title, values: reply.values, position: o.position });
+    if (reply.ok) o.onSuccess?.(reply); else o.onError?.(reply);
+  }, [reply, push]);
+}
+
+/** useReplyToast for a fetcher: its answer once it is idle again (the page's data reloaded). */
+export function useFetcherToast<R extends Reply>(fetcher: { state: string; data?: R | undefined }, opts: ReplyToastOptions<R> = {}) {
+  useReplyToast(fetcher.state === 'idle' ? fetcher.data : undefined, opts);
 }
 
 export function ToastProvider({ children, flash }: { children: ReactNode; flash?: ToastMessage | null }) {

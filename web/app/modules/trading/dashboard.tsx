@@ -6,7 +6,8 @@ import { Link, useFetcher, useRevalidator } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
 import Fuse from 'fuse.js';
 import { marketGroup, planValue, type Category, type Side } from '@broker/engine/domain';
-import { useToast } from '~/components/ui/toast.tsx';
+import { useFetcherToast, useToast } from '~/components/ui/toast.tsx';
+import { GENERIC_ERROR } from '~/components/ui/forms.ts';
 import { useFormat } from '~/components/ui/format.ts';
 import { PriceChart } from './chart.tsx';
 import { OrderDialog } from './order-dialog.tsx';
@@ -69,8 +70,8 @@ function PriceCell({ value, prev, digits, stale }: { value: number | undefined; 
   );
 }
 
-function InstrumentItem({ inst, q, open, selected, favorite, onSelect, onFavorite }: {
-  inst: InstrumentRow; q: Quote | undefined; open: boolean; selected: boolean; favorite: boolean;
+function InstrumentItem({ inst, q, open, selected, favorite, favoritePending, onSelect, onFavorite }: {
+  inst: InstrumentRow; q: Quote | undefined; open: boolean; selected: boolean; favorite: boolean; favoritePending: boolean;
   onSelect: () => void; onFavorite: () => void;
 }) {
   const { t } = useTranslation();
@@ -88,7 +89,7 @@ function InstrumentItem({ inst, q, open, selected, favorite, onSelect, onFavorit
           <PriceCell value={q?.ask} prev={q?.prevAsk} digits={inst.digits} stale={q?.stale} />
         </span>
       </button>
-      <button type="button" className={`fav ${favorite ? 'on' : ''}`} onClick={onFavorite}
+      <button type="button" className={`fav ${favorite ? 'on' : ''}`} onClick={onFavorite} disabled={favoritePending} aria-busy={favoritePending || undefined}
         aria-label={favorite ? t('Remove {{name}} from favorites', { name: `${inst.base}/${inst.quote}` }) : t('Add {{name}} to favorites', { name: `${inst.base}/${inst.quote}` })}>
         {favorite ? '★' : '☆'}
       </button>
@@ -115,10 +116,9 @@ export function Dashboard({ data, theme, pricingPlanOn }: { data: DashboardData;
   const isOpen = (c: Category) => data.status[marketGroup(c)] !== 'closed';
 
   // favorites: the spec's toasts
-  useEffect(() => {
-    if (favFetcher.state !== 'idle' || !favFetcher.data) return;
-    push({ type: favFetcher.data.ok ? 'success' : 'error', title: favFetcher.data.ok ? favFetcher.data.toast : 'Something went wrong' });
-  }, [favFetcher.state, favFetcher.data]); // eslint-disable-line react-hooks/exhaustive-deps
+  useFetcherToast(favFetcher, { errorToast: GENERIC_ERROR });
+  // the star being toggled waits for its answer (no double post)
+  const favoritePending = favFetcher.state !== 'idle' ? Number(favFetcher.formData?.get('id')) : null;
   const toggleFavorite = (i: InstrumentRow) =>
     favFetcher.submit({ intent: favorites.has(i.id) ? 'favorite-remove' : 'favorite-add', id: String(i.id) }, { method: 'post', action: '/dashboard' });
 
@@ -155,7 +155,7 @@ export function Dashboard({ data, theme, pricingPlanOn }: { data: DashboardData;
     <ul className="instrument-list">
       {items.map((i) => (
         <InstrumentItem key={i.id} inst={i} q={prices[i.name]} open={isOpen(i.category)} selected={i.name === selected}
-          favorite={favorites.has(i.id)} onSelect={() => setSelected(i.name)} onFavorite={() => toggleFavorite(i)} />
+          favorite={favorites.has(i.id)} favoritePending={favoritePending === i.id} onSelect={() => setSelected(i.name)} onFavorite={() => toggleFavorite(i)} />
       ))}
     </ul>
   );

@@ -1,12 +1,15 @@
 // Buy and Sell dialogs (client-area.md §2, §4, §5, §9): conversion rate and lot state loaded
 // with a spinner, amount or lots, optional take-profit and stop-loss within their bounds, live
 // margin / pip value / spread cost / estimated P/L, BUY or SELL disabled per the spec.
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useState, type FormEvent } from 'react';
 import { useFetcher } from '@remix-run/react';
+import { getFormProps } from '@conform-to/react';
 import { useTranslation } from 'react-i18next';
 import { Modal } from '~/components/ui/modal.tsx';
 import { Spinner } from '~/components/ui/spinner.tsx';
-import { useToast } from '~/components/ui/toast.tsx';
+import { Stepper } from '~/components/ui/stepper.tsx';
+import { ErrorList, SubmitButton, useSchemaForm, type ListOfErrors } from '~/components/ui/fields.tsx';
+import { useFetcherToast, useToast } from '~/components/ui/toast.tsx';
 import { useFormat } from '~/components/ui/format.ts';
 import type { Category, Range, Side } from '@broker/engine/domain';
 import { CONTRACT_SIZE } from '@broker/engine/domain';
@@ -14,7 +17,7 @@ import {
   DISABLED_MESSAGE, PLUS_MINUS, accountSummary, STEP, allowedRange, dialogLevelRanges, initialLevel, levelProblem, liveLevelRanges, preview, stepAmount, unitsOf,
 } from './dialog.ts';
 import { LevelInput } from './level-input.tsx';
-import type { ActionReply } from './schemas.ts';
+import { DASHBOARD_PARSE, PlaceOrderSchema, type ActionReply } from './schemas.ts';
 
 export interface DialogInstrument { id: number; name: string; base: string; quote: string; category: Category; digits: number }
 
@@ -32,11 +35,13 @@ export interface OrderDialogProps {
   onClose: () => void;
 }
 
+const newKey = () => `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 12)}`;
+
 interface Loaded { rate: number; lotState: 'amount' | 'lot'; lotSelector: { label: string; value: string }[] }
 
-function LevelField({ id, label, on, setOn, text, setText, bound, live }: {
-  id: string; label: string; on: boolean; setOn: (v: boolean) => void; text: string; setText: (v: string) => void;
-  bound: Range; live: Range | null;
+function LevelField({ id, name, label, on, setOn, text, setText, bound, live, errors }: {
+  id: string; name: string; label: string; on: boolean; setOn: (v: boolean) => void; text: string; setText: (v: string) => void;
+  bound: Range; live: Range | null; errors?: ListOfErrors;
 }) {
   return (
     <div className="level-field">
@@ -44,7 +49,7 @@ function LevelField({ id, label, on, setOn, text, setText, bound, live }: {
         <input type="checkbox" role="switch" checked={on} onChange={(e) => setOn(e.target.checked)} aria-controls={id} />
         <span>{label}</span>
       </label>
-      {on ? <LevelInput id={id} label={label} inputLabel={label} text={text} setText={setText} bound={bound} live={live} /> : null}
+      {on ? <LevelInput id={id} name={name} label={label} inputLabel={label} text={text} setText={setText} bound={bound} live={live} errors={errors} /> : null}
     </div>
   );
 }
@@ -61,7 +66,7 @@ export function OrderDialog(p: OrderDialogProps) {
   // the levels as typed: a wrong one stays, with its error, until corrected
   const [tpText, setTpText] = useState('');
   const [slText, setSlText] = useState('');
-  const key = useRef(`${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 12)}`);
+  const [key, setKey] = useState(newKey);
   const { instrument, side } = p;
   const bid = p.price?.bid ?? 0, ask = p.price?.ask ?? 0;
 
@@ -93,26 +98,19 @@ export function OrderDialog(p: OrderDialogProps) {
   const reason = pv.disabled ? DISABLED_MESSAGE[pv.disabled] : null;
   const busy = fetcher.state !== 'idle';
 
-  useEffect(() => {
-    if (fetcher.state !== 'idle' || !fetcher.data || fetcher.data.intent !== 'place') return;
-    if (fetcher.data.ok) {
-      push({ type: 'success', title: fetcher.data.toast });
-      p.onClose();
-    } else {
-      push({ type: 'error', title: fetcher.data.toast || 'Something went wrong' });
-      key.current = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 12)}`;
-    }
-  }, [fetcher.state, fetcher.data]); // eslint-disable-line react-hooks/exhaustive-deps
-
-  const submit = () => {
-    if (pv.disabled || levelsBad || busy) return;
-    const body: Record<string, string> = {
-      intent: 'place', type: side, instrument: instrument.name,
-      profit: tpOn ? String(tp) : '', loss: slOn ? String(sl) : '', idempotencyKey: key.current,
-    };
-    if (lotMode) body.lots = String(Number(qty)); else body.amount = String(Number(qty));
-    fetcher.submit(body, { method: 'post', action: '/dashboard' });
+  // the order is a Conform form posted by the fetcher: the server's field errors show under the
+  // fields; a refusal gets a new idempotency key so the next try is a new order
+  useFetcherToast(fetcher, { intent: 'place', onSuccess: p.onClose, onError: () => setKey(newKey()) });
+  const [form, fields] = useSchemaForm({
+    id: `order-${side}`, schema: PlaceOrderSchema, parse: DASHBOARD_PARSE,
+    lastResult: fetcher.state === 'idle' ? fetcher.data?.result : null,
+  });
+  const blocked = !!pv.disabled || levelsBad || busy;
+  const submit = (e: FormEvent<HTMLFormElement>) => {
+    if (blocked) return e.preventDefault();
+    form.onSubmit(e);
   };
+  const qtyErrors: ListOfErrors = [...(fields.amount.errors ?? []), ...(fields.lots.errors ?? [])];
 
   const title = `${side === 'buy' ? t('Buy') : t('Sell')} ${instrument.base}/${instrument.quote}`;
   const sideLabel = side === 'buy' ? t('BUY') : t('SELL');
@@ -121,15 +119,17 @@ export function OrderDialog(p: OrderDialogProps) {
       footer={loaded ? (
         <div className="dialog-submit">
           {reason ? <span className="field-error" role="alert">{t(reason)}</span> : null}
-          <button type="button" className={`btn ${side === 'buy' ? 'btn-buy' : 'btn-sell'}`} disabled={!!pv.disabled || levelsBad || busy} onClick={submit}>
-            {busy ? <Spinner /> : null}{sideLabel}
-          </button>
+          <SubmitButton form={form.id} tone={side === 'buy' ? 'btn-buy' : 'btn-sell'} pending={busy} disabled={blocked}>{sideLabel}</SubmitButton>
         </div>
       ) : null}>
       {!loaded ? (
         <div className="dialog-loading" role="status"><Spinner /> {t('Loading…')}</div>
       ) : (
-        <form className="order-form" onSubmit={(e) => { e.preventDefault(); submit(); }}>
+        <fetcher.Form method="post" action="/dashboard" className="order-form" {...getFormProps(form)} onSubmit={submit}>
+          <input type="hidden" name="intent" value="place" />
+          <input type="hidden" name="type" value={side} />
+          <input type="hidden" name="instrument" value={instrument.name} />
+          <input type="hidden" name="idempotencyKey" value={key} />
           {p.kycBlocked ? <p className="notice notice-error">{t('Please verify KYC to enable trading.')}</p> : null}
           <div className="order-prices">
             <div><span className="muted">{t('Bid')}</span> <strong className="down">{f.rate(bid, instrument.digits)}</strong></div>
@@ -146,16 +146,16 @@ export function OrderDialog(p: OrderDialogProps) {
           ) : null}
           <div className="field">
             <label htmlFor="order-qty">{lotMode ? t('Lots') : t('Amount')}</label>
-            <div className="stepper">
-              <button type="button" className="btn btn-ghost btn-sm" aria-label={t('Decrease amount')} onClick={() => setQty(String(stepAmount(Number(qty) || 0, -PLUS_MINUS)))}>−</button>
-              <input id="order-qty" type="number" inputMode="decimal" min={0} step={STEP} value={qty} autoFocus
-                onChange={(e) => { const v = e.target.value; if (v === '' || Number(v) >= 0) setQty(v); }} />
-              <button type="button" className="btn btn-ghost btn-sm" aria-label={t('Increase amount')} onClick={() => setQty(String(stepAmount(Number(qty) || 0, PLUS_MINUS)))}>+</button>
-            </div>
+            <Stepper id="order-qty" name={lotMode ? 'lots' : 'amount'} min={0} step={STEP} value={qty} autoFocus
+              aria-invalid={qtyErrors.length ? true : undefined} aria-describedby={qtyErrors.length ? 'order-qty-error' : undefined}
+              onValueChange={(v) => { if (v === '' || Number(v) >= 0) setQty(v); }}
+              next={(direction) => String(stepAmount(Number(qty) || 0, direction * PLUS_MINUS))}
+              decreaseLabel={t('Decrease amount')} increaseLabel={t('Increase amount')} />
+            <ErrorList id="order-qty-error" errors={qtyErrors} />
             {lotMode ? <div className="field-hint">{t('{{units}} units', { units: f.amount(units) })}</div> : null}
           </div>
-          <LevelField id="order-tp" label={t('Take Profit')} on={tpOn} setOn={switchTp} text={tpText} setText={setTpText} bound={ranges.takeProfit} live={live?.takeProfit ?? null} />
-          <LevelField id="order-sl" label={t('Stop Loss')} on={slOn} setOn={switchSl} text={slText} setText={setSlText} bound={ranges.stopLoss} live={live?.stopLoss ?? null} />
+          <LevelField id="order-tp" name="profit" errors={fields.profit.errors} label={t('Take Profit')} on={tpOn} setOn={switchTp} text={tpText} setText={setTpText} bound={ranges.takeProfit} live={live?.takeProfit ?? null} />
+          <LevelField id="order-sl" name="loss" errors={fields.loss.errors} label={t('Stop Loss')} on={slOn} setOn={switchSl} text={slText} setText={setSlText} bound={ranges.stopLoss} live={live?.stopLoss ?? null} />
           <dl className="order-preview" aria-label={t('Order details')}>
             <div><dt>{t('Margin Required')}</dt><dd data-testid="margin-required">{f.money(pv.marginRequired, p.currency)}</dd></div>
             <div><dt>{t('Pip Value')}</dt><dd>{f.pnl(pv.pipValue)} {p.currency}</dd></div>
@@ -165,7 +165,7 @@ export function OrderDialog(p: OrderDialogProps) {
             {slOn ? <div><dt>{t('Est. P/L at Stop Loss')}</dt><dd className={(pv.stopLossPnl ?? 0) > 0 ? 'up' : 'down'}>{f.money(pv.stopLossPnl ?? 0, p.currency)}</dd></div> : null}
             <div><dt>{t('Free Margin')}</dt><dd>{f.money(accountSummary(p.balance, p.usedMargin, p.floatingPnl).freeMargin, p.currency)}</dd></div>
           </dl>
-        </form>
+        </fetcher.Form>
       )}
     </Modal>
   );

@@ -1,17 +1,20 @@
 // Positions (client-area.md §2): tabs All Positions / Opened Positions, one server page at a
 // time, live market rate and P/L for open rows, Close, and the take-profit / stop-loss modals.
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { Link, useFetcher, useSearchParams } from '@remix-run/react';
+import { getFormProps } from '@conform-to/react';
 import { useTranslation } from 'react-i18next';
 import type { ColumnDef } from '@tanstack/react-table';
 import { float } from '@broker/engine/domain';
 import { DataTable } from '~/components/ui/data-table.tsx';
 import { Modal } from '~/components/ui/modal.tsx';
-import { useToast } from '~/components/ui/toast.tsx';
+import { useFetcherToast } from '~/components/ui/toast.tsx';
+import { SubmitButton, useSchemaForm } from '~/components/ui/fields.tsx';
+import { Spinner } from '~/components/ui/spinner.tsx';
 import { useFormat } from '~/components/ui/format.ts';
 import { allowedRange, initialLevel, levelProblem, liveLevelRanges, modalLevelRanges } from './dialog.ts';
 import { LevelInput } from './level-input.tsx';
-import type { ActionReply } from './schemas.ts';
+import { DASHBOARD_PARSE, ModifyOrderSchema, type ActionReply } from './schemas.ts';
 import type { PositionRow } from './trading.server.ts';
 
 export const POSITIONS_PREFIX = 'pos_';
@@ -25,7 +28,6 @@ type Prices = Record<string, { bid: number; ask: number } | undefined>;
 function LevelModal({ row, field, price, onClose }: { row: PositionRow; field: 'profit' | 'loss'; price: { bid: number; ask: number } | undefined; onClose: () => void }) {
   const { t } = useTranslation();
   const f = useFormat();
-  const { push } = useToast();
   const fetcher = useFetcher<ActionReply>();
   const which = field === 'profit' ? 'takeProfit' : 'stopLoss';
   const bound = modalLevelRanges(row.type, Number(row.openRate))[which];
@@ -35,25 +37,30 @@ function LevelModal({ row, field, price, onClose }: { row: PositionRow; field: '
   const [on, setOn] = useState(current !== null);
   const [text, setText] = useState(() => String(current !== null ? Number(current) : initialLevel(allowedRange(bound, live))));
   const problem = on ? levelProblem(text, bound, live) : null;
-  useEffect(() => {
-    if (fetcher.state !== 'idle' || !fetcher.data) return;
-    push({ type: fetcher.data.ok ? 'success' : 'error', title: fetcher.data.toast });
-    if (fetcher.data.ok) onClose();
-  }, [fetcher.state, fetcher.data]); // eslint-disable-line react-hooks/exhaustive-deps
+  useFetcherToast(fetcher, { onSuccess: onClose });
+  const [form, fields] = useSchemaForm({
+    id: `level-form-${field}-${row.id}`, schema: ModifyOrderSchema, parse: DASHBOARD_PARSE,
+    lastResult: fetcher.state === 'idle' ? fetcher.data?.result : null,
+  });
   const isProfit = field === 'profit';
   const label = isProfit ? t('Close at profit') : t('Close at loss');
   return (
     <Modal open onClose={onClose} size="sm" title={isProfit ? t('Take Profit') : t('Stop Loss')}
-      footer={<button type="button" className="btn btn-primary" disabled={fetcher.state !== 'idle' || !!problem}
-        onClick={() => fetcher.submit({ intent: 'modify', orderId: String(row.id), field, value: on ? String(Number(text)) : '' }, { method: 'post', action: '/dashboard' })}>
+      footer={<SubmitButton form={form.id} pending={fetcher.state !== 'idle'} disabled={!!problem}>
         {isProfit ? t('Set Take/Profit') : t('Set Stop/Loss')}
-      </button>}>
-      <p className="muted">{t('Ticket #{{id}} · open rate {{rate}}', { id: row.id, rate: f.rate(row.openRate, row.digits) })}</p>
-      <label className="switch">
-        <input type="checkbox" role="switch" checked={on} onChange={(e) => setOn(e.target.checked)} />
-        <span>{label}</span>
-      </label>
-      <LevelInput id={`level-${field}-${row.id}`} label={label} inputLabel={t('Rate')} text={text} setText={setText} bound={bound} live={live} disabled={!on} />
+      </SubmitButton>}>
+      <fetcher.Form method="post" action="/dashboard" {...getFormProps(form)}>
+        <input type="hidden" name="intent" value="modify" />
+        <input type="hidden" name="orderId" value={row.id} />
+        <input type="hidden" name="field" value={field} />
+        <p className="muted">{t('Ticket #{{id}} · open rate {{rate}}', { id: row.id, rate: f.rate(row.openRate, row.digits) })}</p>
+        <label className="switch">
+          <input type="checkbox" role="switch" checked={on} onChange={(e) => setOn(e.target.checked)} />
+          <span>{label}</span>
+        </label>
+        {/* switched off, the input is disabled and not sent: the level is removed */}
+        <LevelInput id={`level-${field}-${row.id}`} name="value" label={label} inputLabel={t('Rate')} text={text} setText={setText} bound={bound} live={live} disabled={!on} errors={fields.value.errors} />
+      </fetcher.Form>
     </Modal>
   );
 }
@@ -61,8 +68,8 @@ function LevelModal({ row, field, price, onClose }: { row: PositionRow; field: '
 function CloseButton({ id, closing, onClose }: { id: number; closing: boolean; onClose: (id: number) => void }) {
   const { t } = useTranslation();
   return (
-    <button type="button" className="btn btn-sm btn-danger" disabled={closing} onClick={() => onClose(id)}>
-      {t('Close')}
+    <button type="button" className="btn btn-sm btn-danger" disabled={closing} aria-busy={closing || undefined} onClick={() => onClose(id)}>
+      {closing ? <Spinner size={12} /> : null}{t('Close')}
     </button>
   );
 }
@@ -82,14 +89,11 @@ export function Positions({ rows, total, openOnly, prices, currency }: { rows: P
   const [params] = useSearchParams();
   const [modal, setModal] = useState<{ row: PositionRow; field: 'profit' | 'loss' } | null>(null);
   // one closer for the table: on the Opened tab the row leaves the page before the answer is read
-  const { push } = useToast();
   const closer = useFetcher<ActionReply>();
   const closingId = closer.state !== 'idle' ? Number(closer.formData?.get('orderId')) : null;
   const close = (id: number) => closer.submit({ intent: 'close', orderId: String(id) }, { method: 'post', action: '/dashboard' });
-  useEffect(() => {
-    // a failed close is silently ignored (§8)
-    if (closer.state === 'idle' && closer.data?.ok) push({ type: 'success', title: closer.data.toast });
-  }, [closer.state, closer.data]); // eslint-disable-line react-hooks/exhaustive-deps
+  // a failed close is silently ignored (§8)
+  useFetcherToast(closer, { quietErrors: true });
   const tabHref = (open: boolean) => {
     const next = new URLSearchParams(params);
     for (const k of [...next.keys()]) if (k.startsWith(POSITIONS_PREFIX)) next.delete(k);

@@ -1,5 +1,6 @@
 // Input of the dashboard's calls, one zod schema per intent, shared by the dialogs and the action.
 import { z } from 'zod';
+import { parseIntent, type ParseOptions, type Reply } from '~/components/ui/forms.ts';
 import { parseLevel } from '@broker/engine/domain';
 import { orderFields } from '@broker/engine/contract/orders';
 
@@ -29,23 +30,22 @@ export const FavoriteSchema = z.object({
   id: z.coerce.number().int().positive(),
 });
 
-export const DashboardActionSchema = z.union([PlaceOrderSchema, CloseOrderSchema, ModifyOrderSchema, FavoriteSchema]);
-export type DashboardAction = z.infer<typeof DashboardActionSchema>;
-
+/** The dashboard's actions, one schema per `intent` (components/ui/forms.ts parseIntent). */
+export const DASHBOARD_ACTIONS = {
+  place: PlaceOrderSchema,
+  close: CloseOrderSchema,
+  modify: ModifyOrderSchema,
+  'favorite-add': FavoriteSchema,
+  'favorite-remove': FavoriteSchema,
+};
 /**
- * The toast of a refused form: the first message a field's parser wrote (it names the field),
- * else the generic one. A union's issues are searched too.
+ * The dashboard's forms, in the dialogs (Conform's onValidate) and in the action: the raw strings
+ * go to the schemas (no coercion), so an empty amount or lots is refused naming it.
  */
-export function formError(error: z.ZodError): string {
-  const walk = (issues: z.ZodIssue[]): string | undefined => {
-    for (const i of issues) {
-      if (i.code === z.ZodIssueCode.custom) return i.message;
-      if (i.code === z.ZodIssueCode.invalid_union) for (const e of i.unionErrors) { const m = walk(e.issues); if (m) return m; }
-    }
-    return undefined;
-  };
-  return walk(error.issues) ?? 'Something went wrong';
-}
+export const DASHBOARD_PARSE: ParseOptions = { coerce: false };
+export const parseDashboardForm = (payload: FormData | URLSearchParams) => parseIntent(payload, DASHBOARD_ACTIONS, DASHBOARD_PARSE);
 
-/** What the action answers: a toast key for the dialog to show, and whether it worked. */
-export interface ActionReply { ok: boolean; intent: string; toast: string; values?: Record<string, string | number> }
+export type DashboardAction = z.output<(typeof DASHBOARD_ACTIONS)[keyof typeof DASHBOARD_ACTIONS]>;
+
+/** What a dashboard command answers: the toast key, and whether it worked. */
+export type ActionReply = Reply & { intent: string; toast: string };
