@@ -11,7 +11,7 @@ import { PAGE_SIZES, DEFAULT_PAGE_SIZE, SEARCH_DEBOUNCE_MS, readListState } from
 export type Selection = { all: true } | { all: false; ids: string[] };
 
 export interface DataTableProps<T> {
-  columns: ColumnDef<T, any>[]; // eslint-disable-line @typescript-eslint/no-explicit-any
+  columns: ColumnDef<T, any>[]; // eslint-disable-line @typescript-eslint/no-explicit-any -- columns' cell value types differ per column (react-table's own idiom)
   data: T[];
   total: number;
   /** the row's id (for selection and keys) */
@@ -55,7 +55,7 @@ export function DataTable<T>({ columns, data, total, getRowId, searchable = true
     if (search === state.search) return;
     const h = setTimeout(() => update({ search, page: null }), SEARCH_DEBOUNCE_MS);
     return () => clearTimeout(h);
-  }, [search]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [search]); // eslint-disable-line react-hooks/exhaustive-deps -- debounce typing only; a URL change must not restart it
 
   // selection resets when the rows change
   useEffect(() => {
@@ -94,7 +94,7 @@ export function DataTable<T>({ columns, data, total, getRowId, searchable = true
   useEffect(() => {
     if (!onSelectionChange) return;
     onSelectionChange(all ? { all: true } : { all: false, ids: Object.keys(rowSelection).filter((k) => rowSelection[k]) });
-  }, [rowSelection, all]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [rowSelection, all]); // eslint-disable-line react-hooks/exhaustive-deps -- report selection changes, not a new callback identity
 
   const pages = Math.max(1, Math.ceil(total / state.limit));
   const toggleSort = (id: string) => {

@@ -160,7 +160,7 @@ export type Formatter = ReturnType<typeof formatterFor>;
 export function useFormat(opts: DateOptions = {}): Formatter {
   const { i18n } = useTranslation();
   const locale = i18n.language || 'en';
-  return useMemo(() => formatterFor(locale, opts), [locale, opts.hour24]); // eslint-disable-line react-hooks/exhaustive-deps
+  return useMemo(() => formatterFor(locale, opts), [locale, opts.hour24]); // eslint-disable-line react-hooks/exhaustive-deps -- opts is a new object each render; hour24 is all of it
 }
 
 // ---------------------------------------------------------------- machine formats (CSV)

@@ -78,7 +78,7 @@ export function OrderDialog(p: OrderDialogProps) {
       .then(([r, l]) => { if (!gone) setLoaded({ rate: Number(r.rate), lotState: l.lotState, lotSelector: l.lotSelector }); })
       .catch(() => { if (!gone) { push({ type: 'error', title: 'Something went wrong' }); p.onClose(); } });
     return () => { gone = true; };
-  }, [instrument.quote, instrument.category]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [instrument.quote, instrument.category]); // eslint-disable-line react-hooks/exhaustive-deps -- load once per instrument; push and onClose are new functions every render
 
   const ranges = useMemo(() => dialogLevelRanges(side, bid, ask), [side, bid, ask]);
   const live = useMemo(() => liveLevelRanges(side, p.price), [side, p.price]);

@@ -140,7 +140,7 @@ export function Positions({ rows, total, openOnly, prices, currency }: { rows: P
       ) : <span className="chip chip-open" data-testid={`status-${row.original.id}`}>{t('OPENED')}</span>,
     },
     { id: 'action', header: '', enableSorting: false, cell: ({ row }) => (row.original.closeTime ? null : <CloseButton id={row.original.id} closing={closingId === row.original.id} onClose={close} />) },
-  ], [t, f, prices, closingId]); // eslint-disable-line react-hooks/exhaustive-deps
+  ], [t, f, prices, closingId]); // eslint-disable-line react-hooks/exhaustive-deps -- the cells' other inputs (handlers) change every render; the columns need only these
 
   return (
     <section className="positions card" aria-label={t('Positions')}>
