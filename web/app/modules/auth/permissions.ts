@@ -164,10 +164,6 @@ export function accessFor(pathname: string, roleId: number): Access {
   return { allowed: (prefix?.roles ?? ADMIN).includes(roleId as RoleId), area: 'staff' };
 }
 
-export function canAccess(pathname: string, roleId: number): boolean {
-  return accessFor(pathname, roleId).allowed;
-}
-
 // ------------------------------------------------------------------ sidebar (admin.md §2.2, crm.md §2)
 
 export interface MenuItem {
