@@ -3,7 +3,7 @@
 // (or psql) writing; each edit must show through the modules within a bounded wait.
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { disableLiveCache, enableLiveCache } from '~/utils/live-cache.server.ts';
+import { disableLiveCache, enableLiveCache, isLiveCacheListening } from '~/utils/live-cache.server.ts';
 import { listLanguages, loadResources } from '~/modules/i18n/i18n.server.ts';
 import { getSetting } from '~/modules/settings/settings.server.ts';
 import { testSql } from './helpers.ts';
@@ -98,8 +98,22 @@ describe('the process copy of settings, languages and translations', () => {
     await eventually(() => word(web1), 'three');
     await eventually(() => word(web2), 'three');
     // both listen again, and cache again
-    await eventually(async () => (await listeners()) >= 2, true);
+    await eventually(async () => isLiveCacheListening(web1) && isLiveCacheListening(web2), true);
+    await Promise.all([word(web1), word(web2)]);
     await silently((tx) => tx`UPDATE translations SET value = 'four' WHERE language_code = ${code} AND key = ${key}`);
     expect([await word(web1), await word(web2)]).toEqual(['three', 'three']);
+  });
+});
+
+describe('the server render', () => {
+  test('shares one i18next instance per language until its translations change', async () => {
+    const { serverI18n } = await import('~/modules/i18n/i18n.server.ts');
+    const first = await serverI18n(code, await loadResources(web1, code));
+    expect(await serverI18n(code, await loadResources(web1, code))).toBe(first);
+    await writer`UPDATE translations SET value = 'five' WHERE language_code = ${code} AND key = ${key}`;
+    await eventually(() => word(web1), 'five');
+    const next = await serverI18n(code, await loadResources(web1, code));
+    expect(next).not.toBe(first);
+    expect(next.getResource(code, 'translation', key)).toBe('five');
   });
 });

@@ -84,6 +84,11 @@ async function listen(c: LiveCache): Promise<void> {
   }
 }
 
+/** Whether this pool caches now (its LISTEN is in force). */
+export function isLiveCacheListening(sql: Sql): boolean {
+  return caches.get(sql)?.live ?? false;
+}
+
 /** Stops caching for this pool and closes its listening connection. */
 export async function disableLiveCache(sql: Sql): Promise<void> {
   const c = caches.get(sql);

@@ -2,11 +2,13 @@
 // (live-cache: a trigger NOTIFYs every web process), so an admin's edit shows on the next request
 // without a restart. The locale comes from the `lang` cookie (what the switcher stores), then
 // Accept-Language, then 'en'.
+import { createInstance, type i18n as I18n } from 'i18next';
+import { initReactI18next } from 'react-i18next';
 import { RemixI18Next } from 'remix-i18next/server';
 import type { Sql } from '~/utils/db.server.ts';
 import { cached, invalidateCached } from '~/utils/live-cache.server.ts';
 import { readCookie } from '~/modules/auth/session.server.ts';
-import { FALLBACK_LANGUAGE, LANG_COOKIE, type Resources } from './i18n.ts';
+import { FALLBACK_LANGUAGE, LANG_COOKIE, i18nOptions, type Resources } from './i18n.ts';
 // The English seed holds every key the code uses (web/test/i18n.test.ts checks it): the key list
 // at run time. Bundled into the server build.
 import englishSeed from '../../../../seeds/translations/en.json';
@@ -66,6 +68,28 @@ export async function loadResources(sql: Sql, locale: string): Promise<Record<st
     locale !== FALLBACK_LANGUAGE ? loadTranslations(sql, FALLBACK_LANGUAGE) : undefined,
   ]);
   return fallback ? { [locale]: own, [FALLBACK_LANGUAGE]: fallback } : { [locale]: own };
+}
+
+// One i18next instance per language and its translations, shared by the server renders (they only
+// call t(); nothing on the server changes the language): keyed by the cached, frozen translations,
+// so a new copy after an edit gets a new instance and the old one is collected with it.
+const instances = new WeakMap<object, { fallback: object | undefined; instance: Promise<I18n> }>();
+
+/** The i18next instance a server render of `locale` uses. */
+export function serverI18n(locale: string, resources: Record<string, Readonly<Resources>>): Promise<I18n> {
+  const own = resources[locale];
+  const fallback = locale === FALLBACK_LANGUAGE ? undefined : resources[FALLBACK_LANGUAGE];
+  const make = async () => {
+    const instance = createInstance();
+    await instance.use(initReactI18next).init(i18nOptions(locale, resources as Record<string, Resources>));
+    return instance;
+  };
+  if (!own || !Object.isFrozen(own)) return make(); // not from the cache: nothing to key on
+  const hit = instances.get(own);
+  if (hit && hit.fallback === fallback) return hit.instance;
+  const instance = make();
+  instances.set(own, { fallback, instance });
+  return instance;
 }
 
 /**
