@@ -1,4 +1,4 @@
-// Table-driven tests of client-area.md §5 (bounds) and §9 (formulas), plus triggers and hours.
+// Table-driven tests of docs/specs.md#client-validation (bounds) and #trading-formulas, plus triggers and hours.
 import { describe, expect, test } from 'bun:test';
 import {
   marginRequired, pipValue, spreadCost, orderPnl, orderPnlF, estimatedPnl, equity, freeMargin, marginLevel,

@@ -75,7 +75,7 @@ export default function App() {
   }
   useChangeLanguage(locale);
   useEffect(() => {
-    // the switcher's choice is kept in localStorage as well as the cookie (client-area.md §1)
+    // the switcher's choice is kept in localStorage as well as the cookie (docs/specs.md#client-language)
     try {
       if (window.localStorage.getItem(LANG_STORAGE_KEY) !== locale) window.localStorage.setItem(LANG_STORAGE_KEY, locale);
     } catch {

@@ -1,4 +1,4 @@
-// The formulas of client-area.md §9. Every function takes decimal-compatible values and
+// The formulas of docs/specs.md#trading-formulas. Every function takes decimal-compatible values and
 // returns a Decimal; callers that only display may call .toNumber().
 import { Decimal, dec, type Num } from './money.ts';
 

@@ -1,4 +1,4 @@
-// Sign-in at '/' (client-area.md §2). Success goes to /dashboard for customers and to the
+// Sign-in at '/' (docs/specs.md#client-pages). Success goes to /dashboard for customers and to the
 // role's home for staff; a failure shows a toast at bottom-center.
 import { getFormProps, getInputProps, useForm } from '@conform-to/react';
 import { getZodConstraint, parseWithZod } from '@conform-to/zod';

@@ -1,4 +1,4 @@
-// Toasts: bottom-right by default, bottom-center for the sign-in error (client-area.md §8).
+// Toasts: bottom-right by default, bottom-center for the sign-in error (docs/specs.md#toasts).
 // Flash-cookie toasts set by a redirecting action arrive through the root loader.
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';

@@ -71,7 +71,7 @@ export function notFound(): Response {
  * and the calls on one customer): the route's role check, then the record must be a customer
  * (role 3, not deleted) that this role may see: admins and managers any customer, a sales agent
  * the clients whose lead is assigned to them, a retention agent those they are the retention agent
- * of (crm.md §6). Staff records are edited under Admin & Staffs only. Anything else, and any id
+ * of (docs/specs.md#customer-records). Staff records are edited under Admin & Staffs only. Anything else, and any id
  * that is not a record id, answers 404: the answer does not tell which records exist.
  */
 export async function requireCustomerRecord(
