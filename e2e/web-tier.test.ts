@@ -101,6 +101,24 @@ describe('WEB_CONCURRENCY=2', () => {
     expect(seen).toEqual(Array(6).fill('Einloggen'));
   });
 
+  test('the sign-in page kept for visitors is never what a signed-in user gets', async () => {
+    const password = 'E2e-pass-1234';
+    const u = await insertUser(sql, { password });
+    for (let i = 0; i < 4; i++) expect(await title()).toBe('Einloggen');
+    const signedIn = await fetch(`${base}/?index`, {
+      method: 'POST', redirect: 'manual',
+      headers: { origin: base, 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ email: u.email, password }),
+    });
+    expect(signedIn.status).toBe(302);
+    const cookie = signedIn.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+    for (let i = 0; i < 4; i++) {
+      const res = await fetch(`${base}/`, { redirect: 'manual', headers: { cookie: `lang=de; ${cookie}` } });
+      expect(res.status).toBe(302);
+      expect(res.headers.get('location')).toBe('/dashboard');
+    }
+  });
+
   test('a worker that dies is replaced', async () => {
     // a worker dying within 5 s of its start stops the cluster (it would die again): wait past that
     await new Promise((r) => setTimeout(r, Math.max(0, 5500 - (Date.now() - started))));

@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import url from 'node:url';
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { visitorPageCache } from './page-cache.mjs';
 
 // The environment of the HTTP server itself (the app's own is parsed in app/utils/env.server.ts).
 const config = {
@@ -94,6 +95,8 @@ async function serve() {
     req.headers['x-broker-client-ip'] = (req.ip ?? req.socket.remoteAddress ?? '').replace(/^::ffff:/, '');
     scope.run(new Map(), next);
   });
+  // sign-in, sign-up and forgot password for visitors: rendered once per language (page-cache.mjs)
+  app.use(visitorPageCache());
   app.all('*', createRequestHandler({
     build,
     mode: build.mode,

@@ -31,7 +31,7 @@ export function db(): Sql {
   if (!globalThis.__brokerSql) {
     globalThis.__brokerSql = connect(env().DATABASE_URL);
     // settings, languages and translations are kept in the process until a NOTIFY says they changed
-    void enableLiveCache(globalThis.__brokerSql);
+    void enableLiveCache(globalThis.__brokerSql, { app: true });
   }
   return globalThis.__brokerSql;
 }

@@ -17,6 +17,8 @@ interface LiveCache {
   closed: boolean;
   /** a LISTEN loop is running */
   connecting: boolean;
+  /** the app's own pool (db()): its state is what web/page-cache.mjs goes by */
+  app: boolean;
   entries: Map<string, Promise<unknown>>;
   listener: postgres.Sql;
   ready: Promise<void>;
@@ -25,35 +27,48 @@ interface LiveCache {
 declare global {
   // survives Vite's hot reloads in development, like the pool it belongs to
   var __brokerLiveCaches: WeakMap<Sql, LiveCache> | undefined;
+  /**
+   * For web/page-cache.mjs, which keeps pages rendered only from these tables: a number that
+   * changes whenever any copy is dropped, and whether the app's pool caches now.
+   */
+  var __brokerLiveCacheState: { epoch: number; live: boolean } | undefined;
 }
 const caches = (globalThis.__brokerLiveCaches ??= new WeakMap<Sql, LiveCache>());
+const state = (globalThis.__brokerLiveCacheState ??= { epoch: 0, live: false });
 
 const entryKey = (table: CachedTable, key: string) => `${table}\u0000${key}`;
 
 function dropTable(c: LiveCache, table: string) {
+  state.epoch++;
   const prefix = `${table}\u0000`;
   for (const k of c.entries.keys()) if (k.startsWith(prefix)) c.entries.delete(k);
+}
+
+function dropAll(c: LiveCache) {
+  state.epoch++;
+  c.entries.clear();
 }
 
 /**
  * Starts caching for this pool: one extra connection LISTENs on `web_cache`. Resolves once the
  * first LISTEN is in force (until then reads go through). Calling it again returns the same promise.
  */
-export function enableLiveCache(sql: Sql): Promise<void> {
+export function enableLiveCache(sql: Sql, opts: { app?: boolean } = {}): Promise<void> {
   const existing = caches.get(sql);
   if (existing) return existing.ready;
-  const c = { live: false, closed: false, connecting: false, entries: new Map() } as LiveCache;
+  const c = { live: false, closed: false, connecting: false, app: !!opts.app, entries: new Map() } as LiveCache;
   c.listener = postgres({
     ...(sql.options as unknown as postgres.Options<Record<string, never>>),
     max: 1, idle_timeout: null, max_lifetime: null, fetch_types: false,
     onnotify(channel: string, table: string) {
       if (channel !== CACHE_CHANNEL) return;
       if (table === 'site_settings' || table === 'languages' || table === 'translations') dropTable(c, table);
-      else c.entries.clear();
+      else dropAll(c);
     },
     onclose() {
       c.live = false;
-      c.entries.clear();
+      if (c.app) state.live = false;
+      dropAll(c);
       void listen(c);
     },
   } as unknown as postgres.Options<Record<string, never>>);
@@ -71,8 +86,9 @@ async function listen(c: LiveCache): Promise<void> {
       try {
         await c.listener.unsafe(`LISTEN ${CACHE_CHANNEL}`);
         // whatever changed while nobody listened is read again
-        c.entries.clear();
+        dropAll(c);
         c.live = !c.closed;
+        if (c.app) state.live = c.live;
         return;
       } catch (e) {
         if (attempt === 0 && !c.closed) console.warn(`[cache] cannot LISTEN on ${CACHE_CHANNEL} (${(e as Error).message}); reading through until it can`);
@@ -96,7 +112,8 @@ export async function disableLiveCache(sql: Sql): Promise<void> {
   caches.delete(sql);
   c.closed = true;
   c.live = false;
-  c.entries.clear();
+  if (c.app) state.live = false;
+  dropAll(c);
   await c.listener.end({ timeout: 0 });
 }
 
@@ -123,4 +140,5 @@ export function cached<T>(sql: Sql, table: CachedTable, key: string, load: () =>
 export function invalidateCached(sql: Sql, table: CachedTable): void {
   const c = caches.get(sql);
   if (c) dropTable(c, table);
+  else state.epoch++;
 }
