@@ -6,6 +6,7 @@
 //
 //   npm run bench:web                       one web process
 //   WEB_CONCURRENCY=2 npm run bench:web     two (Node's cluster behind the one port)
+//   BENCH_SECONDS, BENCH_CONNECTIONS, BENCH_VERBOSE=1 (the stack's output)
 import http from 'node:http';
 import { readdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -98,6 +99,8 @@ async function main() {
     for (const [name, pathname, headers] of targets) {
       await drive(base, pathname, headers, warmupSeconds);
       results[name] = { path: pathname, ...(await drive(base, pathname, headers, seconds)) };
+      // a page that answers other than 200 (a redirect to sign-in, a 500) measures nothing
+      if (results[name].errors > results[name].requests / 100) throw new Error(`${pathname}: ${results[name].errors} answers were not 200`);
     }
     for (const name of ['signin', 'dashboard', 'statements']) results[name].ratio = round(results[name].rps / results.static.rps, 3);
     console.log(JSON.stringify({
