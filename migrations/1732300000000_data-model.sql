@@ -254,7 +254,7 @@ CREATE TABLE withdraw_fee_settings (
 );
 INSERT INTO withdraw_fee_settings (id) VALUES (1);
 
--- Secret keys (key1..key5 per kind, see admin.md §3) are stored encrypted by the app.
+-- Secret keys (key1..key5 per kind, see docs/specs.md#settings-and-providers) are stored encrypted by the app.
 CREATE TABLE payment_gateways (
   name       gateway_kind PRIMARY KEY,
   title      text NOT NULL,
@@ -459,7 +459,7 @@ CREATE TABLE site_settings (
   updated_by bigint REFERENCES users (id)
 );
 
--- Market-data and telephony providers (admin.md §2.14); secrets encrypted by the app.
+-- Market-data and telephony providers (docs/specs.md#settings-and-providers); secrets encrypted by the app.
 CREATE TABLE api_settings (
   key        api_provider PRIMARY KEY,
   value1     text,

@@ -2,46 +2,116 @@
 // log), plus the client's IP address handed to loaders and actions as `context.clientIp`
 // (remix-serve has no load context), which the per-IP rate limits and the staff IP whitelist
 // need. Behind a reverse proxy set TRUST_PROXY=true (or a hop count / subnet list) so the
-// address comes from X-Forwarded-For.
+// address comes from X-Forwarded-For. WEB_CONCURRENCY=N runs N such processes (Node's cluster)
+// behind the one port; each keeps its own pool and cache, kept current by PostgreSQL's NOTIFY.
+import cluster from 'node:cluster';
+import os from 'node:os';
 import path from 'node:path';
 import url from 'node:url';
-import express from 'express';
-import compression from 'compression';
-import morgan from 'morgan';
-import { createRequestHandler } from '@remix-run/express';
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { visitorPageCache } from './page-cache.mjs';
 
-const here = path.dirname(url.fileURLToPath(import.meta.url));
-const buildPath = path.resolve(here, process.argv[2] ?? 'build/server/index.js');
-const build = await import(url.pathToFileURL(buildPath).href);
-const clientDir = path.resolve(path.dirname(buildPath), '..', 'client');
+// The environment of the HTTP server itself (the app's own is parsed in app/utils/env.server.ts).
+const config = {
+  port: Number(process.env.PORT ?? 3000),
+  host: process.env.HOST || undefined,
+  trustProxy: process.env.TRUST_PROXY || undefined,
+  workers: concurrency(process.env.WEB_CONCURRENCY),
+};
 
-const app = express();
-app.disable('x-powered-by');
-const trust = process.env.TRUST_PROXY;
-if (trust) app.set('trust proxy', trust === 'true' ? true : /^\d+$/.test(trust) ? Number(trust) : trust);
-app.use(compression());
-// Vite fingerprints everything under /assets: cache it for good
-app.use('/assets', express.static(path.join(clientDir, 'assets'), { immutable: true, maxAge: '1y' }));
-app.use(express.static(clientDir, { maxAge: '1h' }));
-app.use(morgan('tiny'));
-// Every loader and action sees the client's address, not only those handed the load context
-// (the staff IP whitelist is checked on every request): it travels as a header that only this
-// server sets, after removing whatever the client sent under that name.
-process.env.CLIENT_IP_HEADER = 'x-broker-client-ip';
-app.use((req, _res, next) => {
-  req.headers['x-broker-client-ip'] = (req.ip ?? req.socket.remoteAddress ?? '').replace(/^::ffff:/, '');
-  next();
-});
-app.all('*', createRequestHandler({
-  build,
-  mode: build.mode,
-  getLoadContext: (req) => ({ clientIp: req.ip ?? req.socket.remoteAddress }),
-}));
-
-const port = Number(process.env.PORT ?? 3000);
-const host = process.env.HOST;
-const server = host ? app.listen(port, host, listening) : app.listen(port, listening);
-function listening() {
-  console.log(`[web] http://${host ?? 'localhost'}:${port}`);
+/** WEB_CONCURRENCY: unset or 1 for one process, a whole number for that many, `auto` for one per CPU. */
+function concurrency(raw) {
+  const v = (raw ?? '').trim();
+  if (!v) return 1;
+  if (v === 'auto') return os.availableParallelism();
+  if (/^\d+$/.test(v) && Number(v) >= 1 && Number(v) <= 64) return Number(v);
+  console.error(`[web] WEB_CONCURRENCY=${JSON.stringify(raw)} is not a number of processes: set a whole number from 1 to 64, or auto`);
+  process.exit(1);
 }
-for (const signal of ['SIGTERM', 'SIGINT']) process.once(signal, () => server.close(() => process.exit(0)));
+
+if (cluster.isPrimary && config.workers > 1) supervise(config.workers);
+else await serve();
+
+/** The primary of a cluster: starts the workers, replaces one that dies, stops them all on a signal. */
+function supervise(n) {
+  let stopping = false;
+  const started = new Map();
+  const fork = () => started.set(cluster.fork().id, Date.now());
+  for (let i = 0; i < n; i++) fork();
+  cluster.on('exit', (worker, code, signal) => {
+    const lived = Date.now() - (started.get(worker.id) ?? 0);
+    started.delete(worker.id);
+    if (stopping) {
+      if (started.size === 0) process.exit(0);
+      return;
+    }
+    console.error(`[web] worker ${worker.process.pid} exited (${signal ?? `code ${code}`})`);
+    // one that dies at once will die again: stop rather than fork in a loop
+    if (lived < 5000) {
+      console.error('[web] a worker died within 5 s of starting: stopping');
+      stopping = true;
+      for (const w of Object.values(cluster.workers ?? {})) w?.process.kill('SIGTERM');
+      if (started.size === 0) process.exit(1);
+      return;
+    }
+    fork();
+  });
+  for (const signal of ['SIGTERM', 'SIGINT']) {
+    process.once(signal, () => {
+      stopping = true;
+      const alive = Object.values(cluster.workers ?? {}).filter(Boolean);
+      if (alive.length === 0) process.exit(0);
+      for (const w of alive) w.process.kill('SIGTERM');
+    });
+  }
+  console.log(`[web] ${n} processes on port ${config.port}`);
+}
+
+async function serve() {
+  // Routes not handed the load context still learn the client's address: it travels as a header
+  // that only this server sets (after removing whatever the client sent under that name). Set
+  // before the build is imported, so the app's environment sees it from the start.
+  process.env.CLIENT_IP_HEADER = 'x-broker-client-ip';
+  const [{ default: express }, { default: compression }, { default: morgan }, { createRequestHandler }] = await Promise.all([
+    import('express'), import('compression'), import('morgan'), import('@remix-run/express'),
+  ]);
+  const here = path.dirname(url.fileURLToPath(import.meta.url));
+  const buildPath = path.resolve(here, process.argv[2] ?? 'build/server/index.js');
+  const build = await import(url.pathToFileURL(buildPath).href);
+  const clientDir = path.resolve(path.dirname(buildPath), '..', 'client');
+  // what one request reads once and all its loaders share (app/utils/request-scope.server.ts)
+  const scope = (globalThis.__brokerRequestScope ??= new AsyncLocalStorage());
+
+  const app = express();
+  app.disable('x-powered-by');
+  const trust = config.trustProxy;
+  if (trust) app.set('trust proxy', trust === 'true' ? true : /^\d+$/.test(trust) ? Number(trust) : trust);
+  app.use(compression());
+  // Vite fingerprints everything under /assets: cache it for good
+  app.use('/assets', express.static(path.join(clientDir, 'assets'), { immutable: true, maxAge: '1y' }));
+  app.use(express.static(clientDir, { maxAge: '1h' }));
+  app.use(morgan('tiny'));
+  app.use((req, _res, next) => {
+    req.headers['x-broker-client-ip'] = (req.ip ?? req.socket.remoteAddress ?? '').replace(/^::ffff:/, '');
+    scope.run(new Map(), next);
+  });
+  // sign-in, sign-up and forgot password for visitors: rendered once per language (page-cache.mjs)
+  app.use(visitorPageCache());
+  app.all('*', createRequestHandler({
+    build,
+    mode: build.mode,
+    getLoadContext: (req) => ({ clientIp: req.ip ?? req.socket.remoteAddress }),
+  }));
+
+  const { port, host } = config;
+  const listening = () => { if (!cluster.isWorker) console.log(`[web] http://${host ?? 'localhost'}:${port}`); };
+  const server = host ? app.listen(port, host, listening) : app.listen(port, listening);
+  let closing = false;
+  for (const signal of ['SIGTERM', 'SIGINT']) {
+    process.on(signal, () => {
+      if (closing) return;
+      closing = true;
+      server.close(() => process.exit(0));
+    });
+  }
+}

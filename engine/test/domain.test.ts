@@ -1,5 +1,5 @@
-// Table-driven tests of client-area.md §5 (bounds) and §9 (formulas), plus triggers and hours.
-// The §9 formulas are also run from one shared table (trading-cases.ts) through both flavours
+// Table-driven tests of docs/specs.md#client-validation (bounds) and #trading-formulas, plus triggers and hours.
+// The formulas are also run from one shared table (trading-cases.ts) through both flavours
 // (exact decimals and floats) here, and through PostgreSQL's copies in parity.test.ts.
 import { describe, expect, test } from 'bun:test';
 import {

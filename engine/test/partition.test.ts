@@ -7,8 +7,9 @@ import { db, createUser, createInstrument, uniq, SECRET, within } from './helper
 import { Core, TICKS, EVENTS, type RealtimeEvent } from '../src/core.ts';
 import { RedisBus } from '../src/bus/index.ts';
 import { placeOrder, closeOrder } from '../src/orders/service.ts';
+import { REDIS_URL as REDIS, needsRedis, redisUp, reportSkip } from './redis.ts';
 
-const REDIS = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+reportSkip('partitions');
 const PREFIX = `${uniq('part')}:`;
 const sql = db(4);
 const cleanup: (() => Promise<unknown>)[] = [];
@@ -24,7 +25,7 @@ async function core(index: number) {
 }
 
 
-describe('partitions', () => {
+describe.skipIf(!redisUp)(`partitions${needsRedis}`, () => {
   test('two core processes on the Redis bus: each position closed exactly once, each balance event published once', async () => {
     const inst = await createInstrument(sql, { category: 'crypto', leverage: 10 });
     const [A, B] = [await core(0), await core(1)];

@@ -1,7 +1,7 @@
 // One table of trading cases, run through the domain's exact and float formulas
 // (domain.test.ts) and through PostgreSQL's copies of them (parity.test.ts). Each case is an
 // order opened at one quote and marked at another, on a wallet with a balance and used margin.
-// `want` holds figures worked out by hand from client-area.md §9:
+// `want` holds figures worked out by hand from docs/specs.md#trading-formulas:
 //   units        = lots × contract size (forex 100,000, commodity 100, index/stock/crypto 1)
 //   spread cost  = (ask − bid) × spread setting × amount
 //   margin       = price × amount / leverage / conversion rate (price: the open rate)

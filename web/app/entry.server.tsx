@@ -1,14 +1,14 @@
-// Server render: the root loader's locale and resources (read from the database) initialise a
-// per-request i18next instance, so the HTML is already in the user's language.
+// Server render: the root loader's locale and resources (read from the database, kept in the
+// process) pick an i18next instance, so the HTML is already in the user's language.
 import { PassThrough } from 'node:stream';
 import type { AppLoadContext, EntryContext, HandleErrorFunction } from '@remix-run/node';
 import { createReadableStreamFromReadable } from '@remix-run/node';
 import { RemixServer, isRouteErrorResponse } from '@remix-run/react';
 import { isbot } from 'isbot';
 import { renderToPipeableStream } from 'react-dom/server';
-import { createInstance } from 'i18next';
-import { I18nextProvider, initReactI18next } from 'react-i18next';
-import { i18nOptions, FALLBACK_LANGUAGE, type Resources } from '~/modules/i18n/i18n.ts';
+import { I18nextProvider } from 'react-i18next';
+import { FALLBACK_LANGUAGE, type Resources } from '~/modules/i18n/i18n.ts';
+import { serverI18n } from '~/modules/i18n/i18n.server.ts';
 
 const ABORT_DELAY = 5_000;
 
@@ -35,8 +35,7 @@ export default async function handleRequest(
 ) {
   const root = remixContext.staticHandlerContext.loaderData?.root as { locale?: string; resources?: Record<string, Resources> } | undefined;
   const locale = root?.locale ?? FALLBACK_LANGUAGE;
-  const instance = createInstance();
-  await instance.use(initReactI18next).init(i18nOptions(locale, root?.resources ?? {}));
+  const instance = await serverI18n(locale, root?.resources ?? {});
 
   const callback = isbot(request.headers.get('user-agent') ?? '') ? 'onAllReady' : 'onShellReady';
   responseHeaders.set('X-Frame-Options', 'SAMEORIGIN');

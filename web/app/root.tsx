@@ -1,5 +1,5 @@
 import { data, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node';
-import { Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData } from '@remix-run/react';
+import { Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData, type ShouldRevalidateFunction } from '@remix-run/react';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useChangeLanguage } from 'remix-i18next/react';
@@ -22,6 +22,20 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const { toast, headers } = readToast(request);
   return data({ locale, resources, languages, branding, toast }, headers ? { headers } : undefined);
 }
+
+/**
+ * The root's data (language, translations, branding, a flash toast) changes only with the language
+ * switch (POST /lang) or after an action that redirects (the toast it sets travels in a cookie this
+ * loader reads). So it is not reloaded by an action that answered with data (every fetcher call,
+ * a form showing its errors), by a revalidation of the same URL, or by a change of search params
+ * only (pagination, filters, tabs).
+ */
+export const shouldRevalidate: ShouldRevalidateFunction = ({ formMethod, formAction, actionResult, currentUrl, nextUrl, defaultShouldRevalidate }) => {
+  if (formAction && new URL(formAction, currentUrl).pathname === '/lang') return true;
+  if (formMethod && formMethod.toUpperCase() !== 'GET') return actionResult === undefined ? defaultShouldRevalidate : false;
+  if (currentUrl.pathname === nextUrl.pathname) return false;
+  return defaultShouldRevalidate;
+};
 
 export type RootData = Awaited<ReturnType<typeof loader>>['data'];
 
@@ -61,7 +75,7 @@ export default function App() {
   }
   useChangeLanguage(locale);
   useEffect(() => {
-    // the switcher's choice is kept in localStorage as well as the cookie (client-area.md §1)
+    // the switcher's choice is kept in localStorage as well as the cookie (docs/specs.md#client-language)
     try {
       if (window.localStorage.getItem(LANG_STORAGE_KEY) !== locale) window.localStorage.setItem(LANG_STORAGE_KEY, locale);
     } catch {

@@ -1,7 +1,7 @@
 // The two flavours of trading arithmetic behind one set of formulas (formulas.ts):
 // - exact: decimal.js on decimal strings, for everything stored, settled or decided against
 //   the server (margin, P/L at close, the dialog's checks);
-// - float: JS numbers, for live display and trigger comparison only (DESIGN.md §3).
+// - float: JS numbers, for live display and trigger comparison only (docs/specs.md#ledger).
 // A formula is written once against Arith<T> and instantiated for both.
 import { Decimal, dec, type Num } from './money.ts';
 

@@ -1,4 +1,4 @@
-// Take-profit and stop-loss bounds of client-area.md §5. A value of null or 0 means "not set"
+// Take-profit and stop-loss bounds of docs/specs.md#client-validation. A value of null or 0 means "not set"
 // (the dialog sends null when a toggle is off; the database stores only positive rates).
 import { dec, type Num } from './money.ts';
 import type { Side } from './pricing.ts';

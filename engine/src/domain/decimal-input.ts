@@ -16,7 +16,7 @@ export interface DecimalSpec {
   zero?: boolean;
 }
 
-/** Spec step 0.00001 for amounts, lots, rates and take/stop (client-area.md §6, §9). */
+/** Spec step 0.00001 for amounts, lots, rates and take/stop (docs/specs.md#client-validation). */
 export const INPUT_STEP_DP = 5;
 
 /** The order fields, from migrations/…_data-model.sql and the spec's step. */

@@ -1,4 +1,4 @@
-// Every trading figure the platform computes, written once (client-area.md §9, with the
+// Every trading figure the platform computes, written once (docs/specs.md#trading-formulas, with the
 // project's account-summary decision in README "Free margin") and instantiated twice:
 //   exact — decimal.js, for what is stored, settled or checked against the server;
 //   float — numbers, for live display and trigger comparison only.

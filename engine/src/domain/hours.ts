@@ -6,7 +6,7 @@ import type { Category } from './pricing.ts';
 export type MarketGroup = 'fx' | 'stock' | 'crypto';
 export type MarketStatus = Record<MarketGroup, 'open' | 'closed'>;
 
-/** Forex, commodities and indices all follow fx (client-area.md §4). */
+/** Forex, commodities and indices all follow fx (docs/specs.md#market-hours-and-closing). */
 export function marketGroup(category: Category): MarketGroup {
   if (category === 'stock') return 'stock';
   if (category === 'crypto') return 'crypto';

@@ -1,5 +1,5 @@
 // Exact decimal arithmetic for anything stored or settled. Floats are for live display and
-// trigger comparison only (DESIGN.md §3).
+// trigger comparison only (docs/specs.md#ledger).
 import DecimalJs from 'decimal.js';
 
 /**

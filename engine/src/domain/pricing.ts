@@ -1,5 +1,5 @@
 // Trading vocabulary and settings: sides, categories, contract sizes, leverage and stop-out
-// from the plan. The formulas themselves are in formulas.ts.
+// from the plan. The formulas themselves (docs/specs.md#trading-formulas) are in formulas.ts.
 
 export type Side = 'buy' | 'sell';
 export type Category = 'forex' | 'commodity' | 'index' | 'stock' | 'crypto';

@@ -1,4 +1,4 @@
-// Auto-close comparisons (client-area.md §4), evaluated on the server. Floats are fine here:
+// Auto-close comparisons (docs/specs.md#market-hours-and-closing), evaluated on the server. Floats are fine here:
 // a trigger decides *whether* to close; the close itself settles in decimals.
 import type { Side } from './pricing.ts';
 import { float } from './formulas.ts';

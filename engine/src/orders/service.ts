@@ -335,7 +335,7 @@ export async function modifyOrder(deps: OrderDeps, raw: ModifyInput): Promise<Re
 export type AdminEditInput = ContractAdminEditInput & { orderId: number };
 
 /**
- * Staff edit (admin.md §2.6, §3). The close rate may change only on a closed trade. When a
+ * Staff edit (docs/specs.md#admin-trades). The close rate may change only on a closed trade. When a
  * closed trade's rates or spread change, its P/L is recomputed and the difference is posted
  * to the balance as an adjustment, so balance and ledger keep agreeing. An open trade keeps
  * its reserved margin.

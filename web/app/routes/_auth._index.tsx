@@ -1,4 +1,4 @@
-// Sign-in at '/' (client-area.md §2). Success goes to /dashboard for customers and to the
+// Sign-in at '/' (docs/specs.md#client-pages). Success goes to /dashboard for customers and to the
 // role's home for staff; a failure shows a toast at bottom-center.
 import { getFormProps, getInputProps } from '@conform-to/react';
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node';
@@ -56,7 +56,7 @@ export default function SignIn() {
   const [password, setPassword] = useState('');
   const [humanKey, setHumanKey] = useState('');
   const [form, fields] = useSchemaForm({ id: 'login', schema: LoginSchema, lastResult: actionData?.result });
-  // a failed sign-in: the server's message at bottom-center (client-area.md §8)
+  // a failed sign-in: the server's message at bottom-center (docs/specs.md#toasts)
   useReplyToast(actionData, { position: 'bottom-center' });
   const disabled = !email || !password || (!!recaptchaSiteKey && !humanKey);
   return (

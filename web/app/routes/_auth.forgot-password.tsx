@@ -1,4 +1,4 @@
-// Forgot password (client-area.md §2): one email field, captcha when a site key is set,
+// Forgot password (docs/specs.md#client-pages): one email field, captcha when a site key is set,
 // then a 'Verification Email Sent' modal. The answer is the same whether the email exists.
 import { getFormProps, getInputProps } from '@conform-to/react';
 import { type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node';

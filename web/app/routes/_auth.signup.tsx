@@ -1,4 +1,4 @@
-// Sign-up at /signup (client-area.md §2, §5): a two-column form; an 'Account Created' modal
+// Sign-up at /signup (docs/specs.md#client-pages, #client-validation): a two-column form; an 'Account Created' modal
 // whose text depends on the email-verification setting; the form is reset.
 import { getFormProps, getInputProps, getSelectProps } from '@conform-to/react';
 import { type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node';

@@ -1,4 +1,4 @@
-// GET /auth/user: the signed-in user and their active balance (client-area.md §7).
+// GET /auth/user: the signed-in user and their active balance (docs/specs.md#client-calls).
 import type { LoaderFunctionArgs } from '@remix-run/node';
 import { db } from '~/utils/db.server.ts';
 import { requireUser } from '~/modules/auth/guards.server.ts';

@@ -1,4 +1,4 @@
-// GET /dashboard/ticket: a short-lived signed ticket for the engine's SSE stream (DESIGN §5),
+// GET /dashboard/ticket: a short-lived signed ticket for the engine's SSE stream (docs/specs.md#realtime-tickets),
 // with where the browser reaches the engine and the topics this user may follow.
 import type { LoaderFunctionArgs } from '@remix-run/node';
 import { signTicket } from '@broker/engine/contract/ticket';

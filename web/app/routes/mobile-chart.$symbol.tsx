@@ -8,7 +8,7 @@ import { PriceChart } from '~/modules/trading/chart.tsx';
 import { RealtimeProvider } from '~/modules/trading/realtime.tsx';
 import { findInstrument } from '~/modules/trading/symbol.server.ts';
 
-// /mobile-chart/:symbol — full-height chart, dark, daily, the symbol fixed by the URL (client-area.md §2).
+// /mobile-chart/:symbol — full-height chart, dark, daily, the symbol fixed by the URL (docs/specs.md#client-pages).
 // EURUSD, EUR/USD, eur_usd all name EUR_USD; an unknown symbol answers 404 with the chart's
 // "not available" note on the page rather than an empty chart.
 export async function loader({ request, params }: LoaderFunctionArgs) {

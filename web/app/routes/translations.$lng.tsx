@@ -1,5 +1,5 @@
 // GET /translations/{lng}: the language's translations. POST /translations/{lng} {key}: records a
-// key the UI asked for that has none yet (client-area.md §7): signed-in sessions only, and only
+// key the UI asked for that has none yet (docs/specs.md#client-calls): signed-in sessions only, and only
 // keys of the code's key list (whatever is stored is shipped to every page).
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { db } from '~/utils/db.server.ts';

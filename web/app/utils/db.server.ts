@@ -2,6 +2,7 @@
 // tests can hand them a test database; routes pass `db()`.
 import postgres from 'postgres';
 import { env } from './env.server.ts';
+import { enableLiveCache } from './live-cache.server.ts';
 
 export type Sql = postgres.Sql<{ bigint: bigint | number | string }>;
 
@@ -27,6 +28,10 @@ export function connect(url: string, max = 10): Sql {
 }
 
 export function db(): Sql {
-  globalThis.__brokerSql ??= connect(env().DATABASE_URL);
+  if (!globalThis.__brokerSql) {
+    globalThis.__brokerSql = connect(env().DATABASE_URL);
+    // settings, languages and translations are kept in the process until a NOTIFY says they changed
+    void enableLiveCache(globalThis.__brokerSql, { app: true });
+  }
   return globalThis.__brokerSql;
 }

@@ -20,7 +20,10 @@ const schema = z.object({
   MAIL_FROM: z.string().default('Broker <no-reply@broker.local>'),
   /** uploaded files (modules/uploads); a relative path is taken from the repository root, like .data/pg */
   UPLOAD_DIR: z.string().min(1).default('.data/uploads').transform((dir) => path.resolve(repositoryRoot(), dir)),
-  MOCKS: z.enum(['true', 'false']).default('false'),
+  /** Behind a reverse proxy: `true`, a hop count or a subnet list (web/server.mjs hands it to Express). */
+  TRUST_PROXY: z.string().optional(),
+  /** What web/server.mjs listens on: the fallback of the public address. */
+  PORT: z.string().optional(),
 });
 
 export type Env = z.infer<typeof schema>;
@@ -53,6 +56,15 @@ function repositoryRoot(): string {
     if (existsSync(pkg) && 'workspaces' in JSON.parse(readFileSync(pkg, 'utf8'))) return dir;
     if (path.dirname(dir) === dir) return process.cwd();
   }
+}
+
+/**
+ * The header web/server.mjs sets to the client's address, after removing any the client sent.
+ * The server sets it when it starts, so it is read when asked, not with the rest; without that
+ * server (the Vite dev server, tests) it is unset and the header is nobody's word.
+ */
+export function clientIpHeader(): string | undefined {
+  return process.env.CLIENT_IP_HEADER || undefined;
 }
 
 /** The short allow-list of settings the browser may see. */

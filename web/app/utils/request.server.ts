@@ -1,10 +1,11 @@
 // Facts about the incoming request: the client's address and whether it is same-origin.
 import type { AppLoadContext } from '@remix-run/node';
 import { readCookie, SESSION_COOKIE } from '~/modules/auth/session.server.ts';
+import { clientIpHeader, env } from './env.server.ts';
 
 declare module '@remix-run/node' {
   interface AppLoadContext {
-    /** the socket's remote address, set by web/server.js (trust-proxy aware) */
+    /** the socket's remote address, set by web/server.mjs (trust-proxy aware) */
     clientIp?: string;
   }
 }
@@ -17,10 +18,10 @@ declare module '@remix-run/node' {
 export function clientIp(request: Request, context?: AppLoadContext | null): string | null {
   const fromContext = context?.clientIp;
   if (fromContext) return fromContext.replace(/^::ffff:/, '');
-  const header = process.env.CLIENT_IP_HEADER;
+  const header = clientIpHeader();
   const fromServer = header ? request.headers.get(header) : null;
   if (fromServer) return fromServer;
-  if (process.env.TRUST_PROXY === 'true') {
+  if (env().TRUST_PROXY === 'true') {
     const xff = request.headers.get('x-forwarded-for')?.split(',')[0]?.trim();
     if (xff) return xff.replace(/^::ffff:/, '');
   }
@@ -38,7 +39,7 @@ export function assertSameOrigin(request: Request): void {
   if (method === 'GET' || method === 'HEAD' || method === 'OPTIONS') return;
   const origin = request.headers.get('origin');
   const url = new URL(request.url);
-  const forwardedHost = process.env.TRUST_PROXY === 'true' ? request.headers.get('x-forwarded-host') : null;
+  const forwardedHost = env().TRUST_PROXY === 'true' ? request.headers.get('x-forwarded-host') : null;
   const host = forwardedHost ?? request.headers.get('host') ?? url.host;
   if (origin && origin !== 'null') {
     let originHost: string;

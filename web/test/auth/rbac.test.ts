@@ -105,7 +105,7 @@ describe('the map itself', () => {
     for (const [role, home] of Object.entries(ROLE_HOME)) expect(accessFor(home, Number(role)).allowed, home).toBe(true);
   });
 
-  test('the sidebar shows a role only entries it may open, with the headings of admin.md §2.2', () => {
+  test('the sidebar shows a role only entries it may open, with the headings of the navigation table', () => {
     const links = (role: number) => menuFor(role).flatMap((m) => (m.type === 'expandable' ? m.children!.map((c) => c.link!) : m.link ? [m.link] : []));
     const headings = (role: number) => menuFor(role).filter((m) => m.type === 'section').map((m) => m.title);
     for (const role of [1, 2, 3, 4, 5, 6]) for (const l of links(role)) expect(accessFor(l, role).allowed, `${role} ${l}`).toBe(true);

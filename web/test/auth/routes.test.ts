@@ -83,7 +83,7 @@ describe('sign-in action', () => {
 });
 
 describe('sign-up action', () => {
-  test('validation messages of client-area.md §5', async () => {
+  test('validation messages of docs/specs.md#client-validation', async () => {
     const r = (await act(signUpRoute.action, post('/signup', { email: 'bad', password: 'short', passwordConfirmation: 'other' }))) as { data: any };
     expect(status(r)).toBe(400);
     const e = r.data.result.error;

@@ -1,4 +1,4 @@
-// The balance-posting function of DESIGN.md §3, against real PostgreSQL.
+// The balance-posting function of docs/specs.md#ledger, against real PostgreSQL.
 import { afterAll, beforeEach, describe, expect, test } from 'vitest';
 import { connect } from '~/utils/db.server.ts';
 

@@ -1,5 +1,5 @@
 // The order dialog's and the take-profit / stop-loss modals' rules, case by case from
-// client-area.md §5 and §9 (and the issue's account-summary formulas).
+// docs/specs.md#client-validation and #trading-formulas (and the issue's account-summary formulas).
 import { describe, expect, test } from 'vitest';
 import {
   accountSummary, allowedRange, dialogLevelRanges, floatingFromExposure, initialLevel, levelProblem, liveLevelRanges, modalLevelRanges,

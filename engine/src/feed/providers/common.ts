@@ -1,6 +1,6 @@
 // Shared plumbing for the real market-data adapters: capped exponential backoff, abortable
 // sleeps, a stall watchdog, defensive number parsing and a base class that keeps the status
-// counters and reports heartbeats for the API status page (admin.md §2.15).
+// counters and reports heartbeats for the API status page (docs/specs.md#settings-and-providers).
 import type { Tick } from '../../book/book.ts';
 import type { FeedProvider, FeedStatus, Heartbeat, HeartbeatApi } from '../feed.ts';
 

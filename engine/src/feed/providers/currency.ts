@@ -1,6 +1,6 @@
 // currencyapi.com v3 client: conversion rates for currencies the live FX quotes cannot convert
 // (no direct, inverse or USD-crossed pair in the book), and the quota figures for the API status
-// page (admin.md §2.15: "remaining quota as used/total").
+// page (docs/specs.md#settings-and-providers: "remaining quota as used/total").
 //
 //   GET https://api.currencyapi.com/v3/latest?base_currency=USD&currencies=EUR,GBP   header  apikey: <key>
 //   → {"meta":{"last_updated_at":"2023-06-23T10:15:59Z"},"data":{"EUR":{"code":"EUR","value":0.9187},…}}

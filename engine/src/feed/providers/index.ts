@@ -1,6 +1,6 @@
 // Which real provider serves which instruments, from the keys configured in api_settings.
 //
-// The choice, per category (admin.md §2.14, §2.15: the status page has rows for Polygon (Forex),
+// The choice, per category (docs/specs.md#settings-and-providers: the status page has rows for Polygon (Forex),
 // Polygon (Crypto), EOD Historical Data (Stock) and Oanda Rest (Others)):
 //   forex      → OANDA when configured (one account stream covers every pair, with closeout
 //                prices), else Polygon forex.

@@ -1,4 +1,4 @@
-// Provider settings from api_settings (admin.md §2.14 and §3 'API setting'), decrypted.
+// Provider settings from api_settings (docs/specs.md#settings-and-providers), decrypted.
 //   polygonAPI  value1 API key
 //   eodAPI      value1 API key
 //   oandaAPI    value1 account number, value2 API key, value3 'fxpractice' | 'fxtrade'

@@ -1,4 +1,4 @@
-// The server-backed table (admin.md §2.16): the server pages, sorts and searches; the table's
+// The server-backed table (docs/specs.md#tables): the server pages, sorts and searches; the table's
 // state lives in the URL (page, limit, sort, dir, search) so a page can be linked and reloaded.
 // Page sizes 15/25/50 (default 15); changing size or search returns to page 1; search is
 // debounced 1500 ms; default sort id descending; optional row selection including 'all'.

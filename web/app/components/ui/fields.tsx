@@ -11,7 +11,7 @@ import { parseForm, type ParseOptions } from './forms.ts';
 
 /**
  * Every page's Conform form: the schema validates in the browser too, a field first on blur and
- * then on each input, so its error shows only once it was touched (admin.md §5); the action's
+ * then on each input, so its error shows only once it was touched (docs/specs.md#forms); the action's
  * reply (lastResult) brings the server's errors under the fields.
  */
 export function useSchemaForm<S extends z.ZodTypeAny>({ id, schema, lastResult, defaultValue, parse }: {

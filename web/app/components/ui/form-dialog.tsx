@@ -1,7 +1,7 @@
-// The create-or-edit modal (admin.md §4: instruments, plans, external payments, translations…):
+// The create-or-edit modal (instruments, plans, external payments, translations…):
 // a Conform form in a Modal, posted by a fetcher. Without `id` it creates; with `id` (posted as a
 // hidden field) it updates. The schema validates in the browser on blur (errors under touched
-// fields only, admin.md §5) and again in the action, whose Reply brings the server's field errors
+// fields only, docs/specs.md#forms) and again in the action, whose Reply brings the server's field errors
 // back under the fields; Submit spins while pending; the dialog closes on success.
 //
 //   <FormDialog open={!!editing} onClose={close} title={editing?.id ? editTitle : addTitle}

@@ -72,7 +72,7 @@ export function formatRate(v: Numeric | null | undefined, digits: number, locale
   return fmt(v, locale, { minimumFractionDigits: dp, maximumFractionDigits: dp }, empty);
 }
 
-/** Profit/loss of an order: 5 decimals (client-area.md "Order profit/loss … 5 decimals"). */
+/** Profit/loss of an order: 5 decimals (docs/specs.md#trading-formulas). */
 export function formatPnl(v: Numeric | null | undefined, locale = 'en', empty = '—'): string {
   return fmt(v, locale, { minimumFractionDigits: 5, maximumFractionDigits: 5 }, empty);
 }

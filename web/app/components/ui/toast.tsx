@@ -1,4 +1,4 @@
-// Toasts: bottom-right by default, bottom-center for the sign-in error (client-area.md §8).
+// Toasts: bottom-right by default, bottom-center for the sign-in error (docs/specs.md#toasts).
 // Flash-cookie toasts set by a redirecting action arrive through the root loader; the answer
 // of a form or a fetcher (a `Reply`) is shown by useReplyToast / useFetcherToast.
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
@@ -27,7 +27,7 @@ export interface ReplyToastOptions<R extends Reply> {
   /** only answers of this action (a fetcher that also does other things) */
   intent?: string;
   position?: ToastPosition;
-  /** a failure shows no toast (client-area.md §8: a failed close is silently ignored) */
+  /** a failure shows no toast (docs/specs.md#toasts: a failed close is silently ignored) */
   quietErrors?: boolean;
   /** the toast of every failure, whatever the server said */
   errorToast?: string;

@@ -1,4 +1,4 @@
-// The append-only audit trail (DESIGN §3): one row per staff action that changes data.
+// The append-only audit trail (docs/specs.md#audit): one row per staff action that changes data.
 import type { Sql } from '~/utils/db.server.ts';
 
 export interface AuditEvent {

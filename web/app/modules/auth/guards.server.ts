@@ -4,22 +4,27 @@
 import { redirect, type AppLoadContext } from '@remix-run/node';
 import { db, type Sql } from '~/utils/db.server.ts';
 import { assertSameOrigin, clientIp } from '~/utils/request.server.ts';
+import { oncePerRequest } from '~/utils/request-scope.server.ts';
 import { accessFor, ROLE_HOME, type RoleId } from './permissions.ts';
 import { getSession, type CurrentSession } from './session.server.ts';
 
 const cache = new WeakMap<Request, Promise<CurrentSession | null>>();
+const SESSION = Symbol('session');
 
 /**
- * The request's live session (looked up once per request). With the load context the staff IP
- * whitelist is checked against the request's address, else against the session's sign-in address.
+ * The request's live session, looked up once per HTTP request (the layout's and the page's loaders
+ * share it) or, outside web/server.mjs, once per Request object. With the load context the staff
+ * IP whitelist is checked against the request's address, else against the session's sign-in address.
  */
 export function currentSession(request: Request, sql: Sql = db(), context?: AppLoadContext | null): Promise<CurrentSession | null> {
-  let p = cache.get(request);
-  if (!p) {
-    p = getSession(sql, request, clientIp(request, context));
-    cache.set(request, p);
-  }
-  return p;
+  return oncePerRequest(request, SESSION, () => {
+    let p = cache.get(request);
+    if (!p) {
+      p = getSession(sql, request, clientIp(request, context));
+      cache.set(request, p);
+    }
+    return p;
+  });
 }
 
 export function forbidden(message = 'Forbidden'): Response {
@@ -40,12 +45,6 @@ export async function requireAnonymous(request: Request, sql: Sql = db()): Promi
 
 export function homeFor(s: CurrentSession): string {
   return ROLE_HOME[s.user.roleId as RoleId] ?? '/dashboard';
-}
-
-export async function requireRole(request: Request, roles: readonly number[], sql: Sql = db()): Promise<CurrentSession> {
-  const s = await requireUser(request, sql);
-  if (!roles.includes(s.user.roleId) || (s.impersonatorId !== null && !roles.includes(3))) throw forbidden();
-  return s;
 }
 
 /**
@@ -72,7 +71,7 @@ export function notFound(): Response {
  * and the calls on one customer): the route's role check, then the record must be a customer
  * (role 3, not deleted) that this role may see: admins and managers any customer, a sales agent
  * the clients whose lead is assigned to them, a retention agent those they are the retention agent
- * of (crm.md §6). Staff records are edited under Admin & Staffs only. Anything else, and any id
+ * of (docs/specs.md#customer-records). Staff records are edited under Admin & Staffs only. Anything else, and any id
  * that is not a record id, answers 404: the answer does not tell which records exist.
  */
 export async function requireCustomerRecord(

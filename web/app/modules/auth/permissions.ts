@@ -1,5 +1,5 @@
-// The one permission map of the platform (DESIGN §4). Derived from the navigation tables of
-// admin.md §2.2 and crm.md §2, plus the client area of client-area.md §2 and §6.
+// The one permission map of the platform (docs/specs.md#permissions): the navigation table of
+// docs/specs.md#navigation-and-roles, plus the client area (docs/specs.md#client-pages).
 // It renders the sidebars and it is enforced by every loader and action through
 // `requireAccess` (auth/guards.server.ts). Shared with the browser: no server imports here.
 
@@ -39,7 +39,7 @@ const ADMIN_MANAGER: readonly RoleId[] = [1, 2];
 
 /** Every page route of the three specs, with the roles allowed to open it. */
 export const ROUTES: readonly RouteRule[] = [
-  // client area (client-area.md §2): every signed-in user has a client area; staff reach
+  // client area (docs/specs.md#client-pages): every signed-in user has a client area; staff reach
   // their own areas from its shortcut buttons. Records are scoped to the signed-in user.
   r('/dashboard', ALL_ROLES, 'Dashboard', 'client'),
   r('/deposits', ALL_ROLES, 'Deposits', 'client'),
@@ -54,7 +54,7 @@ export const ROUTES: readonly RouteRule[] = [
   r('/statements', ALL_ROLES, 'Statements', 'client'),
   r('/mobile-chart/:symbol', ALL_ROLES, 'Chart', 'client'),
 
-  // admin (admin.md §2.2)
+  // admin (docs/specs.md#navigation-and-roles)
   r('/admin', ADMIN, 'Dashboard'),
   r('/admin/trades/all', ADMIN_MANAGER, 'All Trades'),
   r('/admin/trades/open', ADMIN_MANAGER, 'Open Trades'),
@@ -89,7 +89,7 @@ export const ROUTES: readonly RouteRule[] = [
   r('/admin/status/api', ADMIN, 'API Status'),
   r('/admin/status/server', ADMIN, 'Server Information'),
 
-  // CRM (crm.md §2)
+  // CRM (docs/specs.md#navigation-and-roles)
   r('/admin/crm/clients', ADMIN_MANAGER, 'Clients'),
   r('/admin/leads/live', ADMIN_MANAGER, 'Live Leads'),
   r('/admin/leads/manual', ADMIN_MANAGER, 'Manual Leads'),
@@ -103,7 +103,7 @@ export const ROUTES: readonly RouteRule[] = [
   r('/admin/crm-config/teams', ADMIN, 'Teams'),
   r('/admin/promo-code', [1, 2, 4, 5, 6], 'Promo Code'),
 
-  // affiliate (admin.md §2.2, crm.md §2)
+  // affiliate (docs/specs.md#navigation-and-roles)
   r('/affiliate', [4], 'Leads'),
   r('/affiliate/api', [4], 'API Key'),
 ];
@@ -168,11 +168,7 @@ export function accessFor(pathname: string, roleId: number): Access {
   return { allowed: (prefix?.roles ?? ADMIN).includes(roleId as RoleId), area: 'staff' };
 }
 
-export function canAccess(pathname: string, roleId: number): boolean {
-  return accessFor(pathname, roleId).allowed;
-}
-
-// ------------------------------------------------------------------ sidebar (admin.md §2.2, crm.md §2)
+// ------------------------------------------------------------------ sidebar (docs/specs.md#navigation-and-roles)
 
 export interface MenuItem {
   type: 'link' | 'section' | 'expandable';
@@ -273,7 +269,7 @@ export function menuFor(roleId: number): MenuItem[] {
   return items.filter((m, i) => m.type !== 'section' || (items[i + 1] && items[i + 1].type !== 'section'));
 }
 
-/** Client top bar and profile side menu (client-area.md §2). */
+/** Client top bar and profile side menu (docs/specs.md#client-pages). */
 export const CLIENT_LINKS = [
   { to: '/deposits', title: 'Deposits' },
   { to: '/withdraws', title: 'Withdraws' },

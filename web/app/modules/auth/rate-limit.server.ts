@@ -1,6 +1,7 @@
 // Fixed-window rate limits in a store every web process shares: PostgreSQL's rate_limits
 // table (one upsert per hit), or Redis when REDIS_URL is set.
 import type { Sql } from '~/utils/db.server.ts';
+import { env } from '~/utils/env.server.ts';
 
 export interface Limit { name: string; max: number; windowSeconds: number }
 
@@ -71,7 +72,7 @@ let shared: RateLimitStore | undefined;
 /** The store of this process: Redis when REDIS_URL is configured, else PostgreSQL. */
 export async function defaultStore(sql: Sql): Promise<RateLimitStore> {
   if (shared) return shared;
-  const url = process.env.REDIS_URL;
+  const url = env().REDIS_URL;
   if (url) {
     const { Redis } = await import('ioredis');
     shared = redisStore(new Redis(url, { lazyConnect: false, maxRetriesPerRequest: 2 }) as unknown as RedisLike);

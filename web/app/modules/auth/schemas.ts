@@ -1,5 +1,5 @@
 // Zod schemas of the visitor forms, shared by the browser (Conform) and the server actions.
-// Messages are i18n keys (the English text), quoted from client-area.md §5 where it gives them.
+// Messages are i18n keys (the English text), quoted from docs/specs.md#client-validation where it gives them.
 import { z } from 'zod';
 
 const email = z

@@ -3,7 +3,7 @@
 // (it sets APP_URL itself; PORT is what web/server.mjs listens on). Never a hard-coded host.
 import { env } from '~/utils/env.server.ts';
 
-export function resolveAppUrl(setting: string, e: { APP_URL?: string; PORT?: string } = { APP_URL: env().APP_URL, PORT: process.env.PORT }): string {
+export function resolveAppUrl(setting: string, e: { APP_URL?: string; PORT?: string } = { APP_URL: env().APP_URL, PORT: env().PORT }): string {
   const url = setting.trim() || e.APP_URL?.trim() || `http://127.0.0.1:${e.PORT || 3000}`;
   return url.replace(/\/+$/, '');
 }

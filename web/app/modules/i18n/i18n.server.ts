@@ -1,10 +1,14 @@
-// Languages and translations come from the database on every request, so an admin's edit
-// takes effect without a restart. The locale comes from the `lang` cookie (what the switcher
-// stores), then Accept-Language, then 'en'.
+// Languages and translations come from the database, kept in the process until they change
+// (live-cache: a trigger NOTIFYs every web process), so an admin's edit shows on the next request
+// without a restart. The locale comes from the `lang` cookie (what the switcher stores), then
+// Accept-Language, then 'en'.
+import { createInstance, type i18n as I18n } from 'i18next';
+import { initReactI18next } from 'react-i18next';
 import { RemixI18Next } from 'remix-i18next/server';
 import type { Sql } from '~/utils/db.server.ts';
+import { cached, invalidateCached } from '~/utils/live-cache.server.ts';
 import { readCookie } from '~/modules/auth/session.server.ts';
-import { FALLBACK_LANGUAGE, LANG_COOKIE, type Resources } from './i18n.ts';
+import { FALLBACK_LANGUAGE, LANG_COOKIE, i18nOptions, type Resources } from './i18n.ts';
 // The English seed holds every key the code uses (web/test/i18n.test.ts checks it): the key list
 // at run time. Bundled into the server build.
 import englishSeed from '../../../../seeds/translations/en.json';
@@ -18,11 +22,14 @@ export function isKnownKey(key: string): boolean {
 
 export interface Language { code: string; name: string }
 
-export async function listLanguages(sql: Sql): Promise<Language[]> {
-  const rows = await sql`SELECT code, name FROM languages ORDER BY position, code`;
-  const langs = rows.map((r) => ({ code: r.code as string, name: r.name as string }));
-  if (!langs.some((l) => l.code === FALLBACK_LANGUAGE)) langs.unshift({ code: FALLBACK_LANGUAGE, name: 'English' });
-  return langs;
+/** The languages in their order (frozen: the copy is shared by every request of the process). */
+export function listLanguages(sql: Sql): Promise<Language[]> {
+  return cached(sql, 'languages', 'all', async () => {
+    const rows = await sql`SELECT code, name FROM languages ORDER BY position, code`;
+    const langs = rows.map((r) => Object.freeze({ code: r.code as string, name: r.name as string }));
+    if (!langs.some((l) => l.code === FALLBACK_LANGUAGE)) langs.unshift(Object.freeze({ code: FALLBACK_LANGUAGE, name: 'English' }));
+    return Object.freeze(langs) as Language[];
+  });
 }
 
 export async function detectLocale(request: Request, languages: Language[]): Promise<string> {
@@ -42,20 +49,47 @@ export async function detectLocale(request: Request, languages: Language[]): Pro
   return supported.includes(locale) ? locale : FALLBACK_LANGUAGE;
 }
 
-export async function loadTranslations(sql: Sql, locale: string): Promise<Resources> {
-  const rows = await sql`SELECT key, value FROM translations WHERE language_code = ${locale} AND value <> ''`;
-  const out: Resources = {};
-  // keys outside the code's list (recorded by anonymous visitors before that was refused) are
-  // never shipped to a page
-  for (const r of rows) if (isKnownKey(r.key)) out[r.key] = r.value;
-  return out;
+/** A language's translations (frozen: the copy is shared by every request of the process). */
+export function loadTranslations(sql: Sql, locale: string): Promise<Readonly<Resources>> {
+  return cached(sql, 'translations', locale, async () => {
+    const rows = await sql`SELECT key, value FROM translations WHERE language_code = ${locale} AND value <> ''`;
+    const out: Resources = {};
+    // keys outside the code's list (recorded by anonymous visitors before that was refused) are
+    // never shipped to a page
+    for (const r of rows) if (isKnownKey(r.key)) out[r.key] = r.value;
+    return Object.freeze(out);
+  });
 }
 
 /** The resources the page needs: the locale's, plus English as fallback. */
-export async function loadResources(sql: Sql, locale: string): Promise<Record<string, Resources>> {
-  const res: Record<string, Resources> = { [locale]: await loadTranslations(sql, locale) };
-  if (locale !== FALLBACK_LANGUAGE) res[FALLBACK_LANGUAGE] = await loadTranslations(sql, FALLBACK_LANGUAGE);
-  return res;
+export async function loadResources(sql: Sql, locale: string): Promise<Record<string, Readonly<Resources>>> {
+  const [own, fallback] = await Promise.all([
+    loadTranslations(sql, locale),
+    locale !== FALLBACK_LANGUAGE ? loadTranslations(sql, FALLBACK_LANGUAGE) : undefined,
+  ]);
+  return fallback ? { [locale]: own, [FALLBACK_LANGUAGE]: fallback } : { [locale]: own };
+}
+
+// One i18next instance per language and its translations, shared by the server renders (they only
+// call t(); nothing on the server changes the language): keyed by the cached, frozen translations,
+// so a new copy after an edit gets a new instance and the old one is collected with it.
+const instances = new WeakMap<object, { fallback: object | undefined; instance: Promise<I18n> }>();
+
+/** The i18next instance a server render of `locale` uses. */
+export function serverI18n(locale: string, resources: Record<string, Readonly<Resources>>): Promise<I18n> {
+  const own = resources[locale];
+  const fallback = locale === FALLBACK_LANGUAGE ? undefined : resources[FALLBACK_LANGUAGE];
+  const make = async () => {
+    const instance = createInstance();
+    await instance.use(initReactI18next).init(i18nOptions(locale, resources as Record<string, Resources>));
+    return instance;
+  };
+  if (!own || !Object.isFrozen(own)) return make(); // not from the cache: nothing to key on
+  const hit = instances.get(own);
+  if (hit && hit.fallback === fallback) return hit.instance;
+  const instance = make();
+  instances.set(own, { fallback, instance });
+  return instance;
 }
 
 /**
@@ -70,6 +104,7 @@ export async function saveMissingKey(sql: Sql, lng: string, key: string): Promis
     SELECT code, ${key}, CASE WHEN code = ${FALLBACK_LANGUAGE} THEN ${key} ELSE '' END FROM languages WHERE code = ${lng}
     ON CONFLICT (language_code, key) DO NOTHING
     RETURNING id`;
+  if (row) invalidateCached(sql, 'translations');
   return !!row;
 }
 

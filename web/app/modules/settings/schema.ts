@@ -1,4 +1,4 @@
-// One zod schema per site-settings key (admin.md §2.12, §3). The stored jsonb of
+// One zod schema per site-settings key (docs/specs.md#settings-and-providers). The stored jsonb of
 // site_settings.value must parse with its key's schema. Switches are 'on' | 'off'.
 import { z } from 'zod';
 

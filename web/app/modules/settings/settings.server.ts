@@ -1,6 +1,8 @@
 // Reads site settings: each key's stored jsonb is validated with its zod schema; a missing
-// or invalid value falls back to the key's default (and says so in the log once).
+// or invalid value falls back to the key's default (and says so in the log once). The table is
+// small and read by every page: the process keeps a copy, dropped whenever it changes (live-cache).
 import type { Sql } from '~/utils/db.server.ts';
+import { cached, invalidateCached } from '~/utils/live-cache.server.ts';
 import { settingsDefaults, settingsSchemas, type Settings, type SettingsKey } from './schema.ts';
 
 const warned = new Set<string>();
@@ -19,14 +21,20 @@ function parse<K extends SettingsKey>(key: K, value: unknown): Settings<K> {
   return settingsDefaults[key];
 }
 
+/** Every stored value by key, as stored (parse() copies before use, so the shared copy stays intact). */
+function stored(sql: Sql): Promise<ReadonlyMap<string, unknown>> {
+  return cached(sql, 'site_settings', 'all', async () => {
+    const rows = await sql`SELECT key, value FROM site_settings`;
+    return new Map(rows.map((r) => [r.key as string, r.value]));
+  });
+}
+
 export async function getSetting<K extends SettingsKey>(sql: Sql, key: K): Promise<Settings<K>> {
-  const [row] = await sql`SELECT value FROM site_settings WHERE key = ${key}`;
-  return parse(key, row?.value);
+  return parse(key, (await stored(sql)).get(key));
 }
 
 export async function getSettings<K extends SettingsKey>(sql: Sql, keys: readonly K[]): Promise<{ [P in K]: Settings<P> }> {
-  const rows = await sql`SELECT key, value FROM site_settings WHERE key = ANY(${keys as unknown as string[]})`;
-  const byKey = new Map(rows.map((r) => [r.key as string, r.value]));
+  const byKey = await stored(sql);
   const out = {} as { [P in K]: Settings<P> };
   for (const k of keys) (out as Record<string, unknown>)[k] = parse(k, byKey.get(k));
   return out;
@@ -55,4 +63,5 @@ export async function setSetting<K extends SettingsKey>(sql: Sql, key: K, value:
   const parsed = settingsSchemas[key].parse(value);
   await sql`INSERT INTO site_settings (key, value, updated_by) VALUES (${key}, ${sql.json(parsed as never)}, ${actorId})
             ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value, updated_at = now(), updated_by = EXCLUDED.updated_by`;
+  invalidateCached(sql, 'site_settings');
 }

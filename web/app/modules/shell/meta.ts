@@ -1,4 +1,4 @@
-// Page titles: staff pages are '{appName} Admin' (admin.md §2.1); others '{page} | {appName}'.
+// Page titles: staff pages are '{appName} Admin' (docs/specs.md#admin-layout); others '{page} | {appName}'.
 import type { MetaDescriptor } from '@remix-run/node';
 
 interface RootLike { branding?: { appName?: string }; locale?: string; resources?: Record<string, Record<string, string>> }

@@ -1,4 +1,4 @@
-// Statements of closed trades (client-area.md §2 "Statements page"): the active wallet's closed
+// Statements of closed trades (docs/specs.md#client-pages): the active wallet's closed
 // orders in a date range, 15 a page, and the same rows as a streamed CSV of any size.
 // dateStart / dateEnd (YYYY-MM-DD, UTC days, both inclusive) come parsed by the list schema
 // (listQuery): real days within 1970..2100, the end not before the start.

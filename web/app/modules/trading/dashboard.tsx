@@ -1,4 +1,4 @@
-// The trading dashboard (client-area.md §2 "Trading dashboard", issue 5 §1–§5): instrument
+// The trading dashboard (docs/specs.md#client-pages): instrument
 // lists with search, favorites and tabs, the chart with floating SELL / BUY, the account
 // summary, the positions, and the live updates of the page's one SSE connection.
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';

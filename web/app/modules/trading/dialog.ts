@@ -1,4 +1,4 @@
-// The order dialog's and the take-profit / stop-loss modals' rules (client-area.md §5, §9),
+// The order dialog's and the take-profit / stop-loss modals' rules (docs/specs.md#client-validation, #trading-formulas),
 // built on the engine's domain functions so the preview and the server agree.
 import {
   checkMargin, dialogRanges, effectiveLeverage, estimatedPnl, float, inRange, intersectRanges, marginRequired,

@@ -1,7 +1,7 @@
 // The rate input of a take-profit or stop-loss (order dialog and position modals): −/+ by 1,
 // the value kept as typed, and what is wrong with it shown under the field until corrected
-// (client-area.md §5 bounds; a level the live price has reached would close at once), then
-// what the server refused in it.
+// (docs/specs.md#client-validation bounds; a level the live price has reached would close at once),
+// then what the server refused in it.
 import { useTranslation } from 'react-i18next';
 import type { Range } from '@broker/engine/domain';
 import { Stepper } from '~/components/ui/stepper.tsx';

@@ -1,4 +1,4 @@
-// Buy and Sell dialogs (client-area.md §2, §4, §5, §9): conversion rate and lot state loaded
+// Buy and Sell dialogs (docs/specs.md#client-validation, #trading-formulas): conversion rate and lot state loaded
 // with a spinner, amount or lots, optional take-profit and stop-loss within their bounds, live
 // margin / pip value / spread cost / estimated P/L, BUY or SELL disabled per the spec.
 import { useEffect, useMemo, useState, type FormEvent } from 'react';

@@ -1,4 +1,4 @@
-// Positions (client-area.md §2): tabs All Positions / Opened Positions, one server page at a
+// Positions (docs/specs.md#client-pages): tabs All Positions / Opened Positions, one server page at a
 // time, live market rate and P/L for open rows, Close, and the take-profit / stop-loss modals.
 import { useMemo, useState } from 'react';
 import { Link, useFetcher, useSearchParams } from '@remix-run/react';

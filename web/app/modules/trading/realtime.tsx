@@ -1,4 +1,4 @@
-// One SSE connection to the engine per page (client-area.md §4, issue 5 §5). The ticket comes
+// One SSE connection to the engine per page (docs/specs.md#realtime-tickets). The ticket comes
 // from /dashboard/ticket each time the stream opens, so a reconnect after a network drop or an
 // expired ticket works; user events resume after the last id seen.
 import { createContext, useCallback, useContext, useEffect, useRef, useState, type ReactNode } from 'react';

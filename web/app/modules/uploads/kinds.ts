@@ -48,7 +48,7 @@ export const UPLOAD_KINDS = {
   qr_code: { types: PICTURE, maxBytes: 1 * MiB, upload: ADMIN, read: 'public' },
   gateway_logo: { types: PICTURE, maxBytes: 1 * MiB, upload: ADMIN, read: 'public' },
   external_payment_logo: { types: PICTURE, maxBytes: 1 * MiB, upload: ADMIN, read: 'public' },
-  // lead imports (crm.md): the people who import leads
+  // lead imports: the people who import leads
   lead_csv: { types: ['csv'], maxBytes: 20 * MiB, upload: ADMIN_MANAGER, read: ADMIN_MANAGER },
 } as const satisfies Record<string, KindPolicy>;
 

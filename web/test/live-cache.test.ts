@@ -1,0 +1,119 @@
+// Settings, languages and translations are kept in each web process and dropped on the NOTIFY of
+// their tables' trigger: two pools stand for two web processes, a third connection is the admin
+// (or psql) writing; each edit must show through the modules within a bounded wait.
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { disableLiveCache, enableLiveCache, isLiveCacheListening } from '~/utils/live-cache.server.ts';
+import { listLanguages, loadResources } from '~/modules/i18n/i18n.server.ts';
+import { getSetting } from '~/modules/settings/settings.server.ts';
+import { testSql } from './helpers.ts';
+
+const web1 = testSql(2), web2 = testSql(2), writer = testSql(1);
+// a language of this file only: two lowercase letters and a random region
+const code = `zq-${[...randomBytes(4)].map((b) => String.fromCharCode(97 + (b % 26))).join('')}`;
+const key = 'Dashboard'; // a key of the code's list (others are never shipped)
+
+beforeAll(async () => {
+  await writer`INSERT INTO languages (code, name) VALUES (${code}, 'Cache test')`;
+  await writer`INSERT INTO translations (language_code, key, value) VALUES (${code}, ${key}, 'one')`;
+  await Promise.all([enableLiveCache(web1), enableLiveCache(web2)]);
+});
+afterAll(async () => {
+  await writer`DELETE FROM languages WHERE code = ${code}`;
+  await writer`DELETE FROM site_settings WHERE key = 'webhookApiKeyLeads' AND value->>'key' LIKE 'cache-test-%'`;
+  await Promise.all([disableLiveCache(web1), disableLiveCache(web2)]);
+  await Promise.all([web1.end(), web2.end(), writer.end()]);
+});
+
+/** Polls `read` until it returns `want`, for at most two seconds. */
+async function eventually<T>(read: () => Promise<T>, want: T): Promise<number> {
+  const t0 = Date.now();
+  for (;;) {
+    const got = await read();
+    if (JSON.stringify(got) === JSON.stringify(want)) return Date.now() - t0;
+    if (Date.now() - t0 > 2000) expect(got).toEqual(want);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** A write whose trigger does not fire (no NOTIFY): only a cache can hide it. */
+async function silently(write: (tx: typeof writer) => Promise<unknown>) {
+  await writer.begin(async (tx) => {
+    await tx`SET LOCAL session_replication_role = replica`;
+    await write(tx as unknown as typeof writer);
+  });
+}
+
+const word = (sql: typeof writer) => loadResources(sql, code).then((r) => r[code][key]);
+
+describe('the process copy of settings, languages and translations', () => {
+  test('is what a page reads: a change that sends no NOTIFY is not seen', async () => {
+    expect(await word(web1)).toBe('one');
+    await silently((tx) => tx`UPDATE translations SET value = 'unseen' WHERE language_code = ${code} AND key = ${key}`);
+    expect(await word(web1)).toBe('one');
+    // a notified change drops the copy
+    await writer`UPDATE translations SET value = 'one again' WHERE language_code = ${code} AND key = ${key}`;
+    await eventually(() => word(web1), 'one again');
+  });
+
+  test('an edit of a translation shows on the next read in every process', async () => {
+    expect([await word(web1), await word(web2)]).toEqual(['one again', 'one again']);
+    await writer`UPDATE translations SET value = 'two' WHERE language_code = ${code} AND key = ${key}`;
+    await eventually(() => word(web1), 'two');
+    await eventually(() => word(web2), 'two');
+  });
+
+  test('a new language and a deleted one show in every process', async () => {
+    const other = `zq-${[...randomBytes(4)].map((b) => String.fromCharCode(65 + (b % 26))).join('')}`; // upper case: not `code`
+    const has = (sql: typeof writer, c: string) => listLanguages(sql).then((l) => l.some((x) => x.code === c));
+    expect(await has(web1, code)).toBe(true);
+    expect(await has(web2, code)).toBe(true);
+    await writer`DELETE FROM languages WHERE code = ${other}`;
+    await writer`INSERT INTO languages (code, name) VALUES (${other}, 'Cache test 2')`;
+    await eventually(() => has(web1, other), true);
+    await eventually(() => has(web2, other), true);
+    await writer`DELETE FROM languages WHERE code = ${other}`;
+    await eventually(() => has(web1, other), false);
+    await eventually(() => has(web2, other), false);
+  });
+
+  test('a site setting written over SQL shows in every process', async () => {
+    const value = `cache-test-${randomBytes(4).toString('hex')}`;
+    await getSetting(web1, 'webhookApiKeyLeads');
+    await getSetting(web2, 'webhookApiKeyLeads');
+    await writer`INSERT INTO site_settings (key, value) VALUES ('webhookApiKeyLeads', ${writer.json({ key: value })})
+                 ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value`;
+    await eventually(() => getSetting(web1, 'webhookApiKeyLeads'), { key: value });
+    await eventually(() => getSetting(web2, 'webhookApiKeyLeads'), { key: value });
+  });
+
+  test('a pool that lost its listening connection reads through, then caches again', async () => {
+    const listeners = async () => (await writer`SELECT count(*)::int AS n FROM pg_stat_activity
+      WHERE query = 'LISTEN web_cache' AND datname = current_database()`)[0].n as number;
+    expect(await listeners()).toBeGreaterThanOrEqual(2);
+    // end every listener of this database, ours among them (any other reconnects as well)
+    await writer`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query = 'LISTEN web_cache' AND datname = current_database()`;
+    await silently((tx) => tx`UPDATE translations SET value = 'three' WHERE language_code = ${code} AND key = ${key}`);
+    // the silent change is seen: while down nothing was cached, and on LISTEN again every copy was dropped
+    await eventually(() => word(web1), 'three');
+    await eventually(() => word(web2), 'three');
+    // both listen again, and cache again
+    await eventually(async () => isLiveCacheListening(web1) && isLiveCacheListening(web2), true);
+    await Promise.all([word(web1), word(web2)]);
+    await silently((tx) => tx`UPDATE translations SET value = 'four' WHERE language_code = ${code} AND key = ${key}`);
+    expect([await word(web1), await word(web2)]).toEqual(['three', 'three']);
+  });
+});
+
+describe('the server render', () => {
+  test('shares one i18next instance per language until its translations change', async () => {
+    const { serverI18n } = await import('~/modules/i18n/i18n.server.ts');
+    const first = await serverI18n(code, await loadResources(web1, code));
+    expect(await serverI18n(code, await loadResources(web1, code))).toBe(first);
+    await writer`UPDATE translations SET value = 'five' WHERE language_code = ${code} AND key = ${key}`;
+    await eventually(() => word(web1), 'five');
+    const next = await serverI18n(code, await loadResources(web1, code));
+    expect(next).not.toBe(first);
+    expect(next.getResource(code, 'translation', key)).toBe('five');
+  });
+});
