@@ -45,12 +45,12 @@ describe('dialog take-profit / stop-loss bounds (§5)', () => {
     expect(levelProblem('1.2', r.stopLoss, live('buy')!.stopLoss)).toEqual({ message: 'Must be below the current price ({{price}}), or the position closes at once', values: { price: '1.2' } });
   });
 
-  test('switching a level on starts next to the price, on the side that does not close at once', () => {
+  test('switching a level on starts 1 % inside the price, on the side that does not close at once', () => {
     const start = (side: 'buy' | 'sell', which: 'takeProfit' | 'stopLoss') => initialLevel(allowedRange(dialogLevelRanges(side, bid, ask)[which], live(side)![which]));
-    expect(start('buy', 'takeProfit')).toBe(1.20001);
-    expect(start('buy', 'stopLoss')).toBe(1.19999);
-    expect(start('sell', 'takeProfit')).toBe(1.09999);
-    expect(start('sell', 'stopLoss')).toBe(1.10001);
+    expect(start('buy', 'takeProfit')).toBe(1.212);
+    expect(start('buy', 'stopLoss')).toBe(1.188);
+    expect(start('sell', 'takeProfit')).toBe(1.089);
+    expect(start('sell', 'stopLoss')).toBe(1.111);
     for (const side of ['buy', 'sell'] as const) for (const which of ['takeProfit', 'stopLoss'] as const) {
       expect(levelProblem(String(start(side, which)), dialogLevelRanges(side, bid, ask)[which], live(side)![which])).toBeNull();
     }
@@ -74,14 +74,16 @@ describe('modal bounds against the open rate (§5)', () => {
     // bought at 1.5, the ask fell to 1.2
     const bound = modalLevelRanges('buy', open).stopLoss, live = liveLevelRanges('buy', { bid: 1.19, ask: 1.2 })!.stopLoss;
     const start = initialLevel(allowedRange(bound, live));
-    expect(start).toBe(1.19999);
+    expect(start).toBe(1.188); // 1 % below the market: clear of the next tick
     expect(levelProblem(String(start), bound, live)).toBeNull();
     expect(levelProblem('1.5', bound, live)).toEqual({ message: 'Must be below the current price ({{price}}), or the position closes at once', values: { price: '1.2' } });
     // a winning buy keeps the open rate as its default
     expect(initialLevel(allowedRange(bound, liveLevelRanges('buy', { bid: 1.6, ask: 1.61 })!.stopLoss))).toBe(1.5);
     // a losing sell: stop-loss above the bid
     const sellBound = modalLevelRanges('sell', open).stopLoss, sellLive = liveLevelRanges('sell', { bid: 1.7, ask: 1.71 })!.stopLoss;
-    expect(initialLevel(allowedRange(sellBound, sellLive))).toBe(1.70001);
+    expect(initialLevel(allowedRange(sellBound, sellLive))).toBe(1.717);
+    // a range narrower than 1 %: halfway
+    expect(initialLevel({ min: '1.19', max: '1.2', minExclusive: true, maxExclusive: true })).toBe(1.195);
   });
 
   test('minus never goes below 0, nor below the open rate in the upper range; plus stays under the upper bound', () => {

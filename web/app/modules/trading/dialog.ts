@@ -146,14 +146,22 @@ export function stepLevel(current: number, delta: number, range: Range): number 
   return next;
 }
 
+/** How far inside the live price a level starts: clear of the next tick, not one step away. */
+export const LIVE_MARGIN = 0.01;
+
 /**
- * The starting value of a level when its toggle is switched on: the range's reference price
- * (the live price or the open rate), one step inside when that end is excluded.
+ * The starting value of a level when its toggle is switched on: the range's reference end. An
+ * included end (the open rate) is the level itself; an excluded one (the live price, which
+ * would close the position at once) starts 1 % inside it, or halfway when the range is narrower.
  */
 export function initialLevel(range: Range): number {
-  return range.max !== null
-    ? round(Number(range.max) - (range.maxExclusive ? STEP : 0))
-    : round(Number(range.min) + (range.minExclusive ? STEP : 0));
+  const min = Number(range.min);
+  if (range.max !== null) {
+    const max = Number(range.max);
+    if (!range.maxExclusive) return round(max);
+    return round(Math.max(max - Math.max(STEP, max * LIVE_MARGIN), (min + max) / 2));
+  }
+  return round(range.minExclusive ? min + Math.max(STEP, min * LIVE_MARGIN) : min);
 }
 
 /** to the inputs' step of 0.00001 */
