@@ -14,7 +14,8 @@ export const USER_EVENTS = ['order.opened', 'order.closed', 'order.modified', 'o
 /** Retries back off from 0.5 s, doubling, to at most this: a dropped stream is back within it. */
 export const MAX_BACKOFF_MS = 5000;
 const TICKET_TIMEOUT_MS = 4000;
-const OPEN_TIMEOUT_MS = 8000;
+// a live engine answers a stream's headers at once: 5 s without them is a dead connection
+const OPEN_TIMEOUT_MS = 5000;
 export const backoffMs = (attempt: number) => Math.min(MAX_BACKOFF_MS, 500 * 2 ** Math.max(0, attempt - 1));
 
 interface Ctx { subscribe: (fn: RealtimeListener) => () => void; connected: boolean }
