@@ -10,7 +10,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const sql = db();
   const s = await requireUser(request, sql);
   const quote = new URL(request.url).searchParams.get('quote') ?? '';
-  if (!/^[A-Za-z]{3,5}$/.test(quote)) return Response.json({ message: 'Something went wrong' }, { status: 400 });
+  if (!/^[A-Za-z]{3,5}$/.test(quote)) return Response.json({ message: 'quote must be a currency code such as USD' }, { status: 400 });
   const balance = await activeWallet(sql, s.user.id);
   if (!balance) return Response.json({ message: 'Balance not found' }, { status: 404 });
   const r = await engine().rate(balance.currency, quote);

@@ -14,6 +14,7 @@ import type { EngineOrder, EngineQuote } from '~/modules/trading/engine.server.t
 import { getSetting, setSetting } from '~/modules/settings/settings.server.ts';
 import { action, loader } from '~/routes/_client.dashboard.tsx';
 import { loader as exportLoader } from '~/routes/statements.export.ts';
+import { loader as ratesLoader } from '~/routes/dashboard.rates.ts';
 import { csvField, csvLine, listStatement } from '~/modules/statements/statements.server.ts';
 import { parseListQuery } from '~/components/ui/list-params.ts';
 
@@ -242,6 +243,15 @@ describe('dashboard action', () => {
     // a live one
     engineQuotes = [{ ...q, stale: false }];
     expect((await quotes()).TST_USD.stale).toBeUndefined();
+  });
+
+  test('the conversion rate call names a missing or bad quote currency', async () => {
+    const c = await customer();
+    for (const q of ['', '?quote=', '?quote=%00', '?quote=US1', '?quote=ABCDEFG']) {
+      const r = (await settle(Promise.resolve().then(() => ratesLoader({ request: get(`/dashboard/rates${q}`, c.cookie), params: {}, context: {} })))) as Response;
+      expect(r.status, q).toBe(400);
+      expect((await r.json()).message).toBe('quote must be a currency code such as USD');
+    }
   });
 
   test('a cross-site post is refused', async () => {
