@@ -2,19 +2,13 @@
 // plan and stop-out values, a user's plan, instruments; and the cached place context never
 // decides on stale data.
 import { describe, expect, test, beforeAll, afterAll } from 'bun:test';
-import { db, createUser, createInstrument, engine, uniq, within } from './helpers.ts';
+import { db, createUser, createInstrument, uniq, within, cryptoEngine, type TestEngine, type TestInstrument } from './helpers.ts';
 import { Simulator } from '../src/feed/simulator.ts';
 import type { Instrument } from '../src/book/book.ts';
 
 const sql = db(20);
-let E: Awaited<ReturnType<typeof engine>>;
-let BTC: { id: number; name: string };
-
-beforeAll(async () => {
-  BTC = await createInstrument(sql, { category: 'crypto', leverage: 10 });
-  E = await engine(sql);
-  await E.quote(BTC.name, 100, 101);
-});
+let E: TestEngine, BTC: TestInstrument;
+beforeAll(async () => ({ E, BTC } = await cryptoEngine(sql)));
 afterAll(async () => { await E.stop(); await sql.end(); });
 
 

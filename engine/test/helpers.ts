@@ -69,6 +69,17 @@ export async function engine(sql: Sql, opts: { now?: () => Date; hub?: boolean }
   return { core, app, bus, hub, call, quote, stop };
 }
 
+export type TestEngine = Awaited<ReturnType<typeof engine>>;
+export interface TestInstrument { id: number; name: string }
+
+/** The order tests' usual fixture: a crypto instrument (leverage 10) quoted 100 / 101, and an engine on it. */
+export async function cryptoEngine(sql: Sql): Promise<{ E: TestEngine; BTC: TestInstrument }> {
+  const BTC = await createInstrument(sql, { category: 'crypto', leverage: 10 });
+  const E = await engine(sql);
+  await E.quote(BTC.name, 100, 101);
+  return { E, BTC };
+}
+
 /** Polls until check() holds; fails after `ms`. */
 export async function within(ms: number, check: () => boolean | Promise<boolean>) {
   const end = Date.now() + ms;

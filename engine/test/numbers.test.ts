@@ -1,18 +1,12 @@
 // Numbers that come in over HTTP go through the one decimal parser (domain/decimal-input.ts):
 // a bad one is a 400/422 naming the field, never a 500, and changes nothing.
 import { describe, expect, test, beforeAll, afterAll } from 'bun:test';
-import { db, createUser, createInstrument, engine, uniq } from './helpers.ts';
+import { db, createUser, uniq, cryptoEngine, type TestEngine, type TestInstrument } from './helpers.ts';
 import { parseDecimal, parseLevel, decimalSchema, levelSchema } from '../src/domain/index.ts';
 
 const sql = db(10);
-let E: Awaited<ReturnType<typeof engine>>;
-let BTC: { id: number; name: string };
-
-beforeAll(async () => {
-  BTC = await createInstrument(sql, { category: 'crypto', leverage: 10 });
-  E = await engine(sql);
-  await E.quote(BTC.name, 100, 101);
-});
+let E: TestEngine, BTC: TestInstrument;
+beforeAll(async () => ({ E, BTC } = await cryptoEngine(sql)));
 afterAll(async () => { await E.stop(); await sql.end(); });
 
 /** every bad input of the hardening issue, as strings and where JSON allows as numbers */

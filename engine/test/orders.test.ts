@@ -1,17 +1,11 @@
 // Orders against real PostgreSQL: place, refuse, close, modify, staff actions, races, risk.
 import { describe, expect, test, beforeAll, afterAll } from 'bun:test';
-import { db, createUser, createInstrument, engine, uniq } from './helpers.ts';
+import { db, createUser, createInstrument, engine, uniq, cryptoEngine, type TestEngine, type TestInstrument } from './helpers.ts';
 import { closeOrder } from '../src/orders/service.ts';
 
 const sql = db(60);
-let E: Awaited<ReturnType<typeof engine>>;
-let BTC: { id: number; name: string };
-
-beforeAll(async () => {
-  BTC = await createInstrument(sql, { category: 'crypto', leverage: 10 });
-  E = await engine(sql);
-  await E.quote(BTC.name, 100, 101);
-});
+let E: TestEngine, BTC: TestInstrument;
+beforeAll(async () => ({ E, BTC } = await cryptoEngine(sql)));
 afterAll(async () => { await E.stop(); await sql.end(); });
 
 const ledger = (balanceId: number) => sql<{ kind: string; amount: string; ref_id: string }[]>`
