@@ -13,8 +13,10 @@ const SESSION = Symbol('session');
 
 /**
  * The request's live session, looked up once per HTTP request (the layout's and the page's loaders
- * share it) or, outside web/server.mjs, once per Request object. With the load context the staff
- * IP whitelist is checked against the request's address, else against the session's sign-in address.
+ * share it) or, outside web/server.mjs, once per Request object. The staff IP whitelist is checked
+ * against the request's address (request.server.ts clientIp: the load context, else the header
+ * web/server.mjs sets on every request); only where neither exists (tests, the Vite dev server)
+ * against the session's sign-in address.
  */
 export function currentSession(request: Request, sql: Sql = db(), context?: AppLoadContext | null): Promise<CurrentSession | null> {
   return oncePerRequest(request, SESSION, () => {
