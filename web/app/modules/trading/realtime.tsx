@@ -74,6 +74,7 @@ export function RealtimeProvider({ children, pricesOnly = false }: { children: R
     // each connect() has a number: an older one still awaiting its ticket must not schedule
     // another retry (that could push the next try out by a whole backoff after 'online')
     let generation = 0;
+    let lastAttempt = 0;
     const emit = (event: string, data: unknown) => {
       for (const fn of listeners.current) fn(event, data);
     };
@@ -89,6 +90,7 @@ export function RealtimeProvider({ children, pricesOnly = false }: { children: R
 
     async function connect() {
       if (stopped) return;
+      lastAttempt = Date.now();
       const gen = ++generation;
       clearTimeout(timer);
       es?.close();
@@ -157,9 +159,16 @@ export function RealtimeProvider({ children, pricesOnly = false }: { children: R
     };
     window.addEventListener('online', online);
     window.addEventListener('offline', offline);
+    // a safety net: whatever lost the retry (a request that never settled, a dropped timer), a
+    // stream that is not open is tried again once the longest wait for one attempt has passed
+    const watchdog = setInterval(() => {
+      if (stopped || es?.readyState === EventSource.OPEN) return;
+      if (Date.now() - lastAttempt > MAX_BACKOFF_MS + TICKET_TIMEOUT_MS) void connect();
+    }, 1000);
     void connect();
     return () => {
       stopped = true;
+      clearInterval(watchdog);
       clearTimeout(timer);
       window.removeEventListener('online', online);
       window.removeEventListener('offline', offline);
