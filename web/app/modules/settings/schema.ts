@@ -27,6 +27,10 @@ export const settingsSchemas = {
   theme: z.object({ mode: z.enum(['dark', 'light']) }),
   /** stored encrypted */
   webhookApiKeyLeads: z.object({ key: z.string() }),
+  /** four-eyes: a deposit or withdrawal above this amount needs two different staff approvals; '' = off */
+  approvals: z.object({ secondApprovalAbove: z.union([z.literal(''), money]) }),
+  /** staff without two-factor sign-in must enrol at their next sign-in */
+  twoFactor: z.object({ staffRequired: onOff }),
 } as const;
 
 export type SettingsKey = keyof typeof settingsSchemas;
@@ -44,4 +48,6 @@ export const settingsDefaults: { [K in SettingsKey]: Settings<K> } = {
   showUserInfoAgent: { enabled: 'off' },
   theme: { mode: 'dark' },
   webhookApiKeyLeads: { key: '' },
+  approvals: { secondApprovalAbove: '' },
+  twoFactor: { staffRequired: 'off' },
 };
