@@ -156,13 +156,14 @@ export class Core {
 
   /**
    * A plan's stop-out values or a user's plan changed: the open positions concerned take the new
-   * threshold (their stop-out price moves in the risk index).
+   * threshold, and the margin they now hold (a plan subscription re-margins open positions at the
+   * plan's leverage: migrations/*_plan-leverage.sql), so their stop-out price moves in the risk index.
    */
   async refreshStopouts(where: { userId?: number; planId?: number }) {
     const { sql } = this.opts;
     try {
-      const rows = await sql<{ id: bigint; kind: Category; plan: Record<string, unknown> | null }[]>`
-        SELECT o.id, o.kind, to_jsonb(p) AS plan
+      const rows = await sql<{ id: bigint; kind: Category; margin_used: string; plan: Record<string, unknown> | null }[]>`
+        SELECT o.id, o.kind, o.margin_used, to_jsonb(p) AS plan
           FROM orders o JOIN users u ON u.id = o.user_id LEFT JOIN pricing_plans p ON p.id = u.pricing_plan_id
          WHERE o.close_time IS NULL AND o.deleted_at IS NULL
            AND ${where.userId !== undefined ? sql`o.user_id = ${where.userId}` : sql`u.pricing_plan_id = ${where.planId ?? null}`}`;
@@ -170,8 +171,9 @@ export class Core {
         const id = Number(r.id);
         const cur = this.risk.position(id);
         const stopout = planValue(r.plan, r.kind, 'stopout') ?? DEFAULT_STOPOUT;
-        if (!cur || this.risk.isClosing(id) || cur.stopout === stopout) continue;
-        this.executor.submit(this.risk.addPosition({ ...cur, stopout }));
+        const margin = +r.margin_used;
+        if (!cur || this.risk.isClosing(id) || (cur.stopout === stopout && cur.margin === margin)) continue;
+        this.executor.submit(this.risk.addPosition({ ...cur, stopout, margin }));
       }
       this.cacheChanges++;
     } catch (e) { console.error('[core] stop-out refresh', (e as Error).message); }
