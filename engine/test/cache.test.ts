@@ -47,8 +47,8 @@ describe('plans and stop-out', () => {
     // what the web's subscription does in one transaction (web/app/modules/pricing/pricing.server.ts)
     await sql.begin(async (tx) => {
       await tx`UPDATE users SET pricing_plan_id = ${p} WHERE id = ${u.userId}`;
-      const changed = await tx`SELECT * FROM apply_plan_leverage(${u.userId})`;
-      expect(changed.map((c) => ({ ...c, balance_id: Number(c.balance_id) }))).toEqual([{ balance_id: u.balanceId, positions: 1, margin_delta: '-80.80000000' }]);
+      const changed = await tx<{ balance_id: bigint; positions: number; margin_delta: string }[]>`SELECT * FROM apply_plan_leverage(${u.userId})`;
+      expect(changed.map((c) => ({ balance_id: Number(c.balance_id), positions: c.positions, margin_delta: c.margin_delta }))).toEqual([{ balance_id: u.balanceId, positions: 1, margin_delta: '-80.80000000' }]);
     });
     const [o] = await sql`SELECT leverage, margin_used FROM orders WHERE id = ${id}`;
     expect(o).toMatchObject({ leverage: 50, margin_used: '20.20000000' });

@@ -14,7 +14,39 @@ const newPassword = z
   .min(8, 'Password must be at least 8 characters')
   .max(200, 'Password is too long');
 
-const required = (message: string, max = 200) => z.string({ required_error: message }).trim().min(1, message).max(max, message);
+/** A required text field: trimmed, not empty, at most `max` characters (one message for both). */
+export const required = (message: string, max = 200) => z.string({ required_error: message }).trim().min(1, message).max(max, message);
+
+/** Youngest and oldest age a birth date may give (docs/specs.md#client-validation). */
+export const MIN_AGE = 18;
+export const MAX_AGE = 120;
+
+/** A YYYY-MM-DD that names a real calendar day ('2023-02-30' is not one). */
+export function isCalendarDate(v: string): boolean {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(v);
+  if (!m) return false;
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const t = new Date(Date.UTC(y, mo - 1, d));
+  return t.getUTCFullYear() === y && t.getUTCMonth() === mo - 1 && t.getUTCDate() === d;
+}
+
+/** The day `years` years before `now` (UTC), as YYYY-MM-DD; 29 February falls back to the 28th. */
+export function yearsBefore(years: number, now = new Date()): string {
+  const y = now.getUTCFullYear() - years, mo = now.getUTCMonth(), d = now.getUTCDate();
+  const t = new Date(Date.UTC(y, mo, d));
+  const day = t.getUTCMonth() === mo ? t : new Date(Date.UTC(y, mo + 1, 0));
+  return day.toISOString().slice(0, 10);
+}
+
+/**
+ * A birth date (sign-up and profile; optional in both): a real calendar day giving an age from
+ * MIN_AGE to MAX_AGE today. Compared as YYYY-MM-DD text, so no time zone moves a day.
+ */
+export const birthDate = z
+  .string()
+  .refine(isCalendarDate, 'Invalid date')
+  .refine((v) => !isCalendarDate(v) || v <= yearsBefore(MIN_AGE), 'You must be at least 18 years old')
+  .refine((v) => !isCalendarDate(v) || v >= yearsBefore(MAX_AGE), 'Invalid date');
 
 export const LoginSchema = z.object({
   email,
@@ -35,11 +67,7 @@ export const SignupSchema = z
     password: newPassword,
     passwordConfirmation: z.string({ required_error: 'Passwords must match' }),
     phone: required('Phone is required', 40),
-    birthDate: z
-      .string()
-      .regex(/^\d{4}-\d{2}-\d{2}$/, 'Invalid date')
-      .refine((v) => !Number.isNaN(Date.parse(v)) && Date.parse(v) < Date.now(), 'Invalid date')
-      .optional(),
+    birthDate: birthDate.optional(),
     country: required('Country is required', 100),
     city: required('City is required', 100),
     address: required('Address is required', 300),
