@@ -94,6 +94,8 @@ async function openPosition(userId: number, balanceId: number) {
 describe('plan cards', () => {
   test('the loader lists every plan with its price, currency, leverage and stop-out per market, and the current plan', async () => {
     const p = await plan({ price: '49.90', forex_leverage: null, forex_stopout: 35, description: 'No forex leverage' });
+    await plan({ price: '1000.00' });
+    await plan({ price: '250.00' });
     const c = await customer();
     await sql`UPDATE users SET pricing_plan_id = ${p.id} WHERE id = ${c.id}`;
     const d = (await loader({ request: get('/pricing', c.cookie), params: {}, context: {} })) as Awaited<ReturnType<typeof loader>>;
@@ -103,6 +105,9 @@ describe('plan cards', () => {
     expect(card.terms.find((x) => x.category === 'forex')).toEqual({ category: 'forex', leverage: null, stopout: '35.00' });
     expect(card.terms.find((x) => x.category === 'crypto')).toEqual({ category: 'crypto', leverage: null, stopout: null });
     expect(d.view.currentPlanId).toBe(p.id);
+    // cheapest first, by the number (not its text: 1000 after 250)
+    const prices = d.view.plans.map((x) => Number(x.price));
+    expect(prices).toEqual([...prices].sort((a, b) => a - b));
     expect(d.view.wallets.map((w) => w.id)).toEqual([c.real]); // real wallets only
     expect(d.view.charges[`${p.id}:USD`]).toBe('49.90');
     expect(d.view.canSubscribe).toBe(true);

@@ -96,6 +96,9 @@ export function SubscribeForm({ view, plan, redirectTo, onBack, backLabel = 'Bac
   const wallet = view.wallets.find((w) => w.id === walletId);
   const charge = wallet ? view.charges[`${plan.id}:${wallet.currency}`] : undefined;
   const converted = !!wallet && wallet.currency !== plan.currency;
+  const available = wallet ? dec(wallet.balance).minus(wallet.margin) : null;
+  // a hint only: the server decides with the floating P/L too, and sends a short balance to /deposits
+  const short = !free && available !== null && charge != null && available.lessThan(charge);
   const pending = fetcher.state !== 'idle';
   return (
     <fetcher.Form method="post" action="/pricing" {...getFormProps(form)} className="subscribe-form">
@@ -107,7 +110,7 @@ export function SubscribeForm({ view, plan, redirectTo, onBack, backLabel = 'Bac
         <div><dt>{t('Price')}</dt><dd>{free ? t('Free') : f.money(plan.price, plan.currency)}</dd></div>
         {!free && wallet ? (
           <>
-            <div><dt>{t('Available')}</dt><dd>{f.money(dec(wallet.balance).minus(wallet.margin).toFixed(), wallet.currency)}</dd></div>
+            <div><dt>{t('Available')}</dt><dd>{f.money(available!.toFixed(), wallet.currency)}</dd></div>
             <div>
               <dt>{t('Charged')}</dt>
               <dd data-testid="plan-charge">
@@ -126,6 +129,9 @@ export function SubscribeForm({ view, plan, redirectTo, onBack, backLabel = 'Bac
         <SelectField label={t('Pay from')} errors={fields.balanceId.errors}
           selectProps={{ ...getSelectProps(fields.balanceId), autoFocus: true, onChange: (e) => setWalletId(Number(e.currentTarget.value)) }}
           options={view.wallets.map((w) => ({ value: String(w.id), label: `${t('Real')} · ${w.currency} · ${f.money(w.balance, w.currency)}` }))} />
+      ) : null}
+      {short ? (
+        <p className="notice notice-error">{t('The free margin of this wallet does not cover the price.')} <Link to="/deposits">{t('Deposit')}</Link></p>
       ) : null}
       {converted ? <p className="field-hint">{t('Converted from {{from}} at the live rate when you confirm.', { from: plan.currency })}</p> : null}
       <div className="subscribe-actions">
@@ -150,7 +156,7 @@ export function PlanPrompt({ view }: { view: PricingView }) {
   return (
     <Modal open dismissible={false} onClose={() => {}} title={t('Choose your plan')} size="lg"
       footer={<LogoutButton className="btn btn-ghost btn-sm" />}>
-      <p className="muted">{t('Choose a plan to continue. Its leverage and stop-out apply to your positions at once.')}</p>
+      <p className="muted plan-prompt-intro">{t('Choose a plan to continue. Its leverage and stop-out apply to your positions at once.')}</p>
       {chosen ? (
         <SubscribeForm key={chosen.id} view={view} plan={chosen} redirectTo={location.pathname + location.search}
           onBack={() => { setBack(chosen.id); setChosen(null); }} />

@@ -42,7 +42,7 @@ export async function listPlans(sql: Sql): Promise<Plan[]> {
            forex_leverage, commodity_leverage, index_leverage, stock_leverage, crypto_leverage,
            forex_stopout::text AS forex_stopout, commodity_stopout::text AS commodity_stopout, index_stopout::text AS index_stopout,
            stock_stopout::text AS stock_stopout, crypto_stopout::text AS crypto_stopout
-      FROM pricing_plans ORDER BY price, id`;
+      FROM pricing_plans p ORDER BY p.price, p.id`;
   return rows.map((p) => ({
     id: Number(p.id), name: String(p.name), description: String(p.description ?? ''), price: String(p.price),
     currency: String(p.price_currency).trim(),
