@@ -9,6 +9,7 @@ import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { testSql, createUser, sessionFor, get, post, settle, unique } from '../helpers.ts';
 import { env } from '~/utils/env.server.ts';
+import { db } from '~/utils/db.server.ts';
 import { getSetting, setSetting } from '~/modules/settings/settings.server.ts';
 import { convertPrice, planPrompt } from '~/modules/pricing/pricing.server.ts';
 import { findSession } from '~/modules/auth/session.server.ts';
@@ -252,11 +253,11 @@ describe('subscribing', () => {
     expect(await subscribe(s.cookie, { planId: String(p.id) })).toMatchObject({ status: 403, body: { toast: 'Only customers can choose a plan' } });
     const c = await customer('100');
     const before = await getSetting(sql, 'pricingPlan');
-    await setSetting(sql, 'pricingPlan', { enabled: 'off' });
+    await setSetting(db(), 'pricingPlan', { enabled: 'off' });
     try {
       expect(await subscribe(c.cookie, { planId: String(p.id) })).toMatchObject({ status: 409, body: { toast: 'Pricing plans are not available' } });
     } finally {
-      await setSetting(sql, 'pricingPlan', before);
+      await setSetting(db(), 'pricingPlan', before);
     }
     expect(await planOf(c.id)).toBeNull();
   });
@@ -299,12 +300,12 @@ describe('the plan prompt', () => {
     expect((await layout(planless.cookie)).planPrompt).not.toBeNull();
 
     const before = await getSetting(sql, 'pricingPlan');
-    await setSetting(sql, 'pricingPlan', { enabled: 'off' });
+    await setSetting(db(), 'pricingPlan', { enabled: 'off' });
     try {
       const session = (await findSession(sql, planless.token))!;
       expect(await planPrompt(sql, session)).toBeNull();
     } finally {
-      await setSetting(sql, 'pricingPlan', before);
+      await setSetting(db(), 'pricingPlan', before);
     }
   });
 });
