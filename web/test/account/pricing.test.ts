@@ -7,18 +7,16 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
-import { testSql, createUser, sessionFor, get, post, settle, unique } from '../helpers.ts';
+import { testSql, createUser, sessionFor, get } from '../helpers.ts';
 import { env } from '~/utils/env.server.ts';
-import { db } from '~/utils/db.server.ts';
-import { getSetting, setSetting } from '~/modules/settings/settings.server.ts';
-import { convertPrice, planPrompt } from '~/modules/pricing/pricing.server.ts';
-import { findSession } from '~/modules/auth/session.server.ts';
-import { TOAST_COOKIE } from '~/utils/toast.server.ts';
+import { convertPrice } from '~/modules/pricing/pricing.server.ts';
 import type { EngineQuote } from '~/modules/trading/engine.server.ts';
-import { action, loader } from '~/routes/_client.pricing.tsx';
+import { loader } from '~/routes/_client.pricing.tsx';
 import { loader as clientLoader } from '~/routes/_client.tsx';
+import { pricingSupport } from './pricing-support.ts';
 
 const sql = testSql(5);
+const { plan, customer, subscribe, wallet, planOf, entries, audits } = pricingSupport(sql);
 const engineUrl = env().ENGINE_URL;
 /** from>to → rate; a pair not here answers the engine's 404 */
 let rates: Record<string, string> = {};
@@ -37,43 +35,6 @@ const server = setupServer(
 beforeAll(() => server.listen({ onUnhandledRequest: 'bypass' }));
 afterEach(() => { rates = {}; quotes = []; rateCalls = 0; });
 afterAll(async () => { server.close(); await sql.end(); });
-
-async function plan(values: { price?: string; price_currency?: string; forex_leverage?: number | null; forex_stopout?: number | null; description?: string } = {}) {
-  const [p] = await sql`INSERT INTO pricing_plans ${sql({ name: unique('Plan '), price: '0', ...values })} RETURNING id, name`;
-  return { id: Number(p.id), name: String(p.name) };
-}
-
-async function customer(funds = '1000', currency = 'USD') {
-  const u = await createUser(sql);
-  const [real] = await sql`INSERT INTO balances (user_id, mode, currency) VALUES (${u.id}, 'real', ${currency}) RETURNING id`;
-  const [demo] = await sql`INSERT INTO balances (user_id, mode, currency) VALUES (${u.id}, 'demo', ${currency}) RETURNING id`;
-  if (funds !== '0') await sql`SELECT * FROM post_ledger(${real.id}, ${funds}, 'deposit', 'test', ${unique('dep')})`;
-  await sql`SELECT * FROM post_ledger(${demo.id}, 10000, 'demo_credit', 'signup', ${unique('demo')})`;
-  await sql`UPDATE users SET active_balance_id = ${demo.id} WHERE id = ${u.id}`;
-  const s = await sessionFor(sql, u.id);
-  return { ...u, cookie: s.cookie, token: s.token, real: Number(real.id), demo: Number(demo.id) };
-}
-
-type Body = { ok: boolean; toast: string | null; values?: Record<string, string>; result?: { error?: Record<string, string[] | null> } };
-interface Answer { status: number; body: Body | null; location: string | null; toast: { type: string; title: string; values?: Record<string, string> } | null }
-async function subscribe(cookie: string, form: Record<string, string>): Promise<Answer> {
-  const r = (await settle(action({ request: post('/pricing', { intent: 'subscribe', ...form }, { cookie }), params: {}, context: {} }))) as
-    { data: Body; init: { status?: number } | null } | Response;
-  if (!(r instanceof Response)) return { status: r.init?.status ?? 200, body: r.data, location: null, toast: null };
-  const m = new RegExp(`${TOAST_COOKIE}=([^;]+)`).exec(r.headers.get('set-cookie') ?? '');
-  return {
-    status: r.status, body: null, location: r.headers.get('location'),
-    toast: m ? JSON.parse(Buffer.from(m[1], 'base64url').toString('utf8')) : null,
-  };
-}
-const wallet = async (id: number) => (await sql`SELECT balance::text AS balance, margin::text AS margin FROM balances WHERE id = ${id}`)[0];
-const planOf = async (userId: number) => {
-  const [u] = await sql`SELECT pricing_plan_id FROM users WHERE id = ${userId}`;
-  return u.pricing_plan_id === null ? null : Number(u.pricing_plan_id);
-};
-const entries = (balanceId: number) => sql`SELECT kind, amount::text AS amount, balance_after::text AS balance_after, ref_kind, actor_id
-                                            FROM ledger_entries WHERE balance_id = ${balanceId} AND kind = 'plan_subscription'`;
-const audits = (userId: number) => sql`SELECT actor_id, before, after FROM audit_events WHERE action = 'plan.subscribe' AND target_id = ${String(userId)}`;
 
 let instrumentId: number;
 async function instrument() {
@@ -246,20 +207,12 @@ describe('subscribing', () => {
     expect(await planOf(c.id)).toBeNull();
   });
 
-  test('staff cannot subscribe; with the pricing-plan switch off nobody can', async () => {
+  test('staff cannot subscribe', async () => {
     const p = await plan({ price: '0' });
     const admin = await createUser(sql, { roleId: 1 });
     const s = await sessionFor(sql, admin.id);
     expect(await subscribe(s.cookie, { planId: String(p.id) })).toMatchObject({ status: 403, body: { toast: 'Only customers can choose a plan' } });
-    const c = await customer('100');
-    const before = await getSetting(sql, 'pricingPlan');
-    await setSetting(db(), 'pricingPlan', { enabled: 'off' });
-    try {
-      expect(await subscribe(c.cookie, { planId: String(p.id) })).toMatchObject({ status: 409, body: { toast: 'Pricing plans are not available' } });
-    } finally {
-      await setSetting(db(), 'pricingPlan', before);
-    }
-    expect(await planOf(c.id)).toBeNull();
+    expect(await planOf(admin.id)).toBeNull();
   });
 
   test('rounding of converted prices', () => {
@@ -284,7 +237,7 @@ describe('the plan prompt', () => {
     expect(d.planPrompt!.currentPlanId).toBeNull();
   });
 
-  test('is not due once the customer has a plan, for staff, in a login-as session, or with the switch off', async () => {
+  test('is not due once the customer has a plan, for staff, or in a login-as session', async () => {
     const p = await plan({ price: '0' });
     const c = await customer('100');
     expect((await subscribe(c.cookie, { planId: String(p.id) })).status).toBe(302);
@@ -298,14 +251,5 @@ describe('the plan prompt', () => {
     const loginAs = await sessionFor(sql, planless.id, { impersonatorId: admin.id, parentId: adminSession.id });
     expect((await layout(loginAs.cookie)).planPrompt).toBeNull();
     expect((await layout(planless.cookie)).planPrompt).not.toBeNull();
-
-    const before = await getSetting(sql, 'pricingPlan');
-    await setSetting(db(), 'pricingPlan', { enabled: 'off' });
-    try {
-      const session = (await findSession(sql, planless.token))!;
-      expect(await planPrompt(sql, session)).toBeNull();
-    } finally {
-      await setSetting(db(), 'pricingPlan', before);
-    }
   });
 });

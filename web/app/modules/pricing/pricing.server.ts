@@ -215,8 +215,7 @@ export async function subscribePlan(sql: Sql, input: SubscribeInput): Promise<Su
       if (wallet && charge) {
         // the wallet is locked (apply_plan_leverage locked every balance of the user)
         const [b] = await tx`
-          SELECT b.balance, b.margin, x.missing, x.floating,
-                 b.balance - b.margin + least(x.floating, 0) >= ${charge}::numeric AS covered
+          SELECT x.missing, free_margin(b.balance, b.margin, least(x.floating, 0)) >= ${charge}::numeric AS covered
             FROM balances b,
                  LATERAL (SELECT count(*) FILTER (WHERE px.name IS NULL)::int AS missing,
                                  coalesce(sum(position_pnl(o.type, o.trade_amount, o.open_rate, o.spread, o.exchange_rate, px.bid, px.ask))
