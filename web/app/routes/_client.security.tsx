@@ -158,11 +158,12 @@ function Enrol({ pending: setup, lastResult }: { pending: { secret: string; qr: 
             inputProps={{ ...getInputProps(fields.code, { type: 'text' }), inputMode: 'numeric', autoComplete: 'one-time-code', spellCheck: false }} />
           <div className="security-actions">
             <SubmitButton pending={confirming}>{t('Verify and turn on')}</SubmitButton>
+            {/* submits the cancel form below (a form cannot hold another) */}
+            <SubmitButton tone="btn-ghost" pending={cancelling} form="two-factor-cancel">{t('Cancel')}</SubmitButton>
           </div>
         </Form>
-        <Form method="post" className="security-cancel">
+        <Form method="post" id="two-factor-cancel" hidden>
           <input type="hidden" name="intent" value="cancel" />
-          <SubmitButton tone="btn-ghost" pending={cancelling}>{t('Cancel')}</SubmitButton>
         </Form>
       </li>
     </ol>

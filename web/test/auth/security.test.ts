@@ -229,7 +229,7 @@ describe('sign-in with two-factor on', () => {
     expect(r.status).toBe(302);
     expect(r.headers.get('location')).toBe('/two-factor');
     const cookie = r.headers.get('set-cookie')!;
-    expect(cookie).toMatch(new RegExp(`^${CHALLENGE_COOKIE}=[A-Za-z0-9_-]+; Path=/two-factor; HttpOnly; SameSite=Lax; Max-Age=300`));
+    expect(cookie).toMatch(new RegExp(`^${CHALLENGE_COOKIE}=[A-Za-z0-9_-]+; Path=/; HttpOnly; SameSite=Lax; Max-Age=300`));
     expect(cookie).not.toContain('__session=');
     expect(await sessionCount(user.id)).toBe(sessionsBefore);
     const challenge = `${CHALLENGE_COOKIE}=${/=([^;]+)/.exec(cookie)![1]}`;
@@ -324,7 +324,7 @@ describe('sign-in with two-factor on', () => {
     // through the route: back to '/' with the toast, the challenge cookie cleared
     const r = (await act(post('/two-factor', { code: totpCode(secret, step(1)) }, { cookie: `${CHALLENGE_COOKIE}=${s.challenge}` }), codeRoute.action)) as Response;
     expect(r.headers.get('location')).toBe('/');
-    expect(r.headers.get('set-cookie')).toMatch(new RegExp(`${CHALLENGE_COOKIE}=; Path=/two-factor;.*Max-Age=0`));
+    expect(r.headers.get('set-cookie')).toMatch(new RegExp(`${CHALLENGE_COOKIE}=; Path=/;.*Max-Age=0`));
     expect(r.headers.get('set-cookie')).toMatch(/toast=/);
   });
 

@@ -274,14 +274,15 @@ export async function consumeChallenge(sql: Sql, id: number): Promise<boolean> {
   return !!row;
 }
 
+// Path=/: Remix reads the page's data at /two-factor.data, which a Path=/two-factor cookie would miss
 export function challengeCookie(token: string): string {
-  const parts = [`${CHALLENGE_COOKIE}=${token}`, `Path=${CHALLENGE_PATH}`, 'HttpOnly', 'SameSite=Lax', `Max-Age=${CHALLENGE_SECONDS}`];
+  const parts = [`${CHALLENGE_COOKIE}=${token}`, 'Path=/', 'HttpOnly', 'SameSite=Lax', `Max-Age=${CHALLENGE_SECONDS}`];
   if (env().NODE_ENV === 'production') parts.push('Secure');
   return parts.join('; ');
 }
 
 export function clearChallengeCookie(): string {
-  const parts = [`${CHALLENGE_COOKIE}=`, `Path=${CHALLENGE_PATH}`, 'HttpOnly', 'SameSite=Lax', 'Max-Age=0'];
+  const parts = [`${CHALLENGE_COOKIE}=`, 'Path=/', 'HttpOnly', 'SameSite=Lax', 'Max-Age=0'];
   if (env().NODE_ENV === 'production') parts.push('Secure');
   return parts.join('; ');
 }
