@@ -40,7 +40,7 @@ CREATE TABLE login_challenges (
   expires_at timestamptz NOT NULL,
   used_at    timestamptz
 );
-CREATE INDEX login_challenges_user_idx ON login_challenges (user_id) WHERE used_at IS NULL;
+CREATE INDEX login_challenges_user_idx ON login_challenges (user_id);
 CREATE INDEX login_challenges_expires_idx ON login_challenges (expires_at);
 
 -- Down Migration

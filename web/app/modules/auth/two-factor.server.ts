@@ -241,6 +241,8 @@ export async function enrolmentRequired(sql: Sql, s: Pick<CurrentSession, 'imper
 
 export async function createLoginChallenge(sql: Sql, c: { userId: number; remember: boolean; ip: string | null; userAgent?: string | null }): Promise<string> {
   const token = newToken();
+  // the user's spent ones go: the table holds only what may still matter
+  await sql`DELETE FROM login_challenges WHERE user_id = ${c.userId} AND (used_at IS NOT NULL OR expires_at <= now() OR attempts >= ${CHALLENGE_MAX_ATTEMPTS})`;
   await sql`INSERT INTO login_challenges (token_hash, user_id, remember, ip, user_agent, expires_at)
             VALUES (${sha256(token)}, ${c.userId}, ${c.remember}, ${c.ip}, ${c.userAgent?.slice(0, 500) ?? null},
                     now() + make_interval(secs => ${CHALLENGE_SECONDS}))`;
