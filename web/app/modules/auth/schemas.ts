@@ -9,8 +9,9 @@ const email = z
   .email('Invalid email')
   .transform((v) => v.toLowerCase());
 
-const newPassword = z
-  .string({ required_error: 'Password is required' })
+/** The rule of every new password (sign-up, reset, change): at least 8 characters, at most 200. */
+const passwordRule = (requiredMessage: string) => z
+  .string({ required_error: requiredMessage })
   .min(8, 'Password must be at least 8 characters')
   .max(200, 'Password is too long');
 
@@ -48,6 +49,8 @@ export const birthDate = z
   .refine((v) => !isCalendarDate(v) || v <= yearsBefore(MIN_AGE), 'You must be at least 18 years old')
   .refine((v) => !isCalendarDate(v) || v >= yearsBefore(MAX_AGE), 'Invalid date');
 
+const newPassword = passwordRule('Password is required');
+
 export const LoginSchema = z.object({
   email,
   password: z.string({ required_error: 'Password is required' }).max(200),
@@ -81,6 +84,22 @@ export const SignupSchema = z
 export const ForgotPasswordSchema = z.object({ email, humanKey: z.string().max(4000).optional() });
 
 export const ResetPasswordSchema = z.object({ password: newPassword });
+
+/** /security: change password (docs/specs.md#client-validation). */
+export const ChangePasswordSchema = z.object({
+  currentPassword: z.string({ required_error: 'Current password is required' }).min(1, 'Current password is required').max(200, 'Password is too long'),
+  newPassword: passwordRule('New password is required'),
+});
+
+/** A code from the authenticator app: six digits (spaces allowed, as apps show them). */
+export const TotpCodeSchema = z.object({
+  code: z.string({ required_error: 'Code is required' }).trim().regex(/^\d{3} ?\d{3}$/, 'Enter the 6-digit code from your app'),
+});
+
+/** The second step of sign-in, and turning two-factor off: an app code or a recovery code. */
+export const SecondFactorSchema = z.object({
+  code: z.string({ required_error: 'Code is required' }).trim().min(1, 'Code is required').max(64, 'The code is not valid or was already used.'),
+});
 
 export type LoginInput = z.infer<typeof LoginSchema>;
 export type SignupInput = z.infer<typeof SignupSchema>;
