@@ -43,6 +43,7 @@ export const LotsSchema = z.object({
 }).superRefine((v, ctx) => {
   const seen = new Set<string>();
   v.selector.forEach((row, i) => {
+    if (typeof row.value !== 'string') return; // refused above (zod runs this refinement anyway)
     if (seen.has(row.value)) ctx.addIssue({ code: 'custom', path: ['selector', i, 'value'], message: 'Each value may appear only once' });
     seen.add(row.value);
   });

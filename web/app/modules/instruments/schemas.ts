@@ -39,12 +39,16 @@ export const InstrumentSchema = z.object({
   /** the admin read that open positions stay open when the instrument becomes untradable */
   confirmOpen: checkbox,
 }).superRefine((v, ctx) => {
+  // a field refused above holds no value (zod runs this refinement anyway)
+  if (!isQuote(v.bids) || !isQuote(v.asks)) return;
   if ((v.bids === null) !== (v.asks === null)) {
     ctx.addIssue({ code: 'custom', path: [v.bids === null ? 'bids' : 'asks'], message: 'Enter both bids and asks, or neither' });
   } else if (v.bids !== null && v.asks !== null && dec(v.asks).lt(v.bids)) {
     ctx.addIssue({ code: 'custom', path: ['asks'], message: 'Asks must be at least the bids' });
   }
 });
+
+const isQuote = (v: unknown): v is string | null => v === null || typeof v === 'string';
 
 export type InstrumentInput = z.output<typeof InstrumentSchema>;
 
