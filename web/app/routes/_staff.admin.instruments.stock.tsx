@@ -3,7 +3,7 @@ import { instrumentsAction, instrumentsLoader } from '~/modules/instruments/inst
 import { InstrumentsPage } from '~/modules/instruments/instruments-page.tsx';
 import { GeneralErrorBoundary } from '~/components/error-boundary.tsx';
 
-// /admin/instruments/stock — the category's instruments (admin.md §2.9); the five categories share
+// /admin/instruments/stock — the category's instruments (docs/specs.md#trading-configuration); the five categories share
 // modules/instruments (one loader, one action, one page).
 export const loader = (args: LoaderFunctionArgs) => instrumentsLoader(args, 'stock');
 export const action = (args: ActionFunctionArgs) => instrumentsAction(args, 'stock');

@@ -13,7 +13,7 @@ import { useReplyToast } from '~/components/ui/toast.tsx';
 import type { Reply } from '~/components/ui/forms.ts';
 import { GeneralErrorBoundary } from '~/components/error-boundary.tsx';
 
-// /admin/lots — Lot Settings (admin.md §2.10): each market by 'lot' or 'amount', and the lot
+// /admin/lots — Lot Settings (docs/specs.md#trading-configuration): each market by 'lot' or 'amount', and the lot
 // selector's sizes (label and units), saved together.
 export const loader = (args: LoaderFunctionArgs) => lotsLoader(args);
 export const action = (args: ActionFunctionArgs) => lotsAction(args);

@@ -11,7 +11,7 @@ import { useReplyToast } from '~/components/ui/toast.tsx';
 import type { Reply } from '~/components/ui/forms.ts';
 import { GeneralErrorBoundary } from '~/components/error-boundary.tsx';
 
-// /admin/spreads — Spread Settings (admin.md §2.10): one form, five required numbers.
+// /admin/spreads — Spread Settings (docs/specs.md#trading-configuration): one form, five required numbers.
 export const loader = (args: LoaderFunctionArgs) => spreadsLoader(args);
 export const action = (args: ActionFunctionArgs) => spreadsAction(args);
 

@@ -182,6 +182,21 @@ describe('edit', () => {
     expect((await sql`SELECT name FROM instruments WHERE id = ${a.id}`)[0].name).toBe(a.name);
   });
 
+  test('with open positions its name, base and quote stay; its leverage and alias may change', async () => {
+    const row = await created();
+    const id = Number(row.id);
+    await openPositions(sql, id, 1);
+    for (const over of [{ name: symbol() }, { base: 'OTHER' }, { quote: 'EUR' }] as Record<string, string>[]) {
+      const r = await act(forex, valid({ id: String(id), name: String(row.name), ...over }));
+      expect(r.status, JSON.stringify(over)).toBe(409);
+      expect(r.body).toMatchObject({ toast: 'Open positions on this instrument: {{count}}. Its name, base and quote cannot change until they are closed.', values: { count: 1 } });
+      expect(fieldErrors(r).name).toEqual(['Close its open positions first']);
+    }
+    expect(await byName(row.name)).toMatchObject({ base: 'TST', quote: 'USD' });
+    expect(await act(forex, valid({ id: String(id), name: row.name, leverage: '3', alias: 'Still here' }))).toMatchObject({ status: 200 });
+    expect(await byName(row.name)).toMatchObject({ leverage: 3, alias: 'Still here' });
+  });
+
   test('making it untradable with open positions asks first: they stay open; once confirmed it is done and audited', async () => {
     const row = await created();
     const id = Number(row.id);

@@ -1,4 +1,4 @@
-// Lot settings (/admin/lots, admin.md §2.10): whether each market trades by 'lot' or by 'amount'
+// Lot settings (/admin/lots, docs/specs.md#trading-configuration): whether each market trades by 'lot' or by 'amount'
 // (lot_settings, read by the order dialog through GET /dashboard/lot-state/{category} and by the
 // engine's place context), and the lot selector's sizes (lot_selector: label and units, in the
 // order given). One transaction writes both, and its audit row; the lot-state statement NOTIFYs

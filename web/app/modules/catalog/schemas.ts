@@ -1,10 +1,10 @@
-// The spreads and lots forms (admin.md §2.10, §3, §5; docs/specs.md#trading-configuration), one schema each
+// The spreads and lots forms (docs/specs.md#trading-configuration), one schema each
 // for the page and the action, read from the raw strings (parse with { coerce: false }).
 import { z } from 'zod';
 import type { Category } from '@broker/engine/domain';
 import { decimalInput, textInput } from './numbers.ts';
 
-/** The spread form's order (admin.md §2.10): Forex, Commodity, Index, Crypto, Stock. */
+/** The spread form's order (docs/specs.md#trading-configuration): Forex, Commodity, Index, Crypto, Stock. */
 export const SPREAD_MARKETS: readonly Category[] = ['forex', 'commodity', 'index', 'crypto', 'stock'];
 
 // spreads.value numeric(20, 8) ≥ 0: the multiplier of (ask − bid) × amount in the spread cost

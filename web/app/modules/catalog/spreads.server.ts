@@ -1,4 +1,4 @@
-// Spread settings (/admin/spreads, admin.md §2.10): one value per market, the multiplier of the spread
+// Spread settings (/admin/spreads, docs/specs.md#trading-configuration): one value per market, the multiplier of the spread
 // cost (ask − bid) × spread × amount (docs/specs.md#trading-formulas). Saved in one statement (one
 // engine_cache 'settings' notification: the engine drops its cached place contexts) with the audit
 // row in the same transaction. A market without a row trades with 0.

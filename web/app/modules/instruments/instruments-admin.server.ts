@@ -1,6 +1,6 @@
 // The back-office instrument pages /admin/instruments/{forex|commodity|index|crypto|stock}
-// (admin.md §2.9, docs/specs.md#trading-configuration): one implementation for the five categories.
-// The category is the page's (the URL's third segment, admin.md §2.1): a row of another category is
+// (docs/specs.md#trading-configuration): one implementation for the five categories.
+// The category is the page's (the URL's third segment): a row of another category is
 // 'Instrument not found' there. Every change is audited in its transaction; the engine follows
 // through the engine_cache notification of the instruments table (migrations/…_engine-cache-notify.sql:
 // name, currency, category, tradable, leverage or digits), so no restart is needed. The engine's
@@ -75,6 +75,7 @@ function snapshot(r: Record<string, unknown>) {
 }
 
 const CONFIRM_OPEN = { message: 'Confirm that the open positions stay open' };
+const CLOSE_FIRST = { message: 'Close its open positions first' };
 const duplicate = () => refuse(409, 'An instrument with this name already exists', 'name');
 const notFound = () => refuse(404, 'Instrument not found');
 
@@ -101,7 +102,15 @@ export async function saveInstrument(sql: Sql, category: Category, input: Instru
          WHERE id = ${input.id} AND category = ${category}::instrument_category FOR UPDATE`;
       if (!before) return notFound();
       const closing = before.tradable && !input.tradable;
-      const n = closing ? await openCount(tx, input.id) : 0;
+      // the symbol and currencies of open positions stay as they were opened: a renamed symbol is
+      // one the feed may not quote (the position could not be closed), and a new quote currency
+      // would change what their exchange rate converts
+      const identity = before.name !== input.name || before.base !== input.base || before.quote !== input.quote;
+      const n = closing || identity ? await openCount(tx, input.id) : 0;
+      if (identity && n > 0) {
+        return refuse(409, 'Open positions on this instrument: {{count}}. Its name, base and quote cannot change until they are closed.',
+          'name', { count: n }, CLOSE_FIRST.message);
+      }
       if (n > 0 && !input.confirmOpen) {
         // docs/specs.md#trading-configuration: they stay open, can be closed, their levels and
         // stop-out still act; no new order can be placed

@@ -1,4 +1,4 @@
-// The one page of the five instrument routes (admin.md §2.9): the server-paged table of a category,
+// The one page of the five instrument routes (docs/specs.md#trading-configuration): the server-paged table of a category,
 // the add / edit dialog and the delete confirmation. Bids and asks are the quotes the engine saves
 // every few seconds; the page reads them again while it is open and no dialog is.
 import { useEffect, useMemo, useState } from 'react';
@@ -90,38 +90,41 @@ export function InstrumentsPage() {
         title={row ? t('Edit Instrument') : t('Add Instrument')} defaultValue={defaults} size="lg">
         {(fields) => {
           const untradable = fields.tradable.value !== 'on';
+          // the symbol and currencies of open positions stay (the server refuses a change too)
+          const locked = !!row && row.openPositions > 0;
           const asking = !!row && row.tradable && untradable && (row.openPositions > 0 || !!fields.confirmOpen.errors?.length);
           return (
             <>
               <p className="muted">{t('Category')}: <strong>{title}</strong></p>
-              <div className="form-grid">
-                <Field label={t('Name')} errors={fields.name.errors} hint={t('The symbol the feed uses, like EUR_USD')}
-                  inputProps={{ ...getInputProps(fields.name, { type: 'text' }), autoComplete: 'off' }} />
+              <div className="form-grid form-grid-3">
+                <Field label={t('Name')} errors={fields.name.errors} hint={locked ? t('Fixed while it has open positions') : t('The symbol the feed uses, like EUR_USD')}
+                  inputProps={{ ...getInputProps(fields.name, { type: 'text' }), autoComplete: 'off', readOnly: locked }} />
+                <Field label={t('Base')} errors={fields.base.errors} hint={locked ? t('Fixed while it has open positions') : undefined}
+                  inputProps={{ ...getInputProps(fields.base, { type: 'text' }), autoComplete: 'off', readOnly: locked }} />
+                <Field label={t('Quote')} errors={fields.quote.errors} hint={locked ? t('Fixed while it has open positions') : t('The currency prices are quoted in')}
+                  inputProps={{ ...getInputProps(fields.quote, { type: 'text' }), autoComplete: 'off', readOnly: locked }} />
                 <Field label={t('Alias')} errors={fields.alias.errors} inputProps={{ ...getInputProps(fields.alias, { type: 'text' }), autoComplete: 'off' }} />
-                <Field label={t('Base')} errors={fields.base.errors} inputProps={{ ...getInputProps(fields.base, { type: 'text' }), autoComplete: 'off' }} />
-                <Field label={t('Quote')} errors={fields.quote.errors} hint={t('The currency prices are quoted in')}
-                  inputProps={{ ...getInputProps(fields.quote, { type: 'text' }), autoComplete: 'off' }} />
                 <Field label={t('Chart Provider')} errors={fields.tradingview.errors}
                   inputProps={{ ...getInputProps(fields.tradingview, { type: 'text' }), list: 'chart-providers', autoComplete: 'off' }} />
                 <Field label={t('Leverage')} errors={fields.leverage.errors} hint={t('Used when the customer\'s plan has none; 0 means 1:1')}
                   inputProps={{ ...getInputProps(fields.leverage, { type: 'text' }), inputMode: 'numeric' }} />
-                <Field label={t('Digits')} errors={fields.digits.errors} hint={t('Decimals of its prices')}
-                  inputProps={{ ...getInputProps(fields.digits, { type: 'text' }), inputMode: 'numeric' }} />
-                <Field label={t('Swap (%)')} errors={fields.swap.errors} inputProps={{ ...getInputProps(fields.swap, { type: 'text' }), inputMode: 'decimal' }} />
                 <Field label={t('Bids')} errors={fields.bids.errors} inputProps={{ ...getInputProps(fields.bids, { type: 'text' }), inputMode: 'decimal' }}
                   hint={row ? t('Saved: {{price}}', { price: f.rate(row.bids, row.digits) }) : undefined} />
                 <Field label={t('Asks')} errors={fields.asks.errors} inputProps={{ ...getInputProps(fields.asks, { type: 'text' }), inputMode: 'decimal' }}
                   hint={row ? t('Saved: {{price}}', { price: f.rate(row.asks, row.digits) }) : undefined} />
-                <p className="field-hint span-2">
+                <Field label={t('Digits')} errors={fields.digits.errors} hint={t('Decimals of its prices')}
+                  inputProps={{ ...getInputProps(fields.digits, { type: 'text' }), inputMode: 'numeric' }} />
+                <p className="field-hint span-all">
                   {row
                     ? t('Leave bids and asks empty to keep the price the engine saved: the feed replaces it every few seconds.')
                     : t('Bids and asks are optional: the starting price until the feed sends one.')}
                 </p>
-                <div className="span-2">
+                <Field label={t('Swap (%)')} errors={fields.swap.errors} inputProps={{ ...getInputProps(fields.swap, { type: 'text' }), inputMode: 'decimal' }} />
+                <div className="tradable-box">
                   <CheckboxField label={t('Tradable')} inputProps={getInputProps(fields.tradable, { type: 'checkbox' })} />
                 </div>
                 {asking ? (
-                  <div className="span-2 notice notice-warn" role="note">
+                  <div className="span-all notice notice-warn" role="note">
                     {row.openPositions > 0 ? <p><strong>{t('Open positions on this instrument: {{count}}', { count: row.openPositions })}</strong></p> : null}
                     <p>{t('Open positions stay open: they can still be closed, and their take-profit, stop-loss and stop-out still apply. No new orders can be placed while the instrument is untradable.')}</p>
                     <CheckboxField label={t('I understand: make it untradable')} inputProps={getInputProps(fields.confirmOpen, { type: 'checkbox' })} />

@@ -1,4 +1,4 @@
-// The instrument form (admin.md §5, docs/specs.md#trading-configuration): one schema for the dialog and
+// The instrument form (docs/specs.md#trading-configuration): one schema for the dialog and
 // the action. Name, base, quote, chart provider, leverage and tradable are required; bids, asks and
 // alias optional. The category is never posted: it is the page's (the URL's third segment).
 import { z } from 'zod';

@@ -1,4 +1,4 @@
-// The back-office pricing plans (/admin/pricing, admin.md §2.10, docs/specs.md#trading-configuration):
+// The back-office pricing plans (/admin/pricing, docs/specs.md#trading-configuration):
 // the server-paged table, create, 'Edit Plan' and delete. A plan that customers are on cannot be
 // deleted. Every change is audited in its transaction. A change of a plan's leverage or stop-out
 // values NOTIFYs the engine (pricing_plans_engine_cache: refreshStopouts moves the stop-out of the

@@ -1,4 +1,4 @@
-// The back-office pricing plans page (admin.md §2.10): the table with the five leverages and the five
+// The back-office pricing plans page (docs/specs.md#trading-configuration): the table with the five leverages and the five
 // stop-out values, add, 'Edit Plan' and delete.
 import { useMemo, useState } from 'react';
 import { useLoaderData } from '@remix-run/react';

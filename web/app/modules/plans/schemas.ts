@@ -1,4 +1,4 @@
-// The pricing-plan form of the back-office (admin.md §3 Pricing plan, docs/specs.md#trading-configuration):
+// The pricing-plan form of the back-office (docs/specs.md#trading-configuration):
 // name, description, price (≥ 0, cents), and per market a leverage (a positive whole number, or
 // empty: the instrument's own) and a stop-out percent (0–100, or empty: the default 50 %).
 import { z } from 'zod';
@@ -7,7 +7,7 @@ import { RECORD_ID } from '~/components/ui/forms.ts';
 import { decimalInput, optionalDecimalInput, optionalTextInput, optionalWholeInput, textInput } from '~/modules/catalog/numbers.ts';
 import { MAX_LEVERAGE } from '~/modules/instruments/schemas.ts';
 
-/** The plan table's market order (admin.md §2.10: FOREX, COMM., STOCK, INDEX, CRYPTO). */
+/** The plan table's market order (FOREX, COMM., STOCK, INDEX, CRYPTO). */
 export const PLAN_MARKETS: readonly Category[] = ['forex', 'commodity', 'stock', 'index', 'crypto'];
 
 // pricing_plans.{market}_leverage integer > 0; {market}_stopout numeric(5, 2) 0..100
