@@ -36,12 +36,12 @@ async function engineQuote(symbol: string) {
 const sql = database();
 let browser: Browser;
 
-/** A customer with one real USD wallet of `funds`, KYC approved, on `planId` (when given). */
+/** A customer with one real USD wallet of `funds`, KYC approved, on `planId` when given (else the plan insertUser gave). */
 async function customer(funds: string, planId?: number) {
   const u = await insertUser(sql, { password: PASSWORD });
   const [b] = await sql`INSERT INTO balances (user_id, mode, currency) VALUES (${u.id}, 'real', 'USD') RETURNING id`;
   await sql`SELECT * FROM post_ledger(${b.id}, ${funds}, 'demo_credit', 'signup', ${String(u.id)})`;
-  await sql`UPDATE users SET active_balance_id = ${b.id}, pricing_plan_id = ${planId ?? null} WHERE id = ${u.id}`;
+  await sql`UPDATE users SET active_balance_id = ${b.id}, pricing_plan_id = coalesce(${planId ?? null}::bigint, pricing_plan_id) WHERE id = ${u.id}`;
   await sql`INSERT INTO kyc_documents (user_id, type, status, decided_at) VALUES (${u.id}, 'passport', 'approved', now())`;
   return { ...u, balanceId: Number(b.id) };
 }
