@@ -119,7 +119,9 @@ export class Core {
         void this.publish(`user:${userId}`, 'balance', { balanceId: Number(balanceId), balance });
       } catch (e) { console.error('[core] balance_changed', e); }
     });
-    // staff changes to plans, a user's plan and instruments (migration engine-cache-notify)
+    // staff changes to plans, a user's plan and instruments (migration engine-cache-notify), and
+    // to spreads and lot states (migration catalog: kind 'settings', read only by the place
+    // context, so dropping the cached contexts is all there is to do)
     this.cacheListen = await sql.listen('engine_cache', (payload) => {
       let m: { kind: string; id: number };
       try { m = JSON.parse(payload); } catch { return; }
@@ -127,6 +129,7 @@ export class Core {
       if (m.kind === 'instrument') this.scheduleInstrumentReload();
       else if (m.kind === 'user') void this.refreshStopouts({ userId: Number(m.id) });
       else if (m.kind === 'plan') void this.refreshStopouts({ planId: Number(m.id) });
+      else if (m.kind === 'settings') this.cacheChanges++;
     });
     const flushMs = this.opts.flushMs ?? 5000;
     if (flushMs > 0) this.timers.push(setInterval(() => void this.flush().catch((e) => console.error('[core] flush', e.message)), flushMs));
