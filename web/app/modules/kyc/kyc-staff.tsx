@@ -73,7 +73,7 @@ export function KycStaffPage({ data }: { data: KycListData }) {
               const label = `${t(FILE_LABELS[k])}: ${row.original.fullName}`;
               return file.image ? (
                 <button key={k} type="button" className="kyc-thumb" onClick={() => setViewing({ row: row.original, field: k, file })} aria-label={label} title={t(FILE_LABELS[k])}>
-                  <img src={`/uploads/${file.id}`} alt="" loading="lazy" width={44} height={32} />
+                  <img src={`/uploads/${file.id}`} alt="" loading="lazy" width={40} height={28} />
                   <span>{t(FILE_SHORT[k])}</span>
                 </button>
               ) : (
@@ -110,7 +110,7 @@ export function KycStaffPage({ data }: { data: KycListData }) {
 
   const { dateStart, dateEnd } = data.range;
   return (
-    <section className="page">
+    <section className="page kyc-admin">
       <h1 className="page-title">{t('KYC Documents')}</h1>
       <DataTable columns={columns} data={data.rows} total={data.total} getRowId={(r) => String(r.id)} caption={t('KYC Documents')}
         toolbar={<div className="statement-toolbar">

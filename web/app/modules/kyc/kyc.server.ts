@@ -103,6 +103,10 @@ export async function submitKyc(sql: Sql, s: KycSubmission): Promise<{ ok: true;
       VALUES (${s.userId}, ${s.type}, ${s.front ?? null}, ${s.back ?? null}, ${s.address ?? null})
       RETURNING id`;
     return { ok: true as const, id: Number(row.id) };
+  }).catch((e: { code?: string; constraint_name?: string }) => {
+    // the lock above makes this unreachable; the index stays the last word if it ever is not
+    if (e.code === '23505' && e.constraint_name === 'kyc_documents_open_key') return refuse(409, 'Your documents are under review');
+    throw e;
   });
 }
 
