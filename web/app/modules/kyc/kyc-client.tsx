@@ -20,6 +20,8 @@ export function KycPage({ document, maxSize }: { document: KycDocument | null; m
   const { t } = useTranslation();
   // Resubmit opens the form; the next document (a new id) closes it again
   const [resubmitFor, setResubmitFor] = useState<number | null>(null);
+  // the form's answer is toasted here: on success the reloaded page replaces the form at once
+  useFetcherToast(useFetcher<KycReply>({ key: KYC_FETCHER }));
   const showForm = !document || (document.status === 'declined' && resubmitFor === document.id);
   return (
     <section className="page kyc-page">
@@ -99,17 +101,16 @@ function Declined({ document, onResubmit }: { document: KycDocument; onResubmit:
 }
 
 type KycReply = Reply;
+const KYC_FETCHER = 'kyc-submit';
 
 function KycForm({ onCancel, maxSize }: { onCancel?: () => void; maxSize: string }) {
   const { t } = useTranslation();
-  const fetcher = useFetcher<KycReply>();
+  const fetcher = useFetcher<KycReply>({ key: KYC_FETCHER });
   const pending = fetcher.state !== 'idle';
   const [form, fields] = useSchemaForm({
     id: 'kyc-form', schema: KycBrowserSchema, defaultValue: { type: 'national_id' },
     lastResult: fetcher.state === 'idle' ? fetcher.data?.result : null,
   });
-  // the fetcher reloads the page's data: the card replaces the form
-  useFetcherToast(fetcher);
   const values = fetcher.state === 'idle' ? fetcher.data?.values : undefined;
   const options = KYC_TYPES.map((v) => ({ value: v, label: t(KYC_TYPE_LABELS[v]) }));
   return (
