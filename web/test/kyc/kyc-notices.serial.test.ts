@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { env } from '~/utils/env.server.ts';
+import { db } from '~/utils/db.server.ts';
 import { getSetting, setSetting } from '~/modules/settings/settings.server.ts';
 import { loader as dashboardLoader } from '~/routes/_client.dashboard.tsx';
 import { action as staffAction } from '~/routes/_staff.admin.kyc.tsx';
@@ -31,10 +32,11 @@ beforeAll(async () => {
   server.listen({ onUnhandledRequest: 'bypass' });
   await ensureGateways(sql);
   before = await getSetting(sql, 'kyc');
-  await setSetting(sql, 'kyc', { deposit: 'on', withdraw: 'on', trade: 'on' });
+  // through the app's own pool: its cached copy is dropped at once (the loaders read through it)
+  await setSetting(db(), 'kyc', { deposit: 'on', withdraw: 'on', trade: 'on' });
 });
 afterAll(async () => {
-  await setSetting(sql, 'kyc', before);
+  await setSetting(db(), 'kyc', before);
   server.close();
   await sql.end();
   rmSync(dir, { recursive: true, force: true });
