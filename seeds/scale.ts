@@ -1,5 +1,6 @@
 // `npm run seed:scale`: 1,000,000 leads, 100,000 customers (demo + real wallets funded
-// through the ledger) and 100,000 open orders, all set-based SQL, for the benchmarks and
+// through the ledger), 100,000 open orders and 70,000 KYC documents (60 % of the customers),
+// all set-based SQL, for the benchmarks and
 // for trying the lists at a broker's size. Prints how long each part took.
 import postgres from 'postgres';
 import { migrate } from '../scripts/lib/postgres.ts';
@@ -142,11 +143,60 @@ try {
       WHERE u.id >= ${first_user_id} AND u.email LIKE '%@scale.broker'`;
   }));
 
+  // KYC (docs/specs.md#kyc): 60 % of the customers sent documents. By u.id % 20: 0-4 approved,
+  // 5-7 pending, 8-9 declined, 10-11 declined and then sent again (a second, pending document):
+  // 70,000 documents for 100,000 customers. Each has a front upload, ID cards and licences a back,
+  // one in three a proof of address (a PDF). The uploads rows carry no file on disk: the lists and
+  // their joins are measured at size, and the viewer shows such a file as missing.
+  await step('kyc documents', () => sql.begin(async (tx) => {
+    await tx`SET LOCAL synchronous_commit = off`;
+    const admin = (await tx`SELECT id FROM users WHERE role_id = 1 AND deleted_at IS NULL ORDER BY id LIMIT 1`)[0].id;
+    await tx`
+      WITH c AS (
+        SELECT u.id AS user_id, u.id % 20 AS k, u.created_at FROM users u
+         WHERE u.id >= ${first_user_id} AND u.email LIKE '%@scale.broker' AND u.id % 20 < 12),
+      docs AS (
+        SELECT user_id, k, 1 AS n, created_at + interval '20 seconds' AS at,
+               CASE WHEN k < 5 THEN 'approved' WHEN k < 8 THEN 'pending' ELSE 'declined' END::kyc_status AS status
+          FROM c
+        UNION ALL
+        SELECT user_id, k, 2, created_at + interval '40 seconds', 'pending'::kyc_status FROM c WHERE k >= 10)
+      INSERT INTO kyc_documents (user_id, type, status, decline_reason, decided_by, decided_at, created_at)
+      SELECT user_id, (ARRAY['national_id', 'passport', 'driver_license'])[1 + (user_id % 3)::int]::kyc_doc_type, status,
+             CASE WHEN status = 'declined' THEN (ARRAY['The document is not readable', 'The document has expired', 'The name does not match your profile'])[1 + (user_id % 3)::int] END,
+             CASE WHEN status <> 'pending' THEN ${admin}::bigint END,
+             CASE WHEN status <> 'pending' THEN at + interval '1 day' END,
+             at
+        FROM docs ORDER BY at, n`;
+    for (const [side, kind, filter, ext, mime] of [
+      ['front', 'kyc_front', tx`TRUE`, 'jpg', 'image/jpeg'],
+      ['back', 'kyc_back', tx`k.type <> 'passport'`, 'jpg', 'image/jpeg'],
+      ['address', 'kyc_address', tx`k.id % 3 = 0`, 'pdf', 'application/pdf'],
+    ] as const) {
+      const stored = () => tx`md5(${'kyc-' + side + '-'}::text || k.id::text) || ${'.' + ext}::text`;
+      await tx`
+        INSERT INTO uploads (owner_id, kind, original_name, stored_name, mime, size, sha256, created_at)
+        SELECT k.user_id, ${kind}, ${side + '.' + ext}, ${stored()}, ${mime},
+               50000 + k.id % 900000, encode(sha256(convert_to(${side}::text || k.id::text, 'UTF8')), 'hex'), k.created_at
+          FROM kyc_documents k
+         WHERE k.user_id >= ${first_user_id} AND ${filter}`;
+      await tx`
+        UPDATE kyc_documents k SET ${tx(side + '_upload_id')} = f.id
+          FROM uploads f
+         WHERE f.stored_name = ${stored()} AND k.user_id >= ${first_user_id}`;
+    }
+  }));
+
+  // the lists read these through index-only scans once the visibility map is set (autovacuum
+  // would get there soon after a load this size; the measurements should not wait for it)
+  await step('vacuum (users, kyc documents, uploads)', () => sql`VACUUM (ANALYZE) users, kyc_documents, uploads`);
+
   await step('analyze', () => sql`ANALYZE`);
   const total = (Date.now() - started) / 1000;
   const [c] = await sql`
     SELECT (SELECT count(*) FROM leads)::int AS leads, (SELECT count(*) FROM users WHERE role_id = 3)::int AS customers,
            (SELECT count(*) FROM orders WHERE close_time IS NULL)::int AS open_orders,
+           (SELECT count(*) FROM kyc_documents)::int AS kyc_documents,
            (SELECT count(*) FROM ledger_entries)::int AS ledger_entries`;
   console.log(JSON.stringify({ seconds: Number(total.toFixed(1)), ...c, steps: timings }));
 } finally {

@@ -5,6 +5,7 @@ import type { Sql } from '~/utils/db.server.ts';
 import { getSettings } from '~/modules/settings/settings.server.ts';
 import { engine, type EngineRefusal, type MarketStatus } from './engine.server.ts';
 import { activeWallet } from '~/modules/accounts/accounts.server.ts';
+import { kycApprovedSql, kycGate } from '~/modules/money/money.server.ts';
 import type { DashboardAction, ActionReply } from './schemas.ts';
 import type { Category } from '@broker/engine/domain';
 import { marketStatus } from '@broker/engine/domain';
@@ -72,8 +73,7 @@ export async function loadDashboard(sql: Sql, userId: number, opts: { openOnly: 
           FROM instruments ORDER BY category, name`,
     sql`SELECT instrument_id FROM favorites WHERE user_id = ${userId} ORDER BY created_at`,
     sql`SELECT category, value::text AS value FROM spreads`,
-    sql`SELECT to_jsonb(p) AS plan,
-               EXISTS (SELECT 1 FROM kyc_documents k WHERE k.user_id = u.id AND k.status = 'approved') AS kyc_ok
+    sql`SELECT to_jsonb(p) AS plan, ${kycApprovedSql(sql, userId)} AS kyc_ok
           FROM users u LEFT JOIN pricing_plans p ON p.id = u.pricing_plan_id WHERE u.id = ${userId}`,
     getSettings(sql, ['kyc'] as const),
     engine().quotes(),
@@ -103,7 +103,7 @@ export async function loadDashboard(sql: Sql, userId: number, opts: { openOnly: 
     isKyc: Boolean(extra?.kyc_ok),
     kycTrade: settings.kyc.trade === 'on',
     /** the 'verify KYC to trade' notice: only while the KYC trade switch makes trading wait for it */
-    kycNotice: settings.kyc.trade === 'on' && !extra?.kyc_ok,
+    kycNotice: kycGate(settings.kyc, 'trade', extra?.kyc_ok === true),
     positions: { ...positions, page: opts.page, openOnly: opts.openOnly, pageSize: opts.limit },
     exposure,
   };
