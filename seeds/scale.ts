@@ -123,7 +123,7 @@ try {
       x AS (
         SELECT d.*, CASE WHEN g < 10 THEN 'bank' WHEN g < 15 THEN 'btc' WHEN g < 18 THEN 'usdt' ELSE 'stripe' END AS gateway,
                CASE WHEN s < 6 THEN 'approved' WHEN s < 8 AND g < 18 THEN 'pending' WHEN s < 8 THEN 'approved' ELSE 'declined' END::money_status AS status,
-               d.created_at + make_interval(hours => 2 + k * 30) AS at
+               d.created_at + (now() - d.created_at) * ((k + 1) / 4.0) AS at
           FROM d)
       INSERT INTO deposits (user_id, balance_id, gateway, amount, fee, total, status, description, details, reference,
                             decline_reason, decided_by, decided_at, first_approved_by, first_approved_at, created_at)

@@ -427,6 +427,16 @@ describe('/admin/deposits', () => {
     expect(dated.body.rows.map((r: { id: number }) => r.id)).toEqual([theirs.id]);
     expect((await list(`?search=${ref}&dateStart=2024-01-16`)).body.rows).toEqual([]);
 
+    // a deposit found both by its customer's email and by its reference is listed and counted once
+    const p = unique('both');
+    const both = await createUser(sql, { email: `${p}@test.broker` });
+    const bothWallet = await walletFor(sql, both.id);
+    const [d1] = await sql`INSERT INTO deposits (user_id, balance_id, gateway, amount, fee, total, reference) VALUES (${both.id}, ${bothWallet}, 'stripe', 1, 0, 1, ${p + '-a'}) RETURNING id`;
+    const [d2] = await sql`INSERT INTO deposits (user_id, balance_id, gateway, amount, fee, total, reference) VALUES (${other.id}, ${other.wallet}, 'stripe', 2, 0, 2, ${p + '-b'}) RETURNING id`;
+    const [d3] = await sql`INSERT INTO deposits (user_id, balance_id, gateway, amount, fee, total) VALUES (${both.id}, ${bothWallet}, 'bank', 3, 0, 3) RETURNING id`;
+    expect((await list(`?search=${p}`)).body).toMatchObject({ total: 3, rows: [{ id: d3.id }, { id: d2.id }, { id: d1.id }] });
+    expect((await list(`?search=${p}&limit=15&page=2`)).body).toMatchObject({ total: 3, rows: [] });
+
     // view parameters are clamped, data filters refused with their message
     expect((await list('?status=bogus&sort=password_hash&limit=1000&page=-4')).status).toBe(200);
     expect(await list('?dateEnd=2024-13-01')).toMatchObject({ status: 400, body: 'The end date must be a date between 1970-01-01 and 2100-12-31.' });
