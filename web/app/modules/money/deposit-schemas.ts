@@ -1,7 +1,7 @@
 // The deposit forms' input, one zod schema each, run in the browser (Conform) and in the actions.
 // The rules behind them (whose wallet, which gateway, KYC, the fee) are money.server.ts's.
 import { z } from 'zod';
-import { decimalSchema } from '@broker/engine/domain';
+import { parseDecimal } from '@broker/engine/domain';
 import { MONEY_INPUT } from './fees.ts';
 
 /** A form's random id, so a double submit creates one deposit (deposits.client_ref). */
@@ -10,11 +10,18 @@ export const CLIENT_REF = z.string().regex(/^[A-Za-z0-9_-]{8,64}$/).optional();
 const walletId = z.coerce.number({ required_error: 'Wallet is required', invalid_type_error: 'Wallet is required' })
   .int('Wallet is required').positive('Wallet is required').max(2 ** 53 - 1, 'Wallet is required');
 
+/** A typed amount of money through the one decimal parser: its canonical text, or the message naming it. */
+const amount = z.string({ required_error: 'Amount is required', invalid_type_error: 'Amount is required' }).transform((v, ctx) => {
+  const r = parseDecimal(v, MONEY_INPUT);
+  if (!r.ok) { ctx.addIssue({ code: z.ZodIssueCode.custom, message: r.message }); return z.NEVER; }
+  return r.value;
+});
+
 /** The Deposit tab: wallet, gateway, amount (the spec's payload balance_id, gateway, amount). */
 export const DepositSchema = z.object({
   balance_id: walletId,
   gateway: z.string({ required_error: 'Gateway is required' }).regex(/^[a-z]{2,20}$/, 'Gateway is required'),
-  amount: decimalSchema(MONEY_INPUT),
+  amount,
 });
 
 /** The bank page's 'Sent From' form (the proof file is checked apart: it arrives through the upload service). */
