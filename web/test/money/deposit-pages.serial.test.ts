@@ -36,7 +36,7 @@ afterAll(async () => {
 });
 
 const args = (request: Request, params: Record<string, string> = {}, context: AppLoadContext = {}): LoaderFunctionArgs => ({ request, params, context });
-async function run(p: Promise<unknown>): Promise<{ status: number; body: any; location: string | null }> { // eslint-disable-line @typescript-eslint/no-explicit-any -- each route answers its own shape
+async function run(p: Promise<unknown>): Promise<{ status: number; body: any; location: string | null }> {
   const r = await settle(p);
   if (r instanceof Response) {
     const body = r.headers.get('content-type')?.includes('json') ? await r.json() : await r.text();

@@ -67,7 +67,7 @@ async function staff(roleId: number) {
 type Args = LoaderFunctionArgs;
 const args = (request: Request, params: Record<string, string> = {}, context: AppLoadContext = {}): Args => ({ request, params, context });
 /** A loader's or action's answer: a thrown or returned Response, or the data (status 200). */
-async function run(p: Promise<unknown>): Promise<{ status: number; body: any; location: string | null }> { // eslint-disable-line @typescript-eslint/no-explicit-any -- each route answers its own shape
+async function run(p: Promise<unknown>): Promise<{ status: number; body: any; location: string | null }> {
   const r = await settle(p);
   if (r instanceof Response) {
     const body = r.headers.get('content-type')?.includes('json') ? await r.json() : await r.text();

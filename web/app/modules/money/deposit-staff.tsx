@@ -103,7 +103,7 @@ function staffColumns(t: T, f: Formatter, act: (a: Acting) => void): ColumnDef<S
         </span>
       ),
     },
-    { id: 'created_at', header: t('Date'), cell: ({ row }) => <span className="cell-date">{f.dateTime(row.original.createdAt)}</span> },
+    { id: 'created_at', header: t('Date'), cell: ({ row }) => <DateCell text={f.dateTime(row.original.createdAt)} /> },
     {
       id: 'actions', header: t('Actions'), enableSorting: false,
       cell: ({ row }) => (row.original.status === 'pending' ? (
@@ -116,6 +116,13 @@ function staffColumns(t: T, f: Formatter, act: (a: Acting) => void): ColumnDef<S
       ) : '-'),
     },
   ];
+}
+
+/** A date and its time, each kept whole when the column wraps. */
+function DateCell({ text }: { text: string }) {
+  const i = text.indexOf(' ');
+  if (i < 0) return <span className="cell-date">{text}</span>;
+  return <span className="cell-date"><span className="nowrap">{text.slice(0, i)}</span> <span className="nowrap">{text.slice(i + 1)}</span></span>;
 }
 
 /** A bank deposit's 'Sent From' details and its proof (served to staff through the upload route's check). */
