@@ -9,6 +9,8 @@ import type { AppLoadContext, LoaderFunctionArgs } from '@remix-run/node';
 import { testSql, createUser, ensureGateways, walletFor, sessionFor, get, post, settle, unique } from '../helpers.ts';
 import { png, uploadRequest } from '../uploads/fixtures.ts';
 import { createDeposit } from '~/modules/money/money.server.ts';
+import { db } from '~/utils/db.server.ts';
+import { setSetting } from '~/modules/settings/settings.server.ts';
 import * as index from '~/routes/_client.deposits._index.tsx';
 import * as bank from '~/routes/_client.deposits.bank.$id.tsx';
 import * as cryptoPage from '~/routes/_client.deposits.crypto.$id.tsx';
@@ -18,8 +20,9 @@ const dir = mkdtempSync(path.join(tmpdir(), 'deposit-proofs-serial-'));
 process.env.UPLOAD_DIR = dir;
 
 const sql = testSql(4);
-const setSetting = (key: string, value: object) =>
-  sql`INSERT INTO site_settings (key, value) VALUES (${key}, ${sql.json(value as never)}) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value`;
+// written through the routes' own pool, so its cached copy of the settings is dropped at once
+const kyc = (deposit: 'on' | 'off') => setSetting(db(), 'kyc', { deposit, withdraw: 'off', trade: 'off' });
+const secondApprovalAbove = (amount: string) => setSetting(db(), 'approvals', { secondApprovalAbove: amount });
 let stripeBefore: { is_active: boolean } | undefined;
 let btcFileBefore: string | null = null;
 beforeAll(async () => {
@@ -28,7 +31,8 @@ beforeAll(async () => {
   btcFileBefore = (await sql`SELECT file_path FROM payment_gateways WHERE name = 'btc'`)[0].file_path;
 });
 afterAll(async () => {
-  await sql`DELETE FROM site_settings WHERE key IN ('kyc', 'approvals')`;
+  await kyc('off');
+  await secondApprovalAbove('');
   await sql`UPDATE payment_gateways SET is_active = ${stripeBefore?.is_active ?? false} WHERE name = 'stripe'`;
   await sql`UPDATE payment_gateways SET file_path = ${btcFileBefore} WHERE name = 'btc'`;
   await sql.end();
@@ -56,7 +60,7 @@ const countUploads = async (userId: number) => (await sql`SELECT count(*)::int A
 
 describe('KYC deposit switch', () => {
   test('on: every deposit path refuses an unverified customer on the server, with the notice shown and the button enabled', async () => {
-    await setSetting('kyc', { deposit: 'on', withdraw: 'off', trade: 'off' });
+    await kyc('on');
     const c = await customer();
     const page = await run(index.loader(args(get('/deposits', c.cookie))));
     expect(page.body.kycNotice).toBe(true);
@@ -77,13 +81,13 @@ describe('KYC deposit switch', () => {
     await sql`INSERT INTO kyc_documents (user_id, type, status, decided_at) VALUES (${c.id}, 'passport', 'approved', now())`;
     expect((await run(index.loader(args(get('/deposits', c.cookie))))).body.kycNotice).toBe(false);
     expect((await run(index.action(args(post('/deposits', { balance_id: String(c.wallet), gateway: 'bank', amount: '50' }, { cookie: c.cookie }))))).status).toBe(302);
-    await setSetting('kyc', { deposit: 'off', withdraw: 'off', trade: 'off' });
+    await kyc('off');
   });
 });
 
 describe('four-eyes on /admin/deposits', () => {
   test('above the threshold: the first approval leaves it pending, shown as awaiting a second; the same person cannot give both', async () => {
-    await setSetting('approvals', { secondApprovalAbove: '500' });
+    await secondApprovalAbove('500');
     const c = await customer();
     const [a, m] = await Promise.all([createUser(sql, { roleId: 1 }), createUser(sql, { roleId: 2 })]);
     const [ac, mc] = await Promise.all([sessionFor(sql, a.id), sessionFor(sql, m.id)]);
@@ -100,7 +104,7 @@ describe('four-eyes on /admin/deposits', () => {
     expect((await sql`SELECT balance::text AS b FROM balances WHERE id = ${c.wallet}`)[0].b).toBe('0.00000000');
     expect(await approve(mc.cookie)).toMatchObject({ status: 200, body: { toast: 'Deposit approved successfully' } });
     expect((await sql`SELECT balance::text AS b FROM balances WHERE id = ${c.wallet}`)[0].b).toBe('750.00000000');
-    await setSetting('approvals', { secondApprovalAbove: '' });
+    await secondApprovalAbove('');
   });
 });
 

@@ -65,9 +65,9 @@ export async function openExposure(sql: Sql, balanceId: number): Promise<Exposur
   return rows.map((r) => ({ instrument: r.name, long: r.long, short: r.short, offset: r.offset, count: r.n }));
 }
 
-export async function loadDashboard(sql: Sql, userId: number, opts: { openOnly: boolean; page: number; limit: number; pricingPlanOn: boolean }) {
+export async function loadDashboard(sql: Sql, userId: number, opts: { openOnly: boolean; page: number; limit: number }) {
   const balance = await activeWallet(sql, userId);
-  const [instruments, favorites, spreads, [extra], settings, quotes, positions, exposure, plans] = await Promise.all([
+  const [instruments, favorites, spreads, [extra], settings, quotes, positions, exposure] = await Promise.all([
     sql`SELECT id, name, base, quote, alias, category, tradable, leverage, digits, bids::float8 AS bids, asks::float8 AS asks
           FROM instruments ORDER BY category, name`,
     sql`SELECT instrument_id FROM favorites WHERE user_id = ${userId} ORDER BY created_at`,
@@ -79,7 +79,6 @@ export async function loadDashboard(sql: Sql, userId: number, opts: { openOnly: 
     engine().quotes(),
     balance ? listPositions(sql, balance.id, opts) : Promise.resolve({ total: 0, rows: [] as PositionRow[] }),
     balance ? openExposure(sql, balance.id) : Promise.resolve([] as Exposure[]),
-    opts.pricingPlanOn ? sql`SELECT id, name, price::text AS price, price_currency FROM pricing_plans ORDER BY price, id` : Promise.resolve([]),
   ]);
   const live = quotes.ok ? new Map(quotes.quotes.map((q) => [q.name, q])) : new Map();
   const quoteMap: Record<string, Quote> = {};
@@ -101,7 +100,6 @@ export async function loadDashboard(sql: Sql, userId: number, opts: { openOnly: 
     favorites: favorites.map((f) => Number(f.instrument_id)),
     spreads: Object.fromEntries(spreads.map((s) => [s.category, s.value])) as Partial<Record<Category, string>>,
     plan: plan ? { id: Number(plan.id), name: String(plan.name), values: plan } : null,
-    plans: plans.map((p) => ({ id: Number(p.id), name: p.name as string, price: p.price as string, currency: String(p.price_currency) })),
     isKyc: Boolean(extra?.kyc_ok),
     kycTrade: settings.kyc.trade === 'on',
     /** the 'verify KYC to trade' notice: only while the KYC trade switch makes trading wait for it */
