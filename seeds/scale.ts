@@ -106,6 +106,52 @@ try {
       WHERE o.balance_id = b.id AND b.margin <> o.m`;
   }));
 
+  // Deposits (docs/specs.md#money): 1 to 3 per real wallet (about 200,000), 60 % approved, 20 %
+  // pending (some awaiting a second approval), 20 % declined; bank, BTC, USDT and an older card
+  // gateway with the provider's reference. Each approved one is credited through post_ledger
+  // with the deposit as its reference, in id order, and keeps the balance after it.
+  await step('deposits', () => sql.begin(async (tx) => {
+    await tx`SET LOCAL synchronous_commit = off`;
+    const [staff] = await tx`SELECT min(id) FILTER (WHERE role_id = 1) AS admin, min(id) FILTER (WHERE role_id = 2) AS manager FROM users WHERE deleted_at IS NULL`;
+    await tx`
+      WITH w AS (
+        SELECT b.id AS balance_id, b.user_id, u.created_at, u.full_name FROM balances b JOIN users u ON u.id = b.user_id
+         WHERE b.mode = 'real' AND u.id >= ${first_user_id} AND u.email LIKE '%@scale.broker'),
+      d AS (
+        SELECT w.*, k, (w.balance_id + k) % 10 AS s, (w.balance_id * 7 + k * 3) % 20 AS g,
+               100 + ((w.balance_id * 7 + k * 13) % 50) * 50 AS amount
+          FROM w CROSS JOIN LATERAL generate_series(0, (w.balance_id % 3)::int) AS k),
+      x AS (
+        SELECT d.*, CASE WHEN g < 10 THEN 'bank' WHEN g < 15 THEN 'btc' WHEN g < 18 THEN 'usdt' ELSE 'stripe' END AS gateway,
+               CASE WHEN s < 6 THEN 'approved' WHEN s < 8 AND g < 18 THEN 'pending' WHEN s < 8 THEN 'approved' ELSE 'declined' END::money_status AS status,
+               d.created_at + (now() - d.created_at) * ((k + 1) / 4.0) AS at
+          FROM d)
+      INSERT INTO deposits (user_id, balance_id, gateway, amount, fee, total, status, description, details, reference,
+                            decline_reason, decided_by, decided_at, first_approved_by, first_approved_at, created_at)
+      SELECT x.user_id, x.balance_id, x.gateway, x.amount, f.fee, x.amount + f.fee, x.status,
+             CASE x.gateway WHEN 'bank' THEN 'Scale Bank ' || (x.balance_id % 40) WHEN 'btc' THEN 'Bitcoin' WHEN 'usdt' THEN 'USDT (TRC-20)' ELSE 'Stripe' END,
+             CASE WHEN x.gateway = 'bank' THEN jsonb_build_object('bankName', 'Scale Bank ' || (x.balance_id % 40), 'accountName', x.full_name,
+                                                                  'accountNumber', lpad((x.balance_id * 97 % 100000000)::text, 8, '0'))
+                  ELSE '{}'::jsonb END,
+             CASE WHEN x.gateway = 'stripe' THEN 'pi_scale_' || x.balance_id || '_' || x.k END,
+             CASE WHEN x.status = 'declined' THEN (ARRAY['No transfer received', 'The sender is not the account holder', 'The proof is not readable'])[1 + (x.balance_id % 3)::int] END,
+             CASE WHEN x.status <> 'pending' THEN ${staff.admin}::bigint END,
+             CASE WHEN x.status <> 'pending' THEN x.at + interval '1 hour' END,
+             CASE WHEN x.status = 'pending' AND x.amount > 2000 THEN ${staff.manager}::bigint END,
+             CASE WHEN x.status = 'pending' AND x.amount > 2000 THEN x.at + interval '30 minutes' END,
+             x.at
+        FROM x CROSS JOIN LATERAL (SELECT round(x.amount * CASE x.gateway WHEN 'bank' THEN 0 WHEN 'stripe' THEN 2.9 ELSE 0.5 END / 100, 2) AS fee) f
+       ORDER BY x.at, x.balance_id, x.k`;
+    await tx`
+      WITH posted AS (
+        SELECT d.id, p.balance_after
+          FROM (SELECT id, balance_id, amount FROM deposits WHERE status = 'approved' AND user_id >= ${first_user_id} ORDER BY id) d,
+          LATERAL post_ledger(d.balance_id, d.amount, 'deposit', 'deposit', d.id::text, ${staff.admin}::bigint, 'deposit approved') p)
+      UPDATE deposits SET balance_after = posted.balance_after FROM posted WHERE deposits.id = posted.id`;
+    const [n] = await tx`SELECT count(*)::int AS deposits, count(*) FILTER (WHERE status = 'pending')::int AS pending FROM deposits`;
+    console.log(`[seed:scale] ${n.deposits} deposits, ${n.pending} pending`);
+  }));
+
   await step('leads', () => sql.begin(async (tx) => {
     await tx`SET LOCAL synchronous_commit = off`;
     const statuses = (await tx`SELECT status FROM sales_statuses ORDER BY id`).map((r) => r.status);

@@ -137,8 +137,15 @@ export interface DepositRequest {
 
 export interface DepositCreated extends FeeSummary { ok: true; id: number; currency: string; gateway: string; replayed: boolean }
 
-/** A pending deposit: real wallet of the user, active gateway, KYC gate, fee from the gateway. */
-export async function createDeposit(sql: Sql, r: DepositRequest): Promise<DepositCreated | MoneyRefusal> {
+/** A deposit that passed every rule: the wallet, the gateway and the figures it would be stored with. */
+export interface DepositChecked { ok: true; wallet: RealWallet; gateway: Gateway; fees: FeeSummary }
+
+/**
+ * The rules of a deposit, checked without writing anything: the user's own real wallet, an
+ * active gateway, the KYC gate, a valid amount; the fee from the gateway. createDeposit runs
+ * them; the deposit form runs them too before it sends the customer to a manual gateway's page.
+ */
+export async function checkDeposit(sql: Sql, r: Pick<DepositRequest, 'userId' | 'balanceId' | 'gateway' | 'amount'>): Promise<DepositChecked | MoneyRefusal> {
   const wallet = await realWallet(sql, r.userId, r.balanceId);
   if (!wallet) return refuse(400, 'Wallet is required', 'balance_id');
   const gateway = await activeGateway(sql, r.gateway);
@@ -146,7 +153,14 @@ export async function createDeposit(sql: Sql, r: DepositRequest): Promise<Deposi
   if (await kycBlocks(sql, r.userId, 'deposit')) return refuse(403, KYC_MESSAGES.deposit);
   const amount = parseMoneyAmount(r.amount);
   if (!amount.ok) return amount;
-  const fees = depositFee(amount.value, gateway.fee);
+  return { ok: true, wallet, gateway, fees: depositFee(amount.value, gateway.fee) };
+}
+
+/** A pending deposit: real wallet of the user, active gateway, KYC gate, fee from the gateway. */
+export async function createDeposit(sql: Sql, r: DepositRequest): Promise<DepositCreated | MoneyRefusal> {
+  const checked = await checkDeposit(sql, r);
+  if (!checked.ok) return checked;
+  const { wallet, gateway, fees } = checked;
   const clientRef = r.clientRef || null;
   const [row] = await sql`
     INSERT INTO deposits (user_id, balance_id, gateway, amount, fee, total, description, details, client_ref)
