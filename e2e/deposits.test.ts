@@ -3,11 +3,11 @@
 // /admin/deposits in a second browser; the customer's dashboard, open from before and never
 // reloaded, shows the new balance and the notification. Then a crypto deposit (QR, copy, Confirm)
 // declined with a reason that the customer's history shows. axe-core runs on every page touched.
-import { deflateSync, crc32 } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { BASE_URL, database, insertUser, launch, signIn } from './support/browser.ts';
 import { expectNoAxeViolations } from './support/axe.ts';
+import { png } from '../web/test/uploads/png.ts';
 
 const PASSWORD = 'E2e-pass-1234';
 const sql = database();
@@ -20,25 +20,6 @@ afterAll(async () => {
   await browser?.close();
   await sql.end();
 });
-
-/** A real 8×8 RGB PNG, made here: what a customer's screenshot of the transfer would be. */
-function png(): Buffer {
-  const chunk = (type: string, body: Buffer) => {
-    const head = Buffer.alloc(8);
-    head.writeUInt32BE(body.length, 0);
-    head.write(type, 4, 'latin1');
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(crc32(Buffer.concat([head.subarray(4), body])), 0);
-    return Buffer.concat([head, body, crc]);
-  };
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(8, 0);
-  ihdr.writeUInt32BE(8, 4);
-  ihdr[8] = 8;
-  ihdr[9] = 2;
-  const rows = Buffer.alloc(8 * (1 + 8 * 3), 0x5a);
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(rows)), chunk('IEND', Buffer.alloc(0))]);
-}
 
 /** A customer with one real USD wallet of 1,000 (the active one), and a demo wallet. */
 async function customer() {
@@ -101,7 +82,7 @@ describe('deposits', () => {
 
     await page.getByLabel('Bank name').fill('First Bank of E2E');
     await page.getByLabel('Account number').fill('DE89370400440532013000');
-    await page.getByLabel('Proof').setInputFiles({ name: 'transfer.png', mimeType: 'image/png', buffer: png() });
+    await page.getByLabel('Proof').setInputFiles({ name: 'transfer.png', mimeType: 'image/png', buffer: Buffer.from(png(8, 8)) });
     await page.getByRole('button', { name: 'Submit' }).click();
     await page.waitForURL('**/deposits?status=pending&amount=250.00&currency=USD');
     const modal = page.getByRole('dialog', { name: 'Deposit Submitted' });
