@@ -105,6 +105,10 @@ function WithdrawTab({ data }: { data: WithdrawFormData }) {
             </div>
           </div>
           <ErrorList id={form.errorId} errors={form.errors} />
+          {/* on a phone the summary comes after the form: the total is repeated next to the button */}
+          <p className="withdraw-total-inline" aria-hidden="true">
+            <span>{t('Total')}</span><strong>{money(summary?.total)}</strong>
+          </p>
           <SubmitButton pending={pending} className="btn-block">{t('Withdraw')}</SubmitButton>
         </fetcher.Form>
         <aside className="withdraw-summary" aria-label={t('Summary')}>

@@ -18,7 +18,8 @@ import { plainDecimal, useFormat, type Formatter } from '~/components/ui/format.
 import type { Reply } from '~/components/ui/forms.ts';
 import { withdrawFee } from './fees.ts';
 import { DecisionSchemas, FeeSettingsSchema, WITHDRAW_PARSE } from './withdrawal-schemas.ts';
-import { BankDetailsList, WithdrawalStatusChip, useMethodLabel } from './withdrawal-parts.tsx';
+import { WithdrawalStatusChip, useMethodLabel } from './withdrawal-parts.tsx';
+import type { BankDetails } from './money.server.ts';
 import type { StaffWithdrawalRow, WithdrawalStatus } from './withdrawals.server.ts';
 
 export interface StaffWithdrawalsData {
@@ -51,7 +52,7 @@ export function StaffWithdrawalsPage({ mode, data }: { mode: 'pending' | 'histor
   }, { preventScrollReset: true });
 
   return (
-    <section className="page withdraws-admin">
+    <section className={`page withdraws-admin withdraws-${mode}`}>
       <h1 className="page-title">{title}</h1>
       <DataTable columns={columns} data={data.rows} total={data.total} getRowId={(r) => String(r.id)} caption={title}
         searchable={mode === 'pending'}
@@ -106,12 +107,12 @@ function staffColumns(t: T, f: Formatter, method: (g: string) => string, act: ((
     { id: 'id', header: t('ID'), cell: ({ row }) => row.original.id },
     {
       id: 'user', header: t('User'), enableSorting: false,
-      cell: ({ row }) => <Link to={`/admin/customers/edit/${row.original.userId}`}>{row.original.email}</Link>,
+      cell: ({ row }) => <Link className="cell-email" to={`/admin/customers/edit/${row.original.userId}`}>{row.original.email}</Link>,
     },
-    { id: 'gateway', header: t('Gateway'), enableSorting: false, cell: ({ row }) => method(row.original.gateway) },
+    { id: 'gateway', header: t('Gateway'), enableSorting: false, cell: ({ row }) => <span className="cell-short">{method(row.original.gateway)}</span> },
     {
       id: 'description', header: t('Description'), enableSorting: false,
-      cell: ({ row }) => (row.original.bank ? <BankDetailsList bank={row.original.bank} /> : <span>{row.original.description || '—'}</span>),
+      cell: ({ row }) => (row.original.bank ? <BankLines bank={row.original.bank} /> : <span>{row.original.description || '—'}</span>),
     },
     {
       id: 'reason', header: t('Decline Reason'), enableSorting: false,
@@ -124,7 +125,7 @@ function staffColumns(t: T, f: Formatter, method: (g: string) => string, act: ((
       id: 'status', header: t('Status'), enableSorting: false,
       cell: ({ row }) => <WithdrawalStatusChip status={row.original.status} awaitingSecond={row.original.awaitingSecond} />,
     },
-    { id: 'created_at', header: t('Date'), cell: ({ row }) => f.dateTime(row.original.createdAt) },
+    { id: 'created_at', header: t('Date'), cell: ({ row }) => <span className="cell-date">{f.dateTime(row.original.createdAt)}</span> },
   ];
   if (act) {
     columns.push({
@@ -140,6 +141,19 @@ function staffColumns(t: T, f: Formatter, method: (g: string) => string, act: ((
     });
   }
   return columns;
+}
+
+/** The bank the money goes to, compact for the list: name and country, holder, account number, SWIFT. */
+function BankLines({ bank }: { bank: BankDetails }) {
+  const { t } = useTranslation();
+  return (
+    <span className="bank-lines">
+      <span><strong>{bank.bankName || '—'}</strong>{bank.bankCountry ? ` · ${bank.bankCountry}` : ''}</span>
+      <span><span className="muted">{t('A/C name')}</span> {bank.accountName || '—'}</span>
+      <span><span className="muted">{t('A/C no')}</span> {bank.accountNumber || '—'}</span>
+      <span><span className="muted">{t('SWIFT')}</span> {bank.swiftCode || '—'}</span>
+    </span>
+  );
 }
 
 // ---------------------------------------------------------------- settings
