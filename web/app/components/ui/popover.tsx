@@ -18,6 +18,7 @@ export interface PopoverProps {
 interface Place { top: number; left: number; width: number }
 const GAP = 6;
 const MARGIN = 8;
+/** the region's width; its stylesheet gives it the same (min(300px, 100vw − 16px)) so it is measured at its final size */
 const WIDTH = 300;
 
 export function Popover({ label, title, children, buttonClassName = 'link-btn' }: PopoverProps) {

@@ -113,18 +113,18 @@ function WithdrawTab({ data }: { data: WithdrawFormData }) {
         </fetcher.Form>
         <aside className="withdraw-summary" aria-label={t('Summary')}>
           <h2 className="section-title">{t('Summary')}</h2>
-          <dl className="money-summary" aria-live="polite">
+          <dl className="withdraw-figures" aria-live="polite">
             <div><dt>{t('Amount')}</dt><dd data-testid="summary-amount">{money(summary?.amount)}</dd></div>
             <div>
               <dt>{t('Gateway Fee')}</dt>
               <dd data-testid="summary-fee">{money(summary?.fee)}</dd>
             </div>
-            <div className="money-summary-total"><dt>{t('Total')}</dt><dd data-testid="summary-total">{money(summary?.total)}</dd></div>
+            <div className="withdraw-figures-total"><dt>{t('Total')}</dt><dd data-testid="summary-total">{money(summary?.total)}</dd></div>
           </dl>
           <p className="muted fee-rule">
             {t('Fee: {{percent}} of the amount + {{fixed}}', { percent: f.percent(data.fees.percentage), fixed: wallet ? f.money(data.fees.fixed, wallet.currency) : f.amount(data.fees.fixed) })}
           </p>
-          <dl className="money-summary">
+          <dl className="withdraw-figures">
             <div>
               <dt>{t('Available (free margin)')}</dt>
               <dd data-testid="summary-free-margin">{wallet ? (wallet.freeMargin === null ? t('Live prices are unavailable') : f.money(wallet.freeMargin, wallet.currency)) : '—'}</dd>
