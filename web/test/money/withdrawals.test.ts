@@ -168,7 +168,7 @@ describe('/withdraws: the Withdraw tab', () => {
       [{ swift_code: '1HASUS33' }, 'swift_code', 'Swift code must be 8 or 11 letters and digits'],
       [{ swift_code: 'x'.repeat(5000) }, 'swift_code', 'Swift code must be 8 or 11 letters and digits'],
       [{ bank_country: '' }, 'bank_country', 'Bank country is required'],
-      [{ bank_country: 'Atlantis' }, 'bank_country', 'Bank country is required'],
+      [{ bank_country: 'Atlantis' }, 'bank_country', 'Choose a bank country from the list'],
       [{ bank_country: 'x'.repeat(10_000) }, 'bank_country', 'Bank country is required'],
     ];
     for (const [change, field, message] of cases) {

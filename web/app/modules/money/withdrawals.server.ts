@@ -27,6 +27,8 @@ export const WITHDRAW_TOASTS = {
 } as const;
 export const WITHDRAWAL_STATUSES: readonly WithdrawalStatus[] = ['pending', 'approved', 'declined'];
 
+const refuse = (status: number, message: string, field?: string): MoneyRefusal => ({ ok: false, status, message, field });
+
 /** The floating P/L of a wallet's open positions, the engine's figure (null when the engine cannot say). */
 const engineFloating: FloatingPnl = async (balanceId) => {
   const r = await engine().account(balanceId);
@@ -82,7 +84,7 @@ export async function withdrawForm(sql: Sql, userId: number, floating: FloatingP
 
 /** A withdrawal request from the form: the country must be one of the list's; the rest is requestWithdrawal's. */
 export async function submitWithdrawal(sql: Sql, userId: number, v: WithdrawInput, floating: FloatingPnl = engineFloating) {
-  if (!countryNames().includes(v.bank_country)) return { ok: false, status: 400, message: 'Bank country is required', field: 'bank_country' } satisfies MoneyRefusal;
+  if (!countryNames().includes(v.bank_country)) return refuse(400, 'Choose a bank country from the list', 'bank_country');
   const bank: BankDetails = {
     bankName: v.bank_name, accountName: '', accountNumber: v.account_number, swiftCode: v.swift_code, bankCountry: v.bank_country,
   };
