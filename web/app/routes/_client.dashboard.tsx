@@ -3,7 +3,6 @@ import { useLoaderData } from '@remix-run/react';
 import { db } from '~/utils/db.server.ts';
 import { requireAccess } from '~/modules/auth/guards.server.ts';
 import { pageMeta } from '~/modules/shell/meta.ts';
-import { getSettings } from '~/modules/settings/settings.server.ts';
 import { z } from 'zod';
 import { listQuery } from '~/components/ui/list-params.ts';
 import { useRootData } from '~/root.tsx';
@@ -19,10 +18,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const sql = db();
   const s = await requireAccess(request, sql);
   const list = listQuery(request, [], POSITIONS_PREFIX, { extra: { tab: z.enum(['all', 'open']).catch('all') } });
-  const { pricingPlan } = await getSettings(sql, ['pricingPlan'] as const);
-  return loadDashboard(sql, s.user.id, {
-    openOnly: list.tab === 'open', page: list.page, limit: list.limit, pricingPlanOn: pricingPlan.enabled === 'on',
-  });
+  // the plans themselves are the plan prompt's and /pricing's (modules/pricing); the panel shows the user's own
+  return loadDashboard(sql, s.user.id, { openOnly: list.tab === 'open', page: list.page, limit: list.limit });
 }
 
 // POST /dashboard: place, close, modify (take-profit / stop-loss) and favorites, told apart by `intent`.

@@ -1,4 +1,4 @@
-import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs } from '@remix-run/node';
+import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { useLoaderData } from '@remix-run/react';
 import { z } from 'zod';
 import { db } from '~/utils/db.server.ts';
@@ -11,7 +11,6 @@ import { GeneralErrorBoundary } from '~/components/error-boundary.tsx';
 import { customerWithdrawals, submitWithdrawal, withdrawForm, WITHDRAW_TOASTS } from '~/modules/money/withdrawals.server.ts';
 import { WithdrawSchema, WITHDRAW_PARSE } from '~/modules/money/withdrawal-schemas.ts';
 import { WithdrawsPage } from '~/modules/money/withdrawal-client.tsx';
-import styles from '~/styles/withdrawals.css?url';
 
 // /withdraws — tabs Withdraw (the bank withdrawal form) and History (the user's own withdrawals,
 // 15 a page); the tab is in the URL. The rules are money.server.ts's requestWithdrawal.
@@ -44,8 +43,6 @@ export default function Page() {
 }
 
 export const meta = pageMeta('Withdraws');
-
-export const links: LinksFunction = () => [{ rel: 'stylesheet', href: styles }];
 
 export function ErrorBoundary() {
   return <GeneralErrorBoundary />;

@@ -1,4 +1,4 @@
-import type { LinksFunction, LoaderFunctionArgs } from '@remix-run/node';
+import type { LoaderFunctionArgs } from '@remix-run/node';
 import { useLoaderData } from '@remix-run/react';
 import { z } from 'zod';
 import { db } from '~/utils/db.server.ts';
@@ -7,7 +7,6 @@ import { listQuery } from '~/components/ui/list-params.ts';
 import { GeneralErrorBoundary } from '~/components/error-boundary.tsx';
 import { staffWithdrawals, STAFF_SORTS, WITHDRAWAL_STATUSES } from '~/modules/money/withdrawals.server.ts';
 import { StaffWithdrawalsPage } from '~/modules/money/withdrawal-staff.tsx';
-import styles from '~/styles/withdrawals.css?url';
 
 // /admin/withdraws/history (roles 1, 2) — every withdrawal, all statuses; no search (admin.md
 // §2.7); the status and date filters, sort, page size and page in the URL.
@@ -28,8 +27,6 @@ export default function Page() {
   const data = useLoaderData<typeof loader>();
   return <StaffWithdrawalsPage mode="history" data={data} />;
 }
-
-export const links: LinksFunction = () => [{ rel: 'stylesheet', href: styles }];
 
 export function ErrorBoundary() {
   return <GeneralErrorBoundary />;

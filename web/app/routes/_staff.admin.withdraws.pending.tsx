@@ -1,4 +1,4 @@
-import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs } from '@remix-run/node';
+import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { useLoaderData } from '@remix-run/react';
 import { db } from '~/utils/db.server.ts';
 import { clientIp } from '~/utils/request.server.ts';
@@ -10,7 +10,6 @@ import { GeneralErrorBoundary } from '~/components/error-boundary.tsx';
 import { decideWithdrawal, staffWithdrawals, STAFF_SORTS } from '~/modules/money/withdrawals.server.ts';
 import { DecisionSchemas, WITHDRAW_PARSE } from '~/modules/money/withdrawal-schemas.ts';
 import { StaffWithdrawalsPage } from '~/modules/money/withdrawal-staff.tsx';
-import styles from '~/styles/withdrawals.css?url';
 
 // /admin/withdraws/pending (roles 1, 2) — the pending withdrawals: search by the customer's email
 // or id, sort, page size and page in the URL; Approve (four-eyes above the site's threshold) and
@@ -39,8 +38,6 @@ export default function Page() {
   const data = useLoaderData<typeof loader>();
   return <StaffWithdrawalsPage mode="pending" data={data} />;
 }
-
-export const links: LinksFunction = () => [{ rel: 'stylesheet', href: styles }];
 
 export function ErrorBoundary() {
   return <GeneralErrorBoundary />;

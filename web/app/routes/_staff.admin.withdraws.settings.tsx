@@ -1,4 +1,4 @@
-import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs } from '@remix-run/node';
+import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { useLoaderData } from '@remix-run/react';
 import { db } from '~/utils/db.server.ts';
 import { clientIp } from '~/utils/request.server.ts';
@@ -10,7 +10,6 @@ import { withdrawFees } from '~/modules/money/money.server.ts';
 import { saveWithdrawFees, WITHDRAW_TOASTS } from '~/modules/money/withdrawals.server.ts';
 import { FeeSettingsSchema, WITHDRAW_PARSE } from '~/modules/money/withdrawal-schemas.ts';
 import { WithdrawSettingsPage } from '~/modules/money/withdrawal-staff.tsx';
-import styles from '~/styles/withdrawals.css?url';
 
 // /admin/withdraws/settings (admin only) — Fee (%) and Fee (Fixed) of every withdrawal
 // (docs/specs.md#money: fee = % / 100 × amount + fixed), saved with an audit row.
@@ -33,8 +32,6 @@ export default function Page() {
   const { fees } = useLoaderData<typeof loader>();
   return <WithdrawSettingsPage fees={fees} />;
 }
-
-export const links: LinksFunction = () => [{ rel: 'stylesheet', href: styles }];
 
 export function ErrorBoundary() {
   return <GeneralErrorBoundary />;

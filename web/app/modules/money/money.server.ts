@@ -30,17 +30,33 @@ export const REASON_MAX = 500;
 
 // ---------------------------------------------------------------- KYC gate
 
+/**
+ * The one rule of 'KYC verified', as SQL: the user has an approved identity document
+ * (modules/kyc: only a customer's latest document can be approved). A query that reads more
+ * (the dashboard's) embeds it; everything else calls isKycApproved.
+ */
+export function kycApprovedSql(sql: Sql, userId: number) {
+  return sql`EXISTS (SELECT 1 FROM kyc_documents WHERE user_id = ${userId} AND status = 'approved')`;
+}
+
 /** Whether the user has an approved identity document. */
 export async function isKycApproved(sql: Sql, userId: number): Promise<boolean> {
-  const [r] = await sql`SELECT EXISTS (SELECT 1 FROM kyc_documents WHERE user_id = ${userId} AND status = 'approved') AS ok`;
+  const [r] = await sql`SELECT ${kycApprovedSql(sql, userId)} AS ok`;
   return r.ok === true;
 }
 
+export type KycAction = 'deposit' | 'withdraw' | 'trade';
+
+/** The gate itself: the site's KYC switch for the action is on and the user is not verified. */
+export function kycGate(switches: Record<KycAction, string>, action: KycAction, approved: boolean): boolean {
+  return switches[action] === 'on' && !approved;
+}
+
 /** True when the site's KYC switch for this action is on and the user is not verified: the action is refused. */
-export async function kycBlocks(sql: Sql, userId: number, action: 'deposit' | 'withdraw' | 'trade'): Promise<boolean> {
+export async function kycBlocks(sql: Sql, userId: number, action: KycAction): Promise<boolean> {
   const kyc = await getSetting(sql, 'kyc');
-  if (kyc[action] !== 'on') return false;
-  return !(await isKycApproved(sql, userId));
+  if (!kycGate(kyc, action, false)) return false;
+  return kycGate(kyc, action, await isKycApproved(sql, userId));
 }
 
 export const KYC_MESSAGES = {
@@ -121,8 +137,15 @@ export interface DepositRequest {
 
 export interface DepositCreated extends FeeSummary { ok: true; id: number; currency: string; gateway: string; replayed: boolean }
 
-/** A pending deposit: real wallet of the user, active gateway, KYC gate, fee from the gateway. */
-export async function createDeposit(sql: Sql, r: DepositRequest): Promise<DepositCreated | MoneyRefusal> {
+/** A deposit that passed every rule: the wallet, the gateway and the figures it would be stored with. */
+export interface DepositChecked { ok: true; wallet: RealWallet; gateway: Gateway; fees: FeeSummary }
+
+/**
+ * The rules of a deposit, checked without writing anything: the user's own real wallet, an
+ * active gateway, the KYC gate, a valid amount; the fee from the gateway. createDeposit runs
+ * them; the deposit form runs them too before it sends the customer to a manual gateway's page.
+ */
+export async function checkDeposit(sql: Sql, r: Pick<DepositRequest, 'userId' | 'balanceId' | 'gateway' | 'amount'>): Promise<DepositChecked | MoneyRefusal> {
   const wallet = await realWallet(sql, r.userId, r.balanceId);
   if (!wallet) return refuse(400, 'Wallet is required', 'balance_id');
   const gateway = await activeGateway(sql, r.gateway);
@@ -130,7 +153,14 @@ export async function createDeposit(sql: Sql, r: DepositRequest): Promise<Deposi
   if (await kycBlocks(sql, r.userId, 'deposit')) return refuse(403, KYC_MESSAGES.deposit);
   const amount = parseMoneyAmount(r.amount);
   if (!amount.ok) return amount;
-  const fees = depositFee(amount.value, gateway.fee);
+  return { ok: true, wallet, gateway, fees: depositFee(amount.value, gateway.fee) };
+}
+
+/** A pending deposit: real wallet of the user, active gateway, KYC gate, fee from the gateway. */
+export async function createDeposit(sql: Sql, r: DepositRequest): Promise<DepositCreated | MoneyRefusal> {
+  const checked = await checkDeposit(sql, r);
+  if (!checked.ok) return checked;
+  const { wallet, gateway, fees } = checked;
   const clientRef = r.clientRef || null;
   const [row] = await sql`
     INSERT INTO deposits (user_id, balance_id, gateway, amount, fee, total, description, details, client_ref)

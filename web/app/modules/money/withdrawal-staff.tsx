@@ -177,15 +177,16 @@ export function WithdrawSettingsPage({ fees }: { fees: { percentage: string; fix
     <section className="page">
       <h1 className="page-title">{t('Withdraw Settings')}</h1>
       <div className="card settings-card">
+        <p className="muted">{t('Fee = Fee (%) / 100 × amount + Fee (Fixed)')}</p>
         <fetcher.Form method="post" {...getFormProps(form)}>
-          <Field label={t('Fee (%)')} errors={fields.feePercentage.errors}
-            inputProps={{ ...getInputProps(fields.feePercentage, { type: 'text' }), inputMode: 'decimal', autoComplete: 'off' }} />
-          <Field label={t('Fee (Fixed)')} errors={fields.feeFixed.errors}
-            inputProps={{ ...getInputProps(fields.feeFixed, { type: 'text' }), inputMode: 'decimal', autoComplete: 'off' }} />
+          <div className="form-grid">
+            <Field label={t('Fee (%)')} errors={fields.feePercentage.errors}
+              inputProps={{ ...getInputProps(fields.feePercentage, { type: 'text' }), inputMode: 'decimal', autoComplete: 'off' }} />
+            <Field label={t('Fee (Fixed)')} errors={fields.feeFixed.errors}
+              inputProps={{ ...getInputProps(fields.feeFixed, { type: 'text' }), inputMode: 'decimal', autoComplete: 'off' }} />
+          </div>
           <p className="muted" aria-live="polite">
-            {example
-              ? t('A withdrawal of {{amount}} pays a fee of {{fee}} (total {{total}}).', { amount: f.rate('100', 2), fee: f.rate(example.fee, 2), total: f.rate(example.total, 2) })
-              : t('Fee = Fee (%) / 100 × amount + Fee (Fixed)')}
+            {example ? t('A withdrawal of {{amount}} pays a fee of {{fee}} (total {{total}}).', { amount: f.rate('100', 2), fee: f.rate(example.fee, 2), total: f.rate(example.total, 2) }) : '\u00a0'}
           </p>
           <ErrorList id={form.errorId} errors={form.errors} />
           <SubmitButton pending={pending}>{t('Submit')}</SubmitButton>

@@ -5,6 +5,7 @@ import type { Sql } from '~/utils/db.server.ts';
 import { getSettings } from '~/modules/settings/settings.server.ts';
 import { engine, type EngineRefusal, type MarketStatus } from './engine.server.ts';
 import { activeWallet } from '~/modules/accounts/accounts.server.ts';
+import { kycApprovedSql, kycGate } from '~/modules/money/money.server.ts';
 import type { DashboardAction, ActionReply } from './schemas.ts';
 import type { Category } from '@broker/engine/domain';
 import { marketStatus } from '@broker/engine/domain';
@@ -65,21 +66,19 @@ export async function openExposure(sql: Sql, balanceId: number): Promise<Exposur
   return rows.map((r) => ({ instrument: r.name, long: r.long, short: r.short, offset: r.offset, count: r.n }));
 }
 
-export async function loadDashboard(sql: Sql, userId: number, opts: { openOnly: boolean; page: number; limit: number; pricingPlanOn: boolean }) {
+export async function loadDashboard(sql: Sql, userId: number, opts: { openOnly: boolean; page: number; limit: number }) {
   const balance = await activeWallet(sql, userId);
-  const [instruments, favorites, spreads, [extra], settings, quotes, positions, exposure, plans] = await Promise.all([
+  const [instruments, favorites, spreads, [extra], settings, quotes, positions, exposure] = await Promise.all([
     sql`SELECT id, name, base, quote, alias, category, tradable, leverage, digits, bids::float8 AS bids, asks::float8 AS asks
           FROM instruments ORDER BY category, name`,
     sql`SELECT instrument_id FROM favorites WHERE user_id = ${userId} ORDER BY created_at`,
     sql`SELECT category, value::text AS value FROM spreads`,
-    sql`SELECT to_jsonb(p) AS plan,
-               EXISTS (SELECT 1 FROM kyc_documents k WHERE k.user_id = u.id AND k.status = 'approved') AS kyc_ok
+    sql`SELECT to_jsonb(p) AS plan, ${kycApprovedSql(sql, userId)} AS kyc_ok
           FROM users u LEFT JOIN pricing_plans p ON p.id = u.pricing_plan_id WHERE u.id = ${userId}`,
     getSettings(sql, ['kyc'] as const),
     engine().quotes(),
     balance ? listPositions(sql, balance.id, opts) : Promise.resolve({ total: 0, rows: [] as PositionRow[] }),
     balance ? openExposure(sql, balance.id) : Promise.resolve([] as Exposure[]),
-    opts.pricingPlanOn ? sql`SELECT id, name, price::text AS price, price_currency FROM pricing_plans ORDER BY price, id` : Promise.resolve([]),
   ]);
   const live = quotes.ok ? new Map(quotes.quotes.map((q) => [q.name, q])) : new Map();
   const quoteMap: Record<string, Quote> = {};
@@ -101,11 +100,10 @@ export async function loadDashboard(sql: Sql, userId: number, opts: { openOnly: 
     favorites: favorites.map((f) => Number(f.instrument_id)),
     spreads: Object.fromEntries(spreads.map((s) => [s.category, s.value])) as Partial<Record<Category, string>>,
     plan: plan ? { id: Number(plan.id), name: String(plan.name), values: plan } : null,
-    plans: plans.map((p) => ({ id: Number(p.id), name: p.name as string, price: p.price as string, currency: String(p.price_currency) })),
     isKyc: Boolean(extra?.kyc_ok),
     kycTrade: settings.kyc.trade === 'on',
     /** the 'verify KYC to trade' notice: only while the KYC trade switch makes trading wait for it */
-    kycNotice: settings.kyc.trade === 'on' && !extra?.kyc_ok,
+    kycNotice: kycGate(settings.kyc, 'trade', extra?.kyc_ok === true),
     positions: { ...positions, page: opts.page, openOnly: opts.openOnly, pageSize: opts.limit },
     exposure,
   };
