@@ -16,6 +16,8 @@ type Loader = (args: LoaderFunctionArgs) => unknown;
 interface Case { name: string; path: string; loader: () => Promise<Loader> }
 
 const kyc = async () => (await import('../web/app/routes/_staff.admin.kyc.tsx')).loader as Loader;
+const pending = async () => (await import('../web/app/routes/_staff.admin.withdraws.pending.tsx')).loader as Loader;
+const history = async () => (await import('../web/app/routes/_staff.admin.withdraws.history.tsx')).loader as Loader;
 const CASES: Case[] = [
   { name: 'KYC, all (page 1)', path: '/admin/kyc', loader: kyc },
   { name: 'KYC, pending', path: '/admin/kyc?status=pending', loader: kyc },
@@ -26,6 +28,18 @@ const CASES: Case[] = [
   { name: 'KYC, deep page (4,000 of 4,667)', path: '/admin/kyc?page=4000', loader: kyc },
   { name: 'KYC, pending, deep page (1,600 of 1,667)', path: '/admin/kyc?status=pending&page=1600', loader: kyc },
   { name: 'KYC, sorted by upload date, oldest first, page 100', path: '/admin/kyc?sort=created_at&dir=asc&page=100', loader: kyc },
+  { name: 'Pending withdraws (page 1)', path: '/admin/withdraws/pending', loader: pending },
+  { name: 'Pending withdraws, searched: one customer by e-mail', path: '/admin/withdraws/pending?search=customer13%40', loader: pending },
+  { name: 'Pending withdraws, searched: every customer (customer…)', path: '/admin/withdraws/pending?search=customer', loader: pending },
+  { name: 'Pending withdraws, searched: a customer or withdrawal id', path: '/admin/withdraws/pending?search=20', loader: pending },
+  { name: 'Pending withdraws, sorted by amount', path: '/admin/withdraws/pending?sort=amount&dir=desc', loader: pending },
+  { name: 'Pending withdraws, deep page (400 of 408)', path: '/admin/withdraws/pending?page=400', loader: pending },
+  { name: 'Withdraw history, all (page 1)', path: '/admin/withdraws/history', loader: history },
+  { name: 'Withdraw history, declined', path: '/admin/withdraws/history?status=declined', loader: history },
+  { name: 'Withdraw history, requested this month', path: `/admin/withdraws/history?dateStart=${monthStart()}`, loader: history },
+  { name: 'Withdraw history, approved, sorted by amount', path: '/admin/withdraws/history?status=approved&sort=amount&dir=asc', loader: history },
+  { name: 'Withdraw history, deep page (3,900 of 4,000)', path: '/admin/withdraws/history?page=3900', loader: history },
+  { name: 'Withdraw history, deep page at 50 a page (1,100 of 1,200)', path: '/admin/withdraws/history?page=1100&limit=50', loader: history },
 ];
 
 function monthStart(): string {
@@ -43,8 +57,8 @@ try {
   const { db } = await import('../web/app/utils/db.server.ts');
   const session = await createSession(db(), { userId: Number(admin.id), remember: false });
   const cookie = `${SESSION_COOKIE}=${session.token}`;
-  const [{ n }] = await sql`SELECT count(*)::int AS n FROM kyc_documents`;
-  console.log(`[bench:lists] ${n} KYC documents; ${RUNS} runs per case after ${WARMUP} warm-up runs`);
+  const [{ n, w }] = await sql`SELECT (SELECT count(*) FROM kyc_documents)::int AS n, (SELECT count(*) FROM withdrawals)::int AS w`;
+  console.log(`[bench:lists] ${n} KYC documents, ${w} withdrawals; ${RUNS} runs per case after ${WARMUP} warm-up runs`);
   for (const c of CASES) {
     const loader = await c.loader();
     const times: number[] = [];

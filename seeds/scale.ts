@@ -1,13 +1,14 @@
 // `npm run seed:scale`: 1,000,000 leads, 100,000 customers (demo + real wallets funded
-// through the ledger), 100,000 open orders and 70,000 KYC documents (60 % of the customers),
-// all set-based SQL, for the benchmarks and
-// for trying the lists at a broker's size. Prints how long each part took.
+// through the ledger), 100,000 open orders, 70,000 KYC documents (60 % of the customers) and
+// about 60,000 withdrawals (scale-withdrawals.ts), all set-based SQL, for the benchmarks and for
+// trying the lists at a broker's size. Prints how long each part took.
 import postgres from 'postgres';
 import { migrate } from '../scripts/lib/postgres.ts';
 import { openAppDatabase } from '../scripts/lib/database.ts';
 import { hashPassword } from '../web/app/modules/auth/password.server.ts';
 import { loadDemoData } from './demo.ts';
 import { DEMO_PASSWORD } from './demo-users.ts';
+import { seedWithdrawals } from './scale-withdrawals.ts';
 
 const CUSTOMERS = Number(process.env.SCALE_CUSTOMERS ?? 100_000);
 const LEADS = Number(process.env.SCALE_LEADS ?? 1_000_000);
@@ -237,11 +238,20 @@ try {
   // would get there soon after a load this size; the measurements should not wait for it)
   await step('vacuum (users, kyc documents, uploads)', () => sql`VACUUM (ANALYZE) users, kyc_documents, uploads`);
 
+  await step('withdrawals', () => sql.begin(async (tx) => {
+    await tx`SET LOCAL synchronous_commit = off`;
+    const n = await seedWithdrawals(tx, first_user_id);
+    console.log(`[seed:scale] ${n.withdrawals} withdrawals, ${n.pending} pending`);
+  }));
+  // the staff lists page through index-only scans once the visibility map is set
+  await step('vacuum (withdrawals)', () => sql`VACUUM (ANALYZE) withdrawals`);
+
   await step('analyze', () => sql`ANALYZE`);
   const total = (Date.now() - started) / 1000;
   const [c] = await sql`
     SELECT (SELECT count(*) FROM leads)::int AS leads, (SELECT count(*) FROM users WHERE role_id = 3)::int AS customers,
            (SELECT count(*) FROM orders WHERE close_time IS NULL)::int AS open_orders,
+           (SELECT count(*) FROM withdrawals)::int AS withdrawals,
            (SELECT count(*) FROM kyc_documents)::int AS kyc_documents,
            (SELECT count(*) FROM ledger_entries)::int AS ledger_entries`;
   console.log(JSON.stringify({ seconds: Number(total.toFixed(1)), ...c, steps: timings }));

@@ -1,13 +1,38 @@
-import type { LoaderFunctionArgs } from '@remix-run/node';
+import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
+import { useLoaderData } from '@remix-run/react';
+import { db } from '~/utils/db.server.ts';
+import { clientIp } from '~/utils/request.server.ts';
 import { requireAccess } from '~/modules/auth/guards.server.ts';
-import { PlaceholderPage } from '~/modules/shell/placeholder.tsx';
+import { parseForm } from '~/components/ui/forms.ts';
+import { replyDone, replyRefused } from '~/utils/reply.server.ts';
+import { GeneralErrorBoundary } from '~/components/error-boundary.tsx';
+import { withdrawFees } from '~/modules/money/money.server.ts';
+import { saveWithdrawFees, WITHDRAW_TOASTS } from '~/modules/money/withdrawals.server.ts';
+import { FeeSettingsSchema, WITHDRAW_PARSE } from '~/modules/money/withdrawal-schemas.ts';
+import { WithdrawSettingsPage } from '~/modules/money/withdrawal-staff.tsx';
 
-// /admin/withdraws/settings — roles from the permission map; a later issue fills this page.
+// /admin/withdraws/settings (admin only) — Fee (%) and Fee (Fixed) of every withdrawal
+// (docs/specs.md#money: fee = % / 100 × amount + fixed), saved with an audit row.
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireAccess(request);
-  return null;
+  const sql = db();
+  await requireAccess(request, sql);
+  return { fees: await withdrawFees(sql) };
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const sql = db();
+  const s = await requireAccess(request, sql, context);
+  const submission = parseForm(await request.formData(), FeeSettingsSchema, WITHDRAW_PARSE);
+  if (submission.status !== 'success') return replyRefused(submission);
+  await saveWithdrawFees(sql, submission.value, s.user.id, clientIp(request, context));
+  return replyDone(submission, WITHDRAW_TOASTS.settings);
 }
 
 export default function Page() {
-  return <PlaceholderPage title="Withdraw Settings" />;
+  const { fees } = useLoaderData<typeof loader>();
+  return <WithdrawSettingsPage fees={fees} />;
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
 }

@@ -9,6 +9,7 @@ export { DateRangeDialog, type DateRange } from './date-range-dialog.tsx';
 export { Field, SelectField, CheckboxField, SubmitButton, ErrorList, useIsPending } from './fields.tsx';
 export { ToastProvider, useToast, useReplyToast, useFetcherToast, type ToastMessage, type ReplyToastOptions } from './toast.tsx';
 export { Spinner, LoadingScreen } from './spinner.tsx';
+export { Popover, type PopoverProps } from './popover.tsx';
 export {
   formatDateTime, formatClientDateTime, formatMoney, formatRate, formatPnl, formatPercent, formatAmount, plainDecimal, useFormat, formatterFor, type Formatter,
 } from './format.ts';

@@ -124,8 +124,9 @@ export function NotificationsDropdown({ items }: { items: Shell['notifications']
   const f = useFormat();
   const unread = items.filter((n) => !n.read).length;
   return (
-    <Dropdown ariaLabel={t('Notifications')} className="notifications" label={
-      <span className="icon-btn" title={t('Notifications')}><BellIcon />{unread ? <span className="badge" aria-label={t('{{count}} unread', { count: unread })}>{unread}</span> : null}</span>
+    // the name holds the badge's number: a control's visible text is part of its accessible name (WCAG 2.5.3)
+    <Dropdown ariaLabel={unread ? t('Notifications, {{count}} unread', { count: unread }) : t('Notifications')} className="notifications" label={
+      <span className="icon-btn" title={t('Notifications')}><BellIcon />{unread ? <span className="badge">{unread}</span> : null}</span>
     }>
       <div className="dropdown-title">{t('Notifications')}</div>
       {items.length === 0 ? <div className="dropdown-empty">{t('No notifications')}</div> : (
