@@ -3,7 +3,6 @@ import { useLoaderData } from '@remix-run/react';
 import { db } from '~/utils/db.server.ts';
 import { requireAccess } from '~/modules/auth/guards.server.ts';
 import { pageMeta } from '~/modules/shell/meta.ts';
-import { getSettings } from '~/modules/settings/settings.server.ts';
 import { z } from 'zod';
 import { listQuery } from '~/components/ui/list-params.ts';
 import { useRootData } from '~/root.tsx';
@@ -14,15 +13,15 @@ import { Dashboard } from '~/modules/trading/dashboard.tsx';
 import { POSITIONS_PREFIX } from '~/modules/trading/positions.tsx';
 import { GeneralErrorBoundary } from '~/components/error-boundary.tsx';
 
+// the positions' URL state (one object, so list-params keeps its schema)
+const POSITIONS_QUERY = { extra: { tab: z.enum(['all', 'open']).catch('all') } };
+
 // /dashboard — instruments, chart, order dialogs, account summary and positions of the active wallet.
 export async function loader({ request }: LoaderFunctionArgs) {
   const sql = db();
   const s = await requireAccess(request, sql);
-  const list = listQuery(request, [], POSITIONS_PREFIX, { extra: { tab: z.enum(['all', 'open']).catch('all') } });
-  const { pricingPlan } = await getSettings(sql, ['pricingPlan'] as const);
-  return loadDashboard(sql, s.user.id, {
-    openOnly: list.tab === 'open', page: list.page, limit: list.limit, pricingPlanOn: pricingPlan.enabled === 'on',
-  });
+  const list = listQuery(request, [], POSITIONS_PREFIX, POSITIONS_QUERY);
+  return loadDashboard(sql, s.user.id, { openOnly: list.tab === 'open', page: list.page, limit: list.limit, request });
 }
 
 // POST /dashboard: place, close, modify (take-profit / stop-loss) and favorites, told apart by `intent`.

@@ -3,6 +3,7 @@
 // account summary. Every read is scoped to the user: a wallet is only ever read or made active
 // through its owner's id. Money stays the numeric columns' exact text.
 import type { Sql } from '~/utils/db.server.ts';
+import { oncePerRequest } from '~/utils/request-scope.server.ts';
 
 export interface Wallet { id: number; mode: 'demo' | 'real'; currency: string; balance: string; margin: string }
 
@@ -27,8 +28,15 @@ export async function activeWallet(sql: Sql, userId: number): Promise<Wallet | n
   return b ? wallet(b) : null;
 }
 
-/** Wallets and the active one in one read (the layouts' wallet switcher, /auth/user). */
-export async function accountSummary(sql: Sql, userId: number): Promise<AccountSummary> {
+/**
+ * Wallets and the active one in one read (the layouts' wallet switcher, the dashboard, /auth/user).
+ * Given the request, read once for all the loaders of a GET (the client layout's and the page's).
+ */
+export function accountSummary(sql: Sql, userId: number, request?: Request): Promise<AccountSummary> {
+  return request ? oncePerRequest(request, `accountSummary:${userId}`, () => readAccountSummary(sql, userId)) : readAccountSummary(sql, userId);
+}
+
+async function readAccountSummary(sql: Sql, userId: number): Promise<AccountSummary> {
   const rows = await sql`
     SELECT b.id, b.mode, b.currency, b.balance::text AS balance, b.margin::text AS margin, b.id = u.active_balance_id AS active
       FROM users u JOIN balances b ON b.user_id = u.id

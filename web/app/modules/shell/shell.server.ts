@@ -9,11 +9,12 @@ export type NotificationData =
   | { kind: 'position.closed'; id: number; reason: string; side: 'buy' | 'sell'; amount: string; instrument: string; rate: string | null; digits: number; pnl: string }
   | { kind?: undefined };
 
-export async function loadShell(sql: Sql, s: CurrentSession) {
+/** With the request, the wallets are read once for it (the dashboard's loader reads the same summary). */
+export async function loadShell(sql: Sql, s: CurrentSession, request?: Request) {
   const [notifications, account] = await Promise.all([
     sql`SELECT id, title, description, url, data, read_at IS NOT NULL AS read, created_at
           FROM notifications WHERE user_id = ${s.user.id} ORDER BY id DESC LIMIT 10`,
-    accountSummary(sql, s.user.id),
+    accountSummary(sql, s.user.id, request),
   ]);
   return {
     user: { id: s.user.id, fullName: s.user.fullName, email: s.user.email, roleId: s.user.roleId },

@@ -1,10 +1,15 @@
 // The client trading area's server side: what the dashboard shows (instruments, quotes,
 // favorites, the active wallet, its positions one page at a time) and its commands, sent to the
 // engine for the signed-in user: the engine resolves the active wallet and checks the order is theirs.
+// A dashboard request reads from PostgreSQL only what is the user's (the session, the wallets,
+// one row of plan, KYC and favorites, a page of positions, the open exposure): the instruments and
+// spreads are the process's copies and the prices the engine's (docs/architecture.md, web tier).
 import type { Sql } from '~/utils/db.server.ts';
 import { getSettings } from '~/modules/settings/settings.server.ts';
+import { cached } from '~/utils/live-cache.server.ts';
 import { engine, type EngineRefusal, type MarketStatus } from './engine.server.ts';
-import { activeWallet } from '~/modules/accounts/accounts.server.ts';
+import { currentQuotes } from './quotes.server.ts';
+import { accountSummary } from '~/modules/accounts/accounts.server.ts';
 import type { DashboardAction, ActionReply } from './schemas.ts';
 import type { Category } from '@broker/engine/domain';
 import { marketStatus } from '@broker/engine/domain';
@@ -29,23 +34,27 @@ export interface PositionRow {
 /** Open positions of a wallet summed per instrument (the domain's Exposure): enough to mark the floating P/L live. */
 export interface Exposure { instrument: string; long: number; short: number; offset: number; count: number }
 
+/**
+ * One page of a wallet's positions, newest first, and how many there are: one query (the count
+ * rides on each row), a second only for a page past the end, which has no row to carry it.
+ */
 export async function listPositions(sql: Sql, balanceId: number, opts: { openOnly: boolean; page: number; limit?: number }) {
   const limit = opts.limit ?? POSITIONS_PAGE_SIZE;
   const offset = (Math.max(1, opts.page) - 1) * limit;
   const open = opts.openOnly ? sql`AND o.close_time IS NULL` : sql``;
-  const [rows, [count]] = await Promise.all([
-    sql`
-      SELECT o.id, o.created_at, o.type, o.trade_amount::text AS amount, i.name AS instrument, i.base, i.quote,
-             o.open_rate::text AS open_rate, o.close_rate::text AS close_rate, o.exchange_rate::text AS exchange_rate,
-             o.spread::text AS spread, o.profit::text AS profit, o.loss::text AS loss, o.pro_loss::text AS pro_loss,
-             o.close_time, o.close_reason, i.digits
-        FROM orders o JOIN instruments i ON i.id = o.instrument_id
-       WHERE o.balance_id = ${balanceId} AND o.deleted_at IS NULL ${open}
-       ORDER BY o.id DESC LIMIT ${limit} OFFSET ${offset}`,
-    sql`SELECT count(*)::int AS n FROM orders o WHERE o.balance_id = ${balanceId} AND o.deleted_at IS NULL ${open}`,
-  ]);
+  const rows = await sql`
+    SELECT o.id, o.created_at, o.type, o.trade_amount::text AS amount, i.name AS instrument, i.base, i.quote,
+           o.open_rate::text AS open_rate, o.close_rate::text AS close_rate, o.exchange_rate::text AS exchange_rate,
+           o.spread::text AS spread, o.profit::text AS profit, o.loss::text AS loss, o.pro_loss::text AS pro_loss,
+           o.close_time, o.close_reason, i.digits, count(*) OVER ()::int AS total
+      FROM orders o JOIN instruments i ON i.id = o.instrument_id
+     WHERE o.balance_id = ${balanceId} AND o.deleted_at IS NULL ${open}
+     ORDER BY o.id DESC LIMIT ${limit} OFFSET ${offset}`;
+  const total = rows.length ? (rows[0].total as number)
+    : offset === 0 ? 0
+    : ((await sql`SELECT count(*)::int AS n FROM orders o WHERE o.balance_id = ${balanceId} AND o.deleted_at IS NULL ${open}`)[0].n as number);
   return {
-    total: count.n as number,
+    total,
     rows: rows.map((r): PositionRow => ({
       id: Number(r.id), createdAt: (r.created_at as Date).toISOString(), type: r.type, amount: r.amount, instrument: r.instrument,
       base: r.base, quote: r.quote, openRate: r.open_rate, closeRate: r.close_rate, exchangeRate: r.exchange_rate, spread: r.spread,
@@ -65,43 +74,69 @@ export async function openExposure(sql: Sql, balanceId: number): Promise<Exposur
   return rows.map((r) => ({ instrument: r.name, long: r.long, short: r.short, offset: r.offset, count: r.n }));
 }
 
-export async function loadDashboard(sql: Sql, userId: number, opts: { openOnly: boolean; page: number; limit: number; pricingPlanOn: boolean }) {
-  const balance = await activeWallet(sql, userId);
-  const [instruments, favorites, spreads, [extra], settings, quotes, positions, exposure, plans] = await Promise.all([
-    sql`SELECT id, name, base, quote, alias, category, tradable, leverage, digits, bids::float8 AS bids, asks::float8 AS asks
-          FROM instruments ORDER BY category, name`,
-    sql`SELECT instrument_id FROM favorites WHERE user_id = ${userId} ORDER BY created_at`,
-    sql`SELECT category, value::text AS value FROM spreads`,
+/**
+ * Every instrument, by category and name (frozen: the copy is shared by every request of the
+ * process until an instrument changes; live-cache). No prices: those come from the engine.
+ */
+export function listInstruments(sql: Sql): Promise<readonly InstrumentRow[]> {
+  return cached(sql, 'instruments', 'list', async () => {
+    const rows = await sql`SELECT id, name, base, quote, alias, category, tradable, leverage, digits FROM instruments ORDER BY category, name`;
+    return Object.freeze(rows.map((i) => Object.freeze({
+      id: Number(i.id), name: i.name as string, base: i.base as string, quote: i.quote as string, alias: i.alias as string | null,
+      category: i.category as Category, tradable: i.tradable as boolean, leverage: i.leverage as number, digits: i.digits as number,
+    })));
+  });
+}
+
+/** The spread setting of each category (kept like the instruments). */
+export function categorySpreads(sql: Sql): Promise<Readonly<Partial<Record<Category, string>>>> {
+  return cached(sql, 'spreads', 'all', async () => {
+    const rows = await sql`SELECT category, value::text AS value FROM spreads`;
+    return Object.freeze(Object.fromEntries(rows.map((s) => [s.category, s.value])));
+  });
+}
+
+/**
+ * The dashboard of a user: the wallet comes from the request's account summary (the layout reads
+ * the same one), the instruments and spreads from the process's copies, the prices from the
+ * engine's quotes (quotes.server.ts); the price an instrument last had is read from the database
+ * only for one the engine has no price for (the engine down, or never priced), marked stale.
+ */
+export async function loadDashboard(sql: Sql, userId: number, opts: { openOnly: boolean; page: number; limit: number; request?: Request }) {
+  const balance = (await accountSummary(sql, userId, opts.request)).active;
+  const [instruments, [extra], spreads, settings, quotes, positions, exposure] = await Promise.all([
+    listInstruments(sql),
     sql`SELECT to_jsonb(p) AS plan,
-               EXISTS (SELECT 1 FROM kyc_documents k WHERE k.user_id = u.id AND k.status = 'approved') AS kyc_ok
+               EXISTS (SELECT 1 FROM kyc_documents k WHERE k.user_id = u.id AND k.status = 'approved') AS kyc_ok,
+               ARRAY(SELECT f.instrument_id::int FROM favorites f WHERE f.user_id = u.id ORDER BY f.created_at) AS favorites
           FROM users u LEFT JOIN pricing_plans p ON p.id = u.pricing_plan_id WHERE u.id = ${userId}`,
+    categorySpreads(sql),
     getSettings(sql, ['kyc'] as const),
-    engine().quotes(),
+    currentQuotes(),
     balance ? listPositions(sql, balance.id, opts) : Promise.resolve({ total: 0, rows: [] as PositionRow[] }),
     balance ? openExposure(sql, balance.id) : Promise.resolve([] as Exposure[]),
-    opts.pricingPlanOn ? sql`SELECT id, name, price::text AS price, price_currency FROM pricing_plans ORDER BY price, id` : Promise.resolve([]),
   ]);
-  const live = quotes.ok ? new Map(quotes.quotes.map((q) => [q.name, q])) : new Map();
+  const live = new Map(quotes.ok ? quotes.quotes.map((q) => [q.name, q]) : []);
+  const unpriced = instruments.some((i) => !live.get(i.name)?.bids || !live.get(i.name)?.asks);
+  const saved = unpriced
+    ? new Map((await sql`SELECT name, bids::float8 AS bids, asks::float8 AS asks FROM instruments WHERE bids IS NOT NULL AND asks IS NOT NULL`)
+      .map((r) => [r.name as string, { bids: r.bids as number, asks: r.asks as number }]))
+    : new Map<string, { bids: number; asks: number }>();
   const quoteMap: Record<string, Quote> = {};
-  const list: InstrumentRow[] = instruments.map((i) => {
+  for (const i of instruments) {
     const q = live.get(i.name);
-    const bid = q?.bids ?? i.bids, ask = q?.asks ?? i.asks;
+    const bid = q?.bids ?? saved.get(i.name)?.bids, ask = q?.asks ?? saved.get(i.name)?.asks;
     if (bid && ask) quoteMap[i.name] = { bid, ask, prevBid: q?.prevBids ?? null, prevAsk: q?.prevAsks ?? null, ...(!q?.bids || q.stale ? { stale: true } : {}) };
-    return {
-      id: Number(i.id), name: i.name, base: i.base, quote: i.quote, alias: i.alias, category: i.category,
-      tradable: i.tradable, leverage: i.leverage, digits: i.digits,
-    };
-  });
+  }
   const plan = extra?.plan as Record<string, unknown> | null;
   return {
     balance,
-    instruments: list,
+    instruments: instruments as InstrumentRow[],
     quotes: quoteMap,
     status: (quotes.ok ? quotes.status : marketStatus(new Date())) as MarketStatus,
-    favorites: favorites.map((f) => Number(f.instrument_id)),
-    spreads: Object.fromEntries(spreads.map((s) => [s.category, s.value])) as Partial<Record<Category, string>>,
+    favorites: (extra?.favorites ?? []) as number[],
+    spreads: spreads as Partial<Record<Category, string>>,
     plan: plan ? { id: Number(plan.id), name: String(plan.name), values: plan } : null,
-    plans: plans.map((p) => ({ id: Number(p.id), name: p.name as string, price: p.price as string, currency: String(p.price_currency) })),
     isKyc: Boolean(extra?.kyc_ok),
     kycTrade: settings.kyc.trade === 'on',
     /** the 'verify KYC to trade' notice: only while the KYC trade switch makes trading wait for it */
