@@ -9,7 +9,9 @@ import os from 'node:os';
 import path from 'node:path';
 import url from 'node:url';
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { createRequire } from 'node:module';
 import { visitorPageCache } from './page-cache.mjs';
+import { installRouteMatching } from './route-matching.mjs';
 
 // The environment of the HTTP server itself (the app's own is parsed in app/utils/env.server.ts).
 const config = {
@@ -77,6 +79,8 @@ async function serve() {
   ]);
   const here = path.dirname(url.fileURLToPath(import.meta.url));
   const buildPath = path.resolve(here, process.argv[2] ?? 'build/server/index.js');
+  // route matching memoized before Remix first matches (route-matching.mjs)
+  installRouteMatching(createRequire(import.meta.url)('@remix-run/router'));
   const build = await import(url.pathToFileURL(buildPath).href);
   const clientDir = path.resolve(path.dirname(buildPath), '..', 'client');
   // what one request reads once and all its loaders share (app/utils/request-scope.server.ts)
