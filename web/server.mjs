@@ -69,6 +69,27 @@ function supervise(n) {
   console.log(`[web] ${n} processes on port ${config.port}`);
 }
 
+/**
+ * The request log's lines, written once per turn of the event loop rather than once per request:
+ * stdout is a pipe under `npm start` and the container, and a write to a pipe is a blocking
+ * system call (and a read for whoever reads it).
+ */
+function batchedLog(out) {
+  let lines = [];
+  const flush = () => {
+    if (lines.length === 0) return;
+    const text = lines.join('');
+    lines = [];
+    out.write(text);
+  };
+  process.on('exit', flush);
+  return {
+    write(line) {
+      if (lines.push(line) === 1) setImmediate(flush);
+    },
+  };
+}
+
 async function serve() {
   // Routes not handed the load context still learn the client's address: it travels as a header
   // that only this server sets (after removing whatever the client sent under that name). Set
@@ -94,7 +115,7 @@ async function serve() {
   // Vite fingerprints everything under /assets: cache it for good
   app.use('/assets', express.static(path.join(clientDir, 'assets'), { immutable: true, maxAge: '1y' }));
   app.use(express.static(clientDir, { maxAge: '1h' }));
-  app.use(morgan('tiny'));
+  app.use(morgan('tiny', { stream: batchedLog(process.stdout) }));
   app.use((req, _res, next) => {
     req.headers['x-broker-client-ip'] = (req.ip ?? req.socket.remoteAddress ?? '').replace(/^::ffff:/, '');
     scope.run(new Map(), next);

@@ -72,26 +72,39 @@ export default async function handleRequest(
   const locale = root?.locale ?? FALLBACK_LANGUAGE;
   const instance = await serverI18n(locale, root?.resources ?? {});
 
-  const callback = isbot(request.headers.get('user-agent') ?? '') ? 'onAllReady' : 'onShellReady';
+  const bot = isbot(request.headers.get('user-agent') ?? '');
   responseHeaders.set('X-Frame-Options', 'SAMEORIGIN');
   responseHeaders.set('X-Content-Type-Options', 'nosniff');
   responseHeaders.set('Referrer-Policy', 'same-origin');
 
   return new Promise((resolve, reject) => {
     let shellRendered = false;
+    // a render still running after ABORT_DELAY is cut short; one that finished clears its timer
+    // (else every page's render state stays reachable for ABORT_DELAY, and the abort then
+    // raises an error on a stream long closed)
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const send = () => {
+      shellRendered = true;
+      const body = new PerTurn();
+      responseHeaders.set('Content-Type', 'text/html');
+      resolve(new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }));
+      pipe(body);
+    };
     const { pipe, abort } = renderToPipeableStream(
       <I18nextProvider i18n={instance}>
         <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} />
       </I18nextProvider>,
       {
-        [callback]() {
-          shellRendered = true;
-          const body = new PerTurn();
-          responseHeaders.set('Content-Type', 'text/html');
-          resolve(new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }));
-          pipe(body);
+        // crawlers get the whole page at once, browsers the shell as soon as it is ready
+        onShellReady() {
+          if (!bot) send();
+        },
+        onAllReady() {
+          clearTimeout(timer);
+          if (bot) send();
         },
         onShellError(error: unknown) {
+          clearTimeout(timer);
           reject(error);
         },
         onError(error: unknown) {
@@ -100,6 +113,6 @@ export default async function handleRequest(
         },
       },
     );
-    setTimeout(abort, ABORT_DELAY);
+    timer = setTimeout(abort, ABORT_DELAY);
   });
 }
