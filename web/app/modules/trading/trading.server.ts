@@ -1,9 +1,9 @@
 // The client trading area's server side: what the dashboard shows (instruments, quotes,
 // favorites, the active wallet, its positions one page at a time) and its commands, sent to the
 // engine for the signed-in user: the engine resolves the active wallet and checks the order is theirs.
-// A dashboard request reads from PostgreSQL only what is the user's (the session, the wallets,
-// one row of plan, KYC and favorites, a page of positions, the open exposure): the instruments and
-// spreads are the process's copies and the prices the engine's (docs/architecture.md, web tier).
+// A dashboard request reads from PostgreSQL only what is the user's (the session, the wallets, and
+// in one query the plan, KYC, favorites, a page of positions and the open exposure): the
+// instruments and spreads are the process's copies, the prices the engine's (docs/architecture.md).
 import type { Sql } from '~/utils/db.server.ts';
 import { getSettings } from '~/modules/settings/settings.server.ts';
 import { cached } from '~/utils/live-cache.server.ts';
@@ -35,43 +35,51 @@ export interface PositionRow {
 export interface Exposure { instrument: string; long: number; short: number; offset: number; count: number }
 
 /**
- * One page of a wallet's positions, newest first, and how many there are: one query (the count
- * rides on each row), a second only for a page past the end, which has no row to carry it.
+ * What the dashboard reads of the user's own, in one query: the plan, whether a KYC document is
+ * approved, the favorites, and for the active wallet (none: nothing) one page of positions (newest
+ * first), how many there are, and the open positions summed per instrument. One round trip, where
+ * each of these was one (every query is a write to PostgreSQL's socket and a wait for its answer).
  */
-export async function listPositions(sql: Sql, balanceId: number, opts: { openOnly: boolean; page: number; limit?: number }) {
-  const limit = opts.limit ?? POSITIONS_PAGE_SIZE;
-  const offset = (Math.max(1, opts.page) - 1) * limit;
-  const open = opts.openOnly ? sql`AND o.close_time IS NULL` : sql``;
-  const rows = await sql`
-    SELECT o.id, o.created_at, o.type, o.trade_amount::text AS amount, i.name AS instrument, i.base, i.quote,
-           o.open_rate::text AS open_rate, o.close_rate::text AS close_rate, o.exchange_rate::text AS exchange_rate,
-           o.spread::text AS spread, o.profit::text AS profit, o.loss::text AS loss, o.pro_loss::text AS pro_loss,
-           o.close_time, o.close_reason, i.digits, count(*) OVER ()::int AS total
-      FROM orders o JOIN instruments i ON i.id = o.instrument_id
-     WHERE o.balance_id = ${balanceId} AND o.deleted_at IS NULL ${open}
-     ORDER BY o.id DESC LIMIT ${limit} OFFSET ${offset}`;
-  const total = rows.length ? (rows[0].total as number)
-    : offset === 0 ? 0
-    : ((await sql`SELECT count(*)::int AS n FROM orders o WHERE o.balance_id = ${balanceId} AND o.deleted_at IS NULL ${open}`)[0].n as number);
+async function readUserDashboard(sql: Sql, userId: number, balanceId: number | null, opts: { openOnly: boolean; page: number; limit: number }) {
+  const offset = (Math.max(1, opts.page) - 1) * opts.limit;
+  const open = () => (opts.openOnly ? sql`AND o.close_time IS NULL` : sql``);
+  const [row] = await sql`
+    SELECT to_jsonb(p) AS plan,
+           EXISTS (SELECT 1 FROM kyc_documents k WHERE k.user_id = u.id AND k.status = 'approved') AS kyc_ok,
+           ARRAY(SELECT f.instrument_id::int FROM favorites f WHERE f.user_id = u.id ORDER BY f.created_at) AS favorites,
+           (SELECT coalesce(json_agg(x ORDER BY x.id DESC), '[]'::json) FROM (
+              SELECT o.id, o.created_at, o.type, o.trade_amount::text AS amount, i.name AS instrument, i.base, i.quote,
+                     o.open_rate::text AS open_rate, o.close_rate::text AS close_rate, o.exchange_rate::text AS exchange_rate,
+                     o.spread::text AS spread, o.profit::text AS profit, o.loss::text AS loss, o.pro_loss::text AS pro_loss,
+                     o.close_time, o.close_reason, i.digits
+                FROM orders o JOIN instruments i ON i.id = o.instrument_id
+               WHERE o.balance_id = ${balanceId}::bigint AND o.deleted_at IS NULL ${open()}
+               ORDER BY o.id DESC LIMIT ${opts.limit} OFFSET ${offset}) x) AS positions,
+           (SELECT count(*)::int FROM orders o WHERE o.balance_id = ${balanceId}::bigint AND o.deleted_at IS NULL ${open()}) AS total,
+           (SELECT coalesce(json_agg(e), '[]'::json) FROM (
+              SELECT i.name AS instrument, sum(e.long_units)::float8 AS long, sum(e.short_units)::float8 AS short,
+                     sum(e.pnl_offset)::float8 AS "offset", count(*)::int AS count
+                FROM orders o JOIN instruments i ON i.id = o.instrument_id
+               CROSS JOIN LATERAL order_exposure(o.type, o.trade_amount, o.open_rate, o.spread, o.exchange_rate) e
+               WHERE o.balance_id = ${balanceId}::bigint AND o.close_time IS NULL AND o.deleted_at IS NULL
+               GROUP BY i.name) e) AS exposure
+      FROM users u LEFT JOIN pricing_plans p ON p.id = u.pricing_plan_id
+     WHERE u.id = ${userId}`;
+  const positions = ((row?.positions ?? []) as Record<string, unknown>[]).map((r): PositionRow => ({
+    id: Number(r.id), createdAt: new Date(r.created_at as string).toISOString(), type: r.type as PositionRow['type'], amount: r.amount as string,
+    instrument: r.instrument as string, base: r.base as string, quote: r.quote as string, openRate: r.open_rate as string,
+    closeRate: r.close_rate as string | null, exchangeRate: r.exchange_rate as string, spread: r.spread as string,
+    profit: r.profit as string | null, loss: r.loss as string | null, proLoss: r.pro_loss as string | null,
+    closeTime: r.close_time ? new Date(r.close_time as string).toISOString() : null, closeReason: r.close_reason as string | null,
+    digits: Number(r.digits),
+  }));
   return {
-    total,
-    rows: rows.map((r): PositionRow => ({
-      id: Number(r.id), createdAt: (r.created_at as Date).toISOString(), type: r.type, amount: r.amount, instrument: r.instrument,
-      base: r.base, quote: r.quote, openRate: r.open_rate, closeRate: r.close_rate, exchangeRate: r.exchange_rate, spread: r.spread,
-      profit: r.profit, loss: r.loss, proLoss: r.pro_loss, closeTime: r.close_time ? (r.close_time as Date).toISOString() : null,
-      closeReason: r.close_reason, digits: Number(r.digits),
-    })),
+    plan: (row?.plan ?? null) as Record<string, unknown> | null,
+    kycOk: Boolean(row?.kyc_ok),
+    favorites: (row?.favorites ?? []) as number[],
+    positions: { total: (row?.total ?? 0) as number, rows: positions },
+    exposure: (row?.exposure ?? []) as Exposure[],
   };
-}
-
-export async function openExposure(sql: Sql, balanceId: number): Promise<Exposure[]> {
-  const rows = await sql`
-    SELECT i.name, sum(e.long_units)::float8 AS long, sum(e.short_units)::float8 AS short, sum(e.pnl_offset)::float8 AS offset, count(*)::int AS n
-      FROM orders o JOIN instruments i ON i.id = o.instrument_id
-     CROSS JOIN LATERAL order_exposure(o.type, o.trade_amount, o.open_rate, o.spread, o.exchange_rate) e
-     WHERE o.balance_id = ${balanceId} AND o.close_time IS NULL AND o.deleted_at IS NULL
-     GROUP BY i.name`;
-  return rows.map((r) => ({ instrument: r.name, long: r.long, short: r.short, offset: r.offset, count: r.n }));
 }
 
 /**
@@ -104,17 +112,12 @@ export function categorySpreads(sql: Sql): Promise<Readonly<Partial<Record<Categ
  */
 export async function loadDashboard(sql: Sql, userId: number, opts: { openOnly: boolean; page: number; limit: number; request?: Request }) {
   const balance = (await accountSummary(sql, userId, opts.request)).active;
-  const [instruments, [extra], spreads, settings, quotes, positions, exposure] = await Promise.all([
+  const [instruments, mine, spreads, settings, quotes] = await Promise.all([
     listInstruments(sql),
-    sql`SELECT to_jsonb(p) AS plan,
-               EXISTS (SELECT 1 FROM kyc_documents k WHERE k.user_id = u.id AND k.status = 'approved') AS kyc_ok,
-               ARRAY(SELECT f.instrument_id::int FROM favorites f WHERE f.user_id = u.id ORDER BY f.created_at) AS favorites
-          FROM users u LEFT JOIN pricing_plans p ON p.id = u.pricing_plan_id WHERE u.id = ${userId}`,
+    readUserDashboard(sql, userId, balance?.id ?? null, opts),
     categorySpreads(sql),
     getSettings(sql, ['kyc'] as const),
     currentQuotes(),
-    balance ? listPositions(sql, balance.id, opts) : Promise.resolve({ total: 0, rows: [] as PositionRow[] }),
-    balance ? openExposure(sql, balance.id) : Promise.resolve([] as Exposure[]),
   ]);
   const live = new Map(quotes.ok ? quotes.quotes.map((q) => [q.name, q]) : []);
   const unpriced = instruments.some((i) => !live.get(i.name)?.bids || !live.get(i.name)?.asks);
@@ -128,21 +131,21 @@ export async function loadDashboard(sql: Sql, userId: number, opts: { openOnly: 
     const bid = q?.bids ?? saved.get(i.name)?.bids, ask = q?.asks ?? saved.get(i.name)?.asks;
     if (bid && ask) quoteMap[i.name] = { bid, ask, prevBid: q?.prevBids ?? null, prevAsk: q?.prevAsks ?? null, ...(!q?.bids || q.stale ? { stale: true } : {}) };
   }
-  const plan = extra?.plan as Record<string, unknown> | null;
+  const plan = mine.plan;
   return {
     balance,
     instruments: instruments as InstrumentRow[],
     quotes: quoteMap,
     status: (quotes.ok ? quotes.status : marketStatus(new Date())) as MarketStatus,
-    favorites: (extra?.favorites ?? []) as number[],
+    favorites: mine.favorites,
     spreads: spreads as Partial<Record<Category, string>>,
     plan: plan ? { id: Number(plan.id), name: String(plan.name), values: plan } : null,
-    isKyc: Boolean(extra?.kyc_ok),
+    isKyc: mine.kycOk,
     kycTrade: settings.kyc.trade === 'on',
     /** the 'verify KYC to trade' notice: only while the KYC trade switch makes trading wait for it */
-    kycNotice: settings.kyc.trade === 'on' && !extra?.kyc_ok,
-    positions: { ...positions, page: opts.page, openOnly: opts.openOnly, pageSize: opts.limit },
-    exposure,
+    kycNotice: settings.kyc.trade === 'on' && !mine.kycOk,
+    positions: { ...mine.positions, page: opts.page, openOnly: opts.openOnly, pageSize: opts.limit },
+    exposure: mine.exposure,
   };
 }
 export type DashboardData = Awaited<ReturnType<typeof loadDashboard>>;
