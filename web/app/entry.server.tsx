@@ -82,7 +82,7 @@ export default async function handleRequest(
     // a render still running after ABORT_DELAY is cut short; one that finished clears its timer
     // (else every page's render state stays reachable for ABORT_DELAY, and the abort then
     // raises an error on a stream long closed)
-    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timer = setTimeout(() => abort(), ABORT_DELAY);
     const send = () => {
       shellRendered = true;
       const body = new PerTurn();
@@ -113,6 +113,5 @@ export default async function handleRequest(
         },
       },
     );
-    timer = setTimeout(abort, ABORT_DELAY);
   });
 }
