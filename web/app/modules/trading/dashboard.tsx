@@ -78,10 +78,11 @@ function InstrumentItem({ inst, q, open, selected, favorite, favoritePending, on
   onSelect: () => void; onFavorite: () => void;
 } & Words) {
   const live = inst.tradable && open;
+  const state = live ? t('Open') : t('Closed');
   return (
     <li className={`instrument ${selected ? 'selected' : ''}`} data-symbol={inst.name}>
       <button type="button" className="instrument-main" onClick={onSelect} aria-pressed={selected}>
-        <span className={`dot ${live ? 'dot-open' : 'dot-closed'}`} title={live ? t('Open') : t('Closed')} aria-label={live ? t('Open') : t('Closed')} />
+        <span className={`dot ${live ? 'dot-open' : 'dot-closed'}`} title={state} aria-label={state} />
         <span className="instrument-name">
           <strong>{inst.base}/{inst.quote}</strong>
           {inst.alias ? <span className="muted">{inst.alias}</span> : null}
