@@ -38,7 +38,8 @@ export function memoizeMatchRoutes(original) {
       for (const r of list) {
         if (!r || typeof r.id !== 'string' || byId.has(r.id)) { ok = false; return; }
         byId.set(r.id, r);
-        text += `${JSON.stringify(r.id)}:${JSON.stringify(r.path ?? null)}:${r.index ? 1 : 0}${r.caseSensitive ? 1 : 0}`;
+        // NUL cannot be part of a route id or path (they come from file names): it separates them
+        text += `${r.id}\u0000${r.path ?? '\u0001'}\u0000${r.index ? 1 : 0}${r.caseSensitive ? 1 : 0}\u0000`;
         if (r.children?.length) walk(r.children);
         if (!ok) return;
         text += ',';

@@ -37,12 +37,15 @@ export function safeLocale(locale: string | null | undefined): string {
 }
 
 const cache = new Map<string, Intl.NumberFormat>();
-function numberFormat(locale: string, options: Intl.NumberFormatOptions): Intl.NumberFormat {
-  const key = `${locale}|${JSON.stringify(options)}`;
+/** The options this module passes (the key names each of them). */
+type NumberOptions = Pick<Intl.NumberFormatOptions, 'style' | 'currency' | 'unit' | 'minimumFractionDigits' | 'maximumFractionDigits'>;
+function numberFormat(locale: string, options: NumberOptions): Intl.NumberFormat {
+  const o = options;
+  const key = `${locale}|${o.style ?? ''}|${o.currency ?? ''}|${o.unit ?? ''}|${o.minimumFractionDigits ?? ''}|${o.maximumFractionDigits ?? ''}`;
   let f = cache.get(key);
   if (!f) {
     // 'negative': a value that rounds to zero shows no minus sign
-    f = new Intl.NumberFormat(locale, { signDisplay: 'negative', ...options } as Intl.NumberFormatOptions);
+    f = new Intl.NumberFormat(locale, { signDisplay: 'negative', ...(options as Intl.NumberFormatOptions) } as Intl.NumberFormatOptions);
     cache.set(key, f);
   }
   return f;
@@ -56,7 +59,7 @@ function value(v: Numeric | null | undefined): number | string | null {
   return DECIMAL.test(s) ? s : null;
 }
 
-function fmt(v: Numeric | null | undefined, locale: string, options: Intl.NumberFormatOptions, empty: string): string {
+function fmt(v: Numeric | null | undefined, locale: string, options: NumberOptions, empty: string): string {
   const x = value(v);
   // Intl.NumberFormat.format takes decimal strings (ES2023 Intl.NumberFormat v3); the DOM lib types lag behind
   return x === null ? empty : numberFormat(safeLocale(locale), options).format(x as number);
