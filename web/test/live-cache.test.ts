@@ -163,6 +163,23 @@ describe('the process copy of instruments and spreads', () => {
 });
 
 describe('the server render', () => {
+  test("its t answers what i18next answers, a key alone from the instance's copy", async () => {
+    const { serverI18n } = await import('~/modules/i18n/i18n.server.ts');
+    const { createInstance } = await import('i18next');
+    const { i18nOptions } = await import('~/modules/i18n/i18n.ts');
+    const resources = { en: { 'Total: {{count}}': 'Total: {{count}}', Balance: 'Balance' }, de: { Balance: 'Saldo', 'Hello {{name}}': 'Hallo {{name}}' } };
+    const plainI18next = createInstance();
+    await plainI18next.init(i18nOptions('de', resources));
+    const want = plainI18next.getFixedT(null, 'translation');
+    const t = (await serverI18n('de', { en: Object.freeze(resources.en), de: Object.freeze(resources.de) })).getFixedT(null, 'translation');
+    for (let i = 0; i < 2; i++) {
+      expect(t('Balance')).toBe('Saldo');
+      for (const [key, opts] of [['Balance'], ['Missing key'], ['Hello {{name}}', { name: 'Ana' }], ['Total: {{count}}', { count: 3 }]] as const) {
+        expect(opts ? t(key, opts) : t(key), key).toBe(opts ? want(key, opts) : want(key));
+      }
+    }
+  });
+
   test('shares one i18next instance per language until its translations change', async () => {
     const { serverI18n } = await import('~/modules/i18n/i18n.server.ts');
     const first = await serverI18n(code, await loadResources(web1, code));
