@@ -16,17 +16,25 @@ const ABORT_DELAY = 5_000;
  * React writes a page in 2 kB pieces, and each piece would travel alone: Remix's writer flushes
  * the response after every chunk, so the compression in web/server.mjs ends a gzip block and
  * the socket gets a write for each (about twenty for the dashboard, a quarter more bytes than one
- * block). This passes on what React wrote within one turn of the event loop as one chunk: nothing
- * waits beyond the turn it was written in, so what streams (the loader data that follows the
- * shell) still goes out as soon as it is rendered.
+ * block). This gathers them: a page whose render is done within GATHER_MS (every page that
+ * awaits nothing after its loaders: the shell and the loader data that follows it) leaves as one
+ * chunk; after that, what is written leaves once per turn of the event loop, so a page that
+ * streams something slow still sends each part as soon as it is rendered.
  */
-class PerTurn extends Transform {
+const GATHER_MS = 20;
+
+class Gather extends Transform {
   private parts: Buffer[] = [];
   private queued = false;
+  private gathering = true;
+  private readonly timer = setTimeout(() => {
+    this.gathering = false;
+    this.release();
+  }, GATHER_MS);
 
   override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback) {
     this.parts.push(chunk);
-    if (!this.queued) {
+    if (!this.gathering && !this.queued) {
       this.queued = true;
       setImmediate(() => this.release());
     }
@@ -34,8 +42,14 @@ class PerTurn extends Transform {
   }
 
   override _flush(done: TransformCallback) {
+    clearTimeout(this.timer);
     this.release();
     done();
+  }
+
+  override _destroy(error: Error | null, done: (error: Error | null) => void) {
+    clearTimeout(this.timer);
+    done(error);
   }
 
   private release() {
@@ -85,7 +99,7 @@ export default async function handleRequest(
     const timer = setTimeout(() => abort(), ABORT_DELAY);
     const send = () => {
       shellRendered = true;
-      const body = new PerTurn();
+      const body = new Gather();
       responseHeaders.set('Content-Type', 'text/html');
       resolve(new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }));
       pipe(body);
