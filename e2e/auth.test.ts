@@ -56,7 +56,8 @@ describe('visitor flows in Chromium', () => {
     const [u] = await sql`SELECT u.is_email_verified, (SELECT count(*)::int FROM balances b WHERE b.user_id = u.id) AS balances FROM users u WHERE email = ${email}`;
     expect(u).toMatchObject({ is_email_verified: true, balances: 2 });
 
-    await page.getByRole('button', { name: 'Log Out' }).click();
+    // a new customer has no plan: the prompt covers the page, its Log Out is the way out
+    await page.getByRole('dialog', { name: 'Choose your plan' }).getByRole('button', { name: 'Log Out' }).click();
     await page.waitForURL((url) => url.pathname === '/');
     await page.goto('/dashboard');
     await page.waitForURL((url) => url.pathname === '/'); // the session is gone

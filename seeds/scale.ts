@@ -1,5 +1,6 @@
 // `npm run seed:scale`: 1,000,000 leads, 100,000 customers (demo + real wallets funded
-// through the ledger) and 100,000 open orders, all set-based SQL, for the benchmarks and
+// through the ledger), 100,000 open orders and 70,000 KYC documents (60 % of the customers),
+// all set-based SQL, for the benchmarks and
 // for trying the lists at a broker's size. Prints how long each part took.
 import postgres from 'postgres';
 import { migrate } from '../scripts/lib/postgres.ts';
@@ -105,6 +106,52 @@ try {
       WHERE o.balance_id = b.id AND b.margin <> o.m`;
   }));
 
+  // Deposits (docs/specs.md#money): 1 to 3 per real wallet (about 200,000), 60 % approved, 20 %
+  // pending (some awaiting a second approval), 20 % declined; bank, BTC, USDT and an older card
+  // gateway with the provider's reference. Each approved one is credited through post_ledger
+  // with the deposit as its reference, in id order, and keeps the balance after it.
+  await step('deposits', () => sql.begin(async (tx) => {
+    await tx`SET LOCAL synchronous_commit = off`;
+    const [staff] = await tx`SELECT min(id) FILTER (WHERE role_id = 1) AS admin, min(id) FILTER (WHERE role_id = 2) AS manager FROM users WHERE deleted_at IS NULL`;
+    await tx`
+      WITH w AS (
+        SELECT b.id AS balance_id, b.user_id, u.created_at, u.full_name FROM balances b JOIN users u ON u.id = b.user_id
+         WHERE b.mode = 'real' AND u.id >= ${first_user_id} AND u.email LIKE '%@scale.broker'),
+      d AS (
+        SELECT w.*, k, (w.balance_id + k) % 10 AS s, (w.balance_id * 7 + k * 3) % 20 AS g,
+               100 + ((w.balance_id * 7 + k * 13) % 50) * 50 AS amount
+          FROM w CROSS JOIN LATERAL generate_series(0, (w.balance_id % 3)::int) AS k),
+      x AS (
+        SELECT d.*, CASE WHEN g < 10 THEN 'bank' WHEN g < 15 THEN 'btc' WHEN g < 18 THEN 'usdt' ELSE 'stripe' END AS gateway,
+               CASE WHEN s < 6 THEN 'approved' WHEN s < 8 AND g < 18 THEN 'pending' WHEN s < 8 THEN 'approved' ELSE 'declined' END::money_status AS status,
+               d.created_at + (now() - d.created_at) * ((k + 1) / 4.0) AS at
+          FROM d)
+      INSERT INTO deposits (user_id, balance_id, gateway, amount, fee, total, status, description, details, reference,
+                            decline_reason, decided_by, decided_at, first_approved_by, first_approved_at, created_at)
+      SELECT x.user_id, x.balance_id, x.gateway, x.amount, f.fee, x.amount + f.fee, x.status,
+             CASE x.gateway WHEN 'bank' THEN 'Scale Bank ' || (x.balance_id % 40) WHEN 'btc' THEN 'Bitcoin' WHEN 'usdt' THEN 'USDT (TRC-20)' ELSE 'Stripe' END,
+             CASE WHEN x.gateway = 'bank' THEN jsonb_build_object('bankName', 'Scale Bank ' || (x.balance_id % 40), 'accountName', x.full_name,
+                                                                  'accountNumber', lpad((x.balance_id * 97 % 100000000)::text, 8, '0'))
+                  ELSE '{}'::jsonb END,
+             CASE WHEN x.gateway = 'stripe' THEN 'pi_scale_' || x.balance_id || '_' || x.k END,
+             CASE WHEN x.status = 'declined' THEN (ARRAY['No transfer received', 'The sender is not the account holder', 'The proof is not readable'])[1 + (x.balance_id % 3)::int] END,
+             CASE WHEN x.status <> 'pending' THEN ${staff.admin}::bigint END,
+             CASE WHEN x.status <> 'pending' THEN x.at + interval '1 hour' END,
+             CASE WHEN x.status = 'pending' AND x.amount > 2000 THEN ${staff.manager}::bigint END,
+             CASE WHEN x.status = 'pending' AND x.amount > 2000 THEN x.at + interval '30 minutes' END,
+             x.at
+        FROM x CROSS JOIN LATERAL (SELECT round(x.amount * CASE x.gateway WHEN 'bank' THEN 0 WHEN 'stripe' THEN 2.9 ELSE 0.5 END / 100, 2) AS fee) f
+       ORDER BY x.at, x.balance_id, x.k`;
+    await tx`
+      WITH posted AS (
+        SELECT d.id, p.balance_after
+          FROM (SELECT id, balance_id, amount FROM deposits WHERE status = 'approved' AND user_id >= ${first_user_id} ORDER BY id) d,
+          LATERAL post_ledger(d.balance_id, d.amount, 'deposit', 'deposit', d.id::text, ${staff.admin}::bigint, 'deposit approved') p)
+      UPDATE deposits SET balance_after = posted.balance_after FROM posted WHERE deposits.id = posted.id`;
+    const [n] = await tx`SELECT count(*)::int AS deposits, count(*) FILTER (WHERE status = 'pending')::int AS pending FROM deposits`;
+    console.log(`[seed:scale] ${n.deposits} deposits, ${n.pending} pending`);
+  }));
+
   await step('leads', () => sql.begin(async (tx) => {
     await tx`SET LOCAL synchronous_commit = off`;
     const statuses = (await tx`SELECT status FROM sales_statuses ORDER BY id`).map((r) => r.status);
@@ -142,11 +189,60 @@ try {
       WHERE u.id >= ${first_user_id} AND u.email LIKE '%@scale.broker'`;
   }));
 
+  // KYC (docs/specs.md#kyc): 60 % of the customers sent documents. By u.id % 20: 0-4 approved,
+  // 5-7 pending, 8-9 declined, 10-11 declined and then sent again (a second, pending document):
+  // 70,000 documents for 100,000 customers. Each has a front upload, ID cards and licences a back,
+  // one in three a proof of address (a PDF). The uploads rows carry no file on disk: the lists and
+  // their joins are measured at size, and the viewer shows such a file as missing.
+  await step('kyc documents', () => sql.begin(async (tx) => {
+    await tx`SET LOCAL synchronous_commit = off`;
+    const admin = (await tx`SELECT id FROM users WHERE role_id = 1 AND deleted_at IS NULL ORDER BY id LIMIT 1`)[0].id;
+    await tx`
+      WITH c AS (
+        SELECT u.id AS user_id, u.id % 20 AS k, u.created_at FROM users u
+         WHERE u.id >= ${first_user_id} AND u.email LIKE '%@scale.broker' AND u.id % 20 < 12),
+      docs AS (
+        SELECT user_id, k, 1 AS n, created_at + interval '20 seconds' AS at,
+               CASE WHEN k < 5 THEN 'approved' WHEN k < 8 THEN 'pending' ELSE 'declined' END::kyc_status AS status
+          FROM c
+        UNION ALL
+        SELECT user_id, k, 2, created_at + interval '40 seconds', 'pending'::kyc_status FROM c WHERE k >= 10)
+      INSERT INTO kyc_documents (user_id, type, status, decline_reason, decided_by, decided_at, created_at)
+      SELECT user_id, (ARRAY['national_id', 'passport', 'driver_license'])[1 + (user_id % 3)::int]::kyc_doc_type, status,
+             CASE WHEN status = 'declined' THEN (ARRAY['The document is not readable', 'The document has expired', 'The name does not match your profile'])[1 + (user_id % 3)::int] END,
+             CASE WHEN status <> 'pending' THEN ${admin}::bigint END,
+             CASE WHEN status <> 'pending' THEN at + interval '1 day' END,
+             at
+        FROM docs ORDER BY at, n`;
+    for (const [side, kind, filter, ext, mime] of [
+      ['front', 'kyc_front', tx`TRUE`, 'jpg', 'image/jpeg'],
+      ['back', 'kyc_back', tx`k.type <> 'passport'`, 'jpg', 'image/jpeg'],
+      ['address', 'kyc_address', tx`k.id % 3 = 0`, 'pdf', 'application/pdf'],
+    ] as const) {
+      const stored = () => tx`md5(${'kyc-' + side + '-'}::text || k.id::text) || ${'.' + ext}::text`;
+      await tx`
+        INSERT INTO uploads (owner_id, kind, original_name, stored_name, mime, size, sha256, created_at)
+        SELECT k.user_id, ${kind}, ${side + '.' + ext}, ${stored()}, ${mime},
+               50000 + k.id % 900000, encode(sha256(convert_to(${side}::text || k.id::text, 'UTF8')), 'hex'), k.created_at
+          FROM kyc_documents k
+         WHERE k.user_id >= ${first_user_id} AND ${filter}`;
+      await tx`
+        UPDATE kyc_documents k SET ${tx(side + '_upload_id')} = f.id
+          FROM uploads f
+         WHERE f.stored_name = ${stored()} AND k.user_id >= ${first_user_id}`;
+    }
+  }));
+
+  // the lists read these through index-only scans once the visibility map is set (autovacuum
+  // would get there soon after a load this size; the measurements should not wait for it)
+  await step('vacuum (users, kyc documents, uploads)', () => sql`VACUUM (ANALYZE) users, kyc_documents, uploads`);
+
   await step('analyze', () => sql`ANALYZE`);
   const total = (Date.now() - started) / 1000;
   const [c] = await sql`
     SELECT (SELECT count(*) FROM leads)::int AS leads, (SELECT count(*) FROM users WHERE role_id = 3)::int AS customers,
            (SELECT count(*) FROM orders WHERE close_time IS NULL)::int AS open_orders,
+           (SELECT count(*) FROM kyc_documents)::int AS kyc_documents,
            (SELECT count(*) FROM ledger_entries)::int AS ledger_entries`;
   console.log(JSON.stringify({ seconds: Number(total.toFixed(1)), ...c, steps: timings }));
 } finally {

@@ -25,7 +25,11 @@ export default defineConfig({
     tsconfigPaths(),
   ],
   test: {
-    include: ['app/**/*.test.{ts,tsx}', 'test/**/*.test.{ts,tsx}'],
+    // VITEST_SERIAL=1: only the files that change site-wide settings, one file at a time
+    // (scripts/test.ts runs them after the others)
+    include: process.env.VITEST_SERIAL ? ['test/**/*.serial.test.ts'] : ['app/**/*.test.{ts,tsx}', 'test/**/*.test.{ts,tsx}'],
+    exclude: process.env.VITEST_SERIAL ? [] : ['**/node_modules/**', '**/*.serial.test.ts'],
+    fileParallelism: !process.env.VITEST_SERIAL,
     setupFiles: ['./test/setup.ts'],
     testTimeout: 20000,
     hookTimeout: 30000,

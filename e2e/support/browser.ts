@@ -31,12 +31,28 @@ export function uniqueEmail(prefix: string): string {
   return `${prefix}-${Date.now().toString(36)}${randomBytes(3).toString('hex')}@e2e.broker`;
 }
 
-/** Inserts a verified, active user directly (role 3 unless said otherwise). */
-export async function insertUser(sql: postgres.Sql, opts: { email?: string; password: string; roleId?: number; fullName?: string }) {
+/**
+ * A free plan without leverage or stop-out values: a customer on it trades exactly as one without
+ * a plan (the instrument's leverage, the default stop-out), without the plan prompt in the way.
+ */
+export async function neutralPlanId(sql: postgres.Sql): Promise<number> {
+  await sql`INSERT INTO pricing_plans (name, description, price) VALUES ('E2E Neutral', 'No leverage or stop-out of its own.', 0)
+            ON CONFLICT ((lower(name))) DO NOTHING`;
+  const [p] = await sql`SELECT id FROM pricing_plans WHERE lower(name) = 'e2e neutral'`;
+  return Number(p.id);
+}
+
+/**
+ * Inserts a verified, active user directly (role 3 unless said otherwise). A customer is on the
+ * neutral plan unless `plan: null` (a customer without a plan gets the prompt on every client page).
+ */
+export async function insertUser(sql: postgres.Sql, opts: { email?: string; password: string; roleId?: number; fullName?: string; plan?: null }) {
   const email = opts.email ?? uniqueEmail('user');
   const passwordHash = await hash(opts.password, { algorithm: 2, memoryCost: 19456, timeCost: 2, parallelism: 1 });
-  const [u] = await sql`INSERT INTO users (email, password_hash, full_name, role_id, is_active, is_email_verified)
-                        VALUES (${email}, ${passwordHash}, ${opts.fullName ?? 'E2E User'}, ${opts.roleId ?? 3}, true, true) RETURNING id`;
+  const roleId = opts.roleId ?? 3;
+  const planId = roleId === 3 && opts.plan !== null ? await neutralPlanId(sql) : null;
+  const [u] = await sql`INSERT INTO users (email, password_hash, full_name, role_id, is_active, is_email_verified, pricing_plan_id)
+                        VALUES (${email}, ${passwordHash}, ${opts.fullName ?? 'E2E User'}, ${roleId}, true, true, ${planId}) RETURNING id`;
   return { id: Number(u.id), email };
 }
 

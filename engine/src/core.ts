@@ -119,7 +119,9 @@ export class Core {
         void this.publish(`user:${userId}`, 'balance', { balanceId: Number(balanceId), balance });
       } catch (e) { console.error('[core] balance_changed', e); }
     });
-    // staff changes to plans, a user's plan and instruments (migration engine-cache-notify)
+    // staff changes to plans, a user's plan and instruments (migration engine-cache-notify), and
+    // to spreads and lot states (migration catalog: kind 'settings', read only by the place
+    // context, so dropping the cached contexts is all there is to do)
     this.cacheListen = await sql.listen('engine_cache', (payload) => {
       let m: { kind: string; id: number };
       try { m = JSON.parse(payload); } catch { return; }
@@ -127,6 +129,7 @@ export class Core {
       if (m.kind === 'instrument') this.scheduleInstrumentReload();
       else if (m.kind === 'user') void this.refreshStopouts({ userId: Number(m.id) });
       else if (m.kind === 'plan') void this.refreshStopouts({ planId: Number(m.id) });
+      else if (m.kind === 'settings') this.cacheChanges++;
     });
     const flushMs = this.opts.flushMs ?? 5000;
     if (flushMs > 0) this.timers.push(setInterval(() => void this.flush().catch((e) => console.error('[core] flush', e.message)), flushMs));
@@ -156,13 +159,14 @@ export class Core {
 
   /**
    * A plan's stop-out values or a user's plan changed: the open positions concerned take the new
-   * threshold (their stop-out price moves in the risk index).
+   * threshold, and the margin they now hold (a plan subscription re-margins open positions at the
+   * plan's leverage: migrations/*_plan-leverage.sql), so their stop-out price moves in the risk index.
    */
   async refreshStopouts(where: { userId?: number; planId?: number }) {
     const { sql } = this.opts;
     try {
-      const rows = await sql<{ id: bigint; kind: Category; plan: Record<string, unknown> | null }[]>`
-        SELECT o.id, o.kind, to_jsonb(p) AS plan
+      const rows = await sql<{ id: bigint; kind: Category; margin_used: string; plan: Record<string, unknown> | null }[]>`
+        SELECT o.id, o.kind, o.margin_used, to_jsonb(p) AS plan
           FROM orders o JOIN users u ON u.id = o.user_id LEFT JOIN pricing_plans p ON p.id = u.pricing_plan_id
          WHERE o.close_time IS NULL AND o.deleted_at IS NULL
            AND ${where.userId !== undefined ? sql`o.user_id = ${where.userId}` : sql`u.pricing_plan_id = ${where.planId ?? null}`}`;
@@ -170,8 +174,9 @@ export class Core {
         const id = Number(r.id);
         const cur = this.risk.position(id);
         const stopout = planValue(r.plan, r.kind, 'stopout') ?? DEFAULT_STOPOUT;
-        if (!cur || this.risk.isClosing(id) || cur.stopout === stopout) continue;
-        this.executor.submit(this.risk.addPosition({ ...cur, stopout }));
+        const margin = +r.margin_used;
+        if (!cur || this.risk.isClosing(id) || (cur.stopout === stopout && cur.margin === margin)) continue;
+        this.executor.submit(this.risk.addPosition({ ...cur, stopout, margin }));
       }
       this.cacheChanges++;
     } catch (e) { console.error('[core] stop-out refresh', (e as Error).message); }

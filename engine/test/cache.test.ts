@@ -36,6 +36,31 @@ describe('plans and stop-out', () => {
     await within(1000, () => stopout() === 50);
   });
 
+  test("a plan subscription re-margins open positions at the plan's leverage: the balance's used margin and the risk index follow", async () => {
+    const p = await plan({ crypto_leverage: 50, crypto_stopout: 40 });
+    const u = await createUser(sql, { deposit: '1000' });
+    // no plan: the instrument's leverage 10; margin 10 × 101 / 10
+    const r = await E.call('POST', '/orders', { userId: u.userId, type: 'buy', instrument: BTC.name, amount: 10 });
+    expect(r.body.order).toMatchObject({ leverage: 10, margin_used: '101.00000000' });
+    const id = r.body.order.id;
+    expect(E.core.risk.position(id)).toMatchObject({ margin: 101, stopout: 50 });
+    // what the web's subscription does in one transaction (web/app/modules/pricing/pricing.server.ts)
+    await sql.begin(async (tx) => {
+      await tx`UPDATE users SET pricing_plan_id = ${p} WHERE id = ${u.userId}`;
+      const changed = await tx<{ balance_id: bigint; positions: number; margin_delta: string }[]>`SELECT * FROM apply_plan_leverage(${u.userId})`;
+      expect(changed.map((c) => ({ balance_id: Number(c.balance_id), positions: c.positions, margin_delta: c.margin_delta }))).toEqual([{ balance_id: u.balanceId, positions: 1, margin_delta: '-80.80000000' }]);
+    });
+    const [o] = await sql`SELECT leverage, margin_used FROM orders WHERE id = ${id}`;
+    expect(o).toMatchObject({ leverage: 50, margin_used: '20.20000000' });
+    const [b] = await sql`SELECT margin FROM balances WHERE id = ${u.balanceId}`;
+    expect(b.margin).toBe('20.20000000');
+    await within(1000, () => E.core.risk.position(id)?.margin === 20.2 && E.core.risk.position(id)?.stopout === 40);
+    // closing releases exactly what is held
+    expect((await E.call('POST', `/orders/${id}/close`, { userId: u.userId })).status).toBe(200);
+    const [after] = await sql`SELECT margin FROM balances WHERE id = ${u.balanceId}`;
+    expect(after.margin).toBe('0.00000000');
+  });
+
   test('the stop-out acts at the new threshold', async () => {
     const p = await plan({ crypto_stopout: 90 });
     const u = await createUser(sql, { deposit: '1000', planId: p });

@@ -94,3 +94,25 @@ export async function settle(p: Promise<unknown>): Promise<Response | unknown> {
     throw e;
   }
 }
+
+/**
+ * The manual gateways as every test file sees them (the same rows whichever file writes them
+ * first: tests never change them): bank without a fee, BTC and USDT at 0.5 %, all active, and
+ * stripe inactive.
+ */
+export async function ensureGateways(sql: Sql): Promise<void> {
+  await sql`
+    INSERT INTO payment_gateways (name, title, is_manual, key1, key2, key3, key4, key5, fee, is_active) VALUES
+      ('bank', 'Bank Transfer', true, 'Test Bank', 'Test Broker Ltd', 'GB00TEST0000000000', 'TESTGB22', 'United Kingdom', 0, true),
+      ('btc', 'Bitcoin', true, 'bc1qtestaddress000000000000000000000000', null, null, null, null, 0.5, true),
+      ('usdt', 'USDT (TRC-20)', true, 'TTestAddress00000000000000000000000', null, null, null, null, 0.5, true),
+      ('stripe', 'Stripe', false, null, null, null, null, null, 2.9, false)
+    ON CONFLICT (name) DO NOTHING`;
+}
+
+/** A wallet of the user, credited through the ledger when `credit` is given. */
+export async function walletFor(sql: Sql, userId: number, opts: { mode?: 'demo' | 'real'; currency?: string; credit?: string } = {}): Promise<number> {
+  const [b] = await sql`INSERT INTO balances (user_id, mode, currency) VALUES (${userId}, ${opts.mode ?? 'real'}, ${opts.currency ?? 'USD'}) RETURNING id`;
+  if (opts.credit) await sql`SELECT * FROM post_ledger(${b.id}, ${opts.credit}::numeric, 'adjustment', 'test', ${`credit-${b.id}`})`;
+  return Number(b.id);
+}

@@ -22,7 +22,9 @@ export function collectKeys(): Set<string> {
     const src = readFileSync(file, 'utf8');
     for (const m of src.matchAll(/\bt\(\s*(['"])((?:\\.|(?!\1)[^\\])*)\1/g)) keys.add(unquote(m[1], m[2]));
     // messages handed to t() through a variable: toasts, schema messages, page titles
-    for (const m of src.matchAll(/\b(?:title|message|required_error)\s*:\s*(['"])((?:\\.|(?!\1)[^\\])*)\1/g)) keys.add(unquote(m[1], m[2]));
+    for (const m of src.matchAll(/\b(?:title|message|required_error|toast)\s*:\s*(['"])((?:\\.|(?!\1)[^\\])*)\1/g)) keys.add(unquote(m[1], m[2]));
+    // a module's refusal: refuse(status, 'message', field?)
+    for (const m of src.matchAll(/\brefuse\(\s*\d+\s*,\s*(['"])((?:\\.|(?!\1)[^\\])*)\1/g)) keys.add(unquote(m[1], m[2]));
     for (const m of src.matchAll(/<PlaceholderPage title="([^"]+)"/g)) keys.add(m[1]);
     for (const m of src.matchAll(/pageMeta\('([^']+)'\)/g)) keys.add(m[1]);
     const rel = path.relative(appDir, file);

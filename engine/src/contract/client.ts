@@ -62,6 +62,10 @@ export function engineClient(target: string | App, opts: EngineClientOptions) {
     /** staff: soft delete (margin released, audited) */
     adminDeleteOrder: (orderId: number, actor: NonNullable<Parameters<ReturnType<typeof api.admin.orders>['delete']>[1]>['query']) =>
       settle(() => api.admin.orders({ id: orderId }).delete(undefined, { query: actor, ...within() })),
+    /** a wallet's live figures: balance, used margin, floating P/L at live prices, equity, free margin */
+    account: (balanceId: number) => settle(() => api.accounts({ balanceId }).get(within(5000))),
+    /** a realtime event to a user's stream (notifications) or a staff page (tracking) */
+    publish: (body: Body<typeof api.events.post>) => settle(() => api.events.post(body, within(3000))),
     quotes: () => settle(() => api.quotes.get(within(3000))),
     candles: (symbol: string, interval: '1m' | '1h' | '1D' = '1D', limit = 500) =>
       settle(() => api.candles({ symbol }).get({ query: { interval, limit }, ...within(5000) })),

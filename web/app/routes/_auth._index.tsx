@@ -1,5 +1,6 @@
 // Sign-in at '/' (docs/specs.md#client-pages). Success goes to /dashboard for customers and to the
-// role's home for staff; a failure shows a toast at bottom-center.
+// role's home for staff (to /security first when staff must enrol in two-factor sign-in); with
+// two-factor on, to /two-factor for the code; a failure shows a toast at bottom-center.
 import { getFormProps, getInputProps } from '@conform-to/react';
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
@@ -11,7 +12,8 @@ import { authContext } from '~/modules/auth/request-context.server.ts';
 import { AuthError, authErrorHeaders, retryAfterHeaders, signIn } from '~/modules/auth/auth.server.ts';
 import { MESSAGES } from '~/modules/auth/messages.ts';
 import { LoginSchema } from '~/modules/auth/schemas.ts';
-import { ROLE_HOME, type RoleId } from '~/modules/auth/permissions.ts';
+import { ROLE_HOME, TWO_FACTOR_ENROL_PATH, type RoleId } from '~/modules/auth/permissions.ts';
+import { CHALLENGE_PATH, challengeCookie } from '~/modules/auth/two-factor.server.ts';
 import { sessionCookie } from '~/modules/auth/session.server.ts';
 import { Recaptcha } from '~/modules/auth/recaptcha.tsx';
 import { CheckboxField, Field, SubmitButton, useIsPending, useSchemaForm } from '~/components/ui/fields.tsx';
@@ -35,7 +37,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const ctx = await authContext(request, context);
   try {
     const s = await signIn(ctx.sql, ctx.store, ctx.cfg, { ...submission.value, ip: ctx.ip, userAgent: ctx.userAgent });
-    return redirect(ROLE_HOME[s.roleId as RoleId] ?? '/dashboard', { headers: { 'set-cookie': sessionCookie(s.token, s.remember) } });
+    // two-factor on: no session yet, the code is asked for on the next step
+    if (s.step === 'two-factor') return redirect(CHALLENGE_PATH, { headers: { 'set-cookie': challengeCookie(s.challenge) } });
+    const to = s.mustEnrol ? TWO_FACTOR_ENROL_PATH : ROLE_HOME[s.roleId as RoleId] ?? '/dashboard';
+    return redirect(to, { headers: { 'set-cookie': sessionCookie(s.token, s.remember) } });
   } catch (e) {
     if (!(e instanceof AuthError)) throw e;
     return replyRefused(submission, {

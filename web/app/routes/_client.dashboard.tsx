@@ -21,6 +21,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const sql = db();
   const s = await requireAccess(request, sql);
   const list = listQuery(request, [], POSITIONS_PREFIX, POSITIONS_QUERY);
+  // the plans themselves are the plan prompt's and /pricing's (modules/pricing); the panel shows the user's own
   return loadDashboard(sql, s.user.id, { openOnly: list.tab === 'open', page: list.page, limit: list.limit, request });
 }
 

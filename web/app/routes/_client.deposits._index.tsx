@@ -1,16 +1,58 @@
-import type { LoaderFunctionArgs } from '@remix-run/node';
+import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node';
+import { useActionData, useLoaderData } from '@remix-run/react';
+import { db } from '~/utils/db.server.ts';
 import { requireAccess } from '~/modules/auth/guards.server.ts';
-import { PlaceholderPage } from '~/modules/shell/placeholder.tsx';
 import { pageMeta } from '~/modules/shell/meta.ts';
+import { listQuery } from '~/components/ui/list-params.ts';
+import { parseForm } from '~/components/ui/forms.ts';
+import { replyRefused } from '~/utils/reply.server.ts';
+import { checkDeposit } from '~/modules/money/money.server.ts';
+import { customerDeposits, depositForm, manualGatewayPath } from '~/modules/money/deposits.server.ts';
+import { DepositSchema } from '~/modules/money/deposit-schemas.ts';
+import { DepositsPage } from '~/modules/money/deposit-client.tsx';
+import { GeneralErrorBoundary } from '~/components/error-boundary.tsx';
 
-// /deposits — roles from the permission map; a later issue fills this page.
-export async function loader({ request }: LoaderFunctionArgs) {
-  await requireAccess(request);
-  return null;
+// /deposits — the Deposit tab (wallet, gateway, amount with its fee; external payments) and the
+// History tab (the user's own deposits, 15 a page, date filter), the tab in the URL.
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const sql = db();
+  const s = await requireAccess(request, sql, context);
+  const tab = new URL(request.url).searchParams.get('tab') === 'history' ? 'history' as const : 'deposit' as const;
+  // a bad page is clamped, a bad date refused with its message (400)
+  const q = tab === 'history' ? listQuery(request, [], '', { dates: true }) : null;
+  const [form, history] = await Promise.all([
+    depositForm(sql, s.user.id),
+    q ? customerDeposits(sql, s.user.id, q) : null,
+  ]);
+  return { tab, ...form, history, range: { dateStart: q?.dateStart ?? '', dateEnd: q?.dateEnd ?? '' } };
+}
+
+// POST /deposits (balance_id, gateway, amount): every rule of a deposit is checked here first;
+// a manual gateway then takes the customer to its page, where the deposit is made.
+export async function action({ request, context }: ActionFunctionArgs) {
+  const sql = db();
+  const s = await requireAccess(request, sql, context);
+  const submission = parseForm(await request.formData(), DepositSchema);
+  if (submission.status !== 'success') return replyRefused(submission);
+  const { balance_id: balanceId, gateway, amount } = submission.value;
+  const checked = await checkDeposit(sql, { userId: s.user.id, balanceId, gateway, amount });
+  if (!checked.ok) {
+    return replyRefused(submission, { status: checked.status, toast: checked.message, fieldErrors: checked.field ? { [checked.field]: [checked.message] } : undefined });
+  }
+  const next = checked.gateway.manual ? manualGatewayPath(checked.gateway, checked.wallet.id, checked.fees.amount) : null;
+  if (next) return redirect(next);
+  // card and wallet gateways (PayPal, Stripe…) plug in here in a later issue: until then none is offered
+  return replyRefused(submission, { status: 400, toast: 'This gateway is not available yet', fieldErrors: { gateway: ['This gateway is not available yet'] } });
 }
 
 export default function Page() {
-  return <PlaceholderPage title="Deposits" />;
+  const data = useLoaderData<typeof loader>();
+  const reply = useActionData<typeof action>();
+  return <DepositsPage data={data} reply={reply} />;
 }
 
 export const meta = pageMeta('Deposits');
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
+}

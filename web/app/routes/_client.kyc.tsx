@@ -1,16 +1,65 @@
-import type { LoaderFunctionArgs } from '@remix-run/node';
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node';
+import { useLoaderData } from '@remix-run/react';
+import { db } from '~/utils/db.server.ts';
 import { requireAccess } from '~/modules/auth/guards.server.ts';
-import { PlaceholderPage } from '~/modules/shell/placeholder.tsx';
 import { pageMeta } from '~/modules/shell/meta.ts';
+import { parseForm, type Reply } from '~/components/ui/forms.ts';
+import { replyDone, replyRefused } from '~/utils/reply.server.ts';
+import { discardUploads, formatBytes, receiveUploads } from '~/modules/uploads/uploads.server.ts';
+import { latestKyc, submitKyc, submitRefusal } from '~/modules/kyc/kyc.server.ts';
+import { KYC_FILE_FIELDS, KYC_MAX_BYTES, KycSubmitSchema } from '~/modules/kyc/kyc.ts';
+import { KycPage } from '~/modules/kyc/kyc-client.tsx';
+import { GeneralErrorBoundary } from '~/components/error-boundary.tsx';
 
-// /kyc — roles from the permission map; a later issue fills this page.
-export async function loader({ request }: LoaderFunctionArgs) {
-  await requireAccess(request);
-  return null;
+// /kyc — the signed-in user's identity documents (docs/specs.md#kyc): the form, or the latest
+// document's status.
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const sql = db();
+  const s = await requireAccess(request, sql, context);
+  return { document: await latestKyc(sql, s.user.id), maxSize: formatBytes(KYC_MAX_BYTES) };
+}
+
+/** A refusal that has no parsed form to answer with: the toast, and the field's error under it. */
+function refusedWithout(status: number, message: string, field?: string, values?: Record<string, string>) {
+  const body: Reply = { ok: false, toast: message, values, result: field ? { status: 'error', error: { [field]: [message] } } : undefined };
+  return data(body, { status });
+}
+
+// POST /kyc (multipart: type, front, back, address): a new document, pending review.
+export async function action({ request, context }: ActionFunctionArgs) {
+  const sql = db();
+  const s = await requireAccess(request, sql, context);
+  // a document under review or approved refuses a new one before any file is received
+  const early = submitRefusal(await latestKyc(sql, s.user.id));
+  if (early) return refusedWithout(early.status, early.message);
+
+  const received = await receiveUploads(sql, request, { id: s.user.id, roleId: s.user.roleId }, KYC_FILE_FIELDS);
+  if (!received.ok) return refusedWithout(received.error.status, received.error.message, received.error.field, received.error.params);
+  const stored = Object.values(received.files).map((f) => f!.id);
+
+  const submission = parseForm(received.form, KycSubmitSchema);
+  if (submission.status !== 'success') {
+    await discardUploads(sql, s.user.id, stored);
+    return replyRefused(submission);
+  }
+  const r = await submitKyc(sql, {
+    userId: s.user.id, type: submission.value.type,
+    front: received.files.front?.id, back: received.files.back?.id, address: received.files.address?.id,
+  });
+  if (!r.ok) {
+    await discardUploads(sql, s.user.id, stored);
+    return replyRefused(submission, { status: r.status, toast: r.message, fieldErrors: r.field ? { [r.field]: [r.message] } : undefined });
+  }
+  return replyDone(submission, 'Documents submitted successfully', { resetForm: true });
 }
 
 export default function Page() {
-  return <PlaceholderPage title="KYC" />;
+  const { document, maxSize } = useLoaderData<typeof loader>();
+  return <KycPage document={document} maxSize={maxSize} />;
 }
 
 export const meta = pageMeta('KYC');
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
+}

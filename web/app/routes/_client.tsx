@@ -7,11 +7,16 @@ import { ClientLayout } from '~/modules/shell/layouts.tsx';
 import { useRootData } from '~/root.tsx';
 import { GeneralErrorBoundary } from '~/components/error-boundary.tsx';
 import { RealtimeProvider } from '~/modules/trading/realtime.tsx';
+import { planPrompt } from '~/modules/pricing/pricing.server.ts';
+import { PlanPrompt } from '~/modules/pricing/plans.tsx';
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   // with the context: the staff IP whitelist is checked against this request's address
   const session = await requireAccess(request, undefined, context);
-  return loadShell(db(), session, request);
+  const sql = db();
+  // a customer without a plan is prompted for one on every client page (docs/specs.md#pricing-plans)
+  const [shell, prompt] = await Promise.all([loadShell(sql, session, request), planPrompt(sql, session)]);
+  return { ...shell, planPrompt: prompt };
 }
 
 export default function ClientRoute() {
@@ -22,6 +27,7 @@ export default function ClientRoute() {
       <ClientLayout root={root} shell={shell}>
         <Outlet />
       </ClientLayout>
+      {shell.planPrompt ? <PlanPrompt view={shell.planPrompt} /> : null}
     </RealtimeProvider>
   );
 }

@@ -1,13 +1,52 @@
-import type { LoaderFunctionArgs } from '@remix-run/node';
+import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
+import { useLoaderData } from '@remix-run/react';
+import { z } from 'zod';
+import { db } from '~/utils/db.server.ts';
+import { clientIp } from '~/utils/request.server.ts';
 import { requireAccess } from '~/modules/auth/guards.server.ts';
-import { PlaceholderPage } from '~/modules/shell/placeholder.tsx';
+import { listQuery } from '~/components/ui/list-params.ts';
+import { parseIntent } from '~/components/ui/forms.ts';
+import { replyDone, replyRefused } from '~/utils/reply.server.ts';
+import { decideMoney } from '~/modules/money/money.server.ts';
+import { DEPOSIT_STATUSES, STAFF_SORTS, staffDeposits, type DepositStatus } from '~/modules/money/deposits.server.ts';
+import { DecisionSchemas } from '~/modules/money/deposit-schemas.ts';
+import { StaffDepositsPage } from '~/modules/money/deposit-staff.tsx';
+import { GeneralErrorBoundary } from '~/components/error-boundary.tsx';
 
-// /admin/deposits — roles from the permission map; a later issue fills this page.
-export async function loader({ request }: LoaderFunctionArgs) {
-  await requireAccess(request);
-  return null;
+// /admin/deposits (roles from the permission map) — every deposit, server-paged: search by the
+// customer's email, an id or a reference; status and date filters; sort by id or date.
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const sql = db();
+  await requireAccess(request, sql, context);
+  const q = listQuery(request, STAFF_SORTS, '', {
+    dates: true,
+    extra: { status: z.enum(DEPOSIT_STATUSES as [DepositStatus, ...DepositStatus[]]).optional().catch(undefined) },
+  });
+  const list = await staffDeposits(sql, q);
+  return { ...list, filters: { status: q.status ?? ('' as const), dateStart: q.dateStart, dateEnd: q.dateEnd } };
+}
+
+// POST /admin/deposits (intent approve | decline, id, declineReason?): the staff member's decision.
+export async function action({ request, context }: ActionFunctionArgs) {
+  const sql = db();
+  const s = await requireAccess(request, sql, context);
+  const { intent, submission } = parseIntent(await request.formData(), DecisionSchemas);
+  if (submission.status !== 'success') return replyRefused(submission, { intent });
+  const v = submission.value as { id: number; declineReason?: string };
+  const r = await decideMoney(sql, {
+    kind: 'deposit', id: v.id, actorId: s.user.id, ip: clientIp(request, context),
+    decision: intent === 'approve' ? 'approve' : 'decline', reason: v.declineReason,
+  });
+  if (!r.ok) return replyRefused(submission, { intent, status: r.status, toast: r.message, fieldErrors: r.field ? { [r.field]: [r.message] } : undefined });
+  // the spec's words: a declined deposit says 'Withdraw declined successfully'
+  const toast = r.state === 'awaiting_second' ? 'Awaiting second approval' : r.state === 'approved' ? 'Deposit approved successfully' : 'Withdraw declined successfully';
+  return replyDone(submission, toast, { intent });
 }
 
 export default function Page() {
-  return <PlaceholderPage title="Deposit History" />;
+  return <StaffDepositsPage data={useLoaderData<typeof loader>()} />;
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
 }

@@ -1,13 +1,17 @@
-import type { LoaderFunctionArgs } from '@remix-run/node';
-import { requireAccess } from '~/modules/auth/guards.server.ts';
-import { PlaceholderPage } from '~/modules/shell/placeholder.tsx';
+import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
+import { instrumentsAction, instrumentsLoader } from '~/modules/instruments/instruments-admin.server.ts';
+import { InstrumentsPage } from '~/modules/instruments/instruments-page.tsx';
+import { GeneralErrorBoundary } from '~/components/error-boundary.tsx';
 
-// /admin/instruments/commodity — roles from the permission map; a later issue fills this page.
-export async function loader({ request }: LoaderFunctionArgs) {
-  await requireAccess(request);
-  return null;
-}
+// /admin/instruments/commodity — the category's instruments (docs/specs.md#trading-configuration); the five categories share
+// modules/instruments (one loader, one action, one page).
+export const loader = (args: LoaderFunctionArgs) => instrumentsLoader(args, 'commodity');
+export const action = (args: ActionFunctionArgs) => instrumentsAction(args, 'commodity');
 
 export default function Page() {
-  return <PlaceholderPage title="Commodities" />;
+  return <InstrumentsPage />;
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
 }

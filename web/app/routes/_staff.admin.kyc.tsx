@@ -1,13 +1,47 @@
-import type { LoaderFunctionArgs } from '@remix-run/node';
+import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
+import { useLoaderData } from '@remix-run/react';
+import { z } from 'zod';
+import { db } from '~/utils/db.server.ts';
+import { clientIp } from '~/utils/request.server.ts';
 import { requireAccess } from '~/modules/auth/guards.server.ts';
-import { PlaceholderPage } from '~/modules/shell/placeholder.tsx';
+import { listQuery } from '~/components/ui/list-params.ts';
+import { parseIntent } from '~/components/ui/forms.ts';
+import { replyDone, replyRefused } from '~/utils/reply.server.ts';
+import { decideKyc, listKyc, KYC_SORTABLE } from '~/modules/kyc/kyc.server.ts';
+import { KYC_DECISION_SCHEMAS, KYC_STATUSES } from '~/modules/kyc/kyc.ts';
+import { KycStaffPage } from '~/modules/kyc/kyc-staff.tsx';
+import { GeneralErrorBoundary } from '~/components/error-boundary.tsx';
 
-// /admin/kyc — roles from the permission map; a later issue fills this page.
-export async function loader({ request }: LoaderFunctionArgs) {
-  await requireAccess(request);
-  return null;
+// /admin/kyc — KYC Documents (admin, from the permission map): every customer's documents,
+// server-paged; approve or decline the latest one of a customer (docs/specs.md#kyc).
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const sql = db();
+  await requireAccess(request, sql, context);
+  const q = listQuery(request, KYC_SORTABLE, '', { dates: true, extra: { status: z.enum(['all', ...KYC_STATUSES]).catch('all') } });
+  const list = await listKyc(sql, q);
+  return { ...list, status: q.status, range: { dateStart: q.dateStart, dateEnd: q.dateEnd } };
+}
+
+// POST /admin/kyc: intent approve (id, from) or decline (id, from, declineReason).
+export async function action({ request, context }: ActionFunctionArgs) {
+  const sql = db();
+  const s = await requireAccess(request, sql, context);
+  const { intent, submission } = parseIntent(await request.formData(), KYC_DECISION_SCHEMAS);
+  if (submission.status !== 'success') return replyRefused(submission, { intent });
+  const v = submission.value as z.infer<typeof KYC_DECISION_SCHEMAS.decline> | z.infer<typeof KYC_DECISION_SCHEMAS.approve>;
+  const r = await decideKyc(sql, {
+    id: v.id, from: v.from, decision: intent === 'approve' ? 'approve' : 'decline',
+    reason: 'declineReason' in v ? v.declineReason : null, actorId: s.user.id, ip: clientIp(request, context),
+  });
+  if (!r.ok) return replyRefused(submission, { intent, status: r.status, toast: r.message, fieldErrors: r.field ? { [r.field]: [r.message] } : undefined });
+  return replyDone(submission, r.status === 'approved' ? 'Document approved successfully' : 'KYC declined successfully', { intent });
 }
 
 export default function Page() {
-  return <PlaceholderPage title="KYC Documents" />;
+  const data = useLoaderData<typeof loader>();
+  return <KycStaffPage data={data} />;
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
 }

@@ -1,13 +1,16 @@
-import type { LoaderFunctionArgs } from '@remix-run/node';
-import { requireAccess } from '~/modules/auth/guards.server.ts';
-import { PlaceholderPage } from '~/modules/shell/placeholder.tsx';
+import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
+import { plansAction, plansLoader } from '~/modules/plans/plans-admin.server.ts';
+import { PlansPage } from '~/modules/plans/plans-page.tsx';
+import { GeneralErrorBoundary } from '~/components/error-boundary.tsx';
 
-// /admin/pricing — roles from the permission map; a later issue fills this page.
-export async function loader({ request }: LoaderFunctionArgs) {
-  await requireAccess(request);
-  return null;
-}
+// /admin/pricing — the pricing plans (docs/specs.md#trading-configuration), admin only as the navigation table says.
+export const loader = (args: LoaderFunctionArgs) => plansLoader(args);
+export const action = (args: ActionFunctionArgs) => plansAction(args);
 
 export default function Page() {
-  return <PlaceholderPage title="Pricing Plans" />;
+  return <PlansPage />;
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
 }

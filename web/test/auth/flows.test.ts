@@ -33,6 +33,7 @@ describe('sign in', () => {
   test('a right password opens a server-side session whose cookie token is stored hashed', async () => {
     const u = await createUser(sql);
     const s = await signIn(sql, store, cfg, { email: u.email.toUpperCase(), password: PASSWORD, remember: true, ip: uniqueIp() });
+    if (s.step !== 'session') throw new Error('no two-factor here: a session is expected');
     expect(s.userId).toBe(u.id);
     const [row] = await sql`SELECT token_hash, remember, expires_at FROM sessions WHERE id = ${s.sessionId}`;
     expect(row.token_hash).not.toBe(s.token);
@@ -205,6 +206,7 @@ describe('forgot and reset password', () => {
   test('the mailed token resets the password once, revokes sessions, and the new password signs in', async () => {
     const u = await createUser(sql);
     const old = await signIn(sql, store, cfg, { email: u.email, password: PASSWORD, remember: false, ip: uniqueIp() });
+    if (old.step !== 'session') throw new Error('no two-factor here: a session is expected');
     await expect(requestPasswordReset(sql, store, cfg, { email: u.email, ip: uniqueIp() })).resolves.toEqual({ sent: true });
     const token = await linkFromOutbox(sql, u.email, /\/reset-password\/([A-Za-z0-9_-]+)/);
     expect(await resetTokenValid(sql, token)).toBe(true);

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { LoaderFunctionArgs } from '@remix-run/node';
 import { ROUTES, accessFor, menuFor, MENU, type RoleId, ROLE_HOME } from '~/modules/auth/permissions.ts';
-import { createUser, get, sessionFor, settle, testSql, type TestUser } from '../helpers.ts';
+import { createUser, ensureGateways, get, sessionFor, settle, testSql, walletFor, type TestUser } from '../helpers.ts';
 
 const sql = testSql();
 afterAll(() => sql.end());
@@ -20,17 +20,24 @@ function routeFile(path: string, area: 'client' | 'staff'): string {
 }
 
 function concrete(path: string, user: TestUser | null): string {
+  // a deposit page opens on the user's own real wallet and an active gateway (others' are 404)
+  const wallet = user ? wallets[user.id] : 1;
+  if (path === '/deposits/bank/:id') return `/deposits/bank/${wallet}?amount=100`;
+  if (path === '/deposits/crypto/:id') return `/deposits/crypto/usdt?balance=${wallet}&amount=100`;
   // a customer's page opens on a customer every allowed role may see (see beforeAll)
   const id = path === '/admin/customers/edit/:id' ? customer.id : user ? user.id + 1_000_000 : 1;
   return path.replace(/:id\b/, String(id)).replace(/:([a-zA-Z]+)/g, 'x1');
 }
 
 const users: Record<number, { user: TestUser; cookie: string }> = {};
+const wallets: Record<number, number> = {};
 let customer: TestUser;
 beforeAll(async () => {
+  await ensureGateways(sql);
   for (const roleId of [1, 2, 3, 4, 5, 6]) {
     const user = await createUser(sql, { roleId });
     users[roleId] = { user, cookie: (await sessionFor(sql, user.id)).cookie };
+    wallets[user.id] = await walletFor(sql, user.id);
   }
   // a client assigned to this file's sales and retention agents
   customer = await createUser(sql, { roleId: 3 });
@@ -44,7 +51,7 @@ async function status(file: string, path: string, cookie?: string): Promise<numb
   for (const f of [layoutFile, file]) {
     if (!f) continue;
     const m = f === file ? mod : await modules[f]!();
-    const res = await settle(m.loader!({ request: get(path, cookie), params: accessFor(path, 1).params ?? {}, context: {} }));
+    const res = await settle(m.loader!({ request: get(path, cookie), params: accessFor(path.split('?')[0], 1).params ?? {}, context: {} }));
     if (res instanceof Response) {
       if (res.status >= 300 && res.status < 400) results.push(`redirect:${res.headers.get('location')}`);
       else results.push(res.status);

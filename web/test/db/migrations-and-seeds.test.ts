@@ -42,14 +42,15 @@ describe('migrations', () => {
   });
 
   test('every foreign key column is indexed or leads a key', async () => {
-    // a list filtered by a foreign key (user_id, balance_id, agent_id, ...) needs an index
+    // a list filtered by a foreign key (user_id, balance_id, agent_id, ...) needs an index; the
+    // allowed ones record who did something (decided_by, actor_id) and are never a list's filter
     const unindexed = await sql`
       SELECT c.conrelid::regclass::text AS tbl, a.attname AS col
       FROM pg_constraint c
       JOIN pg_attribute a ON a.attrelid = c.conrelid AND a.attnum = c.conkey[1]
       WHERE c.contype = 'f' AND array_length(c.conkey, 1) = 1
         AND NOT EXISTS (SELECT 1 FROM pg_index i WHERE i.indrelid = c.conrelid AND i.indkey[0] = c.conkey[1])`;
-    const allowed = new Set(['users.active_balance_id', 'ledger_entries.actor_id', 'deposits.decided_by', 'withdrawals.decided_by',
+    const allowed = new Set(['users.active_balance_id', 'ledger_entries.actor_id', 'deposits.decided_by', 'withdrawals.decided_by', 'deposits.first_approved_by', 'withdrawals.first_approved_by',
       'kyc_documents.decided_by', 'orders.closed_by', 'orders.instrument_id', 'site_settings.updated_by', 'api_settings.updated_by',
       'sessions.impersonator_id', 'sessions.parent_id', 'notes.user_id', 'users.promo_code_id', 'favorites.instrument_id']);
     expect(unindexed.map((r) => `${r.tbl}.${r.col}`).filter((k) => !allowed.has(k))).toEqual([]);

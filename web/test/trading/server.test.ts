@@ -10,6 +10,7 @@ import type { z } from 'zod';
 import type { CloseOrderBody, ModifyOrderBody, PlaceOrderBody } from '@broker/engine/contract/orders';
 import { testSql, createUser, sessionFor, post, get, settle } from '../helpers.ts';
 import { env } from '~/utils/env.server.ts';
+import { db } from '~/utils/db.server.ts';
 import type { EngineOrder, EngineQuote } from '~/modules/trading/engine.server.ts';
 import { currentQuotes, forgetQuotes } from '~/modules/trading/quotes.server.ts';
 import { getSetting, setSetting } from '~/modules/settings/settings.server.ts';
@@ -222,16 +223,17 @@ describe('dashboard action', () => {
   test("the 'verify KYC to trade' notice shows only while the KYC trade switch is on", async () => {
     const c = await customer(); // no KYC
     const notice = async () => ((await loader({ request: get('/dashboard', c.cookie), params: {}, context: {} })) as { kycNotice: boolean }).kycNotice;
+    // written through the loader's own pool, so its cached copy is dropped at once (not when the NOTIFY arrives)
     const before = await getSetting(sql, 'kyc');
     try {
-      await setSetting(sql, 'kyc', { ...before, trade: 'off' });
+      await setSetting(db(), 'kyc', { ...before, trade: 'off' });
       expect(await notice()).toBe(false);
-      await setSetting(sql, 'kyc', { ...before, trade: 'on' });
+      await setSetting(db(), 'kyc', { ...before, trade: 'on' });
       expect(await notice()).toBe(true);
       await sql`INSERT INTO kyc_documents (user_id, type, status, decided_at) VALUES (${c.id}, 'passport', 'approved', now())`;
       expect(await notice()).toBe(false);
     } finally {
-      await setSetting(sql, 'kyc', before);
+      await setSetting(db(), 'kyc', before);
     }
   });
 

@@ -1,7 +1,6 @@
 // Real files of every accepted type (JPEG and WebP encoded by Chromium's canvas, the ICO is the
 // app's own favicon), PNGs built here chunk by chunk, and the multipart requests that carry them.
 import { readFileSync } from 'node:fs';
-import { crc32, deflateSync } from 'node:zlib';
 import { BASE } from '../helpers.ts';
 
 const b64 = (s: string) => new Uint8Array(Buffer.from(s, 'base64'));
@@ -22,27 +21,7 @@ export const PDF = new TextEncoder().encode(
 );
 export const CSV = new TextEncoder().encode('\uFEFFemail,name,phone\nada@example.com,Ada Lovelace,+44 20 1234\nzoë@example.com,Zoë,\n');
 
-export function chunk(type: string, data: Uint8Array | string): Buffer {
-  const body = typeof data === 'string' ? Buffer.from(data, 'latin1') : Buffer.from(data);
-  const head = Buffer.alloc(8);
-  head.writeUInt32BE(body.length, 0);
-  head.write(type, 4, 'latin1');
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(crc32(Buffer.concat([head.subarray(4), body])), 0);
-  return Buffer.concat([head, body, crc]);
-}
-
-/** A real RGB PNG of w×h pixels; `extra` chunks go between IHDR and IDAT. */
-export function png(w = 4, h = 3, extra: Buffer[] = []): Uint8Array {
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(w, 0);
-  ihdr.writeUInt32BE(h, 4);
-  ihdr[8] = 8; // bit depth
-  ihdr[9] = 2; // RGB
-  const rows = Buffer.alloc(Math.min(h, 64) * (1 + 3 * Math.min(w, 64)), 0x7f);
-  const sig = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-  return new Uint8Array(Buffer.concat([sig, chunk('IHDR', ihdr), ...extra, chunk('IDAT', deflateSync(rows)), chunk('IEND', '')]));
-}
+export { chunk, png } from './png.ts';
 
 export const text = (s: string) => new TextEncoder().encode(s);
 export const concat = (...parts: Uint8Array[]) => new Uint8Array(Buffer.concat(parts));

@@ -73,11 +73,14 @@ describe('who may read', () => {
     }
   });
 
-  test('staff by role per kind: KYC, proofs and lead files to admins and managers only', async () => {
+  test('staff by role per kind: proofs and lead files to admins and managers, KYC documents to admins only', async () => {
     for (const [role, expected] of [[1, 200], [2, 200], [4, 404], [5, 404], [6, 404]] as const) {
-      for (const f of [files.kyc, files.proof, files.leads]) {
+      for (const f of [files.proof, files.leads]) {
         expect((await open(f.id, users[role].cookie)).status, `role ${role} on ${f.kind}`).toBe(expected);
       }
+    }
+    for (const [role, expected] of [[1, 200], [2, 404], [4, 404], [5, 404], [6, 404]] as const) {
+      expect((await open(files.kyc.id, users[role].cookie)).status, `role ${role} on kyc_front`).toBe(expected);
     }
   });
 

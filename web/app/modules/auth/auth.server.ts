@@ -8,8 +8,12 @@ import { sendMail } from '~/modules/email/mailer.server.ts';
 import { resolveAppUrl } from '~/modules/email/app-url.server.ts';
 import { hashPassword, verifyPassword } from './password.server.ts';
 import { verifyCaptcha, type CaptchaConfig } from './captcha.server.ts';
-import { enforceLimits, forgiveSuccess, LIMITS, RateLimitedError, type RateLimitStore } from './rate-limit.server.ts';
+import { enforceLimits, forgiveSuccess, LIMITS, RateLimitedError, type Limit, type RateLimitStore } from './rate-limit.server.ts';
 import { createSession, revokeAllSessions } from './session.server.ts';
+import { audit } from '~/modules/audit/audit.server.ts';
+import {
+  CHALLENGE_MAX_ATTEMPTS, consumeChallenge, countChallengeAttempt, createLoginChallenge, enrolmentRequired, liveChallenge, twoFactorOn, verifySecondFactor,
+} from './two-factor.server.ts';
 import { newToken, sha256 } from './tokens.server.ts';
 import type { SignupInput } from './schemas.ts';
 
@@ -88,7 +92,7 @@ let dummyHash: Promise<string> | undefined;
 
 export interface SignInInput { email: string; password: string; remember: boolean; humanKey?: string; ip: string | null; userAgent?: string | null }
 
-export async function signIn(sql: Sql, store: RateLimitStore, cfg: AuthConfig, input: SignInInput) {
+export async function signIn(sql: Sql, store: RateLimitStore, cfg: AuthConfig, input: SignInInput): Promise<SignInResult> {
   const email = input.email.trim().toLowerCase();
   await enforceLimits(store, [[LIMITS.loginIp, input.ip], [LIMITS.loginEmail, email]]).catch(fromRateLimit);
   if (!(await verifyCaptcha(cfg.captcha, input.humanKey, input.ip))) throw new AuthError(MESSAGES.captcha);
@@ -110,10 +114,64 @@ export async function signIn(sql: Sql, store: RateLimitStore, cfg: AuthConfig, i
         FROM user_ip_whitelist WHERE user_id = ${user.id}`;
     if (wl.n > 0 && (!input.ip || !wl.ok)) throw new AuthError(MESSAGES.ipDenied, 403);
   }
-  const session = await createSession(sql, { userId: Number(user.id), remember: input.remember, ip: input.ip, userAgent: input.userAgent });
+  const userId = Number(user.id);
+  const roleId = Number(user.role_id);
   // only failures count: this attempt is taken back and the account's failures are forgotten
-  await forgiveSuccess(store, [[LIMITS.loginIp, input.ip]], [[LIMITS.loginEmail, email]]);
-  return { token: session.token, sessionId: session.id, userId: Number(user.id), roleId: Number(user.role_id), remember: input.remember };
+  const forgive = () => forgiveSuccess(store, [[LIMITS.loginIp, input.ip]], [[LIMITS.loginEmail, email]]);
+  if (await twoFactorOn(sql, userId)) {
+    // the password was right: no session yet, a pending sign-in that waits for the code
+    const challenge = await createLoginChallenge(sql, { userId, remember: input.remember, ip: input.ip, userAgent: input.userAgent });
+    await forgive();
+    return { step: 'two-factor', challenge, userId, roleId, remember: input.remember };
+  }
+  const session = await createSession(sql, { userId, remember: input.remember, ip: input.ip, userAgent: input.userAgent });
+  await forgive();
+  const mustEnrol = await enrolmentRequired(sql, { impersonatorId: null, user: { roleId, twoFactor: false } });
+  return { step: 'session', token: session.token, sessionId: session.id, userId, roleId, remember: input.remember, mustEnrol };
+}
+
+export interface SignedIn { step: 'session'; token: string; sessionId: number; userId: number; roleId: number; remember: boolean; mustEnrol: boolean }
+export interface AwaitingCode { step: 'two-factor'; challenge: string; userId: number; roleId: number; remember: boolean }
+export type SignInResult = SignedIn | AwaitingCode;
+
+class WrongCode extends Error {}
+
+export interface SecondFactorInput { challenge: string | undefined; code: string; ip: string | null; userAgent?: string | null; now?: number }
+
+/**
+ * The second step of a sign-in with two-factor on: the code of the app or a recovery code (used
+ * up). Each attempt counts against the pending sign-in (CHALLENGE_MAX_ATTEMPTS, then it must start
+ * again with the password), the account's two-factor limit and the address's sign-in limit, before
+ * the code is checked. The session is created only here, in the transaction that uses the pending
+ * sign-in up; a wrong code leaves the pending sign-in unused.
+ */
+export async function completeTwoFactorSignIn(sql: Sql, store: RateLimitStore, input: SecondFactorInput): Promise<SignedIn> {
+  const live = await liveChallenge(sql, input.challenge);
+  if (!live || !input.challenge) throw new AuthError(MESSAGES.challengeExpired, 401);
+  const limits: [Limit, string | null][] = [[LIMITS.loginIp, input.ip], [LIMITS.twoFactorUser, String(live.userId)]];
+  await enforceLimits(store, limits).catch(fromRateLimit);
+  const attempt = await countChallengeAttempt(sql, input.challenge);
+  if (!attempt) throw new AuthError(MESSAGES.challengeExpired, 401);
+  const [user] = await sql`SELECT role_id FROM users WHERE id = ${attempt.userId} AND deleted_at IS NULL AND is_active`;
+  if (!user) throw new AuthError(MESSAGES.inactive, 403);
+  const signed = await sql.begin(async (tx) => {
+    if (!(await consumeChallenge(tx as unknown as Sql, attempt.id))) return null;
+    const kind = await verifySecondFactor(tx as unknown as Sql, attempt.userId, input.code, input.now);
+    if (!kind) throw new WrongCode(); // rolls the use of the pending sign-in back
+    if (kind === 'recovery') {
+      await audit(tx as unknown as Sql, { actorId: attempt.userId, action: 'auth.recovery_code_used', targetKind: 'user', targetId: attempt.userId, ip: input.ip });
+    }
+    return createSession(tx as unknown as Sql, { userId: attempt.userId, remember: attempt.remember, ip: input.ip, userAgent: input.userAgent });
+  }).catch((e) => {
+    if (e instanceof WrongCode) return e;
+    throw e;
+  });
+  if (signed === null) throw new AuthError(MESSAGES.challengeExpired, 401);
+  if (signed instanceof WrongCode) {
+    throw new AuthError(attempt.attempts >= CHALLENGE_MAX_ATTEMPTS ? MESSAGES.challengeExpired : MESSAGES.invalidCode, 401);
+  }
+  await forgiveSuccess(store, limits, []);
+  return { step: 'session', token: signed.token, sessionId: signed.id, userId: attempt.userId, roleId: Number(user.role_id), remember: attempt.remember, mustEnrol: false };
 }
 
 // ---------------------------------------------------------------- sign-up

@@ -5,8 +5,9 @@ import { redirect, type AppLoadContext } from '@remix-run/node';
 import { db, type Sql } from '~/utils/db.server.ts';
 import { assertSameOrigin, clientIp } from '~/utils/request.server.ts';
 import { oncePerRequest } from '~/utils/request-scope.server.ts';
-import { accessFor, ROLE_HOME, type RoleId } from './permissions.ts';
+import { accessFor, normalizePath, ROLE_HOME, TWO_FACTOR_ENROL_PATH, type RoleId } from './permissions.ts';
 import { getSession, type CurrentSession } from './session.server.ts';
+import { enrolmentRequired } from './two-factor.server.ts';
 
 const cache = new WeakMap<Request, Promise<CurrentSession | null>>();
 const SESSION = Symbol('session');
@@ -52,12 +53,18 @@ export function homeFor(s: CurrentSession): string {
 /**
  * The guard of every protected loader and action: signed in, and the permission map allows the
  * user's role on this request's path. Non-GET requests must also be same-origin.
- * An impersonated (login-as) session never reaches staff pages.
+ * An impersonated (login-as) session never reaches staff pages. A staff member who must enrol in
+ * two-factor sign-in first is sent to the enrolment page from any other page, and refused any
+ * other call.
  */
 export async function requireAccess(request: Request, sql: Sql = db(), context?: AppLoadContext | null): Promise<CurrentSession> {
   assertSameOrigin(request);
   const s = await requireUser(request, sql, context);
   const path = new URL(request.url).pathname;
+  if (normalizePath(path) !== TWO_FACTOR_ENROL_PATH && (await enrolmentRequired(sql, s))) {
+    const method = request.method.toUpperCase();
+    throw method === 'GET' || method === 'HEAD' ? redirect(TWO_FACTOR_ENROL_PATH) : forbidden();
+  }
   const access = accessFor(path, s.user.roleId);
   if (!access.allowed) throw forbidden();
   if (access.area === 'staff' && s.impersonatorId !== null) throw forbidden();

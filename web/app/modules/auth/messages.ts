@@ -10,4 +10,15 @@ export const MESSAGES = {
   resetInvalid: 'This reset link is invalid or has expired.',
   verifyInvalid: 'This verification link is invalid or has expired.',
   somethingWrong: 'Something went wrong',
+  invalidCode: 'The code is not valid or was already used.',
+  challengeExpired: 'Your sign-in has expired. Please sign in again.',
+} as const;
+
+// The answers of /security (docs/specs.md#security-and-two-factor-sign-in).
+export const SECURITY_TOASTS = {
+  passwordChanged: 'Password updated successfully',
+  enrolStarted: 'Scan the QR code with your authenticator app',
+  enrolCancelled: 'Two-factor set-up cancelled',
+  enabled: 'Two-factor sign-in is on',
+  disabled: 'Two-factor sign-in is off',
 } as const;

@@ -50,6 +50,7 @@ export const ROUTES: readonly RouteRule[] = [
   r('/profile', ALL_ROLES, 'Personal Information', 'client'),
   r('/pricing', ALL_ROLES, 'My Plan', 'client'),
   r('/kyc', ALL_ROLES, 'KYC', 'client'),
+  // also the page where staff enrol in two-factor sign-in (TWO_FACTOR_ENROL_PATH)
   r('/security', ALL_ROLES, 'Security', 'client'),
   r('/statements', ALL_ROLES, 'Statements', 'client'),
   r('/mobile-chart/:symbol', ALL_ROLES, 'Chart', 'client'),
@@ -107,6 +108,14 @@ export const ROUTES: readonly RouteRule[] = [
   r('/affiliate', [4], 'Leads'),
   r('/affiliate/api', [4], 'API Key'),
 ];
+
+/**
+ * While the site requires two-factor sign-in of staff (site setting twoFactor.staffRequired) and a
+ * staff member has not enrolled, this page (and signing out, /auth/logout) is all they may open:
+ * requireAccess sends every other page here and refuses every other call
+ * (docs/specs.md#security-and-two-factor-sign-in).
+ */
+export const TWO_FACTOR_ENROL_PATH = '/security';
 
 /**
  * Calls (resource routes and actions) outside the page list, by path prefix. A path under

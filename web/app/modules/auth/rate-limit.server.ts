@@ -14,6 +14,10 @@ export const LIMITS = {
   resetIp: { name: 'reset:ip', max: 10, windowSeconds: 15 * 60 },
   signupIp: { name: 'signup:ip', max: 10, windowSeconds: 60 * 60 },
   translationsIp: { name: 'translations:ip', max: 300, windowSeconds: 60 * 60 },
+  /** wrong current passwords on /security (failures only) */
+  passwordChangeUser: { name: 'password-change:user', max: 5, windowSeconds: 15 * 60 },
+  /** wrong two-factor codes of one account, at sign-in and on /security together (failures only) */
+  twoFactorUser: { name: 'two-factor:user', max: 10, windowSeconds: 15 * 60 },
 } satisfies Record<string, Limit>;
 
 export interface Hit { allowed: boolean; hits: number; retryAfterSeconds: number }

@@ -9,12 +9,47 @@ const email = z
   .email('Invalid email')
   .transform((v) => v.toLowerCase());
 
-const newPassword = z
-  .string({ required_error: 'Password is required' })
+/** The rule of every new password (sign-up, reset, change): at least 8 characters, at most 200. */
+const passwordRule = (requiredMessage: string) => z
+  .string({ required_error: requiredMessage })
   .min(8, 'Password must be at least 8 characters')
   .max(200, 'Password is too long');
 
-const required = (message: string, max = 200) => z.string({ required_error: message }).trim().min(1, message).max(max, message);
+/** A required text field: trimmed, not empty, at most `max` characters (one message for both). */
+export const required = (message: string, max = 200) => z.string({ required_error: message }).trim().min(1, message).max(max, message);
+
+/** Youngest and oldest age a birth date may give (docs/specs.md#client-validation). */
+export const MIN_AGE = 18;
+export const MAX_AGE = 120;
+
+/** A YYYY-MM-DD that names a real calendar day ('2023-02-30' is not one). */
+export function isCalendarDate(v: string): boolean {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(v);
+  if (!m) return false;
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const t = new Date(Date.UTC(y, mo - 1, d));
+  return t.getUTCFullYear() === y && t.getUTCMonth() === mo - 1 && t.getUTCDate() === d;
+}
+
+/** The day `years` years before `now` (UTC), as YYYY-MM-DD; 29 February falls back to the 28th. */
+export function yearsBefore(years: number, now = new Date()): string {
+  const y = now.getUTCFullYear() - years, mo = now.getUTCMonth(), d = now.getUTCDate();
+  const t = new Date(Date.UTC(y, mo, d));
+  const day = t.getUTCMonth() === mo ? t : new Date(Date.UTC(y, mo + 1, 0));
+  return day.toISOString().slice(0, 10);
+}
+
+/**
+ * A birth date (sign-up and profile; optional in both): a real calendar day giving an age from
+ * MIN_AGE to MAX_AGE today. Compared as YYYY-MM-DD text, so no time zone moves a day.
+ */
+export const birthDate = z
+  .string()
+  .refine(isCalendarDate, 'Invalid date')
+  .refine((v) => !isCalendarDate(v) || v <= yearsBefore(MIN_AGE), 'You must be at least 18 years old')
+  .refine((v) => !isCalendarDate(v) || v >= yearsBefore(MAX_AGE), 'Invalid date');
+
+const newPassword = passwordRule('Password is required');
 
 export const LoginSchema = z.object({
   email,
@@ -35,11 +70,7 @@ export const SignupSchema = z
     password: newPassword,
     passwordConfirmation: z.string({ required_error: 'Passwords must match' }),
     phone: required('Phone is required', 40),
-    birthDate: z
-      .string()
-      .regex(/^\d{4}-\d{2}-\d{2}$/, 'Invalid date')
-      .refine((v) => !Number.isNaN(Date.parse(v)) && Date.parse(v) < Date.now(), 'Invalid date')
-      .optional(),
+    birthDate: birthDate.optional(),
     country: required('Country is required', 100),
     city: required('City is required', 100),
     address: required('Address is required', 300),
@@ -53,6 +84,22 @@ export const SignupSchema = z
 export const ForgotPasswordSchema = z.object({ email, humanKey: z.string().max(4000).optional() });
 
 export const ResetPasswordSchema = z.object({ password: newPassword });
+
+/** /security: change password (docs/specs.md#client-validation). */
+export const ChangePasswordSchema = z.object({
+  currentPassword: z.string({ required_error: 'Current password is required' }).min(1, 'Current password is required').max(200, 'Password is too long'),
+  newPassword: passwordRule('New password is required'),
+});
+
+/** A code from the authenticator app: six digits (spaces allowed, as apps show them). */
+export const TotpCodeSchema = z.object({
+  code: z.string({ required_error: 'Code is required' }).trim().regex(/^\d{3} ?\d{3}$/, 'Enter the 6-digit code from your app'),
+});
+
+/** The second step of sign-in, and turning two-factor off: an app code or a recovery code. */
+export const SecondFactorSchema = z.object({
+  code: z.string({ required_error: 'Code is required' }).trim().min(1, 'Code is required').max(64, 'The code is not valid or was already used.'),
+});
 
 export type LoginInput = z.infer<typeof LoginSchema>;
 export type SignupInput = z.infer<typeof SignupSchema>;

@@ -19,6 +19,8 @@ export interface SessionUser {
   isEmailVerified: boolean;
   activeBalanceId: number | null;
   pricingPlanId: number | null;
+  /** signs in with a second factor (modules/auth/two-factor.server.ts) */
+  twoFactor: boolean;
 }
 
 export interface CurrentSession {
@@ -92,7 +94,8 @@ export async function findSession(sql: Sql, token: string | undefined, ip?: stri
   const requestIp = ip && isIp(ip) ? ip : null;
   const [row] = await sql`
     SELECT s.id AS session_id, s.remember, s.impersonator_id, s.parent_id, s.last_seen_at,
-           u.id, u.email, u.full_name, u.role_id, u.is_active, u.is_email_verified, u.active_balance_id, u.pricing_plan_id
+           u.id, u.email, u.full_name, u.role_id, u.is_active, u.is_email_verified, u.active_balance_id, u.pricing_plan_id,
+           EXISTS (SELECT 1 FROM user_two_factor t WHERE t.user_id = u.id AND t.enabled_at IS NOT NULL) AS two_factor
       FROM sessions s JOIN users u ON u.id = s.user_id
      WHERE s.token_hash = ${sha256(token)} AND s.revoked_at IS NULL AND s.expires_at > now()
        AND u.deleted_at IS NULL AND u.is_active
@@ -122,6 +125,7 @@ export async function findSession(sql: Sql, token: string | undefined, ip?: stri
       isEmailVerified: row.is_email_verified,
       activeBalanceId: row.active_balance_id === null ? null : Number(row.active_balance_id),
       pricingPlanId: row.pricing_plan_id === null ? null : Number(row.pricing_plan_id),
+      twoFactor: row.two_factor,
     },
   };
 }

@@ -99,6 +99,23 @@ export function notificationText(n: Notice, t: (key: string, values?: Record<str
       description: d.side === 'buy' ? t('Buy {{amount}} {{instrument}} at {{rate}}, P/L {{pnl}}', values) : t('Sell {{amount}} {{instrument}} at {{rate}}, P/L {{pnl}}', values),
     };
   }
+  if (d?.kind === 'money.decided') {
+    const amount = f.money(d.amount, d.currency);
+    const deposit = d.subject === 'deposit';
+    if (d.decision === 'approved') {
+      return deposit
+        ? { title: t('Deposit #{{id}} approved', { id: d.id }), description: t('{{amount}} was credited to your wallet.', { amount }) }
+        : { title: t('Withdrawal #{{id}} approved', { id: d.id }), description: t('{{amount}} is on its way to your bank account.', { amount }) };
+    }
+    return deposit
+      ? { title: t('Deposit #{{id}} declined', { id: d.id }), description: t('Reason: {{reason}}', { reason: d.reason ?? '' }) }
+      : { title: t('Withdrawal #{{id}} declined', { id: d.id }), description: t('{{amount}} is back in your wallet. Reason: {{reason}}', { amount, reason: d.reason ?? '' }) };
+  }
+  if (d?.kind === 'kyc.decided') {
+    return d.decision === 'approved'
+      ? { title: t('KYC approved'), description: t('Your identity is verified.') }
+      : { title: t('KYC declined'), description: t('Reason: {{reason}}', { reason: d.reason ?? '' }) };
+  }
   return { title: n.title, description: n.description };
 }
 

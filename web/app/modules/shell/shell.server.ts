@@ -3,11 +3,9 @@
 import type { Sql } from '~/utils/db.server.ts';
 import type { CurrentSession } from '~/modules/auth/session.server.ts';
 import { accountSummary, summaryFromColumn, walletsColumn } from '~/modules/accounts/accounts.server.ts';
+import type { NotificationData } from '~/modules/notifications/notifications.server.ts';
 
-/** The values a notification carries for the web to word and format (the engine's closes). */
-export type NotificationData =
-  | { kind: 'position.closed'; id: number; reason: string; side: 'buy' | 'sell'; amount: string; instrument: string; rate: string | null; digits: number; pnl: string }
-  | { kind?: undefined };
+export type { NotificationData };
 
 /**
  * One query: the latest notifications and the wallets. With the request, the wallets are the

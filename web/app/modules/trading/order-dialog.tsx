@@ -46,7 +46,7 @@ function LevelField({ id, name, label, on, setOn, text, setText, bound, live, er
   return (
     <div className="level-field">
       <label className="switch">
-        <input type="checkbox" role="switch" checked={on} onChange={(e) => setOn(e.target.checked)} aria-controls={id} />
+        <input type="checkbox" role="switch" checked={on} onChange={(e) => setOn(e.target.checked)} aria-controls={on ? id : undefined} />
         <span>{label}</span>
       </label>
       {on ? <LevelInput id={id} name={name} label={label} inputLabel={label} text={text} setText={setText} bound={bound} live={live} errors={errors} /> : null}

@@ -3,7 +3,10 @@
 // expired ticket works; user events resume after the last id seen.
 import { createContext, useCallback, useContext, useEffect, useRef, useState, type ReactNode } from 'react';
 import { useRevalidator } from '@remix-run/react';
+import { useTranslation } from 'react-i18next';
 import { useToast } from '~/components/ui/toast.tsx';
+import { useFormat } from '~/components/ui/format.ts';
+import { notificationText } from '~/modules/shell/chrome.tsx';
 
 export interface PriceItem { name: string; bids: number; asks: number; closeoutBid?: number; closeoutAsk?: number }
 export type RealtimeListener = (event: string, data: unknown) => void;
@@ -56,6 +59,8 @@ export function RealtimeProvider({ children, pricesOnly = false }: { children: R
   const listeners = useRef(new Set<RealtimeListener>());
   const [connected, setConnected] = useState(false);
   const { push } = useToast();
+  const { t } = useTranslation();
+  const f = useFormat();
   const revalidator = useRevalidator();
   const revalidate = useRef(revalidator.revalidate);
   revalidate.current = revalidator.revalidate;
@@ -179,12 +184,15 @@ export function RealtimeProvider({ children, pricesOnly = false }: { children: R
   // notifications: toast, sound, and the dropdown refreshed through the layout's loader
   useEffect(() => subscribe((event, data) => {
     if (event !== 'notification') return;
-    const n = (data ?? {}) as { title?: string; description?: string; toast?: boolean };
+    const n = (data ?? {}) as { title?: string; description?: string; data?: never; toast?: boolean };
     // toast: false when the page already told the user (an engine close is toasted by the dashboard)
-    if (n.toast !== false) push({ type: 'info', title: n.title ?? 'Notification', description: n.description });
+    if (n.toast !== false) {
+      const text = notificationText({ title: n.title ?? t('Notification'), description: n.description ?? '', data: n.data ?? null }, t, f);
+      push({ type: 'info', title: text.title, description: text.description });
+    }
     beep();
     revalidate.current();
-  }), [subscribe, push]);
+  }), [subscribe, push, t, f]);
 
   return <RealtimeContext.Provider value={{ subscribe, connected }}>{children}</RealtimeContext.Provider>;
 }

@@ -10,6 +10,7 @@ import { cached } from '~/utils/live-cache.server.ts';
 import { engine, type EngineRefusal, type MarketStatus } from './engine.server.ts';
 import { currentQuotes } from './quotes.server.ts';
 import { accountSummary } from '~/modules/accounts/accounts.server.ts';
+import { kycApprovedSql, kycGate } from '~/modules/money/money.server.ts';
 import type { DashboardAction, ActionReply } from './schemas.ts';
 import type { Category } from '@broker/engine/domain';
 import { marketStatus } from '@broker/engine/domain';
@@ -45,7 +46,7 @@ async function readUserDashboard(sql: Sql, userId: number, balanceId: number | n
   const open = () => (opts.openOnly ? sql`AND o.close_time IS NULL` : sql``);
   const [row] = await sql`
     SELECT to_jsonb(p) AS plan,
-           EXISTS (SELECT 1 FROM kyc_documents k WHERE k.user_id = u.id AND k.status = 'approved') AS kyc_ok,
+           ${kycApprovedSql(sql, userId)} AS kyc_ok,
            ARRAY(SELECT f.instrument_id::int FROM favorites f WHERE f.user_id = u.id ORDER BY f.created_at) AS favorites,
            (SELECT coalesce(json_agg(x ORDER BY x.id DESC), '[]'::json) FROM (
               SELECT o.id, o.created_at, o.type, o.trade_amount::text AS amount, i.name AS instrument, i.base, i.quote,
@@ -143,7 +144,7 @@ export async function loadDashboard(sql: Sql, userId: number, opts: { openOnly: 
     isKyc: mine.kycOk,
     kycTrade: settings.kyc.trade === 'on',
     /** the 'verify KYC to trade' notice: only while the KYC trade switch makes trading wait for it */
-    kycNotice: settings.kyc.trade === 'on' && !mine.kycOk,
+    kycNotice: kycGate(settings.kyc, 'trade', mine.kycOk),
     positions: { ...mine.positions, page: opts.page, openOnly: opts.openOnly, pageSize: opts.limit },
     exposure: mine.exposure,
   };

@@ -36,11 +36,12 @@ const PHOTO_OR_PDF: readonly FileType[] = ['png', 'jpeg', 'webp', 'pdf'];
 const PICTURE: readonly FileType[] = ['png', 'jpeg', 'webp', 'gif'];
 
 export const UPLOAD_KINDS = {
-  // a customer's own documents: only they and admins/managers see them
+  // a customer's own documents: only they and the staff who review them see them (deposits:
+  // admins and managers; identity documents: admins, the only role of /admin/kyc)
   deposit_proof: { types: PHOTO_OR_PDF, maxBytes: 10 * MiB, upload: ALL, read: ADMIN_MANAGER },
-  kyc_front: { types: PHOTO_OR_PDF, maxBytes: 10 * MiB, upload: ALL, read: ADMIN_MANAGER },
-  kyc_back: { types: PHOTO_OR_PDF, maxBytes: 10 * MiB, upload: ALL, read: ADMIN_MANAGER },
-  kyc_address: { types: PHOTO_OR_PDF, maxBytes: 10 * MiB, upload: ALL, read: ADMIN_MANAGER },
+  kyc_front: { types: PHOTO_OR_PDF, maxBytes: 10 * MiB, upload: ALL, read: ADMIN },
+  kyc_back: { types: PHOTO_OR_PDF, maxBytes: 10 * MiB, upload: ALL, read: ADMIN },
+  kyc_address: { types: PHOTO_OR_PDF, maxBytes: 10 * MiB, upload: ALL, read: ADMIN },
   // branding and payment pictures set by the admin, shown to everyone
   logo: { types: PICTURE, maxBytes: 2 * MiB, upload: ADMIN, read: 'public' },
   favicon: { types: ['ico', 'png'], maxBytes: 256 * KiB, upload: ADMIN, read: 'public' },

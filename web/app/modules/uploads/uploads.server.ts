@@ -169,6 +169,19 @@ export async function receiveUploads(
   }
 }
 
+/**
+ * Removes files this request stored that the page then did not keep (its form was refused after
+ * the files were received): the rows and the bytes. Only the owner's ids are touched; an upload
+ * a record points at is never passed here.
+ */
+export async function discardUploads(sql: Sql, ownerId: number, ids: readonly number[], opts: { dir?: string } = {}): Promise<void> {
+  if (!ids.length) return;
+  const rows = await sql<{ stored_name: string }[]>`
+    DELETE FROM uploads WHERE id = ANY(${ids as number[]}::bigint[]) AND owner_id = ${ownerId} RETURNING stored_name`;
+  const dir = opts.dir ?? uploadDir();
+  await Promise.all(rows.filter((r) => STORED_NAME.test(r.stored_name)).map((r) => unlink(path.join(dir, r.stored_name)).catch(() => {})));
+}
+
 function refusal(status: UploadRefusal['status'], field: string, m: { message: string; params?: Record<string, string> }): ReceiveResult {
   return { ok: false, error: { status, field, ...m } };
 }

@@ -1,0 +1,59 @@
+// Spread settings (/admin/spreads, docs/specs.md#trading-configuration): one value per market, the multiplier of the spread
+// cost (ask − bid) × spread × amount (docs/specs.md#trading-formulas). Saved in one statement (one
+// engine_cache 'settings' notification: the engine drops its cached place contexts) with the audit
+// row in the same transaction. A market without a row trades with 0.
+import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
+import type { Category } from '@broker/engine/domain';
+import type { Sql } from '~/utils/db.server.ts';
+import { db } from '~/utils/db.server.ts';
+import { clientIp } from '~/utils/request.server.ts';
+import { requireAccess } from '~/modules/auth/guards.server.ts';
+import { audit } from '~/modules/audit/audit.server.ts';
+import { invalidateCached } from '~/utils/live-cache.server.ts';
+import { parseForm } from '~/components/ui/forms.ts';
+import { plainDecimal } from '~/components/ui/format.ts';
+import { replyRefused } from '~/utils/reply.server.ts';
+import { CATALOG_PARSE } from '~/modules/catalog/numbers.ts';
+import { replyOutcome, type Actor, type Outcome } from './result.server.ts';
+import { SPREAD_MARKETS, SpreadsSchema, type SpreadsInput } from './schemas.ts';
+
+export type Spreads = Record<Category, string>;
+
+/** The five spreads as plain decimals ('1', '0.5'); a missing row reads '0'. */
+export async function readSpreads(sql: Sql, lock = false): Promise<Spreads> {
+  const rows = await sql`SELECT category, value::text AS value FROM spreads ${lock ? sql`FOR UPDATE` : sql``}`;
+  const out = Object.fromEntries(SPREAD_MARKETS.map((m) => [m, '0'])) as Spreads;
+  for (const r of rows) out[r.category as Category] = plainDecimal(r.value);
+  return out;
+}
+
+export async function saveSpreads(sql: Sql, input: SpreadsInput, who: Actor): Promise<Outcome> {
+  const out = await sql.begin(async (t): Promise<Outcome> => {
+    const tx = t as unknown as Sql;
+    const before = await readSpreads(tx, true);
+    const after = Object.fromEntries(SPREAD_MARKETS.map((m) => [m, input[`spread_${m}` as keyof SpreadsInput]])) as Spreads;
+    await tx`
+      INSERT INTO spreads (category, value)
+      SELECT v.category::instrument_category, v.value::numeric FROM (VALUES ${tx(SPREAD_MARKETS.map((m) => [m, after[m]]))}) AS v(category, value)
+      ON CONFLICT (category) DO UPDATE SET value = excluded.value`;
+    await audit(tx, { actorId: who.actorId, action: 'spreads.update', targetKind: 'spreads', before, after, ip: who.ip });
+    return { ok: true, toast: 'Spreads updated successfully' };
+  });
+  // this process's copy (the dashboards') at once; the trigger's NOTIFY drops every process's (live-cache)
+  if (out.ok) invalidateCached(sql, 'spreads');
+  return out;
+}
+
+export async function spreadsLoader({ request }: LoaderFunctionArgs) {
+  const sql = db();
+  await requireAccess(request, sql);
+  return { spreads: await readSpreads(sql) };
+}
+
+export async function spreadsAction({ request, context }: ActionFunctionArgs) {
+  const sql = db();
+  const s = await requireAccess(request, sql, context);
+  const submission = parseForm(await request.formData(), SpreadsSchema, CATALOG_PARSE);
+  if (submission.status !== 'success') return replyRefused(submission);
+  return replyOutcome(submission, await saveSpreads(sql, submission.value, { actorId: s.user.id, ip: clientIp(request, context) }));
+}

@@ -1,0 +1,188 @@
+// The back-office instrument pages /admin/instruments/{forex|commodity|index|crypto|stock}
+// (docs/specs.md#trading-configuration): one implementation for the five categories.
+// The category is the page's (the URL's third segment): a row of another category is
+// 'Instrument not found' there. Every change is audited in its transaction; the engine follows
+// through the engine_cache notification of the instruments table (migrations/…_engine-cache-notify.sql:
+// name, currency, category, tradable, leverage or digits), so no restart is needed. The engine's
+// own writes of the last quote (bids, asks, every few seconds) notify nothing.
+import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
+import type { Category } from '@broker/engine/domain';
+import type { Sql } from '~/utils/db.server.ts';
+import { db } from '~/utils/db.server.ts';
+import { clientIp } from '~/utils/request.server.ts';
+import { requireAccess } from '~/modules/auth/guards.server.ts';
+import { audit } from '~/modules/audit/audit.server.ts';
+import { invalidateCached } from '~/utils/live-cache.server.ts';
+import { listQuery, type ListQuery } from '~/components/ui/list-params.ts';
+import { parseIntent } from '~/components/ui/forms.ts';
+import { replyRefused } from '~/utils/reply.server.ts';
+import { pgCode, refuse, replyOutcome, type Actor, type Outcome } from '~/modules/catalog/result.server.ts';
+import { CATALOG_PARSE, INSTRUMENT_ACTIONS, type InstrumentInput } from './schemas.ts';
+
+export const INSTRUMENT_SORTS = ['id', 'name', 'base', 'quote', 'tradingview', 'alias', 'leverage', 'tradable'] as const;
+type Sort = (typeof INSTRUMENT_SORTS)[number];
+
+export interface InstrumentAdminRow {
+  id: number; name: string; base: string; quote: string; alias: string | null; tradingview: string;
+  leverage: number; digits: number; swap: string; bids: string | null; asks: string | null; tradable: boolean;
+  /** open positions on it now (deleting it, or making it untradable, depends on them) */
+  openPositions: number;
+}
+
+/** LIKE pattern of a search term, its wildcards taken literally. */
+const like = (s: string) => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/** One page of a category's instruments, searched by name, base, quote or alias. */
+export async function listInstruments(sql: Sql, category: Category, q: Pick<ListQuery, 'limit' | 'offset' | 'sort' | 'dir' | 'search'>) {
+  const term = q.search.trim();
+  const where = sql`category = ${category}::instrument_category
+    ${term ? sql`AND (name ILIKE ${like(term)} OR base ILIKE ${like(term)} OR quote ILIKE ${like(term)} OR alias ILIKE ${like(term)})` : sql``}`;
+  const sort: Sort = (INSTRUMENT_SORTS as readonly string[]).includes(q.sort) ? (q.sort as Sort) : 'id';
+  const dir = q.dir === 'asc' ? sql`ASC` : sql`DESC`;
+  const [rows, [count]] = await Promise.all([
+    sql`SELECT id, name, base, quote, alias, tradingview, leverage, digits, swap::text AS swap, bids::text AS bids, asks::text AS asks, tradable
+          FROM instruments WHERE ${where}
+         ORDER BY ${sql(sort)} ${dir} NULLS LAST, id ${dir} LIMIT ${q.limit} OFFSET ${q.offset}`,
+    sql`SELECT count(*)::int AS n FROM instruments WHERE ${where}`,
+  ]);
+  const ids = rows.map((r) => Number(r.id));
+  const open = ids.length ? await openPositionCounts(sql, ids) : new Map<number, number>();
+  return {
+    total: count.n as number,
+    rows: rows.map((r): InstrumentAdminRow => ({
+      id: Number(r.id), name: r.name, base: r.base, quote: r.quote, alias: r.alias, tradingview: r.tradingview,
+      leverage: r.leverage, digits: r.digits, swap: r.swap, bids: r.bids, asks: r.asks, tradable: r.tradable,
+      openPositions: open.get(Number(r.id)) ?? 0,
+    })),
+  };
+}
+
+/** Open positions per instrument (the open-orders index: open positions are few next to the history). */
+async function openPositionCounts(sql: Sql, ids: number[]): Promise<Map<number, number>> {
+  const rows = await sql`SELECT instrument_id, count(*)::int AS n FROM orders
+                          WHERE close_time IS NULL AND deleted_at IS NULL AND instrument_id IN ${sql(ids)} GROUP BY instrument_id`;
+  return new Map(rows.map((r) => [Number(r.instrument_id), r.n as number]));
+}
+
+const openCount = async (sql: Sql, id: number) =>
+  (await sql`SELECT count(*)::int AS n FROM orders WHERE instrument_id = ${id} AND close_time IS NULL AND deleted_at IS NULL`)[0].n as number;
+
+/** What the audit trail keeps of an instrument. */
+function snapshot(r: Record<string, unknown>) {
+  return {
+    name: r.name, base: r.base, quote: r.quote, alias: r.alias, category: r.category, tradingview: r.tradingview,
+    leverage: r.leverage, digits: r.digits, swap: r.swap, bids: r.bids, asks: r.asks, tradable: r.tradable,
+  };
+}
+
+const CONFIRM_OPEN = { message: 'Confirm that the open positions stay open' };
+const CLOSE_FIRST = { message: 'Close its open positions first' };
+const duplicate = () => refuse(409, 'An instrument with this name already exists', 'name');
+const notFound = () => refuse(404, 'Instrument not found');
+
+/**
+ * After a change is committed, this process's copy of the instruments (the dashboards') is
+ * dropped at once; the trigger's NOTIFY drops every process's moments later (live-cache).
+ */
+function dropKeptInstruments<O extends { ok: boolean }>(sql: Sql, out: O): O {
+  if (out.ok) invalidateCached(sql, 'instruments');
+  return out;
+}
+
+/** Create (no id) or update (id) an instrument of `category`. */
+export async function saveInstrument(sql: Sql, category: Category, input: InstrumentInput, who: Actor): Promise<Outcome<{ id: number }>> {
+  try {
+    return dropKeptInstruments(sql, await sql.begin(async (t): Promise<Outcome<{ id: number }>> => {
+      const tx = t as unknown as Sql;
+      const [clash] = await tx`SELECT id FROM instruments WHERE lower(name) = lower(${input.name}) AND id IS DISTINCT FROM ${input.id ?? null}::bigint`;
+      if (clash) return duplicate();
+      const fields = {
+        name: input.name, base: input.base, quote: input.quote, alias: input.alias, tradingview: input.tradingview,
+        leverage: input.leverage, digits: input.digits, swap: input.swap, tradable: input.tradable,
+      };
+      if (input.id === undefined) {
+        const [row] = await tx`
+          INSERT INTO instruments ${tx({ ...fields, category, bids: input.bids, asks: input.asks })}
+          RETURNING *`;
+        await audit(tx, { actorId: who.actorId, action: 'instrument.create', targetKind: 'instrument', targetId: row.id, after: snapshot(row), ip: who.ip });
+        return { ok: true, toast: 'Instrument added successfully', id: Number(row.id) };
+      }
+      const [before] = await tx`
+        SELECT * FROM instruments
+         WHERE id = ${input.id} AND category = ${category}::instrument_category FOR UPDATE`;
+      if (!before) return notFound();
+      const closing = before.tradable && !input.tradable;
+      // the symbol and currencies of open positions stay as they were opened: a renamed symbol is
+      // one the feed may not quote (the position could not be closed), and a new quote currency
+      // would change what their exchange rate converts
+      const identity = before.name !== input.name || before.base !== input.base || before.quote !== input.quote;
+      const n = closing || identity ? await openCount(tx, input.id) : 0;
+      if (identity && n > 0) {
+        return refuse(409, 'Open positions on this instrument: {{count}}. Its name, base and quote cannot change until they are closed.',
+          'name', { count: n }, CLOSE_FIRST.message);
+      }
+      if (n > 0 && !input.confirmOpen) {
+        // docs/specs.md#trading-configuration: they stay open, can be closed, their levels and
+        // stop-out still act; no new order can be placed
+        return refuse(409, 'Open positions on this instrument: {{count}}. They stay open and can still be closed, and their take-profit, stop-loss and stop-out still apply, but no new orders can be placed. Confirm to make it untradable.',
+          'confirmOpen', { count: n }, CONFIRM_OPEN.message);
+      }
+      // empty bids / asks on an edit keep the quote the engine saved (it rewrites them every few seconds)
+      const quote = input.bids !== null && input.asks !== null ? { bids: input.bids, asks: input.asks } : {};
+      const [after] = await tx`
+        UPDATE instruments SET ${tx({ ...fields, ...quote })}, updated_at = now() WHERE id = ${input.id}
+        RETURNING *`;
+      await audit(tx, { actorId: who.actorId, action: 'instrument.update', targetKind: 'instrument', targetId: input.id, before: snapshot(before), after: { ...snapshot(after), ...(closing ? { openPositions: n } : {}) }, ip: who.ip });
+      return { ok: true, toast: 'Instrument updated successfully', id: input.id };
+    }));
+  } catch (e) {
+    if (pgCode(e) === '23505') return duplicate(); // a concurrent save of the same name won
+    throw e;
+  }
+}
+
+/** Delete an instrument of `category`: never one with open positions, nor one with trades in its history. */
+export async function deleteInstrument(sql: Sql, category: Category, id: number, who: Actor): Promise<Outcome> {
+  try {
+    return dropKeptInstruments(sql, await sql.begin(async (t): Promise<Outcome> => {
+      const tx = t as unknown as Sql;
+      // the row lock holds off a new order on it (an order's key share waits for it) until the end
+      const [before] = await tx`
+        SELECT * FROM instruments
+         WHERE id = ${id} AND category = ${category}::instrument_category FOR UPDATE`;
+      if (!before) return notFound();
+      const n = await openCount(tx, id);
+      if (n > 0) return refuse(409, 'Open positions on this instrument: {{count}}. Close them before deleting it.', undefined, { count: n });
+      const [used] = await tx`SELECT EXISTS (SELECT 1 FROM orders WHERE instrument_id = ${id}) AS used`;
+      if (used.used) return refuse(409, 'This instrument has trades in its history, so it cannot be deleted. Make it untradable instead.');
+      await tx`DELETE FROM instruments WHERE id = ${id}`;
+      await audit(tx, { actorId: who.actorId, action: 'instrument.delete', targetKind: 'instrument', targetId: id, before: snapshot(before), ip: who.ip });
+      return { ok: true, toast: 'Instrument deleted successfully' };
+    }));
+  } catch (e) {
+    if (pgCode(e) === '23503') return refuse(409, 'This instrument has trades in its history, so it cannot be deleted. Make it untradable instead.');
+    throw e;
+  }
+}
+
+// ---------------------------------------------------------------- the five routes' loader and action
+
+export async function instrumentsLoader({ request }: LoaderFunctionArgs, category: Category) {
+  const sql = db();
+  await requireAccess(request, sql);
+  const q = listQuery(request, INSTRUMENT_SORTS);
+  return { category, ...(await listInstruments(sql, category, q)) };
+}
+
+export async function instrumentsAction({ request, context }: ActionFunctionArgs, category: Category) {
+  const sql = db();
+  const s = await requireAccess(request, sql, context);
+  const { intent, submission } = parseIntent(await request.formData(), INSTRUMENT_ACTIONS, CATALOG_PARSE);
+  if (submission.status !== 'success') return replyRefused(submission, { intent });
+  const who = { actorId: s.user.id, ip: clientIp(request, context) };
+  const v = submission.value;
+  const r = intent === 'delete'
+    ? await deleteInstrument(sql, category, (v as { id: number }).id, who)
+    : await saveInstrument(sql, category, v as InstrumentInput, who);
+  return replyOutcome(submission, r, intent);
+}
