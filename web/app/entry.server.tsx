@@ -1,6 +1,6 @@
 // Server render: the root loader's locale and resources (read from the database, kept in the
 // process) pick an i18next instance, so the HTML is already in the user's language.
-import { PassThrough } from 'node:stream';
+import { Transform, type TransformCallback } from 'node:stream';
 import type { AppLoadContext, EntryContext, HandleErrorFunction } from '@remix-run/node';
 import { createReadableStreamFromReadable } from '@remix-run/node';
 import { RemixServer, isRouteErrorResponse } from '@remix-run/react';
@@ -11,6 +11,55 @@ import { FALLBACK_LANGUAGE, type Resources } from '~/modules/i18n/i18n.ts';
 import { serverI18n } from '~/modules/i18n/i18n.server.ts';
 
 const ABORT_DELAY = 5_000;
+
+/**
+ * React writes a page in 2 kB pieces, and each piece would travel alone: Remix's writer flushes
+ * the response after every chunk, so the compression in web/server.mjs ends a gzip block and
+ * the socket gets a write for each (about twenty for the dashboard, a quarter more bytes than one
+ * block). This gathers them: a page whose render is done within GATHER_MS (every page that
+ * awaits nothing after its loaders: the shell and the loader data that follows it) leaves as one
+ * chunk; after that, what is written leaves once per turn of the event loop, so a page that
+ * streams something slow still sends each part as soon as it is rendered.
+ */
+const GATHER_MS = 20;
+
+class Gather extends Transform {
+  private parts: Buffer[] = [];
+  private queued = false;
+  private gathering = true;
+  private readonly timer = setTimeout(() => {
+    this.gathering = false;
+    this.release();
+  }, GATHER_MS);
+
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback) {
+    this.parts.push(chunk);
+    if (!this.gathering && !this.queued) {
+      this.queued = true;
+      setImmediate(() => this.release());
+    }
+    done();
+  }
+
+  override _flush(done: TransformCallback) {
+    clearTimeout(this.timer);
+    this.release();
+    done();
+  }
+
+  override _destroy(error: Error | null, done: (error: Error | null) => void) {
+    clearTimeout(this.timer);
+    done(error);
+  }
+
+  private release() {
+    this.queued = false;
+    if (this.parts.length === 0) return;
+    const out = this.parts.length === 1 ? this.parts[0] : Buffer.concat(this.parts);
+    this.parts = [];
+    this.push(out);
+  }
+}
 
 /**
  * Server errors to the log. An answer the app chose (a 404 for an unknown URL such as
@@ -37,26 +86,39 @@ export default async function handleRequest(
   const locale = root?.locale ?? FALLBACK_LANGUAGE;
   const instance = await serverI18n(locale, root?.resources ?? {});
 
-  const callback = isbot(request.headers.get('user-agent') ?? '') ? 'onAllReady' : 'onShellReady';
+  const bot = isbot(request.headers.get('user-agent') ?? '');
   responseHeaders.set('X-Frame-Options', 'SAMEORIGIN');
   responseHeaders.set('X-Content-Type-Options', 'nosniff');
   responseHeaders.set('Referrer-Policy', 'same-origin');
 
   return new Promise((resolve, reject) => {
     let shellRendered = false;
+    // a render still running after ABORT_DELAY is cut short; one that finished clears its timer
+    // (else every page's render state stays reachable for ABORT_DELAY, and the abort then
+    // raises an error on a stream long closed)
+    const timer = setTimeout(() => abort(), ABORT_DELAY);
+    const send = () => {
+      shellRendered = true;
+      const body = new Gather();
+      responseHeaders.set('Content-Type', 'text/html');
+      resolve(new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }));
+      pipe(body);
+    };
     const { pipe, abort } = renderToPipeableStream(
       <I18nextProvider i18n={instance}>
         <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} />
       </I18nextProvider>,
       {
-        [callback]() {
-          shellRendered = true;
-          const body = new PassThrough();
-          responseHeaders.set('Content-Type', 'text/html');
-          resolve(new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }));
-          pipe(body);
+        // crawlers get the whole page at once, browsers the shell as soon as it is ready
+        onShellReady() {
+          if (!bot) send();
+        },
+        onAllReady() {
+          clearTimeout(timer);
+          if (bot) send();
         },
         onShellError(error: unknown) {
+          clearTimeout(timer);
           reject(error);
         },
         onError(error: unknown) {
@@ -65,6 +127,5 @@ export default async function handleRequest(
         },
       },
     );
-    setTimeout(abort, ABORT_DELAY);
   });
 }

@@ -1,11 +1,13 @@
-// Settings, languages and translations are kept in each web process and dropped on the NOTIFY of
-// their tables' trigger: two pools stand for two web processes, a third connection is the admin
-// (or psql) writing; each edit must show through the modules within a bounded wait.
+// Settings, languages, translations, instruments and spreads are kept in each web process and
+// dropped on the NOTIFY of their tables' trigger: two pools stand for two web processes, a third
+// connection is the admin (or psql) writing; each edit must show through the modules within a
+// bounded wait. The engine's saving of an instrument's last quote is not an edit: it notifies nobody.
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { disableLiveCache, enableLiveCache, isLiveCacheListening } from '~/utils/live-cache.server.ts';
 import { listLanguages, loadResources } from '~/modules/i18n/i18n.server.ts';
 import { getSetting } from '~/modules/settings/settings.server.ts';
+import { categorySpreads, listInstruments } from '~/modules/trading/trading.server.ts';
 import { testSql } from './helpers.ts';
 
 const web1 = testSql(2), web2 = testSql(2), writer = testSql(1);
@@ -105,7 +107,79 @@ describe('the process copy of settings, languages and translations', () => {
   });
 });
 
+describe('the process copy of instruments and spreads', () => {
+  const name = `LCT_${randomBytes(4).toString('hex').toUpperCase()}`;
+  const alias = (sql: typeof writer) => listInstruments(sql).then((l) => l.find((i) => i.name === name)?.alias ?? null);
+  beforeAll(async () => {
+    await writer`INSERT INTO instruments (name, base, quote, alias, category, bids, asks) VALUES (${name}, 'LCT', 'USD', 'one', 'forex', 1, 1.1)`;
+  });
+  afterAll(async () => {
+    await writer`DELETE FROM instruments WHERE name = ${name}`;
+  });
+
+  test('a new instrument and an edit of one show in every process', async () => {
+    await eventually(() => alias(web1), 'one');
+    await eventually(() => alias(web2), 'one');
+    // the copy is what is read: a change without NOTIFY is not seen (once the insert's own notification is in)
+    await new Promise((r) => setTimeout(r, 200));
+    expect(await alias(web1)).toBe('one');
+    await silently((tx) => tx`UPDATE instruments SET alias = 'unseen' WHERE name = ${name}`);
+    expect(await alias(web1)).toBe('one');
+    await writer`UPDATE instruments SET alias = 'two' WHERE name = ${name}`;
+    await eventually(() => alias(web1), 'two');
+    await eventually(() => alias(web2), 'two');
+  });
+
+  test("the engine saving an instrument's last quote notifies nobody; any other change does", async () => {
+    const heard: string[] = [];
+    const listener = testSql(1);
+    try {
+      await listener.listen('web_cache', (table) => { heard.push(table); });
+      // what the engine's flush does every few seconds
+      await writer`UPDATE instruments SET bids = 1.2, asks = 1.3 WHERE name = ${name}`;
+      await writer`UPDATE instruments SET leverage = leverage WHERE name = ${name}`; // no change at all
+      await new Promise((r) => setTimeout(r, 300));
+      expect(heard).toEqual([]);
+      await writer`UPDATE instruments SET tradable = false, bids = 1.25 WHERE name = ${name}`;
+      await eventually(async () => heard, ['instruments']);
+    } finally {
+      await listener.end();
+    }
+  });
+
+  test('a spread written over SQL shows in every process', async () => {
+    const [before] = await writer`SELECT value::text AS value FROM spreads WHERE category = 'index'`;
+    try {
+      await categorySpreads(web1);
+      await categorySpreads(web2);
+      await writer`INSERT INTO spreads (category, value) VALUES ('index', 7.5) ON CONFLICT (category) DO UPDATE SET value = 7.5`;
+      await eventually(() => categorySpreads(web1).then((s) => s.index), '7.50000000');
+      await eventually(() => categorySpreads(web2).then((s) => s.index), '7.50000000');
+    } finally {
+      if (before) await writer`UPDATE spreads SET value = ${before.value} WHERE category = 'index'`;
+      else await writer`DELETE FROM spreads WHERE category = 'index'`;
+    }
+  });
+});
+
 describe('the server render', () => {
+  test("its t answers what i18next answers, a key alone from the instance's copy", async () => {
+    const { serverI18n } = await import('~/modules/i18n/i18n.server.ts');
+    const { createInstance } = await import('i18next');
+    const { i18nOptions } = await import('~/modules/i18n/i18n.ts');
+    const resources = { en: { 'Total: {{count}}': 'Total: {{count}}', Balance: 'Balance' }, de: { Balance: 'Saldo', 'Hello {{name}}': 'Hallo {{name}}' } };
+    const plainI18next = createInstance();
+    await plainI18next.init(i18nOptions('de', resources));
+    const want = plainI18next.getFixedT(null, 'translation');
+    const t = (await serverI18n('de', { en: Object.freeze(resources.en), de: Object.freeze(resources.de) })).getFixedT(null, 'translation');
+    for (let i = 0; i < 2; i++) {
+      expect(t('Balance')).toBe('Saldo');
+      for (const [key, opts] of [['Balance'], ['Missing key'], ['Hello {{name}}', { name: 'Ana' }], ['Total: {{count}}', { count: 3 }]] as const) {
+        expect(opts ? t(key, opts) : t(key), key).toBe(opts ? want(key, opts) : want(key));
+      }
+    }
+  });
+
   test('shares one i18next instance per language until its translations change', async () => {
     const { serverI18n } = await import('~/modules/i18n/i18n.server.ts');
     const first = await serverI18n(code, await loadResources(web1, code));

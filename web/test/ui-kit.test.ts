@@ -1,6 +1,7 @@
 // The shared kit's pure parts: list state in the URL, and the specs' date formats.
 import { describe, expect, test } from 'vitest';
-import { listQuery, readListState } from '~/components/ui/list-params.ts';
+import { z } from 'zod';
+import { listQuery, parseListQuery, readListState } from '~/components/ui/list-params.ts';
 import { formatClientDateTime, formatDateTime } from '~/components/ui/format.ts';
 import { safeRedirect } from '~/utils/safe-redirect.ts';
 import { assertSameOrigin } from '~/utils/request.server.ts';
@@ -22,6 +23,15 @@ describe('list state', () => {
   });
   test('a prefix keeps two tables on one page apart', () => {
     expect(readListState(new URLSearchParams('t2page=2&page=5'), 't2').page).toBe(2);
+  });
+  test('the answer for a URL without the list\'s parameters is the same each time, and each caller gets its own', () => {
+    const a = listQuery(new Request('http://x/list?other=1'), ['id', 'email']);
+    a.page = 99;
+    expect(listQuery(new Request('http://x/list'), ['id', 'email'])).toEqual({ page: 1, limit: 15, sort: 'id', dir: 'desc', search: '', dateStart: '', dateEnd: '', offset: 0 });
+    // a list's own parameter that is refused when missing is refused each time, named with the prefix
+    const extra = { status: z.enum(['open', 'closed']) };
+    for (let i = 0; i < 2; i++) expect(parseListQuery(new URLSearchParams(), { prefix: 'p_', extra })).toMatchObject({ ok: false, field: 'p_status' });
+    expect(parseListQuery(new URLSearchParams('p_status=open'), { prefix: 'p_', extra })).toMatchObject({ ok: true, query: { status: 'open' } });
   });
 });
 

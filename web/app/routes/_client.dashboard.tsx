@@ -13,13 +13,16 @@ import { Dashboard } from '~/modules/trading/dashboard.tsx';
 import { POSITIONS_PREFIX } from '~/modules/trading/positions.tsx';
 import { GeneralErrorBoundary } from '~/components/error-boundary.tsx';
 
+// the positions' URL state (one object, so list-params keeps its schema)
+const POSITIONS_QUERY = { extra: { tab: z.enum(['all', 'open']).catch('all') } };
+
 // /dashboard — instruments, chart, order dialogs, account summary and positions of the active wallet.
 export async function loader({ request }: LoaderFunctionArgs) {
   const sql = db();
   const s = await requireAccess(request, sql);
-  const list = listQuery(request, [], POSITIONS_PREFIX, { extra: { tab: z.enum(['all', 'open']).catch('all') } });
+  const list = listQuery(request, [], POSITIONS_PREFIX, POSITIONS_QUERY);
   // the plans themselves are the plan prompt's and /pricing's (modules/pricing); the panel shows the user's own
-  return loadDashboard(sql, s.user.id, { openOnly: list.tab === 'open', page: list.page, limit: list.limit });
+  return loadDashboard(sql, s.user.id, { openOnly: list.tab === 'open', page: list.page, limit: list.limit, request });
 }
 
 // POST /dashboard: place, close, modify (take-profit / stop-loss) and favorites, told apart by `intent`.

@@ -15,7 +15,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const session = await requireAccess(request, undefined, context);
   const sql = db();
   // a customer without a plan is prompted for one on every client page (docs/specs.md#pricing-plans)
-  const [shell, prompt] = await Promise.all([loadShell(sql, session), planPrompt(sql, session)]);
+  const [shell, prompt] = await Promise.all([loadShell(sql, session, request), planPrompt(sql, session)]);
   return { ...shell, planPrompt: prompt };
 }
 

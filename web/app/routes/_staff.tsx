@@ -11,7 +11,7 @@ import { GeneralErrorBoundary } from '~/components/error-boundary.tsx';
 export async function loader({ request, context }: LoaderFunctionArgs) {
   // with the context: the staff IP whitelist is checked against this request's address
   const session = await requireAccess(request, undefined, context);
-  return loadShell(db(), session);
+  return loadShell(db(), session, request);
 }
 
 export default function StaffRoute() {

@@ -22,6 +22,11 @@ const schema = z.object({
   UPLOAD_DIR: z.string().min(1).default('.data/uploads').transform((dir) => path.resolve(repositoryRoot(), dir)),
   /** Behind a reverse proxy: `true`, a hop count or a subnet list (web/server.mjs hands it to Express). */
   TRUST_PROXY: z.string().optional(),
+  /**
+   * How old the engine's quotes a page's first render shows may be, in ms (modules/trading/quotes.server.ts):
+   * each web process asks the engine at most this often; 0 asks on every request.
+   */
+  QUOTES_MAX_AGE_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
   /** What web/server.mjs listens on: the fallback of the public address. */
   PORT: z.string().optional(),
 });

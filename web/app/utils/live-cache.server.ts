@@ -1,7 +1,9 @@
-// In-process copies of the small tables every page reads (site settings, languages, translations),
-// kept true across web processes by PostgreSQL: a trigger NOTIFYs the channel `web_cache` with the
-// table's name after any change, committed by anyone (an admin page, a seed, psql), and every
-// process listening drops its copies of that table, so the next request reads it again.
+// In-process copies of the small tables every page reads (site settings, languages, translations)
+// and the ones every dashboard reads (instruments, spreads), kept true across web processes by
+// PostgreSQL: a trigger NOTIFYs the channel `web_cache` with the table's name after any change,
+// committed by anyone (an admin page, a seed, psql), and every process listening drops its copies
+// of that table, so the next request reads it again. (An instrument notifies on any change but
+// the last quote the engine saves in bids / asks every few seconds: a copy holds no price.)
 // While the listening connection is down nothing is cached (reads go to the database), and all
 // copies are dropped when it is back: a notification missed in between never leaves a stale copy.
 // Only pools that enable it cache (the app's pool does, in db()); others always read through.
@@ -9,7 +11,9 @@ import postgres from 'postgres';
 import type { Sql } from './db.server.ts';
 
 export const CACHE_CHANNEL = 'web_cache';
-export type CachedTable = 'site_settings' | 'languages' | 'translations';
+export const CACHED_TABLES = ['site_settings', 'languages', 'translations', 'instruments', 'spreads'] as const;
+export type CachedTable = (typeof CACHED_TABLES)[number];
+const isCachedTable = (t: string): t is CachedTable => (CACHED_TABLES as readonly string[]).includes(t);
 
 interface LiveCache {
   /** true while LISTEN is in force on a connection that has not closed since */
@@ -62,7 +66,7 @@ export function enableLiveCache(sql: Sql, opts: { app?: boolean } = {}): Promise
     max: 1, idle_timeout: null, max_lifetime: null, fetch_types: false,
     onnotify(channel: string, table: string) {
       if (channel !== CACHE_CHANNEL) return;
-      if (table === 'site_settings' || table === 'languages' || table === 'translations') dropTable(c, table);
+      if (isCachedTable(table)) dropTable(c, table);
       else dropAll(c);
     },
     onclose() {

@@ -110,4 +110,22 @@ describe('every reader goes through the module', () => {
     expect(body.user.balances).toEqual(summary.wallets);
     expect(body.activeBalance).toEqual(summary.active);
   });
+
+  test('the shell reads the newest ten notifications with the wallets, in one query', async () => {
+    const m = await mix();
+    const s = await sessionFor(sql, m.u.id);
+    const session = await findSession(sql, s.token);
+    await sql`INSERT INTO notifications (user_id, title, description, url, data, read_at)
+              SELECT ${m.u.id}, 'Note ' || g, 'About ' || g, CASE WHEN g = 12 THEN '/statements' END,
+                     CASE WHEN g = 12 THEN '{"kind":"position.closed","id":7}'::jsonb END, CASE WHEN g = 11 THEN now() END
+                FROM generate_series(1, 12) g`;
+    const rows = await sql`SELECT id, created_at FROM notifications WHERE user_id = ${m.u.id} ORDER BY id DESC LIMIT 10`;
+    const shell = await loadShell(sql, session!);
+    expect(shell.notifications.map((n) => n.id)).toEqual(rows.map((r) => Number(r.id)));
+    expect(shell.notifications[0]).toEqual({
+      id: Number(rows[0].id), title: 'Note 12', description: 'About 12', url: '/statements', read: false,
+      createdAt: (rows[0].created_at as Date).toISOString(), data: { kind: 'position.closed', id: 7 },
+    });
+    expect(shell.notifications[1]).toMatchObject({ title: 'Note 11', url: null, read: true, data: null });
+  });
 });

@@ -12,6 +12,7 @@ import { testSql, createUser, sessionFor, post, get, settle } from '../helpers.t
 import { env } from '~/utils/env.server.ts';
 import { db } from '~/utils/db.server.ts';
 import type { EngineOrder, EngineQuote } from '~/modules/trading/engine.server.ts';
+import { currentQuotes, forgetQuotes } from '~/modules/trading/quotes.server.ts';
 import { getSetting, setSetting } from '~/modules/settings/settings.server.ts';
 import { action, loader } from '~/routes/_client.dashboard.tsx';
 import { loader as exportLoader } from '~/routes/statements.export.ts';
@@ -48,11 +49,16 @@ const server = setupServer(
     calls.push({ path: `/v1/orders/${params.id}`, body: await request.json() });
     return refusal() ?? HttpResponse.json({ ok: true as const, order: order({ id: Number(params.id) }) });
   }),
-  http.get(`${engine}/v1/quotes`, () => HttpResponse.json({ status: { fx: 'open' as const, stock: 'open' as const, crypto: 'open' as const }, quotes: engineQuotes })),
+  http.get(`${engine}/v1/quotes`, () => {
+    quoteCalls++;
+    return down ? HttpResponse.error() : HttpResponse.json({ status: { fx: 'open' as const, stock: 'open' as const, crypto: 'open' as const }, quotes: engineQuotes });
+  }),
 );
 let engineQuotes: EngineQuote[] = [];
+let quoteCalls = 0;
 beforeAll(() => server.listen({ onUnhandledRequest: 'bypass' }));
-afterEach(() => { calls.length = 0; refuse = null; down = false; engineQuotes = []; });
+// the process keeps the engine's last quotes for a moment (quotes.server.ts): each test starts without them
+afterEach(() => { calls.length = 0; refuse = null; down = false; engineQuotes = []; quoteCalls = 0; forgetQuotes(); });
 afterAll(async () => { server.close(); await sql.end(); });
 
 let instrumentId: number;
@@ -236,15 +242,49 @@ describe('dashboard action', () => {
     await instrument();
     const quotes = async () => ((await loader({ request: get('/dashboard', c.cookie), params: {}, context: {} })) as { quotes: Record<string, { bid: number; stale?: boolean }> }).quotes;
     const q = { name: 'TST_USD', category: 'forex' as const, tradable: true, open: true, bids: 1.2, asks: 1.2002, prevBids: null, prevAsks: null, closeoutBid: null, closeoutAsk: null, ts: null };
-    // the engine's saved quote after a restart
+    // the engine's saved quote after a restart (each step drops the process's copy of the engine's last answer)
     engineQuotes = [{ ...q, stale: true }];
     expect((await quotes()).TST_USD).toMatchObject({ bid: 1.2, stale: true });
     // no quote from the engine at all: the price stored with the instrument, stale
+    const [stored] = await sql`SELECT bids::float8 AS bid FROM instruments WHERE name = 'TST_USD'`;
     engineQuotes = [];
-    expect((await quotes()).TST_USD).toMatchObject({ stale: true });
+    forgetQuotes();
+    expect((await quotes()).TST_USD).toMatchObject({ bid: stored.bid, stale: true });
+    // the engine down: the stored price too
+    down = true;
+    forgetQuotes();
+    expect((await quotes()).TST_USD).toMatchObject({ bid: stored.bid, stale: true });
+    down = false;
     // a live one
     engineQuotes = [{ ...q, stale: false }];
-    expect((await quotes()).TST_USD.stale).toBeUndefined();
+    forgetQuotes();
+    expect((await quotes()).TST_USD).toEqual({ bid: 1.2, ask: 1.2002, prevBid: null, prevAsk: null });
+  });
+
+  test("the engine's quotes are asked for at most once per QUOTES_MAX_AGE_MS, shared by the requests in between; a failure is not kept", async () => {
+    const q = { name: 'TST_USD', category: 'forex' as const, tradable: true, open: true, bids: 1.3, asks: 1.3002, prevBids: null, prevAsks: null, closeoutBid: null, closeoutAsk: null, ts: null, stale: false };
+    engineQuotes = [q];
+    expect(env().QUOTES_MAX_AGE_MS).toBe(1000);
+    // concurrent and following requests within the age share one answer
+    const [a, b] = await Promise.all([currentQuotes(), currentQuotes()]);
+    const c = await currentQuotes();
+    expect(quoteCalls).toBe(1);
+    expect(a).toBe(b);
+    expect(c).toBe(a);
+    expect(a.ok && a.quotes[0].bids).toBe(1.3);
+    // an answer older than the age is asked for again
+    engineQuotes = [{ ...q, bids: 1.4, asks: 1.4002 }];
+    const d = await currentQuotes(0);
+    expect(quoteCalls).toBe(2);
+    expect(d.ok && d.quotes[0].bids).toBe(1.4);
+    expect(await currentQuotes()).toBe(d);
+    // a failed answer is not kept: the next request asks again
+    forgetQuotes();
+    down = true;
+    expect((await currentQuotes()).ok).toBe(false);
+    down = false;
+    expect((await currentQuotes()).ok).toBe(true);
+    expect(quoteCalls).toBe(4);
   });
 
   test('the conversion rate call names a missing or bad quote currency', async () => {
@@ -283,7 +323,19 @@ describe('dashboard action', () => {
     const all = await load('');
     expect(all.positions.total).toBe(23);
     expect(all.positions.rows).toHaveLength(15);
+    // newest first, with the exact decimals of the columns and ISO times
+    const ids = all.positions.rows.map((r) => r.id);
+    expect(ids).toEqual([...ids].sort((x, y) => y - x));
+    const [newestClosed] = (await sql`SELECT id, created_at, close_time FROM orders WHERE balance_id = ${c.balanceId} AND close_time IS NOT NULL ORDER BY id DESC LIMIT 1`);
+    expect(all.positions.rows.find((r) => r.id === Number(newestClosed.id))).toEqual({
+      id: Number(newestClosed.id), createdAt: (newestClosed.created_at as Date).toISOString(), type: 'buy', amount: '1000.00000000',
+      instrument: 'TST_USD', base: 'TST', quote: 'USD', openRate: '1.1000000000', closeRate: '1.2000000000', exchangeRate: '1.0000000000',
+      spread: '0.00000000', profit: null, loss: null, proLoss: '100.00000000', closeTime: (newestClosed.close_time as Date).toISOString(),
+      closeReason: 'manual', digits: 5,
+    });
     expect((await load('?pos_page=2')).positions.rows).toHaveLength(8);
+    // a page past the end has no rows and still the count
+    expect((await load('?pos_page=9')).positions).toMatchObject({ total: 23, rows: [] });
     const open = await load('?pos_tab=open');
     expect(open.positions.total).toBe(3);
     expect(open.positions.rows.every((r) => r.closeTime === null)).toBe(true);

@@ -12,22 +12,40 @@ type When = Date | string | number | null | undefined;
 const CRYPTO_DECIMALS: Record<string, number> = { BTC: 8, ETH: 8, LTC: 8, BCH: 8, XRP: 6, USDT: 2, USDC: 2 };
 const DECIMAL = /^-?\d+(\.\d+)?$/;
 
+// Answers of Intl that depend only on their input, kept: asking Intl again for every number of a
+// page costs more than the formatting. Bounded, as the input can come from a cookie.
+const MAX_KEPT = 500;
+function keep<V>(map: Map<string, V>, key: string, value: V): V {
+  if (map.size >= MAX_KEPT) map.clear();
+  map.set(key, value);
+  return value;
+}
+
+const locales = new Map<string, string>();
 /** A language code Intl accepts ('de', 'pt-BR'); anything else falls back to English. */
 export function safeLocale(locale: string | null | undefined): string {
+  const raw = String(locale ?? '');
+  const hit = locales.get(raw);
+  if (hit !== undefined) return hit;
+  let out: string;
   try {
-    return Intl.getCanonicalLocales(String(locale ?? '').replace('_', '-'))[0] ?? 'en';
+    out = Intl.getCanonicalLocales(raw.replace('_', '-'))[0] ?? 'en';
   } catch {
-    return 'en';
+    out = 'en';
   }
+  return keep(locales, raw, out);
 }
 
 const cache = new Map<string, Intl.NumberFormat>();
-function numberFormat(locale: string, options: Intl.NumberFormatOptions): Intl.NumberFormat {
-  const key = `${locale}|${JSON.stringify(options)}`;
+/** The options this module passes (the key names each of them). */
+type NumberOptions = Pick<Intl.NumberFormatOptions, 'style' | 'currency' | 'unit' | 'minimumFractionDigits' | 'maximumFractionDigits'>;
+function numberFormat(locale: string, options: NumberOptions): Intl.NumberFormat {
+  const o = options;
+  const key = `${locale}|${o.style ?? ''}|${o.currency ?? ''}|${o.unit ?? ''}|${o.minimumFractionDigits ?? ''}|${o.maximumFractionDigits ?? ''}`;
   let f = cache.get(key);
   if (!f) {
     // 'negative': a value that rounds to zero shows no minus sign
-    f = new Intl.NumberFormat(locale, { signDisplay: 'negative', ...options } as Intl.NumberFormatOptions);
+    f = new Intl.NumberFormat(locale, { signDisplay: 'negative', ...(options as Intl.NumberFormatOptions) } as Intl.NumberFormatOptions);
     cache.set(key, f);
   }
   return f;
@@ -41,21 +59,26 @@ function value(v: Numeric | null | undefined): number | string | null {
   return DECIMAL.test(s) ? s : null;
 }
 
-function fmt(v: Numeric | null | undefined, locale: string, options: Intl.NumberFormatOptions, empty: string): string {
+function fmt(v: Numeric | null | undefined, locale: string, options: NumberOptions, empty: string): string {
   const x = value(v);
   // Intl.NumberFormat.format takes decimal strings (ES2023 Intl.NumberFormat v3); the DOM lib types lag behind
   return x === null ? empty : numberFormat(safeLocale(locale), options).format(x as number);
 }
 
 /** Decimals of a currency: the crypto table, else Intl's ISO 4217 digits (USD 2, JPY 0, KWD 3). */
+const decimals = new Map<string, number>();
 export function currencyDecimals(currency: string): number {
   const c = currency.trim().toUpperCase();
   if (c in CRYPTO_DECIMALS) return CRYPTO_DECIMALS[c];
+  const hit = decimals.get(c);
+  if (hit !== undefined) return hit;
+  let dp: number;
   try {
-    return new Intl.NumberFormat('en', { style: 'currency', currency: c }).resolvedOptions().maximumFractionDigits ?? 2;
+    dp = new Intl.NumberFormat('en', { style: 'currency', currency: c }).resolvedOptions().maximumFractionDigits ?? 2;
   } catch {
-    return 2;
+    dp = 2;
   }
+  return keep(decimals, c, dp);
 }
 
 /** Money with the currency's decimals and the locale's symbol placement: en '$10,078.10', de '10.078,10 $'. */

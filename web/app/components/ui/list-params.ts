@@ -60,24 +60,60 @@ export type ParsedListQuery<E extends z.ZodRawShape> =
   | { ok: true; query: ListQuery & z.infer<z.ZodObject<E>> }
   | { ok: false; field: string; message: string };
 
+// A list's schema is built once per set of options and kept (building a zod schema costs more than
+// parsing with it): by sortable columns and default sort, and by the `extra` object's identity, so a
+// list whose loader passes the same `extra` object (a module constant) reuses it.
+// The answer for a URL that names none of the list's parameters (most requests) is kept with it.
+type ListSchema = { schema: z.ZodTypeAny; keys: string[]; none?: ParsedListQuery<z.ZodRawShape> };
+const plainSchemas = new Map<string, ListSchema>();
+const extraSchemas = new WeakMap<z.ZodRawShape, Map<string, ListSchema>>();
+
+function listSchema(opts: ListQueryOptions<z.ZodRawShape>): ListSchema {
+  const id = `${opts.dates ? 1 : 0}\u0000${opts.defaultSort ?? 'id'}\u0000${opts.sortable ? opts.sortable.join('\u0000') : '\u0001'}`;
+  let kept = plainSchemas;
+  if (opts.extra) {
+    kept = extraSchemas.get(opts.extra) ?? new Map();
+    extraSchemas.set(opts.extra, kept);
+  }
+  let s = kept.get(id);
+  if (!s) {
+    const base = schema(opts.sortable, opts.defaultSort ?? 'id');
+    const keys = [...Object.keys(base.innerType().shape), ...Object.keys(opts.extra ?? {})]
+      .filter((k) => opts.dates || (k !== 'dateStart' && k !== 'dateEnd'));
+    s = { schema: base.and(z.object(opts.extra ?? {})), keys };
+    kept.set(id, s);
+  }
+  return s;
+}
+
 export function parseListQuery<E extends z.ZodRawShape = Record<never, never>>(params: URLSearchParams, opts: ListQueryOptions<E> = {}): ParsedListQuery<E> {
   const prefix = opts.prefix ?? '';
-  const base = schema(opts.sortable, opts.defaultSort ?? 'id');
-  const keys = [...Object.keys(base.innerType().shape), ...Object.keys(opts.extra ?? {})]
-    .filter((k) => opts.dates || (k !== 'dateStart' && k !== 'dateEnd'));
+  const kept = listSchema(opts);
   const raw: Record<string, string> = {};
-  for (const k of keys) {
+  let named = false;
+  for (const k of kept.keys) {
     const v = params.get(prefix + k);
-    if (v !== null) raw[k] = v;
+    if (v !== null) {
+      raw[k] = v;
+      named = true;
+    }
   }
-  const r = base.and(z.object(opts.extra ?? ({} as E))).safeParse(raw);
-  if (!r.success) {
+  let out: ParsedListQuery<E>;
+  const r = !named && kept.none ? null : kept.schema.safeParse(raw);
+  if (!r) out = copy(kept.none as ParsedListQuery<E>);
+  else if (!r.success) {
     const issue = r.error.issues[0];
-    return { ok: false, field: prefix + String(issue.path[0] ?? ''), message: issue.message };
+    out = { ok: false, field: String(issue.path[0] ?? ''), message: issue.message };
+  } else {
+    const q = r.data as ListQuery & z.infer<z.ZodObject<E>>;
+    out = { ok: true, query: { ...q, offset: (q.page - 1) * q.limit } };
   }
-  const q = r.data as ListQuery & z.infer<z.ZodObject<E>>;
-  return { ok: true, query: { ...q, offset: (q.page - 1) * q.limit } };
+  if (!named && !kept.none) kept.none = copy(out) as ParsedListQuery<z.ZodRawShape>;
+  // the field is named as the URL names it
+  return out.ok ? out : { ...out, field: prefix + out.field };
 }
+
+const copy = <E extends z.ZodRawShape>(p: ParsedListQuery<E>): ParsedListQuery<E> => (p.ok ? { ok: true, query: { ...p.query } } : { ...p });
 
 /** The view state alone (the table's own controls): clamped, never refused. */
 export function readListState(params: URLSearchParams, prefix = ''): ListState {

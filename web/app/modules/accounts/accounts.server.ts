@@ -3,6 +3,7 @@
 // account summary. Every read is scoped to the user: a wallet is only ever read or made active
 // through its owner's id. Money stays the numeric columns' exact text.
 import type { Sql } from '~/utils/db.server.ts';
+import { oncePerRequest } from '~/utils/request-scope.server.ts';
 
 export interface Wallet { id: number; mode: 'demo' | 'real'; currency: string; balance: string; margin: string }
 
@@ -27,16 +28,40 @@ export async function activeWallet(sql: Sql, userId: number): Promise<Wallet | n
   return b ? wallet(b) : null;
 }
 
-/** Wallets and the active one in one read (the layouts' wallet switcher, /auth/user). */
-export async function accountSummary(sql: Sql, userId: number): Promise<AccountSummary> {
+/**
+ * Wallets and the active one in one read (the layouts' wallet switcher, the dashboard, /auth/user).
+ * Given the request, read once for all the loaders of a GET (the client layout's and the page's);
+ * `read` is how, when a caller reads them along with something else (the layouts, walletsColumn).
+ */
+export function accountSummary(sql: Sql, userId: number, request?: Request, read = () => readAccountSummary(sql, userId)): Promise<AccountSummary> {
+  return request ? oncePerRequest(request, `accountSummary:${userId}`, read) : read();
+}
+
+const summaryOf = (rows: Record<string, unknown>[]): AccountSummary => {
+  const wallets = rows.map(wallet);
+  const i = rows.findIndex((r) => r.active === true);
+  return { wallets, active: i >= 0 ? wallets[i] : null };
+};
+
+async function readAccountSummary(sql: Sql, userId: number): Promise<AccountSummary> {
   const rows = await sql`
     SELECT b.id, b.mode, b.currency, b.balance::text AS balance, b.margin::text AS margin, b.id = u.active_balance_id AS active
       FROM users u JOIN balances b ON b.user_id = u.id
      WHERE u.id = ${userId}
      ORDER BY b.mode, b.currency, b.id`;
-  const wallets = rows.map(wallet);
-  const i = rows.findIndex((r) => r.active === true);
-  return { wallets, active: i >= 0 ? wallets[i] : null };
+  return summaryOf(rows);
+}
+
+/** The wallets as one json column of a query over `users u`, in accountSummary's order; summaryFromColumn reads it. */
+export function walletsColumn(sql: Sql) {
+  return sql`(SELECT coalesce(json_agg(json_build_object('id', b.id, 'mode', b.mode, 'currency', b.currency, 'balance', b.balance::text,
+                                                          'margin', b.margin::text, 'active', b.id = u.active_balance_id)
+                                       ORDER BY b.mode, b.currency, b.id), '[]'::json)
+                FROM balances b WHERE b.user_id = u.id)`;
+}
+
+export function summaryFromColumn(column: unknown): AccountSummary {
+  return summaryOf((column ?? []) as Record<string, unknown>[]);
 }
 
 /** Makes one of the user's own wallets the active one; false (nothing changed) for anyone else's or an unknown id. */

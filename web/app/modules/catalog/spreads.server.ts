@@ -9,6 +9,7 @@ import { db } from '~/utils/db.server.ts';
 import { clientIp } from '~/utils/request.server.ts';
 import { requireAccess } from '~/modules/auth/guards.server.ts';
 import { audit } from '~/modules/audit/audit.server.ts';
+import { invalidateCached } from '~/utils/live-cache.server.ts';
 import { parseForm } from '~/components/ui/forms.ts';
 import { plainDecimal } from '~/components/ui/format.ts';
 import { replyRefused } from '~/utils/reply.server.ts';
@@ -27,7 +28,7 @@ export async function readSpreads(sql: Sql, lock = false): Promise<Spreads> {
 }
 
 export async function saveSpreads(sql: Sql, input: SpreadsInput, who: Actor): Promise<Outcome> {
-  return sql.begin(async (t): Promise<Outcome> => {
+  const out = await sql.begin(async (t): Promise<Outcome> => {
     const tx = t as unknown as Sql;
     const before = await readSpreads(tx, true);
     const after = Object.fromEntries(SPREAD_MARKETS.map((m) => [m, input[`spread_${m}` as keyof SpreadsInput]])) as Spreads;
@@ -38,6 +39,9 @@ export async function saveSpreads(sql: Sql, input: SpreadsInput, who: Actor): Pr
     await audit(tx, { actorId: who.actorId, action: 'spreads.update', targetKind: 'spreads', before, after, ip: who.ip });
     return { ok: true, toast: 'Spreads updated successfully' };
   });
+  // this process's copy (the dashboards') at once; the trigger's NOTIFY drops every process's (live-cache)
+  if (out.ok) invalidateCached(sql, 'spreads');
+  return out;
 }
 
 export async function spreadsLoader({ request }: LoaderFunctionArgs) {

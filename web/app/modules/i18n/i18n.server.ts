@@ -75,6 +75,38 @@ export async function loadResources(sql: Sql, locale: string): Promise<Record<st
 // so a new copy after an edit gets a new instance and the old one is collected with it.
 const instances = new WeakMap<object, { fallback: object | undefined; instance: Promise<I18n> }>();
 
+const MAX_KEPT = 5000;
+
+/**
+ * A page's render asks for a few hundred translations, most by their key alone ('Balance'), and
+ * i18next works each one out afresh. A server instance never changes language or resources (a
+ * change of translations makes a new instance), so the text of a key asked for alone is the same
+ * every time: the `t` the components get (react-i18next's getFixedT, default namespace) keeps it.
+ * A call with options (interpolation, count) goes to i18next as before.
+ */
+function keepPlainTranslations(instance: I18n) {
+  const fixed = instance.getFixedT.bind(instance);
+  const kept = new Map<string, string>();
+  instance.getFixedT = ((lng: unknown, ns: unknown, keyPrefix: unknown) => {
+    const t = fixed(lng as string, ns as string, keyPrefix as string);
+    const defaultNs = ns === undefined || ns === null || ns === 'translation' || (Array.isArray(ns) && ns.length === 1 && ns[0] === 'translation');
+    if (lng || keyPrefix || !defaultNs) return t;
+    const plain = (key: unknown, ...rest: unknown[]) => {
+      if (typeof key !== 'string' || rest.length > 0) return (t as unknown as (...a: unknown[]) => unknown)(key, ...rest);
+      let text = kept.get(key);
+      if (text === undefined) {
+        text = String(t(key));
+        if (kept.size >= MAX_KEPT) kept.clear();
+        kept.set(key, text);
+      }
+      return text;
+    };
+    // the properties i18next sets on its fixed t, kept on this one
+    const { lng: l, lngs, ns: n, keyPrefix: k } = t as unknown as Record<string, unknown>;
+    return Object.assign(plain, { lng: l, lngs, ns: n, keyPrefix: k }) as unknown as typeof t;
+  }) as typeof instance.getFixedT;
+}
+
 /** The i18next instance a server render of `locale` uses. */
 export function serverI18n(locale: string, resources: Record<string, Readonly<Resources>>): Promise<I18n> {
   const own = resources[locale];
@@ -82,6 +114,7 @@ export function serverI18n(locale: string, resources: Record<string, Readonly<Re
   const make = async () => {
     const instance = createInstance();
     await instance.use(initReactI18next).init(i18nOptions(locale, resources as Record<string, Resources>));
+    keepPlainTranslations(instance);
     return instance;
   };
   if (!own || !Object.isFrozen(own)) return make(); // not from the cache: nothing to key on

@@ -12,6 +12,7 @@ import { db } from '~/utils/db.server.ts';
 import { clientIp } from '~/utils/request.server.ts';
 import { requireAccess } from '~/modules/auth/guards.server.ts';
 import { audit } from '~/modules/audit/audit.server.ts';
+import { invalidateCached } from '~/utils/live-cache.server.ts';
 import { listQuery, type ListQuery } from '~/components/ui/list-params.ts';
 import { parseIntent } from '~/components/ui/forms.ts';
 import { replyRefused } from '~/utils/reply.server.ts';
@@ -79,10 +80,19 @@ const CLOSE_FIRST = { message: 'Close its open positions first' };
 const duplicate = () => refuse(409, 'An instrument with this name already exists', 'name');
 const notFound = () => refuse(404, 'Instrument not found');
 
+/**
+ * After a change is committed, this process's copy of the instruments (the dashboards') is
+ * dropped at once; the trigger's NOTIFY drops every process's moments later (live-cache).
+ */
+function dropKeptInstruments<O extends { ok: boolean }>(sql: Sql, out: O): O {
+  if (out.ok) invalidateCached(sql, 'instruments');
+  return out;
+}
+
 /** Create (no id) or update (id) an instrument of `category`. */
 export async function saveInstrument(sql: Sql, category: Category, input: InstrumentInput, who: Actor): Promise<Outcome<{ id: number }>> {
   try {
-    return await sql.begin(async (t): Promise<Outcome<{ id: number }>> => {
+    return dropKeptInstruments(sql, await sql.begin(async (t): Promise<Outcome<{ id: number }>> => {
       const tx = t as unknown as Sql;
       const [clash] = await tx`SELECT id FROM instruments WHERE lower(name) = lower(${input.name}) AND id IS DISTINCT FROM ${input.id ?? null}::bigint`;
       if (clash) return duplicate();
@@ -124,7 +134,7 @@ export async function saveInstrument(sql: Sql, category: Category, input: Instru
         RETURNING *`;
       await audit(tx, { actorId: who.actorId, action: 'instrument.update', targetKind: 'instrument', targetId: input.id, before: snapshot(before), after: { ...snapshot(after), ...(closing ? { openPositions: n } : {}) }, ip: who.ip });
       return { ok: true, toast: 'Instrument updated successfully', id: input.id };
-    });
+    }));
   } catch (e) {
     if (pgCode(e) === '23505') return duplicate(); // a concurrent save of the same name won
     throw e;
@@ -134,7 +144,7 @@ export async function saveInstrument(sql: Sql, category: Category, input: Instru
 /** Delete an instrument of `category`: never one with open positions, nor one with trades in its history. */
 export async function deleteInstrument(sql: Sql, category: Category, id: number, who: Actor): Promise<Outcome> {
   try {
-    return await sql.begin(async (t): Promise<Outcome> => {
+    return dropKeptInstruments(sql, await sql.begin(async (t): Promise<Outcome> => {
       const tx = t as unknown as Sql;
       // the row lock holds off a new order on it (an order's key share waits for it) until the end
       const [before] = await tx`
@@ -148,7 +158,7 @@ export async function deleteInstrument(sql: Sql, category: Category, id: number,
       await tx`DELETE FROM instruments WHERE id = ${id}`;
       await audit(tx, { actorId: who.actorId, action: 'instrument.delete', targetKind: 'instrument', targetId: id, before: snapshot(before), ip: who.ip });
       return { ok: true, toast: 'Instrument deleted successfully' };
-    });
+    }));
   } catch (e) {
     if (pgCode(e) === '23503') return refuse(409, 'This instrument has trades in its history, so it cannot be deleted. Make it untradable instead.');
     throw e;

@@ -5,7 +5,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { useFetchers, useLoaderData, useRevalidator } from '@remix-run/react';
 import { getInputProps } from '@conform-to/react';
 import { useTranslation } from 'react-i18next';
-import type { ColumnDef } from '@tanstack/react-table';
+import type { ColumnDef } from '~/components/ui/data-table.tsx';
 import type { Category } from '@broker/engine/domain';
 import { DataTable } from '~/components/ui/data-table.tsx';
 import { FormDialog } from '~/components/ui/form-dialog.tsx';

@@ -6,7 +6,7 @@ import { useMemo, useState } from 'react';
 import { useSearchParams } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
 import { getTextareaProps } from '@conform-to/react';
-import type { ColumnDef } from '@tanstack/react-table';
+import type { ColumnDef } from '~/components/ui/data-table.tsx';
 import { DataTable } from '~/components/ui/data-table.tsx';
 import { DateRangeDialog } from '~/components/ui/date-range-dialog.tsx';
 import { ConfirmDialog } from '~/components/ui/confirm-dialog.tsx';

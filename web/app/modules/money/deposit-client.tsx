@@ -5,7 +5,7 @@ import { useMemo, useState, type ReactNode } from 'react';
 import { Form, Link, useLocation, useNavigate, useNavigation, useSearchParams } from '@remix-run/react';
 import { getFormProps, getInputProps, getSelectProps } from '@conform-to/react';
 import { useTranslation } from 'react-i18next';
-import type { ColumnDef } from '@tanstack/react-table';
+import type { ColumnDef } from '~/components/ui/data-table.tsx';
 import { parseDecimal } from '@broker/engine/domain';
 import { DataTable } from '~/components/ui/data-table.tsx';
 import { DateRangeDialog } from '~/components/ui/date-range-dialog.tsx';

@@ -5,7 +5,7 @@ import { useLoaderData } from '@remix-run/react';
 import { getInputProps, getTextareaProps } from '@conform-to/react';
 import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
-import type { ColumnDef } from '@tanstack/react-table';
+import type { ColumnDef } from '~/components/ui/data-table.tsx';
 import type { Category } from '@broker/engine/domain';
 import { DataTable } from '~/components/ui/data-table.tsx';
 import { FormDialog } from '~/components/ui/form-dialog.tsx';

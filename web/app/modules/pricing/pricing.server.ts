@@ -127,9 +127,11 @@ export async function pricingView(sql: Sql, s: CurrentSession): Promise<PricingV
  * it shows. The pages it is not shown on (funding: deposits, KYC) are PROMPT_EXEMPT.
  */
 export async function planPrompt(sql: Sql, s: CurrentSession): Promise<PricingView | null> {
-  if (s.user.roleId !== 3 || s.impersonatorId !== null) return null;
-  const [[user], on] = await Promise.all([sql`SELECT pricing_plan_id FROM users WHERE id = ${s.user.id}`, pricingOn(sql)]);
-  if (!on || !user || user.pricing_plan_id !== null) return null;
+  // the session, read for this request, says whether the user has a plan: most do, and that costs no query
+  if (s.user.roleId !== 3 || s.impersonatorId !== null || s.user.pricingPlanId !== null) return null;
+  if (!(await pricingOn(sql))) return null;
+  const [user] = await sql`SELECT pricing_plan_id FROM users WHERE id = ${s.user.id}`;
+  if (!user || user.pricing_plan_id !== null) return null;
   const view = await pricingView(sql, s);
   return view.plans.length ? view : null;
 }

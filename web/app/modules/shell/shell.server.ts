@@ -2,23 +2,30 @@
 // their balances (wallet switcher) and whether this is a login-as session.
 import type { Sql } from '~/utils/db.server.ts';
 import type { CurrentSession } from '~/modules/auth/session.server.ts';
-import { accountSummary } from '~/modules/accounts/accounts.server.ts';
+import { accountSummary, summaryFromColumn, walletsColumn } from '~/modules/accounts/accounts.server.ts';
 import type { NotificationData } from '~/modules/notifications/notifications.server.ts';
 
 export type { NotificationData };
 
-export async function loadShell(sql: Sql, s: CurrentSession) {
-  const [notifications, account] = await Promise.all([
-    sql`SELECT id, title, description, url, data, read_at IS NOT NULL AS read, created_at
-          FROM notifications WHERE user_id = ${s.user.id} ORDER BY id DESC LIMIT 10`,
-    accountSummary(sql, s.user.id),
-  ]);
+/**
+ * One query: the latest notifications and the wallets. With the request, the wallets are the
+ * request's account summary, which the dashboard's loader reads too (accountSummary).
+ */
+export async function loadShell(sql: Sql, s: CurrentSession, request?: Request) {
+  const read = sql`
+    SELECT (SELECT coalesce(json_agg(n ORDER BY n.id DESC), '[]'::json) FROM (
+              SELECT id, title, description, url, data, read_at IS NOT NULL AS read, created_at
+                FROM notifications WHERE user_id = u.id ORDER BY id DESC LIMIT 10) n) AS notifications,
+           ${walletsColumn(sql)} AS wallets
+      FROM users u WHERE u.id = ${s.user.id}`.then(([row]) => row);
+  const [row, account] = await Promise.all([read, accountSummary(sql, s.user.id, request, () => read.then((r) => summaryFromColumn(r?.wallets)))]);
+  const notifications = (row?.notifications ?? []) as Record<string, unknown>[];
   return {
     user: { id: s.user.id, fullName: s.user.fullName, email: s.user.email, roleId: s.user.roleId },
     impersonating: s.impersonatorId !== null,
     notifications: notifications.map((n) => ({
       id: Number(n.id), title: n.title as string, description: n.description as string, url: (n.url as string | null) ?? null,
-      read: n.read as boolean, createdAt: (n.created_at as Date).toISOString(), data: (n.data ?? null) as NotificationData | null,
+      read: n.read as boolean, createdAt: new Date(n.created_at as string).toISOString(), data: (n.data ?? null) as NotificationData | null,
     })),
     balances: account.wallets,
     activeBalanceId: account.active?.id ?? null,

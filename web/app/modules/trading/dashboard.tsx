@@ -4,11 +4,12 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useFetcher, useRevalidator } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
+import type { TFunction } from 'i18next';
 import Fuse from 'fuse.js';
 import { marketGroup, planValue, type Category, type Side } from '@broker/engine/domain';
 import { useFetcherToast, useToast } from '~/components/ui/toast.tsx';
 import { GENERIC_ERROR } from '~/components/ui/forms.ts';
-import { useFormat } from '~/components/ui/format.ts';
+import { useFormat, type Formatter } from '~/components/ui/format.ts';
 import { PriceChart } from './chart.tsx';
 import { OrderDialog } from './order-dialog.tsx';
 import { Positions, CLOSE_REASONS } from './positions.tsx';
@@ -54,9 +55,11 @@ function usePrices(initial: Prices) {
   return prices;
 }
 
-function PriceCell({ value, prev, digits, stale }: { value: number | undefined; prev: number | null | undefined; digits: number; stale?: boolean }) {
-  const { t } = useTranslation();
-  const f = useFormat();
+// The list's rows take the page's `t` and formatter rather than each asking for its own: a list
+// is some hundred cells, and the hooks cost more than the cells (the server renders every row).
+type Words = { t: TFunction; f: Formatter };
+
+function PriceCell({ value, prev, digits, stale, t, f }: { value: number | undefined; prev: number | null | undefined; digits: number; stale?: boolean } & Words) {
   if (value === undefined) return <span className="price">—</span>;
   if (stale) {
     // the engine's last saved price: shown for orientation, not tradable until a live one arrives
@@ -70,23 +73,23 @@ function PriceCell({ value, prev, digits, stale }: { value: number | undefined; 
   );
 }
 
-function InstrumentItem({ inst, q, open, selected, favorite, favoritePending, onSelect, onFavorite }: {
+function InstrumentItem({ inst, q, open, selected, favorite, favoritePending, onSelect, onFavorite, t, f }: {
   inst: InstrumentRow; q: Quote | undefined; open: boolean; selected: boolean; favorite: boolean; favoritePending: boolean;
   onSelect: () => void; onFavorite: () => void;
-}) {
-  const { t } = useTranslation();
+} & Words) {
   const live = inst.tradable && open;
+  const state = live ? t('Open') : t('Closed');
   return (
     <li className={`instrument ${selected ? 'selected' : ''}`} data-symbol={inst.name}>
       <button type="button" className="instrument-main" onClick={onSelect} aria-pressed={selected}>
-        <span className={`dot ${live ? 'dot-open' : 'dot-closed'}`} title={live ? t('Open') : t('Closed')} aria-label={live ? t('Open') : t('Closed')} />
+        <span className={`dot ${live ? 'dot-open' : 'dot-closed'}`} title={state} aria-label={state} />
         <span className="instrument-name">
           <strong>{inst.base}/{inst.quote}</strong>
           {inst.alias ? <span className="muted">{inst.alias}</span> : null}
         </span>
         <span className="instrument-prices">
-          <PriceCell value={q?.bid} prev={q?.prevBid} digits={inst.digits} stale={q?.stale} />
-          <PriceCell value={q?.ask} prev={q?.prevAsk} digits={inst.digits} stale={q?.stale} />
+          <PriceCell value={q?.bid} prev={q?.prevBid} digits={inst.digits} stale={q?.stale} t={t} f={f} />
+          <PriceCell value={q?.ask} prev={q?.prevAsk} digits={inst.digits} stale={q?.stale} t={t} f={f} />
         </span>
       </button>
       <button type="button" className={`fav ${favorite ? 'on' : ''}`} onClick={onFavorite} disabled={favoritePending} aria-busy={favoritePending || undefined}
@@ -155,7 +158,7 @@ export function Dashboard({ data, theme, pricingPlanOn }: { data: DashboardData;
     <ul className="instrument-list">
       {items.map((i) => (
         <InstrumentItem key={i.id} inst={i} q={prices[i.name]} open={isOpen(i.category)} selected={i.name === selected}
-          favorite={favorites.has(i.id)} favoritePending={favoritePending === i.id} onSelect={() => setSelected(i.name)} onFavorite={() => toggleFavorite(i)} />
+          favorite={favorites.has(i.id)} favoritePending={favoritePending === i.id} onSelect={() => setSelected(i.name)} onFavorite={() => toggleFavorite(i)} t={t} f={f} />
       ))}
     </ul>
   );

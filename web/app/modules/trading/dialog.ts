@@ -167,7 +167,7 @@ export function initialLevel(range: Range): number {
 /** to the inputs' step of 0.00001 */
 const round = (n: number) => Number(n.toFixed(5));
 
-/** Floating P/L of a wallet from its open positions summed per instrument (see openExposure). */
+/** Floating P/L of a wallet from its open positions summed per instrument (the dashboard loader reads it: trading.server.ts). */
 export function floatingFromExposure(
   exposure: (Exposure<number> & { instrument: string })[],
   quotes: Record<string, { bid: number; ask: number } | undefined>,

@@ -4,7 +4,7 @@ import { useMemo, useState } from 'react';
 import { Link, useFetcher, useSearchParams } from '@remix-run/react';
 import { getFormProps } from '@conform-to/react';
 import { useTranslation } from 'react-i18next';
-import type { ColumnDef } from '@tanstack/react-table';
+import type { ColumnDef } from '~/components/ui/data-table.tsx';
 import { float } from '@broker/engine/domain';
 import { DataTable } from '~/components/ui/data-table.tsx';
 import { Modal } from '~/components/ui/modal.tsx';

@@ -1,10 +1,15 @@
 // The client trading area's server side: what the dashboard shows (instruments, quotes,
 // favorites, the active wallet, its positions one page at a time) and its commands, sent to the
 // engine for the signed-in user: the engine resolves the active wallet and checks the order is theirs.
+// A dashboard request reads from PostgreSQL only what is the user's (the session, the wallets, and
+// in one query the plan, KYC, favorites, a page of positions and the open exposure): the
+// instruments and spreads are the process's copies, the prices the engine's (docs/architecture.md).
 import type { Sql } from '~/utils/db.server.ts';
 import { getSettings } from '~/modules/settings/settings.server.ts';
+import { cached } from '~/utils/live-cache.server.ts';
 import { engine, type EngineRefusal, type MarketStatus } from './engine.server.ts';
-import { activeWallet } from '~/modules/accounts/accounts.server.ts';
+import { currentQuotes } from './quotes.server.ts';
+import { accountSummary } from '~/modules/accounts/accounts.server.ts';
 import { kycApprovedSql, kycGate } from '~/modules/money/money.server.ts';
 import type { DashboardAction, ActionReply } from './schemas.ts';
 import type { Category } from '@broker/engine/domain';
@@ -30,82 +35,118 @@ export interface PositionRow {
 /** Open positions of a wallet summed per instrument (the domain's Exposure): enough to mark the floating P/L live. */
 export interface Exposure { instrument: string; long: number; short: number; offset: number; count: number }
 
-export async function listPositions(sql: Sql, balanceId: number, opts: { openOnly: boolean; page: number; limit?: number }) {
-  const limit = opts.limit ?? POSITIONS_PAGE_SIZE;
-  const offset = (Math.max(1, opts.page) - 1) * limit;
-  const open = opts.openOnly ? sql`AND o.close_time IS NULL` : sql``;
-  const [rows, [count]] = await Promise.all([
-    sql`
-      SELECT o.id, o.created_at, o.type, o.trade_amount::text AS amount, i.name AS instrument, i.base, i.quote,
-             o.open_rate::text AS open_rate, o.close_rate::text AS close_rate, o.exchange_rate::text AS exchange_rate,
-             o.spread::text AS spread, o.profit::text AS profit, o.loss::text AS loss, o.pro_loss::text AS pro_loss,
-             o.close_time, o.close_reason, i.digits
-        FROM orders o JOIN instruments i ON i.id = o.instrument_id
-       WHERE o.balance_id = ${balanceId} AND o.deleted_at IS NULL ${open}
-       ORDER BY o.id DESC LIMIT ${limit} OFFSET ${offset}`,
-    sql`SELECT count(*)::int AS n FROM orders o WHERE o.balance_id = ${balanceId} AND o.deleted_at IS NULL ${open}`,
-  ]);
+/**
+ * What the dashboard reads of the user's own, in one query: the plan, whether a KYC document is
+ * approved, the favorites, and for the active wallet (none: nothing) one page of positions (newest
+ * first), how many there are, and the open positions summed per instrument. One round trip, where
+ * each of these was one (every query is a write to PostgreSQL's socket and a wait for its answer).
+ */
+async function readUserDashboard(sql: Sql, userId: number, balanceId: number | null, opts: { openOnly: boolean; page: number; limit: number }) {
+  const offset = (Math.max(1, opts.page) - 1) * opts.limit;
+  const open = () => (opts.openOnly ? sql`AND o.close_time IS NULL` : sql``);
+  const [row] = await sql`
+    SELECT to_jsonb(p) AS plan,
+           ${kycApprovedSql(sql, userId)} AS kyc_ok,
+           ARRAY(SELECT f.instrument_id::int FROM favorites f WHERE f.user_id = u.id ORDER BY f.created_at) AS favorites,
+           (SELECT coalesce(json_agg(x ORDER BY x.id DESC), '[]'::json) FROM (
+              SELECT o.id, o.created_at, o.type, o.trade_amount::text AS amount, i.name AS instrument, i.base, i.quote,
+                     o.open_rate::text AS open_rate, o.close_rate::text AS close_rate, o.exchange_rate::text AS exchange_rate,
+                     o.spread::text AS spread, o.profit::text AS profit, o.loss::text AS loss, o.pro_loss::text AS pro_loss,
+                     o.close_time, o.close_reason, i.digits
+                FROM orders o JOIN instruments i ON i.id = o.instrument_id
+               WHERE o.balance_id = ${balanceId}::bigint AND o.deleted_at IS NULL ${open()}
+               ORDER BY o.id DESC LIMIT ${opts.limit} OFFSET ${offset}) x) AS positions,
+           (SELECT count(*)::int FROM orders o WHERE o.balance_id = ${balanceId}::bigint AND o.deleted_at IS NULL ${open()}) AS total,
+           (SELECT coalesce(json_agg(e), '[]'::json) FROM (
+              SELECT i.name AS instrument, sum(e.long_units)::float8 AS long, sum(e.short_units)::float8 AS short,
+                     sum(e.pnl_offset)::float8 AS "offset", count(*)::int AS count
+                FROM orders o JOIN instruments i ON i.id = o.instrument_id
+               CROSS JOIN LATERAL order_exposure(o.type, o.trade_amount, o.open_rate, o.spread, o.exchange_rate) e
+               WHERE o.balance_id = ${balanceId}::bigint AND o.close_time IS NULL AND o.deleted_at IS NULL
+               GROUP BY i.name) e) AS exposure
+      FROM users u LEFT JOIN pricing_plans p ON p.id = u.pricing_plan_id
+     WHERE u.id = ${userId}`;
+  const positions = ((row?.positions ?? []) as Record<string, unknown>[]).map((r): PositionRow => ({
+    id: Number(r.id), createdAt: new Date(r.created_at as string).toISOString(), type: r.type as PositionRow['type'], amount: r.amount as string,
+    instrument: r.instrument as string, base: r.base as string, quote: r.quote as string, openRate: r.open_rate as string,
+    closeRate: r.close_rate as string | null, exchangeRate: r.exchange_rate as string, spread: r.spread as string,
+    profit: r.profit as string | null, loss: r.loss as string | null, proLoss: r.pro_loss as string | null,
+    closeTime: r.close_time ? new Date(r.close_time as string).toISOString() : null, closeReason: r.close_reason as string | null,
+    digits: Number(r.digits),
+  }));
   return {
-    total: count.n as number,
-    rows: rows.map((r): PositionRow => ({
-      id: Number(r.id), createdAt: (r.created_at as Date).toISOString(), type: r.type, amount: r.amount, instrument: r.instrument,
-      base: r.base, quote: r.quote, openRate: r.open_rate, closeRate: r.close_rate, exchangeRate: r.exchange_rate, spread: r.spread,
-      profit: r.profit, loss: r.loss, proLoss: r.pro_loss, closeTime: r.close_time ? (r.close_time as Date).toISOString() : null,
-      closeReason: r.close_reason, digits: Number(r.digits),
-    })),
+    plan: (row?.plan ?? null) as Record<string, unknown> | null,
+    kycOk: Boolean(row?.kyc_ok),
+    favorites: (row?.favorites ?? []) as number[],
+    positions: { total: (row?.total ?? 0) as number, rows: positions },
+    exposure: (row?.exposure ?? []) as Exposure[],
   };
 }
 
-export async function openExposure(sql: Sql, balanceId: number): Promise<Exposure[]> {
-  const rows = await sql`
-    SELECT i.name, sum(e.long_units)::float8 AS long, sum(e.short_units)::float8 AS short, sum(e.pnl_offset)::float8 AS offset, count(*)::int AS n
-      FROM orders o JOIN instruments i ON i.id = o.instrument_id
-     CROSS JOIN LATERAL order_exposure(o.type, o.trade_amount, o.open_rate, o.spread, o.exchange_rate) e
-     WHERE o.balance_id = ${balanceId} AND o.close_time IS NULL AND o.deleted_at IS NULL
-     GROUP BY i.name`;
-  return rows.map((r) => ({ instrument: r.name, long: r.long, short: r.short, offset: r.offset, count: r.n }));
+/**
+ * Every instrument, by category and name (frozen: the copy is shared by every request of the
+ * process until an instrument changes; live-cache). No prices: those come from the engine.
+ */
+export function listInstruments(sql: Sql): Promise<readonly InstrumentRow[]> {
+  return cached(sql, 'instruments', 'list', async () => {
+    const rows = await sql`SELECT id, name, base, quote, alias, category, tradable, leverage, digits FROM instruments ORDER BY category, name`;
+    return Object.freeze(rows.map((i) => Object.freeze({
+      id: Number(i.id), name: i.name as string, base: i.base as string, quote: i.quote as string, alias: i.alias as string | null,
+      category: i.category as Category, tradable: i.tradable as boolean, leverage: i.leverage as number, digits: i.digits as number,
+    })));
+  });
 }
 
-export async function loadDashboard(sql: Sql, userId: number, opts: { openOnly: boolean; page: number; limit: number }) {
-  const balance = await activeWallet(sql, userId);
-  const [instruments, favorites, spreads, [extra], settings, quotes, positions, exposure] = await Promise.all([
-    sql`SELECT id, name, base, quote, alias, category, tradable, leverage, digits, bids::float8 AS bids, asks::float8 AS asks
-          FROM instruments ORDER BY category, name`,
-    sql`SELECT instrument_id FROM favorites WHERE user_id = ${userId} ORDER BY created_at`,
-    sql`SELECT category, value::text AS value FROM spreads`,
-    sql`SELECT to_jsonb(p) AS plan, ${kycApprovedSql(sql, userId)} AS kyc_ok
-          FROM users u LEFT JOIN pricing_plans p ON p.id = u.pricing_plan_id WHERE u.id = ${userId}`,
-    getSettings(sql, ['kyc'] as const),
-    engine().quotes(),
-    balance ? listPositions(sql, balance.id, opts) : Promise.resolve({ total: 0, rows: [] as PositionRow[] }),
-    balance ? openExposure(sql, balance.id) : Promise.resolve([] as Exposure[]),
-  ]);
-  const live = quotes.ok ? new Map(quotes.quotes.map((q) => [q.name, q])) : new Map();
-  const quoteMap: Record<string, Quote> = {};
-  const list: InstrumentRow[] = instruments.map((i) => {
-    const q = live.get(i.name);
-    const bid = q?.bids ?? i.bids, ask = q?.asks ?? i.asks;
-    if (bid && ask) quoteMap[i.name] = { bid, ask, prevBid: q?.prevBids ?? null, prevAsk: q?.prevAsks ?? null, ...(!q?.bids || q.stale ? { stale: true } : {}) };
-    return {
-      id: Number(i.id), name: i.name, base: i.base, quote: i.quote, alias: i.alias, category: i.category,
-      tradable: i.tradable, leverage: i.leverage, digits: i.digits,
-    };
+/** The spread setting of each category (kept like the instruments). */
+export function categorySpreads(sql: Sql): Promise<Readonly<Partial<Record<Category, string>>>> {
+  return cached(sql, 'spreads', 'all', async () => {
+    const rows = await sql`SELECT category, value::text AS value FROM spreads`;
+    return Object.freeze(Object.fromEntries(rows.map((s) => [s.category, s.value])));
   });
-  const plan = extra?.plan as Record<string, unknown> | null;
+}
+
+/**
+ * The dashboard of a user: the wallet comes from the request's account summary (the layout reads
+ * the same one), the instruments and spreads from the process's copies, the prices from the
+ * engine's quotes (quotes.server.ts); the price an instrument last had is read from the database
+ * only for one the engine has no price for (the engine down, or never priced), marked stale.
+ */
+export async function loadDashboard(sql: Sql, userId: number, opts: { openOnly: boolean; page: number; limit: number; request?: Request }) {
+  const balance = (await accountSummary(sql, userId, opts.request)).active;
+  const [instruments, mine, spreads, settings, quotes] = await Promise.all([
+    listInstruments(sql),
+    readUserDashboard(sql, userId, balance?.id ?? null, opts),
+    categorySpreads(sql),
+    getSettings(sql, ['kyc'] as const),
+    currentQuotes(),
+  ]);
+  const live = new Map(quotes.ok ? quotes.quotes.map((q) => [q.name, q]) : []);
+  const unpriced = instruments.some((i) => !live.get(i.name)?.bids || !live.get(i.name)?.asks);
+  const saved = unpriced
+    ? new Map((await sql`SELECT name, bids::float8 AS bids, asks::float8 AS asks FROM instruments WHERE bids IS NOT NULL AND asks IS NOT NULL`)
+      .map((r) => [r.name as string, { bids: r.bids as number, asks: r.asks as number }]))
+    : new Map<string, { bids: number; asks: number }>();
+  const quoteMap: Record<string, Quote> = {};
+  for (const i of instruments) {
+    const q = live.get(i.name);
+    const bid = q?.bids ?? saved.get(i.name)?.bids, ask = q?.asks ?? saved.get(i.name)?.asks;
+    if (bid && ask) quoteMap[i.name] = { bid, ask, prevBid: q?.prevBids ?? null, prevAsk: q?.prevAsks ?? null, ...(!q?.bids || q.stale ? { stale: true } : {}) };
+  }
+  const plan = mine.plan;
   return {
     balance,
-    instruments: list,
+    instruments: instruments as InstrumentRow[],
     quotes: quoteMap,
     status: (quotes.ok ? quotes.status : marketStatus(new Date())) as MarketStatus,
-    favorites: favorites.map((f) => Number(f.instrument_id)),
-    spreads: Object.fromEntries(spreads.map((s) => [s.category, s.value])) as Partial<Record<Category, string>>,
+    favorites: mine.favorites,
+    spreads: spreads as Partial<Record<Category, string>>,
     plan: plan ? { id: Number(plan.id), name: String(plan.name), values: plan } : null,
-    isKyc: Boolean(extra?.kyc_ok),
+    isKyc: mine.kycOk,
     kycTrade: settings.kyc.trade === 'on',
     /** the 'verify KYC to trade' notice: only while the KYC trade switch makes trading wait for it */
-    kycNotice: kycGate(settings.kyc, 'trade', extra?.kyc_ok === true),
-    positions: { ...positions, page: opts.page, openOnly: opts.openOnly, pageSize: opts.limit },
-    exposure,
+    kycNotice: kycGate(settings.kyc, 'trade', mine.kycOk),
+    positions: { ...mine.positions, page: opts.page, openOnly: opts.openOnly, pageSize: opts.limit },
+    exposure: mine.exposure,
   };
 }
 export type DashboardData = Awaited<ReturnType<typeof loadDashboard>>;
