@@ -2,30 +2,17 @@
 // state lives in the URL (page, limit, sort, dir, search) so a page can be linked and reloaded.
 // Page sizes 15/25/50 (default 15); changing size or search returns to page 1; search is
 // debounced 1500 ms; default sort id descending; optional row selection including 'all'.
-// The table renders its columns itself: the server pages, sorts and filters, so all a column is
-// is a header and a cell (a general table library cost as much as the rest of the dashboard's
-// positions: a table instance with every feature, for every render of fifteen rows).
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useSearchParams } from '@remix-run/react';
+import { flexRender, getCoreRowModel, useReactTable, type ColumnDef, type RowSelectionState } from '@tanstack/react-table';
 import { useTranslation } from 'react-i18next';
 import { PAGE_SIZES, DEFAULT_PAGE_SIZE, SEARCH_DEBOUNCE_MS, readListState } from './list-params.ts';
 
+export type { ColumnDef };
 export type Selection = { all: true } | { all: false; ids: string[] };
 
-/** One row as a cell sees it. */
-export interface CellRow<T> { original: T; id: string; index: number }
-
-/** A column: its id (the sort key sent to the server), header and cell. */
-export interface ColumnDef<T> {
-  id: string;
-  header: ReactNode;
-  cell: (ctx: { row: CellRow<T> }) => ReactNode;
-  /** a header button sorts the list by this column's id on the server (default: not sortable) */
-  enableSorting?: boolean;
-}
-
 export interface DataTableProps<T> {
-  columns: ColumnDef<T>[];
+  columns: ColumnDef<T, any>[]; // eslint-disable-line @typescript-eslint/no-explicit-any -- columns' cell value types differ per column (react-table's own idiom)
   data: T[];
   total: number;
   /** the row's id (for selection and keys) */
@@ -45,7 +32,7 @@ export function DataTable<T>({ columns, data, total, getRowId, searchable = true
   const state = readListState(params, paramPrefix);
   const p = (k: string) => paramPrefix + k;
   const [search, setSearch] = useState(state.search);
-  const [rowSelection, setRowSelection] = useState<Record<string, boolean>>({});
+  const [rowSelection, setRowSelection] = useState<RowSelectionState>({});
   const [all, setAll] = useState(false);
   const first = useRef(true);
 
@@ -77,16 +64,32 @@ export function DataTable<T>({ columns, data, total, getRowId, searchable = true
     setAll(false);
   }, [data]);
 
-  const rows: CellRow<T>[] = data.map((original, index) => ({ original, index, id: getRowId ? getRowId(original) : String(index) }));
-  const isSelected = (r: CellRow<T>) => !!selectable && rowSelection[r.id] === true;
-  const allOnPage = rows.length > 0 && rows.every(isSelected);
-  const someOnPage = !allOnPage && rows.some(isSelected);
-  const selectPage = (on: boolean) => setRowSelection(on ? Object.fromEntries(rows.map((r) => [r.id, true])) : {});
-  const selectRow = (r: CellRow<T>, on: boolean) => setRowSelection((cur) => {
-    const next = { ...cur };
-    if (on) next[r.id] = true;
-    else delete next[r.id];
-    return next;
+  const selectColumn: ColumnDef<T, unknown> = useMemo(() => ({
+    id: '__select',
+    enableSorting: false,
+    header: ({ table }) => (
+      <input type="checkbox" aria-label={t('Select all rows on this page')}
+        checked={all || table.getIsAllPageRowsSelected()}
+        ref={(el) => { if (el) el.indeterminate = !all && table.getIsSomePageRowsSelected(); }}
+        onChange={(e) => { setAll(false); table.toggleAllPageRowsSelected(e.target.checked); }} />
+    ),
+    cell: ({ row }) => (
+      <input type="checkbox" aria-label={t('Select row')} checked={all || row.getIsSelected()}
+        onChange={(e) => { setAll(false); row.toggleSelected(e.target.checked); }} />
+    ),
+  }), [all, t]);
+
+  const table = useReactTable({
+    data,
+    columns: selectable ? [selectColumn, ...columns] : columns,
+    getCoreRowModel: getCoreRowModel(),
+    manualPagination: true,
+    manualSorting: true,
+    manualFiltering: true,
+    enableRowSelection: !!selectable,
+    state: { rowSelection },
+    onRowSelectionChange: setRowSelection,
+    getRowId: getRowId ? (row) => getRowId(row) : undefined,
   });
 
   useEffect(() => {
@@ -99,7 +102,6 @@ export function DataTable<T>({ columns, data, total, getRowId, searchable = true
     const dir = state.sort === id && state.dir === 'desc' ? 'asc' : 'desc';
     update({ sort: id, dir, page: null });
   };
-  const width = columns.length + (selectable ? 1 : 0);
 
   return (
     <div className="data-table">
@@ -120,41 +122,32 @@ export function DataTable<T>({ columns, data, total, getRowId, searchable = true
         <table>
           {caption ? <caption className="sr-only">{caption}</caption> : null}
           <thead>
-            <tr>
-              {selectable ? (
-                <th>
-                  <input type="checkbox" aria-label={t('Select all rows on this page')} checked={all || allOnPage}
-                    ref={(el) => { if (el) el.indeterminate = !all && someOnPage; }}
-                    onChange={(e) => { setAll(false); selectPage(e.target.checked); }} />
-                </th>
-              ) : null}
-              {columns.map((c) => {
-                const sorted = state.sort === c.id ? state.dir : null;
-                return (
-                  <th key={c.id} aria-sort={sorted === 'asc' ? 'ascending' : sorted === 'desc' ? 'descending' : undefined}>
-                    {c.enableSorting ? (
-                      <button type="button" className="th-sort" onClick={() => toggleSort(c.id)}>
-                        {c.header}
-                        <span aria-hidden="true">{sorted === 'asc' ? ' ▲' : sorted === 'desc' ? ' ▼' : ''}</span>
-                      </button>
-                    ) : c.header}
-                  </th>
-                );
-              })}
-            </tr>
+            {table.getHeaderGroups().map((hg) => (
+              <tr key={hg.id}>
+                {hg.headers.map((h) => {
+                  // the server sorts (manualSorting): a column sorts unless it says enableSorting: false
+                  const sortable = h.column.id !== '__select' && h.column.columnDef.enableSorting !== false;
+                  const sorted = state.sort === h.column.id ? state.dir : null;
+                  return (
+                    <th key={h.id} aria-sort={sorted === 'asc' ? 'ascending' : sorted === 'desc' ? 'descending' : undefined}>
+                      {sortable ? (
+                        <button type="button" className="th-sort" onClick={() => toggleSort(h.column.id)}>
+                          {flexRender(h.column.columnDef.header, h.getContext())}
+                          <span aria-hidden="true">{sorted === 'asc' ? ' ▲' : sorted === 'desc' ? ' ▼' : ''}</span>
+                        </button>
+                      ) : flexRender(h.column.columnDef.header, h.getContext())}
+                    </th>
+                  );
+                })}
+              </tr>
+            ))}
           </thead>
           <tbody>
-            {rows.length === 0 ? (
-              <tr><td colSpan={width} className="table-empty">{t('No data found')}</td></tr>
-            ) : rows.map((row) => (
-              <tr key={row.id} data-selected={all || isSelected(row) || undefined}>
-                {selectable ? (
-                  <td>
-                    <input type="checkbox" aria-label={t('Select row')} checked={all || isSelected(row)}
-                      onChange={(e) => { setAll(false); selectRow(row, e.target.checked); }} />
-                  </td>
-                ) : null}
-                {columns.map((c) => <td key={c.id}>{c.cell({ row })}</td>)}
+            {table.getRowModel().rows.length === 0 ? (
+              <tr><td colSpan={table.getAllLeafColumns().length} className="table-empty">{t('No data found')}</td></tr>
+            ) : table.getRowModel().rows.map((row) => (
+              <tr key={row.id} data-selected={all || row.getIsSelected() || undefined}>
+                {row.getVisibleCells().map((cell) => <td key={cell.id}>{flexRender(cell.column.columnDef.cell, cell.getContext())}</td>)}
               </tr>
             ))}
           </tbody>

@@ -1,4 +1,4 @@
-export { DataTable, type Selection, type DataTableProps, type ColumnDef, type CellRow } from './data-table.tsx';
+export { DataTable, type Selection, type DataTableProps, type ColumnDef } from './data-table.tsx';
 export { readListState, listQuery, PAGE_SIZES, DEFAULT_PAGE_SIZE, SEARCH_DEBOUNCE_MS } from './list-params.ts';
 export { Modal } from './modal.tsx';
 export { ConfirmDialog, type ConfirmDialogProps } from './confirm-dialog.tsx';
