@@ -4,7 +4,7 @@
 // (engine/src/domain/decimal-input.ts), so the form refuses what the engine would, naming the field.
 import { z } from 'zod';
 import { DECIMAL_INPUTS, parseDecimal, parseLevel, type DecimalField } from '@broker/engine/domain';
-import { parseIntent, RECORD_ID, type ParseOptions } from '~/components/ui/forms.ts';
+import { parseIntent, type ParseOptions } from '~/components/ui/forms.ts';
 
 export const TRADE_TYPES = ['all', 'open', 'closed'] as const;
 export type TradeType = (typeof TRADE_TYPES)[number];
@@ -87,10 +87,14 @@ export function parseOpenTime(v: string): string | null {
   return d.toISOString();
 }
 
+/** A trade's id as the row posts it: a plain positive integer ('1e3', '0x10', '-1' are not ids). */
+const ORDER_ID = z.string({ required_error: 'Order not found' }).regex(/^[1-9][0-9]{0,15}$/, { message: 'Order not found' })
+  .transform(Number).refine(Number.isSafeInteger, { message: 'Order not found' });
+
 /** The edit form: the update payload of the spec (openRate, closeRate, spread, profit, loss, openTime). */
 export const EditTradeSchema = z.object({
   intent: z.literal('edit'),
-  id: RECORD_ID,
+  id: ORDER_ID,
   openRate: optionalDecimal('openRate'),
   closeRate: optionalDecimal('closeRate'),
   spread: optionalDecimal('spread'),
@@ -105,8 +109,8 @@ export const EditTradeSchema = z.object({
   }),
 });
 
-export const CloseTradeSchema = z.object({ intent: z.literal('close'), id: RECORD_ID });
-export const DeleteTradeSchema = z.object({ intent: z.literal('delete'), id: RECORD_ID });
+export const CloseTradeSchema = z.object({ intent: z.literal('close'), id: ORDER_ID });
+export const DeleteTradeSchema = z.object({ intent: z.literal('delete'), id: ORDER_ID });
 
 export const TRADE_ACTIONS = { edit: EditTradeSchema, close: CloseTradeSchema, delete: DeleteTradeSchema };
 /** Raw strings to the schemas: an empty take profit removes it, an absent one leaves it. */

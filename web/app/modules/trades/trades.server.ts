@@ -123,7 +123,7 @@ const DONE: Record<TradeAction['intent'], string> = {
 /** The edit form's fields by the label the engine's decimal parser names them with. */
 const FIELD_LABELS: [string, string][] = [
   ['Open rate', 'openRate'], ['Close rate', 'closeRate'], ['Spread', 'spread'], ['Take profit', 'profit'], ['Stop loss', 'loss'],
-  ['Open trades cannot have the close rate', 'closeRate'], ['Invalid open time', 'openTime'],
+  ['Open trades cannot have the close rate', 'closeRate'], ['Invalid open time', 'openTime'], ['Open time must be before', 'openTime'],
 ];
 
 /**
