@@ -20,6 +20,7 @@ import { loader as allLoader, action as allAction } from '~/routes/_staff.admin.
 import { loader as openLoader, action as openAction } from '~/routes/_staff.admin.trades.open.tsx';
 import { loader as closedLoader } from '~/routes/_staff.admin.trades.closed.tsx';
 import { EditTradeSchema, TRADE_PARSE } from '~/modules/trades/schemas.ts';
+import { listTrades } from '~/modules/trades/trades.server.ts';
 import { parseForm } from '~/components/ui/forms.ts';
 import en from '../../../seeds/translations/en.json';
 import es from '../../../seeds/translations/es.json';
@@ -236,6 +237,20 @@ describe('the list', () => {
     expect((await list(`${base}&dateStart=2024-03-05&dateEnd=2024-03-05`)).data.rows.map((r: any) => r.id)).toEqual([ids[0]]);
     expect((await list(`${base}&dateStart=2024-03-06`)).data.total).toBe(16);
     expect((await list(`${base}&dateEnd=2024-03-06`)).data.rows.map((r: any) => r.id)).toEqual([ids[1], ids[0]]);
+  });
+
+  test('above the count limit the total is the estimate, never hiding a page that has rows', async () => {
+    const c = await customer();
+    for (let i = 0; i < 17; i++) await openTrade(c.id, c.balanceId, { amount: '0.1' });
+    const q = { limit: 15, offset: 0, dir: 'desc' as const, user: String(c.id), instrument: '', side: '', dateStart: '', dateEnd: '' };
+    expect(await listTrades(sql, 'open', q)).toMatchObject({ total: 17, estimated: false });
+    const first = await listTrades(sql, 'open', q, { exactCountLimit: 5 });
+    expect(first.estimated).toBe(true);
+    expect(first.rows).toHaveLength(15);
+    expect(first.total).toBeGreaterThanOrEqual(16); // a full page: the next one is offered
+    const second = await listTrades(sql, 'open', { ...q, offset: 15 }, { exactCountLimit: 5 });
+    expect(second.rows).toHaveLength(2);
+    expect(second.total).toBeGreaterThanOrEqual(17);
   });
 
   test.each([

@@ -37,7 +37,7 @@ export function TradesPage() {
 
   const columns = useMemo<ColumnDef<Row>[]>(() => [
     {
-      id: 'id', header: t('ID'),
+      id: 'id', accessorKey: 'id', header: t('ID'),
       cell: ({ row: { original: o } }) => (
         <div className="trade-id"><span>{o.id}</span><OpenTime iso={o.createdAt} f={f} /></div>
       ),
@@ -96,7 +96,7 @@ export function TradesPage() {
         </>} />
       <EditTradeDialog row={editing} onClose={() => setEditing(null)} />
       <ConfirmDialog open={!!closing} onClose={() => setClosing(null)} intent="close" fields={closing ? { id: closing.id } : undefined}
-        title={t('Close order #{{id}}', { id: closing?.id ?? '' })} confirmLabel={t('Close')} danger={false}
+        title={t('Close order #{{id}}', { id: closing?.id ?? '' })} confirmLabel={t('Close trade')} danger={false}
         message={<>
           {t('Are you sure to close this trade?')}
           <span className="confirm-note">{t('It is closed at the live price and its profit/loss is posted to the wallet.')}</span>
@@ -131,7 +131,7 @@ const ICONS = {
 /** A row action as an icon with its name for screen readers and as a tooltip. */
 function IconButton({ label, icon, onClick }: { label: string; icon: keyof typeof ICONS; onClick: () => void }) {
   return (
-    <button type="button" className={`btn btn-sm btn-ghost icon-btn icon-${icon}`} aria-label={label} title={label} onClick={onClick}>
+    <button type="button" className={`btn btn-sm btn-ghost trade-action trade-action-${icon}`} aria-label={label} title={label} onClick={onClick}>
       <svg viewBox="0 0 24 24" width="16" height="16" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round"><path d={ICONS[icon]} /></svg>
     </button>
   );
@@ -176,6 +176,7 @@ function TradeFilters() {
         <select id="filter-instrument" name="instrument" defaultValue={fv.instrument} {...invalid('instrument')}>
           <option value="">{t('All instruments')}</option>
           {data.instruments.map((i) => <option key={i.value} value={i.value}>{i.label}</option>)}
+          {fv.instrument && !data.instruments.some((i) => i.value === fv.instrument) ? <option value={fv.instrument}>{fv.instrument}</option> : null}
         </select>
       </div>
       <div className="field">

@@ -50,9 +50,9 @@ function where(sql: Sql, type: TradeType, f: TradeFilters, ids: { users: number[
  * else PostgreSQL's estimate of the same query, so a list of millions costs what one of
  * thousands does.
  */
-async function countTrades(sql: Sql, cond: ReturnType<typeof where>): Promise<{ total: number; estimated: boolean }> {
-  const [{ n }] = await sql`SELECT count(*)::int AS n FROM (SELECT 1 FROM orders o WHERE ${cond} LIMIT ${EXACT_COUNT_LIMIT + 1}) x`;
-  if (n <= EXACT_COUNT_LIMIT) return { total: n, estimated: false };
+async function countTrades(sql: Sql, cond: ReturnType<typeof where>, limit: number): Promise<{ total: number; estimated: boolean }> {
+  const [{ n }] = await sql`SELECT count(*)::int AS n FROM (SELECT 1 FROM orders o WHERE ${cond} LIMIT ${limit + 1}) x`;
+  if (n <= limit) return { total: n, estimated: false };
   const [plan] = await sql`EXPLAIN (FORMAT JSON) SELECT 1 FROM orders o WHERE ${cond}`;
   const rows = Number((plan['QUERY PLAN'] as { Plan: { 'Plan Rows': number } }[])[0]?.Plan?.['Plan Rows']);
   return { total: Math.max(n, Number.isFinite(rows) ? Math.round(rows) : 0), estimated: true };
@@ -65,7 +65,7 @@ async function countTrades(sql: Sql, cond: ReturnType<typeof where>): Promise<{ 
  * those rows are read with their user, wallet and instrument: no N+1, and a deep page costs
  * what walking the index to it costs.
  */
-export async function listTrades(sql: Sql, type: TradeType, q: TradeListQuery): Promise<{ rows: TradeRow[]; total: number; estimated: boolean }> {
+export async function listTrades(sql: Sql, type: TradeType, q: TradeListQuery, opts: { exactCountLimit?: number } = {}): Promise<{ rows: TradeRow[]; total: number; estimated: boolean }> {
   const ids = await resolve(sql, q);
   if (!ids) return { rows: [], total: 0, estimated: false };
   const cond = where(sql, type, q, ids);
@@ -83,7 +83,7 @@ export async function listTrades(sql: Sql, type: TradeType, q: TradeListQuery): 
         JOIN users u ON u.id = o.user_id
         JOIN balances b ON b.id = o.balance_id
        ORDER BY o.id ${dir}`,
-    countTrades(sql, cond),
+    countTrades(sql, cond, opts.exactCountLimit ?? EXACT_COUNT_LIMIT),
   ]);
   // an estimate never hides a page that has rows: a full page offers the next one
   const seen = q.offset + rows.length + (count.estimated && rows.length === q.limit ? 1 : 0);
