@@ -254,7 +254,7 @@ function EditTradeDialog({ row, onClose }: { row: Row | null; onClose: () => voi
               <dl className="order-preview trade-edit-preview">
                 <div><dt>{t('Profit/Loss now')}</dt><dd><Pnl value={row.proLoss} f={f} /></dd></div>
                 <div><dt>{t('Profit/Loss after the edit')}</dt><dd>{next === null ? '—' : <Pnl value={next} f={f} />}</dd></div>
-                <div><dt>{t('Posted to the wallet')}</dt><dd>{diff === null ? '—' : <><Pnl value={diff} f={f} /> {row.currency}</>}</dd></div>
+                <div><dt>{t('Posted to the wallet')}</dt><dd>{diff === null ? '—' : <><span className={Number(diff) > 0 ? 'up' : Number(diff) < 0 ? 'down' : ''}>{f.pnl(diff)}</span> {row.currency}</>}</dd></div>
               </dl>
             ) : null}
           </>
