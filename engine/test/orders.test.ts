@@ -348,6 +348,72 @@ describe('staff', () => {
     expect(audits[0].ip).toBe('10.0.0.1');
   });
 
+  test("an edit of a closed trade posts the P/L difference as a new ledger entry; the close's entry is never changed", async () => {
+    const admin = await createUser(sql, { role: 1 });
+    const u = await createUser(sql, { deposit: '1000' });
+    const { body } = await E.call('POST', '/orders', { userId: u.userId, type: 'buy', instrument: BTC.name, amount: 2 });
+    const id = body.order.id;
+    await E.quote(BTC.name, 98, 99);
+    try {
+      expect((await E.call('POST', `/admin/orders/${id}/close`, { actorId: admin.userId })).body.order.pro_loss).toBe('-4.00000000'); // bought at 101, closed at the ask 99
+    } finally {
+      await E.quote(BTC.name, 100, 101);
+    }
+    const closeEntry = (await sql`SELECT id, amount, balance_after FROM ledger_entries WHERE ref_kind = 'order' AND ref_id = ${String(id)}`)[0];
+    expect(closeEntry.amount).toBe('-4.00000000');
+
+    // close rate 105.5: (105.5 − 101) × 2 = 9, so +13 is posted
+    const e1 = await E.call('PUT', `/admin/orders/${id}`, { actorId: admin.userId, ip: '10.1.2.3', closeRate: '105.5' });
+    expect(e1.status).toBe(200);
+    expect(e1.body.order.pro_loss).toBe('9.00000000');
+    // open rate 100.25 and a spread of 0.5: (105.5 − 100.25) × 2 − 0.5 = 10, so +1 more
+    const e2 = await E.call('PUT', `/admin/orders/${id}`, { actorId: admin.userId, openRate: '100.25', spread: '0.5' });
+    expect(e2.body.order.pro_loss).toBe('10.00000000');
+    // a level only: no P/L change, nothing posted
+    expect((await E.call('PUT', `/admin/orders/${id}`, { actorId: admin.userId, loss: '90' })).status).toBe(200);
+
+    const entries = await sql`SELECT id, kind, amount, ref_kind, balance_after FROM ledger_entries WHERE balance_id = ${u.balanceId} ORDER BY id`;
+    expect(entries.map((e) => [e.kind, e.amount, e.ref_kind])).toEqual([
+      ['deposit', '1000.00000000', 'test'],
+      ['trade_pnl', '-4.00000000', 'order'],
+      ['adjustment', '13.00000000', 'order_edit'],
+      ['adjustment', '1.00000000', 'order_edit'],
+    ]);
+    // the close's own entry is as it was written (ledger_entries refuse UPDATE)
+    expect((await sql`SELECT amount, balance_after FROM ledger_entries WHERE id = ${closeEntry.id}`)[0]).toEqual({ amount: closeEntry.amount, balance_after: closeEntry.balance_after });
+    expect((await balance(u.balanceId)).balance).toBe('1010.00000000');
+    // each correction names the edit's audit row, which holds the before and after values
+    const audits = await sql`SELECT id, before, after, ip FROM audit_events WHERE action = 'order.edit' AND target_id = ${String(id)} ORDER BY id`;
+    expect(audits).toHaveLength(3);
+    expect(audits[0].before).toMatchObject({ close_rate: '99.0000000000', pro_loss: '-4.00000000' });
+    expect(audits[0].after).toMatchObject({ close_rate: '105.5000000000', pro_loss: '9.00000000' });
+    expect(audits[0].ip).toBe('10.1.2.3');
+    const refs = await sql`SELECT ref_id FROM ledger_entries WHERE ref_kind = 'order_edit' AND balance_id = ${u.balanceId} ORDER BY id`;
+    expect(refs.map((r) => r.ref_id)).toEqual([`${id}:${audits[0].id}`, `${id}:${audits[1].id}`]);
+  });
+
+  test('open time: without a zone it is UTC; a day that does not exist, a time after the close or a P/L too large is refused with nothing written', async () => {
+    const admin = await createUser(sql, { role: 1 });
+    const u = await createUser(sql, { deposit: '100000' });
+    const { body } = await E.call('POST', '/orders', { userId: u.userId, type: 'buy', instrument: BTC.name, amount: 100 });
+    const id = body.order.id;
+    const e = await E.call('PUT', `/admin/orders/${id}`, { actorId: admin.userId, openTime: '2024-05-06T07:08' });
+    expect(e.body.order.created_at).toBe('2024-05-06T07:08:00.000Z');
+    for (const bad of ['2024-02-30T10:00', '2024-05-06T24:00', '1969-12-31T23:59', 'yesterday', '2024-05-06']) {
+      const r = await E.call('PUT', `/admin/orders/${id}`, { actorId: admin.userId, openTime: bad });
+      expect([r.status, r.body.message]).toEqual([400, 'Invalid open time']);
+    }
+    await E.call('POST', `/admin/orders/${id}/close`, { actorId: admin.userId });
+    const [closed] = await sql`SELECT close_time, pro_loss::text AS pnl FROM orders WHERE id = ${id}`;
+    const after = new Date(closed.close_time.getTime() + 60_000).toISOString();
+    expect((await E.call('PUT', `/admin/orders/${id}`, { actorId: admin.userId, openTime: after })).body.message).toBe('Open time must be before the close time');
+    // 100 × (99,999,999,999,999 − 101) does not fit numeric(24, 8)
+    const huge = await E.call('PUT', `/admin/orders/${id}`, { actorId: admin.userId, closeRate: '99999999999999' });
+    expect([huge.status, huge.body.message]).toEqual([400, 'The profit/loss of these rates is too large']);
+    expect((await sql`SELECT pro_loss::text AS pnl FROM orders WHERE id = ${id}`)[0].pnl).toBe(closed.pnl);
+    expect((await sql`SELECT count(*)::int AS n FROM audit_events WHERE action = 'order.edit' AND target_id = ${String(id)}`)[0].n).toBe(1);
+  });
+
   test('deleting an open trade releases its margin', async () => {
     const admin = await createUser(sql, { role: 1 });
     const u = await createUser(sql, { deposit: '1000' });

@@ -335,6 +335,22 @@ export async function modifyOrder(deps: OrderDeps, raw: ModifyInput): Promise<Re
 export type AdminEditInput = ContractAdminEditInput & { orderId: number };
 
 /**
+ * A staff edit's open time: ISO 8601, a time without a zone read as UTC (web's datetime-local
+ * field holds the stored UTC time to the minute), between 1970 and 2100; else null.
+ */
+export function parseOpenTime(v: string): Date | null {
+  const m = /^(\d{4}-\d{2}-\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,6})?)?(Z|[+-]\d{2}:\d{2})?$/.exec(v.trim());
+  if (!m) return null;
+  // a day or a time that does not exist (2024-02-30, 25:00) is refused, not rolled over into another
+  const day = new Date(`${m[1]}T00:00:00Z`);
+  if (Number.isNaN(day.getTime()) || day.toISOString().slice(0, 10) !== m[1]) return null;
+  if (Number(m[2]) > 23 || Number(m[3]) > 59 || Number(m[4] ?? 0) > 59) return null;
+  const d = new Date(m[5] ? v.trim() : `${v.trim()}Z`);
+  if (Number.isNaN(d.getTime()) || d.getUTCFullYear() < 1970 || d.getUTCFullYear() > 2100) return null;
+  return d;
+}
+
+/**
  * Staff edit (docs/specs.md#admin-trades). The close rate may change only on a closed trade. When a
  * closed trade's rates or spread change, its P/L is recomputed and the difference is posted
  * to the balance as an adjustment, so balance and ledger keep agreeing. An open trade keeps
@@ -347,7 +363,7 @@ export async function adminEditOrder(deps: OrderDeps, raw: AdminEditInput): Prom
   const out = await deps.sql.begin(async (tx) => {
     const [head] = await tx<{ balance_id: bigint }[]>`SELECT balance_id FROM orders WHERE id = ${input.orderId}`;
     if (!head) return refuse('not_found', 'Order not found');
-    await tx`SELECT 1 FROM balances WHERE id = ${String(head.balance_id)} FOR UPDATE`;
+    const [wallet] = await tx<{ balance: string }[]>`SELECT balance FROM balances WHERE id = ${String(head.balance_id)} FOR UPDATE`;
     const [cur] = await tx<(OrderRow & { name: string })[]>`
       SELECT o.*, i.name FROM orders o JOIN instruments i ON i.id = o.instrument_id WHERE o.id = ${input.orderId} FOR UPDATE OF o`;
     if (cur.deleted_at) return refuse('not_found', 'Order not found');
@@ -356,8 +372,10 @@ export async function adminEditOrder(deps: OrderDeps, raw: AdminEditInput): Prom
     }
     let openTime: Date | undefined;
     if (input.openTime) {
-      openTime = new Date(input.openTime);
-      if (Number.isNaN(openTime.getTime())) return refuse('invalid', 'Invalid open time');
+      const t = parseOpenTime(input.openTime);
+      if (!t) return refuse('invalid', 'Invalid open time');
+      if (cur.close_time && t > cur.close_time) return refuse('invalid', 'Open time must be before the close time');
+      openTime = t;
     }
     const next = {
       open_rate: input.openRate === undefined ? cur.open_rate : rate(input.openRate).toString(),
@@ -371,7 +389,9 @@ export async function adminEditOrder(deps: OrderDeps, raw: AdminEditInput): Prom
     let delta = dec(0);
     if (cur.close_time) {
       const p = money(orderPnl(cur.type, cur.trade_amount, next.open_rate, next.close_rate!, next.spread, cur.exchange_rate));
+      // what is stored and posted must fit numeric(24, 8): an absurd rate is refused, not an overflow
       delta = p.minus(cur.pro_loss ?? 0);
+      if (p.abs().gte(MONEY_LIMIT) || delta.plus(wallet.balance).gte(MONEY_LIMIT)) return refuse('invalid', 'The profit/loss of these rates is too large');
       pnl = p.toFixed(8);
     }
     const [row] = await tx<OrderRow[]>`

@@ -1,13 +1,15 @@
-import type { LoaderFunctionArgs } from '@remix-run/node';
-import { requireAccess } from '~/modules/auth/guards.server.ts';
-import { PlaceholderPage } from '~/modules/shell/placeholder.tsx';
+import { tradesAction, tradesLoader } from '~/modules/trades/route.server.ts';
+import { TradesPage } from '~/modules/trades/trades-page.tsx';
+import { GeneralErrorBoundary } from '~/components/error-boundary.tsx';
 
-// /admin/trades/closed — roles from the permission map; a later issue fills this page.
-export async function loader({ request }: LoaderFunctionArgs) {
-  await requireAccess(request);
-  return null;
-}
+// /admin/trades/closed — Closed Trades (roles 1, 2 from the permission map): modules/trades.
+export const loader = tradesLoader('closed');
+export const action = tradesAction;
 
 export default function Page() {
-  return <PlaceholderPage title="Closed Trades" />;
+  return <TradesPage />;
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
 }

@@ -1,0 +1,61 @@
+// The loader and action of the three trade lists (routes/_staff.admin.trades.{all,open,closed}.tsx):
+// the role from the permission map (1, 2) on every read and post, the URL's list state and
+// filters parsed before any SQL (a bad filter is a 400 with its message on the page, the list
+// empty), and the row actions answered as one Reply.
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node';
+import { float } from '@broker/engine/domain';
+import { db } from '~/utils/db.server.ts';
+import { clientIp } from '~/utils/request.server.ts';
+import { requireAccess } from '~/modules/auth/guards.server.ts';
+import { parseListQuery } from '~/components/ui/list-params.ts';
+import { replyDone, replyRefused } from '~/utils/reply.server.ts';
+import { engine } from '~/modules/trading/engine.server.ts';
+import { FILTER_KEYS, TRADE_FILTERS, TRADE_SORTABLE, parseTradeForm, type TradeType } from './schemas.ts';
+import { instrumentChoices, listTrades, runTradeAction, type TradeFilters, type TradeRow } from './trades.server.ts';
+
+/**
+ * The floating P/L of the page's open trades at the engine's live quotes (display only, the
+ * domain's float formula as the dashboard shows it); null without a live quote.
+ */
+async function withFloating(rows: TradeRow[]) {
+  const open = rows.filter((r) => !r.closeTime);
+  const live = open.length ? await engine().quotes() : null;
+  const quotes = new Map(live?.ok ? live.quotes.filter((q) => !q.stale && q.bids && q.asks).map((q) => [q.name, q]) : []);
+  return rows.map((r) => {
+    const q = r.closeTime ? undefined : quotes.get(r.symbol);
+    const floatingPnl = q ? float.positionPnl(r.type, +r.amount, +r.openRate, +r.spread, +r.exchangeRate, q.bids!, q.asks!) : null;
+    return { ...r, floatingPnl };
+  });
+}
+
+export function tradesLoader(type: TradeType) {
+  return async ({ request, context }: LoaderFunctionArgs) => {
+    const sql = db();
+    await requireAccess(request, sql, context);
+    const params = new URL(request.url).searchParams;
+    const filters = Object.fromEntries(FILTER_KEYS.map((k) => [k, (params.get(k) ?? '').slice(0, 300)])) as unknown as TradeFilters;
+    const parsed = parseListQuery(params, { sortable: TRADE_SORTABLE, dates: true, extra: TRADE_FILTERS });
+    const instruments = await instrumentChoices(sql);
+    if (!parsed.ok) {
+      return data({ type, rows: [] as Awaited<ReturnType<typeof withFloating>>, total: 0, estimated: false, filters, instruments, filterError: { field: parsed.field, message: parsed.message } }, { status: 400 });
+    }
+    const q = parsed.query;
+    const list = await listTrades(sql, type, q);
+    return data({
+      type, rows: await withFloating(list.rows), total: list.total, estimated: list.estimated, instruments, filterError: null as { field: string; message: string } | null,
+      filters: { user: q.user, instrument: q.instrument, side: q.side, dateStart: q.dateStart, dateEnd: q.dateEnd },
+    });
+  };
+}
+export type TradesLoader = ReturnType<typeof tradesLoader>;
+
+/** POST: edit, close or delete one trade (intent), through the engine's staff commands. */
+export async function tradesAction({ request, context }: ActionFunctionArgs) {
+  const sql = db();
+  const s = await requireAccess(request, sql, context);
+  const { intent, submission } = parseTradeForm(await request.formData());
+  if (submission.status !== 'success') return replyRefused(submission, { intent });
+  const r = await runTradeAction(sql, { id: s.user.id, ip: clientIp(request, context) }, submission.value);
+  if (r.ok) return replyDone(submission, r.toast, { intent, status: r.status });
+  return replyRefused(submission, { intent, status: r.status, toast: r.toast, values: r.values, fieldErrors: r.field ? { [r.field]: [r.toast] } : undefined });
+}
