@@ -318,3 +318,32 @@ describe('masking helpers (docs/specs.md#agent-masking)', () => {
     expect(maskPhone('+44 7700 900123')).toBe('******23');
   });
 });
+
+describe('login as (admin.md §4)', () => {
+  test('a retention agent signs in as their customer; the customer\'s pages then show the contact details masked', async () => {
+    const { action: loginAs } = await import('~/routes/admin.customers.login-as.$id.tsx');
+    const { loader: clientLayout } = await import('~/routes/_client.tsx');
+    const { loader: profileLoader } = await import('~/routes/_client.profile.tsx');
+    const { SESSION_COOKIE } = await import('~/modules/auth/session.server.ts');
+    const ret = await staff(6);
+    const sales = await staff(5);
+    const c = await customerWithProfile();
+    await sql`INSERT INTO leads (email, user_id, agent_id, ret_id) VALUES (${c.email}, ${c.id}, ${sales.user.id}, ${ret.user.id})`;
+    const r = await settle(Promise.resolve().then(() => loginAs({ request: post(`/admin/customers/login-as/${c.id}`, {}, { cookie: ret.cookie }), params: { id: String(c.id) }, context: {} } as ActionFunctionArgs)));
+    expect(status(r)).toBe('redirect:/dashboard');
+    const cookie = `${SESSION_COOKIE}=${new RegExp(`${SESSION_COOKIE}=([^;]*)`).exec((r as Response).headers.get('set-cookie')!)![1]}`;
+    const shell = await settle(Promise.resolve().then(() => clientLayout({ request: get('/profile', cookie), params: {}, context: {} } as LoaderFunctionArgs))) as { user: { email: string }; impersonating: boolean };
+    expect(shell.impersonating).toBe(true);
+    expect(shell.user.email).toBe(maskEmail(c.email));
+    const profile = await settle(Promise.resolve().then(() => profileLoader({ request: get('/profile', cookie), params: {}, context: {} } as LoaderFunctionArgs)));
+    expect(JSON.stringify(profile)).not.toContain(c.email);
+    expect(JSON.stringify(profile)).not.toContain('7700 900123');
+    // a sales agent has no Login as
+    const s = await settle(Promise.resolve().then(() => loginAs({ request: post(`/admin/customers/login-as/${c.id}`, {}, { cookie: sales.cookie }), params: { id: String(c.id) }, context: {} } as ActionFunctionArgs)));
+    expect(status(s)).toBe(403);
+    // no visit is recorded while a staff member is signed in as the customer
+    await new Promise((res) => setTimeout(res, 200));
+    const [n] = await sql`SELECT count(*)::int AS n FROM tracking_events WHERE user_id = ${c.id}`;
+    expect(n.n).toBe(0);
+  });
+});
