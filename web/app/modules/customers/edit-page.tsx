@@ -16,6 +16,7 @@ import { BALANCE_PARSE, BalanceSchema, CustomerProfileSchema, CustomerProfileSch
 import type { EditLoader } from './edit-route.server.ts';
 import type { Wallet } from './edit.server.ts';
 import { TrackingTab } from './tracking.tsx';
+import { ScrollRegion } from './edit-scroll.tsx';
 
 type Data = Awaited<ReturnType<EditLoader>>;
 
@@ -260,7 +261,7 @@ function TradesTab({ rows, total }: { rows: TradeRow[]; total: number }) {
     { id: 'status', header: t('Status'), enableSorting: false, cell: ({ row: { original: o } }) => (o.closeTime ? <span className="chip chip-closed">{t('Closed')}</span> : <span className="chip chip-open">{t('Open')}</span>) },
     { id: 'date', header: t('Date'), enableSorting: false, cell: ({ row: { original: o } }) => <span className="nowrap">{f.dateTime(o.createdAt)}</span> },
   ], [t, f]);
-  return <DataTable columns={columns} data={rows} total={total} searchable={false} getRowId={(r) => String(r.id)} caption={t('Trades')} />;
+  return <ScrollRegion label={t('Trades')}><DataTable columns={columns} data={rows} total={total} searchable={false} getRowId={(r) => String(r.id)} caption={t('Trades')} /></ScrollRegion>;
 }
 
 type MoneyRow = Extract<Data['list'], { tab: 'deposits' | 'withdraws' }>['rows'][number];
@@ -273,7 +274,8 @@ function MoneyTab({ kind, rows, total }: { kind: 'deposits' | 'withdraws'; rows:
   const { t } = useTranslation();
   const f = useFormat();
   const columns = useMemo<ColumnDef<MoneyRow>[]>(() => moneyColumns(kind, t, f), [kind, t, f]);
-  return <DataTable columns={columns} data={rows} total={total} searchable={false} getRowId={(r) => String(r.id)} caption={t(kind === 'deposits' ? 'Deposits' : 'Withdraws')} />;
+  const label = t(kind === 'deposits' ? 'Deposits' : 'Withdraws');
+  return <ScrollRegion label={label}><DataTable columns={columns} data={rows} total={total} searchable={false} getRowId={(r) => String(r.id)} caption={label} /></ScrollRegion>;
 }
 
 function moneyColumns(kind: 'deposits' | 'withdraws', t: (k: string) => string, f: Formatter): ColumnDef<MoneyRow>[] {

@@ -10,6 +10,7 @@ import { useFormat } from '~/components/ui/format.ts';
 import { readListState } from '~/components/ui/list-params.ts';
 import { RealtimeProvider, useRealtime, useRealtimeStatus } from '~/modules/trading/realtime.tsx';
 import type { TrackItem } from './tracking.server.ts';
+import { ScrollRegion } from './edit-scroll.tsx';
 
 export function TrackingTab({ customerId, rows, total }: { customerId: number; rows: TrackItem[]; total: number }) {
   return (
@@ -51,7 +52,9 @@ function TrackingList({ rows, total }: { rows: TrackItem[]; total: number }) {
       <p className="muted tracking-status" role="status">
         <span className={`dot ${connected ? 'dot-open' : 'dot-closed'}`} aria-hidden="true" /> {connected ? t('Live') : t('Connecting…')}
       </p>
-      <DataTable columns={columns} data={shown} total={total + fresh.length} searchable={false} getRowId={(r) => String(r.id)} caption={t('Tracking')} />
+      <ScrollRegion label={t('Tracking')}>
+        <DataTable columns={columns} data={shown} total={total + fresh.length} searchable={false} getRowId={(r) => String(r.id)} caption={t('Tracking')} />
+      </ScrollRegion>
     </div>
   );
 }
