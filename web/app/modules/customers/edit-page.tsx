@@ -231,8 +231,10 @@ function ProfileTab({ data }: { data: Data }) {
         <Field label={t('Address')} errors={fields.address.errors} inputProps={getInputProps(fields.address, { type: 'text' })} />
         {select('managerId', t('Manager'), t('Select manager'), data.managers, String(UNASSIGNED))}
         {select('pricingTableId', t('Pricing Plan'), t('Select plan'), data.plans, String(UNASSIGNED))}
-        <CheckboxField label={t('Email Verified')} inputProps={getInputProps(fields.isEmailVerified, { type: 'checkbox' })} />
-        <CheckboxField label={t('Active')} inputProps={getInputProps(fields.isActive, { type: 'checkbox' })} />
+        <div className="span-2 customer-flags">
+          <CheckboxField label={t('Email Verified')} inputProps={getInputProps(fields.isEmailVerified, { type: 'checkbox' })} />
+          <CheckboxField label={t('Active')} inputProps={getInputProps(fields.isActive, { type: 'checkbox' })} />
+        </div>
       </fieldset>
       <ErrorList id={form.errorId} errors={form.errors} />
       {readOnly ? null : (
