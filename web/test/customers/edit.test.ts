@@ -85,6 +85,17 @@ describe('role scoping', () => {
     }
   });
 
+  test('an unknown tab opens the profile; bad list parameters are a message, never a 500', async () => {
+    const admin = await staff(1);
+    const c = await customerWithProfile();
+    const r = await load(get(`/admin/customers/edit/${c.id}?tab=bogus`, admin.cookie), String(c.id));
+    expect((r as Loaded).tab).toBe('profile');
+    for (const q of ['page=abc', 'limit=-3', 'page=999999999999', 'dir=sideways']) {
+      const x = await load(get(`/admin/customers/edit/${c.id}?tab=trades&${q}`, admin.cookie), String(c.id));
+      expect([200, 400], q).toContain(status(x));
+    }
+  });
+
   test('customers and affiliates are refused the page', async () => {
     const c = await customerWithProfile();
     for (const role of [3, 4]) {

@@ -16,7 +16,7 @@ import { listTrades } from '~/modules/trades/trades.server.ts';
 import { customerDeposits } from '~/modules/money/deposits.server.ts';
 import { customerWithdrawals } from '~/modules/money/withdrawals.server.ts';
 import { BALANCE_PARSE, BalanceSchema, CustomerProfileSchema, CustomerProfileSchemaMasked, readTab, type EditTab } from './edit-schemas.ts';
-import { accessFor, loadCustomer, saveCustomerProfile } from './edit.server.ts';
+import { editAccessFor, loadCustomer, saveCustomerProfile } from './edit.server.ts';
 import { adjustBalance } from './balance.server.ts';
 import { listTracking } from './tracking.server.ts';
 
@@ -38,7 +38,7 @@ async function tabList(sql: Sql, tab: EditTab, userId: number, q: ListQuery) {
 export async function editLoader({ request, params, context }: LoaderFunctionArgs) {
   const sql = db();
   const { session, customerId } = await requireCustomerRecord(request, params.id, sql, context);
-  const access = await accessFor(sql, session);
+  const access = await editAccessFor(sql, session);
   const tab = readTab(new URL(request.url).searchParams.get('tab'));
   const q = listQuery(request, ['id']);
   const [base, list] = await Promise.all([loadCustomer(sql, customerId, access), tabList(sql, tab, customerId, q)]);
@@ -53,7 +53,7 @@ export type EditReply = Reply & { intent?: string };
 export async function editAction({ request, params, context }: ActionFunctionArgs) {
   const sql = db();
   const { session, customerId } = await requireCustomerRecord(request, params.id, sql, context);
-  const access = await accessFor(sql, session);
+  const access = await editAccessFor(sql, session);
   const form = await request.formData();
   const intent = String(form.get('intent') ?? '');
   const actor = { id: session.user.id, ip: clientIp(request, context) };

@@ -38,7 +38,7 @@ export function editAccess(roleId: number, showUserInfoAgent: boolean): EditAcce
   return { canEdit: true, canAdjust: true, canLoginAs: loginAs, masked: false, history: roleId === 1 };
 }
 
-export async function accessFor(sql: Sql, s: CurrentSession): Promise<EditAccess> {
+export async function editAccessFor(sql: Sql, s: CurrentSession): Promise<EditAccess> {
   const role = s.user.roleId;
   const show = role === 5 ? (await getSetting(sql, 'showUserInfoAgent')).enabled === 'on' : false;
   return editAccess(role, show);
