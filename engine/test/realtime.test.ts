@@ -58,7 +58,7 @@ describe('tickets', () => {
   });
   test.each([
     [3, 'prices', true], [3, 'user:5', true], [3, 'user:6', false], [3, 'track:5', false], [3, 'heartbeat', false],
-    [1, 'track:6', true], [1, 'heartbeat', true], [2, 'user:6', true], [4, 'heartbeat', false], [3, 'other', false],
+    [1, 'track:6', false], [1, 'heartbeat', true], [2, 'user:6', true], [4, 'heartbeat', false], [3, 'other', false],
   ])('role %d topic %s → %s', (role, topic, ok) => {
     expect(maySubscribe({ uid: 5, role }, topic)).toBe(ok);
   });
@@ -130,7 +130,7 @@ describe('GET /v1/stream', () => {
   test('staff receive heartbeats and tracking', async () => {
     const admin = await createUser(sql, { role: 1 });
     const sid = await createSession(sql, admin.userId);
-    const res = await open(signTicket(SECRET, { uid: admin.userId, role: 1, sid }), 'heartbeat,track:42');
+    const res = await open(signTicket(SECRET, { uid: admin.userId, role: 1, sid, trk: 42 }), 'heartbeat,track:42');
     expect(res.status).toBe(200);
     const reading = frames(res, 2000, (f) => f.length >= 2);
     await Bun.sleep(20);

@@ -8,7 +8,12 @@ export interface TicketClaims {
   role: number;  // role id 1..6
   sid: number;   // session id (sessions.id), checked live by the engine
   exp: number;   // expiry, seconds since the epoch
+  /** a staff ticket for one customer's tracking topic (track:{trk}): signed by the web only for a staff member who may open that customer */
+  trk?: number;
 }
+
+/** The staff roles that open customer records (admin.md §2.4; which customers is the web's requireCustomerRecord). */
+export const TRACK_ROLES: readonly number[] = [1, 2, 5, 6];
 
 const b64 = (b: Buffer | string) => Buffer.from(b).toString('base64url');
 const mac = (secret: string, body: string) => createHmac('sha256', secret).update(body).digest();
@@ -16,6 +21,7 @@ const mac = (secret: string, body: string) => createHmac('sha256', secret).updat
 /** A ticket valid for `ttlSeconds` (default 60: it is only used to open the stream). */
 export function signTicket(secret: string, c: Omit<TicketClaims, 'exp'> & { exp?: number }, ttlSeconds = 60): string {
   const claims: TicketClaims = { uid: c.uid, role: c.role, sid: c.sid, exp: c.exp ?? Math.floor(Date.now() / 1000) + ttlSeconds };
+  if (c.trk !== undefined) claims.trk = c.trk;
   const body = b64(JSON.stringify(claims));
   return `${body}.${b64(mac(secret, body))}`;
 }
@@ -30,17 +36,22 @@ export function verifyTicket(secret: string, ticket: string, nowSeconds = Math.f
   let c: TicketClaims;
   try { c = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')); } catch { return null; }
   if (![c.uid, c.role, c.sid, c.exp].every((n) => Number.isInteger(n))) return null;
+  if (c.trk !== undefined && !Number.isInteger(c.trk)) return null;
   if (c.exp <= nowSeconds) return null;
   return c;
 }
 
-/** Staff (admin, manager) may follow tracking and heartbeats; customers only their own topic. */
-export function maySubscribe(c: Pick<TicketClaims, 'uid' | 'role'>, topic: string): boolean {
+/**
+ * Staff (admin, manager) may follow heartbeats and any user topic; customers only their own. A
+ * customer's tracking (track:{id}) is staff-only and needs a ticket signed for that customer
+ * (trk): the web signs one only after checking the staff member may open the customer.
+ */
+export function maySubscribe(c: Pick<TicketClaims, 'uid' | 'role' | 'trk'>, topic: string): boolean {
   const staff = c.role === 1 || c.role === 2;
   if (topic === 'prices') return true;
   if (topic === 'heartbeat') return staff;
   const m = /^(user|track):(\d+)$/.exec(topic);
   if (!m) return false;
-  if (m[1] === 'track') return staff;
+  if (m[1] === 'track') return TRACK_ROLES.includes(c.role) && c.trk === Number(m[2]);
   return Number(m[2]) === c.uid || staff;
 }

@@ -9,11 +9,14 @@ import { GeneralErrorBoundary } from '~/components/error-boundary.tsx';
 import { RealtimeProvider } from '~/modules/trading/realtime.tsx';
 import { planPrompt } from '~/modules/pricing/pricing.server.ts';
 import { PlanPrompt } from '~/modules/pricing/plans.tsx';
+import { trackVisit } from '~/modules/customers/tracking.server.ts';
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   // with the context: the staff IP whitelist is checked against this request's address
   const session = await requireAccess(request, undefined, context);
   const sql = db();
+  // the customer's page visits, for the Tracking tab of the staff's Edit Customer page (not awaited)
+  trackVisit(sql, session, request);
   // a customer without a plan is prompted for one on every client page (docs/specs.md#pricing-plans)
   const [shell, prompt] = await Promise.all([loadShell(sql, session, request), planPrompt(sql, session)]);
   return { ...shell, planPrompt: prompt };

@@ -1,14 +1,16 @@
-import type { LoaderFunctionArgs } from '@remix-run/node';
-import { requireCustomerRecord } from '~/modules/auth/guards.server.ts';
-import { PlaceholderPage } from '~/modules/shell/placeholder.tsx';
+// /admin/customers/edit/:id — Edit Customer (roles 1, 2, 5, 6 from the permission map; which
+// customers each role may open is requireCustomerRecord: any other id is 404): modules/customers.
+import { editAction, editLoader } from '~/modules/customers/edit-route.server.ts';
+import { EditCustomerPage } from '~/modules/customers/edit-page.tsx';
+import { GeneralErrorBoundary } from '~/components/error-boundary.tsx';
 
-// /admin/customers/edit/:id — a customer this role may see (requireCustomerRecord), else 404;
-// a later issue fills this page.
-export async function loader({ request, params, context }: LoaderFunctionArgs) {
-  await requireCustomerRecord(request, params.id, undefined, context);
-  return null;
-}
+export const loader = editLoader;
+export const action = editAction;
 
 export default function Page() {
-  return <PlaceholderPage title="Edit Customer" />;
+  return <EditCustomerPage />;
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
 }

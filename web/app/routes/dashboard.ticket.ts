@@ -1,14 +1,25 @@
 // GET /dashboard/ticket: a short-lived signed ticket for the engine's SSE stream (docs/specs.md#realtime-tickets),
-// with where the browser reaches the engine and the topics this user may follow.
+// with where the browser reaches the engine and the topics this user may follow. With ?track={id}
+// (the Edit Customer page's Tracking tab) the ticket names that customer and the topic is
+// track:{id}: only for a staff member who may open the customer (customerVisibleTo), else 404.
 import type { LoaderFunctionArgs } from '@remix-run/node';
 import { signTicket } from '@broker/engine/contract/ticket';
 import { db } from '~/utils/db.server.ts';
 import { env, publicEnv } from '~/utils/env.server.ts';
-import { requireUser } from '~/modules/auth/guards.server.ts';
+import { customerVisibleTo, notFound, requireUser } from '~/modules/auth/guards.server.ts';
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const s = await requireUser(request, db());
-  const pricesOnly = new URL(request.url).searchParams.get('topics') === 'prices';
+  const sql = db();
+  const s = await requireUser(request, sql);
+  const params = new URL(request.url).searchParams;
+  const track = params.get('track');
+  if (track !== null) {
+    const id = /^[1-9][0-9]{0,15}$/.test(track) ? Number(track) : NaN;
+    if (!Number.isSafeInteger(id) || !(await customerVisibleTo(sql, s, id))) throw notFound();
+    const ticket = signTicket(env().ENGINE_SECRET, { uid: s.user.id, role: s.user.roleId, sid: s.sessionId, trk: id });
+    return Response.json({ url: publicEnv().ENGINE_PUBLIC_URL, ticket, topics: `track:${id}` }, { headers: { 'cache-control': 'no-store' } });
+  }
+  const pricesOnly = params.get('topics') === 'prices';
   const ticket = signTicket(env().ENGINE_SECRET, { uid: s.user.id, role: s.user.roleId, sid: s.sessionId });
   return Response.json(
     { url: publicEnv().ENGINE_PUBLIC_URL, ticket, topics: pricesOnly ? 'prices' : `prices,user:${s.user.id}` },

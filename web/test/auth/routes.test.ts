@@ -213,14 +213,23 @@ describe('login-as', () => {
     expect(audits.every((a) => Number(a.actor_id) === admin.id && a.ip.startsWith('192.0.2.10'))).toBe(true);
   });
 
-  test('roles other than admin and manager cannot, and staff cannot be signed in as', async () => {
+  test('roles other than admin, manager and retention agent cannot, and staff cannot be signed in as', async () => {
     const customer = await createUser(sql, { roleId: 3 });
-    for (const role of [3, 4, 5, 6]) {
+    for (const role of [3, 4, 5]) {
       const u = await createUser(sql, { roleId: role });
       const s = await sessionFor(sql, u.id);
       const r = await act(loginAsRoute.action, post(`/admin/customers/login-as/${customer.id}`, {}, { cookie: s.cookie }), { id: String(customer.id) });
       expect(status(r), `role ${role}`).toBe(403);
     }
+    // a retention agent (admin.md §4) only on the customers they are the retention agent of: others are 404
+    const ret = await createUser(sql, { roleId: 6 });
+    const rs = await sessionFor(sql, ret.id);
+    const notTheirs = await act(loginAsRoute.action, post(`/admin/customers/login-as/${customer.id}`, {}, { cookie: rs.cookie }), { id: String(customer.id) });
+    expect(status(notTheirs)).toBe(404);
+    await sql`INSERT INTO leads (email, user_id, ret_id) VALUES (${customer.email}, ${customer.id}, ${ret.id})`;
+    const theirs = await act(loginAsRoute.action, post(`/admin/customers/login-as/${customer.id}`, {}, { cookie: rs.cookie }), { id: String(customer.id) });
+    expect(status(theirs)).toBe(302);
+    expect((theirs as Response).headers.get('location')).toBe('/dashboard');
     const manager = await createUser(sql, { roleId: 2 });
     const otherAdmin = await createUser(sql, { roleId: 1 });
     const s = await sessionFor(sql, manager.id);

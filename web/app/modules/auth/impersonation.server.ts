@@ -5,8 +5,12 @@ import type { Sql } from '~/utils/db.server.ts';
 import { audit } from '~/modules/audit/audit.server.ts';
 import { createSession, rotateSessionToken, type CurrentSession } from './session.server.ts';
 
-/** The roles that may sign in as a customer (the customer edit page's Login as button). */
-export const LOGIN_AS_ROLES = [1, 2] as const;
+/**
+ * The roles that may sign in as a customer (the customer edit page's Login as button): admins,
+ * managers and retention agents (admin.md §4: for a retention agent the retention flag is kept,
+ * and the customer's pages show the contact details masked: profile.server.ts phoneLocked).
+ */
+export const LOGIN_AS_ROLES = [1, 2, 6] as const;
 
 export class ImpersonationError extends Error {
   constructor(message: string, public status: number) {

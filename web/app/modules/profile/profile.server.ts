@@ -6,7 +6,7 @@ import type { Sql } from '~/utils/db.server.ts';
 import type { CurrentSession } from '~/modules/auth/session.server.ts';
 import { countryNames } from '~/modules/auth/countries.server.ts';
 import { audit } from '~/modules/audit/audit.server.ts';
-import { maskPhone } from '~/utils/mask.ts';
+import { maskEmail, maskPhone } from '~/utils/mask.ts';
 import type { ProfileInput } from './schemas.ts';
 
 /** The roles whose login-as sessions see the customer's phone masked (the spec's retention-agent flag). */
@@ -51,7 +51,8 @@ export async function loadProfile(sql: Sql, s: CurrentSession): Promise<{ profil
   const countries = countryNames();
   return {
     profile: {
-      fullName: row.full_name, email: row.email, phone: locked ? maskPhone(row.phone) : row.phone, phoneLocked: locked,
+      // the email is read-only here; a retention agent's login-as sees it masked too (admin.md §4)
+      fullName: row.full_name, email: locked ? maskEmail(row.email) : row.email, phone: locked ? maskPhone(row.phone) : row.phone, phoneLocked: locked,
       birthDate: row.birth_date, country: row.country, city: row.city, address: row.address, postalCode: row.postal_code,
     },
     // a country stored before the list had it stays choosable, so an unchanged form saves

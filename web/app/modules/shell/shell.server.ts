@@ -4,6 +4,8 @@ import type { Sql } from '~/utils/db.server.ts';
 import type { CurrentSession } from '~/modules/auth/session.server.ts';
 import { accountSummary, summaryFromColumn, walletsColumn } from '~/modules/accounts/accounts.server.ts';
 import type { NotificationData } from '~/modules/notifications/notifications.server.ts';
+import { phoneLocked } from '~/modules/profile/profile.server.ts';
+import { maskEmail } from '~/utils/mask.ts';
 
 export type { NotificationData };
 
@@ -18,10 +20,14 @@ export async function loadShell(sql: Sql, s: CurrentSession, request?: Request) 
                 FROM notifications WHERE user_id = u.id ORDER BY id DESC LIMIT 10) n) AS notifications,
            ${walletsColumn(sql)} AS wallets
       FROM users u WHERE u.id = ${s.user.id}`.then(([row]) => row);
-  const [row, account] = await Promise.all([read, accountSummary(sql, s.user.id, request, () => read.then((r) => summaryFromColumn(r?.wallets)))]);
+  const [row, account, masked] = await Promise.all([
+    read, accountSummary(sql, s.user.id, request, () => read.then((r) => summaryFromColumn(r?.wallets))),
+    // a retention agent signed in as the customer sees the contact details masked (admin.md §4); only login-as sessions ask
+    s.impersonatorId !== null ? phoneLocked(sql, s) : false,
+  ]);
   const notifications = (row?.notifications ?? []) as Record<string, unknown>[];
   return {
-    user: { id: s.user.id, fullName: s.user.fullName, email: s.user.email, roleId: s.user.roleId },
+    user: { id: s.user.id, fullName: s.user.fullName, email: masked ? maskEmail(s.user.email) : s.user.email, roleId: s.user.roleId },
     impersonating: s.impersonatorId !== null,
     notifications: notifications.map((n) => ({
       id: Number(n.id), title: n.title as string, description: n.description as string, url: (n.url as string | null) ?? null,

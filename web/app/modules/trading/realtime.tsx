@@ -55,7 +55,12 @@ function beep() {
   }
 }
 
-export function RealtimeProvider({ children, pricesOnly = false }: { children: ReactNode; pricesOnly?: boolean }) {
+/**
+ * `track`: a staff page following one customer's visits (the Edit Customer page's Tracking tab):
+ * the stream carries only track:{id} ('track' events), with a ticket /dashboard/ticket signs only
+ * for a staff member who may open that customer.
+ */
+export function RealtimeProvider({ children, pricesOnly = false, track }: { children: ReactNode; pricesOnly?: boolean; track?: number }) {
   const listeners = useRef(new Set<RealtimeListener>());
   const [connected, setConnected] = useState(false);
   const { push } = useToast();
@@ -102,7 +107,7 @@ export function RealtimeProvider({ children, pricesOnly = false }: { children: R
       es = null;
       let t: { url: string; ticket: string; topics: string };
       try {
-        const res = await fetch(`/dashboard/ticket${pricesOnly ? '?topics=prices' : ''}`, {
+        const res = await fetch(`/dashboard/ticket${track ? `?track=${track}` : pricesOnly ? '?topics=prices' : ''}`, {
           headers: { accept: 'application/json' }, signal: AbortSignal.timeout(TICKET_TIMEOUT_MS),
         });
         if (!res.ok) throw new Error(String(res.status));
@@ -137,7 +142,7 @@ export function RealtimeProvider({ children, pricesOnly = false }: { children: R
           emit('priceUpdate', JSON.parse((e as MessageEvent).data));
         } catch { /* malformed frame */ }
       });
-      for (const name of USER_EVENTS) {
+      for (const name of track ? ['track'] : USER_EVENTS) {
         source.addEventListener(name, (e) => {
           const m = e as MessageEvent;
           if (m.lastEventId) lastEventId = m.lastEventId;
@@ -179,7 +184,7 @@ export function RealtimeProvider({ children, pricesOnly = false }: { children: R
       window.removeEventListener('offline', offline);
       es?.close();
     };
-  }, [pricesOnly]);
+  }, [pricesOnly, track]);
 
   // notifications: toast, sound, and the dropdown refreshed through the layout's loader
   useEffect(() => subscribe((event, data) => {

@@ -1,0 +1,85 @@
+// The loader and action of /admin/customers/edit/:id (routes/_staff.admin.customers.edit.$id.tsx).
+// Every read and post opens the record through requireCustomerRecord (the role from the
+// permission map, then the customers that role may see: anything else is 404), then does what
+// the viewer's role allows (editAccess): the profile save and the balance adjustment refuse a
+// role that has no button for them, whatever is posted.
+import { randomUUID } from 'node:crypto';
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node';
+import { db, type Sql } from '~/utils/db.server.ts';
+import { clientIp } from '~/utils/request.server.ts';
+import { requireCustomerRecord } from '~/modules/auth/guards.server.ts';
+import { listQuery, type ListQuery } from '~/components/ui/list-params.ts';
+import { GENERIC_ERROR, parseForm, type Reply } from '~/components/ui/forms.ts';
+import { replyDone, replyRefused } from '~/utils/reply.server.ts';
+import { redirectWithToast } from '~/utils/toast.server.ts';
+import { listTrades } from '~/modules/trades/trades.server.ts';
+import { customerDeposits } from '~/modules/money/deposits.server.ts';
+import { customerWithdrawals } from '~/modules/money/withdrawals.server.ts';
+import { BALANCE_PARSE, BalanceSchema, CustomerProfileSchema, CustomerProfileSchemaMasked, readTab, type EditTab } from './edit-schemas.ts';
+import { editAccessFor, loadCustomer, saveCustomerProfile } from './edit.server.ts';
+import { adjustBalance } from './balance.server.ts';
+import { listTracking } from './tracking.server.ts';
+
+/** The active tab's page of rows (only that tab is read). */
+async function tabList(sql: Sql, tab: EditTab, userId: number, q: ListQuery) {
+  switch (tab) {
+    case 'trades': {
+      const r = await listTrades(sql, 'all', { user: String(userId), instrument: '', side: '', dateStart: '', dateEnd: '', limit: q.limit, offset: q.offset, dir: q.dir });
+      // the customer's email is the page's own (masked there for some viewers): not repeated per row
+      return { tab, total: r.total, rows: r.rows.map(({ email: _email, ...row }) => row) } as const;
+    }
+    case 'deposits': return { tab, ...(await customerDeposits(sql, userId, { limit: q.limit, offset: q.offset, dateStart: '', dateEnd: '' })) } as const;
+    case 'withdraws': return { tab, ...(await customerWithdrawals(sql, userId, { limit: q.limit, offset: q.offset })) } as const;
+    case 'tracking': return { tab, ...(await listTracking(sql, userId, { limit: q.limit, offset: q.offset })) } as const;
+    default: return { tab: 'profile' as const, total: 0, rows: [] as never[] } as const;
+  }
+}
+
+export async function editLoader({ request, params, context }: LoaderFunctionArgs) {
+  const sql = db();
+  const { session, customerId } = await requireCustomerRecord(request, params.id, sql, context);
+  const access = await editAccessFor(sql, session);
+  const tab = readTab(new URL(request.url).searchParams.get('tab'));
+  const q = listQuery(request, ['id']);
+  const [base, list] = await Promise.all([loadCustomer(sql, customerId, access), tabList(sql, tab, customerId, q)]);
+  // the balance form's id: a double submit of one form posts one ledger entry
+  return { ...base, access, tab, list, clientRef: randomUUID() };
+}
+export type EditLoader = typeof editLoader;
+
+export type EditReply = Reply & { intent?: string };
+
+/** POST intent=profile (the profile form) or intent=balance (add / subtract on a wallet). */
+export async function editAction({ request, params, context }: ActionFunctionArgs) {
+  const sql = db();
+  const { session, customerId } = await requireCustomerRecord(request, params.id, sql, context);
+  const access = await editAccessFor(sql, session);
+  const form = await request.formData();
+  const intent = String(form.get('intent') ?? '');
+  const actor = { id: session.user.id, ip: clientIp(request, context) };
+
+  if (intent === 'profile') {
+    const submission = parseForm(form, access.masked ? CustomerProfileSchemaMasked : CustomerProfileSchema);
+    if (!access.canEdit) return replyRefused(submission, { intent, status: 403, toast: 'You may not edit this customer', hideFields: ['password'] });
+    if (submission.status !== 'success') return replyRefused(submission, { intent, hideFields: ['password'] });
+    const r = await saveCustomerProfile(sql, actor, customerId, submission.value);
+    return r.ok
+      ? replyDone(submission, r.toast, { intent, hideFields: ['password'] })
+      : replyRefused(submission, { intent, status: r.status, toast: r.toast, fieldErrors: r.fieldErrors, hideFields: ['password'] });
+  }
+
+  if (intent === 'balance') {
+    const submission = parseForm(form, BalanceSchema, BALANCE_PARSE);
+    if (!access.canAdjust) return replyRefused(submission, { intent, status: 403, toast: 'You may not change this balance' });
+    if (submission.status !== 'success') return replyRefused(submission, { intent });
+    const r = await adjustBalance(sql, actor, customerId, submission.value);
+    if (!r.ok) return replyRefused(submission, { intent, status: r.status, toast: r.toast, fieldErrors: r.field ? { [r.field]: [r.toast] } : undefined });
+    // admin.md §2.1: the balance modal reloads the whole page (its toast comes with it)
+    const url = new URL(request.url);
+    for (const p of ['index', '_data']) url.searchParams.delete(p);
+    const search = url.searchParams.toString();
+    return redirectWithToast(`${url.pathname.replace(/\.data$/, '')}${search ? `?${search}` : ''}`, { type: 'success', title: r.toast });
+  }
+
+  return data({ ok: false, intent, toast: GENERIC_ERROR } satisfies EditReply, { status: 400 });
+}
