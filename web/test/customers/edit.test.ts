@@ -85,6 +85,17 @@ describe('role scoping', () => {
     }
   });
 
+  test('a sales agent may not add or subtract balance, even on their own customer', async () => {
+    const sales = await staff(5);
+    const c = await customerWithProfile();
+    await sql`INSERT INTO leads (email, user_id, agent_id) VALUES (${c.email}, ${c.id}, ${sales.user.id})`;
+    const w = await walletFor(sql, c.id, { credit: '10' });
+    const r = await act(post(`/admin/customers/edit/${c.id}`, { intent: 'balance', balanceId: String(w), type: 'add', amount: '5', reason: 'x', clientRef: crypto.randomUUID() }, { cookie: sales.cookie }), String(c.id));
+    expect(status(r)).toBe(403);
+    const [bal] = await sql`SELECT balance::text AS balance FROM balances WHERE id = ${w}`;
+    expect(bal.balance).toBe('10.00000000');
+  });
+
   test('an unknown tab opens the profile; bad list parameters are a message, never a 500', async () => {
     const admin = await staff(1);
     const c = await customerWithProfile();
@@ -109,6 +120,7 @@ describe('role scoping', () => {
     expect(editAccess(2, false)).toEqual({ canEdit: true, canAdjust: true, canLoginAs: true, masked: false, history: false });
     expect(editAccess(5, false).masked).toBe(true);
     expect(editAccess(5, true).masked).toBe(false);
+    expect(editAccess(5, true).canAdjust).toBe(false);
     expect(editAccess(6, true)).toEqual({ canEdit: false, canAdjust: false, canLoginAs: true, masked: true, history: false });
   });
 });

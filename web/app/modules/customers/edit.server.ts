@@ -30,11 +30,13 @@ export interface EditAccess {
  * admin.md §6: a retention agent (6) sees email and phone obscured, has no Submit and no add or
  * subtract buttons; agents (5 and 6) see them masked while 'Show Email & Phone in Agent Dashboard'
  * is off (crm.md §6); managers (2) edit in full; the History link is the admins' (the audit page).
+ * Money is the back-office's (roles 1 and 2, who reach Customers in the menu): a sales agent edits
+ * the profile of their lead's customer but cannot add or subtract balance (docs/specs.md).
  */
 export function editAccess(roleId: number, showUserInfoAgent: boolean): EditAccess {
   const loginAs = (LOGIN_AS_ROLES as readonly number[]).includes(roleId);
   if (roleId === 6) return { canEdit: false, canAdjust: false, canLoginAs: loginAs, masked: true, history: false };
-  if (roleId === 5) return { canEdit: true, canAdjust: true, canLoginAs: loginAs, masked: !showUserInfoAgent, history: false };
+  if (roleId === 5) return { canEdit: true, canAdjust: false, canLoginAs: loginAs, masked: !showUserInfoAgent, history: false };
   return { canEdit: true, canAdjust: true, canLoginAs: loginAs, masked: false, history: roleId === 1 };
 }
 
