@@ -1,0 +1,79 @@
+// The one shape every card / wallet / crypto payment provider is reached through (issue 13).
+// An adapter holds a provider's real request, signing and parsing code and nothing else: it
+// never touches the database or the ledger. The payments module (payments.server.ts) decides
+// what a verified notification does to a deposit: matched amount and currency, event id stored
+// once, the credit through the ledger exactly once.
+
+/** A gateway's saved settings (payment_gateways row), secrets already decrypted. */
+export interface GatewayConfig {
+  name: string;
+  key1: string | null;
+  key2: string | null;
+  key3: string | null;
+  key4: string | null;
+  key5: string | null;
+  /** percent, exact decimal string */
+  fee: string;
+}
+
+/** The pending deposit a payment is created for. Amounts are exact decimal strings. */
+export interface PaymentRequest {
+  depositId: number;
+  /** what the customer pays the provider: amount + fee */
+  total: string;
+  currency: string;
+  customer: { id: number; email: string; fullName: string };
+  /** where the provider sends the customer back (success / cancel) and posts notifications */
+  returnUrl: string;
+  cancelUrl: string;
+  notifyUrl: string;
+}
+
+/** How the customer's browser continues to the provider. */
+export type PaymentStart =
+  | { kind: 'redirect'; url: string; providerRef: string }
+  | { kind: 'form'; action: string; method: 'POST' | 'GET'; fields: Record<string, string>; providerRef: string };
+
+/** An incoming request as the webhook route received it: the raw body, never a re-serialised one. */
+export interface IncomingNotification {
+  headers: Headers;
+  rawBody: string;
+  /** the route's clock, for timestamp tolerance */
+  now: Date;
+}
+
+export type PaymentState = 'paid' | 'pending' | 'failed';
+
+/** What a provider says about one payment, after its signature was verified. */
+export interface VerifiedEvent {
+  /** the provider's own event / notification id: stored so a replay changes nothing */
+  eventId: string;
+  /** the provider's payment id (the deposit's `reference`) */
+  providerRef: string;
+  /** our deposit id when the provider echoes it back (metadata, custom field) */
+  depositId: number | null;
+  state: PaymentState;
+  /** exact decimal string in major units, and the ISO currency, as the provider reports them */
+  amount: string;
+  currency: string;
+}
+
+/** A notification refused before anything was read from it. */
+export class NotificationRefused extends Error {
+  constructor(readonly reason: 'bad_signature' | 'stale_timestamp' | 'malformed' | 'not_configured', message: string) {
+    super(message);
+  }
+}
+
+export interface GatewayAdapter {
+  /** the payment_gateways.name this adapter serves */
+  name: string;
+  /** Creates the provider-side payment for a pending deposit. */
+  createPayment(config: GatewayConfig, request: PaymentRequest): Promise<PaymentStart>;
+  /** Verifies the signature of a notification and reads it; throws NotificationRefused. Null: an event kind we ignore. */
+  verifyNotification(config: GatewayConfig, incoming: IncomingNotification): Promise<VerifiedEvent | null>;
+  /** Asks the provider for a payment's state (pending deposits past their time, and providers whose notifications carry no amount). */
+  fetchStatus(config: GatewayConfig, providerRef: string): Promise<Omit<VerifiedEvent, 'eventId'>>;
+  /** The status code and body the provider expects for an accepted / ignored notification. */
+  acknowledge?: { status: number; body: string };
+}
