@@ -53,10 +53,8 @@ export function SalesStatusesPage() {
   return (
     <section className="page crm-config">
       <h1 className="page-title">{t('Sales Statuses')}</h1>
-      <div className="card">
-        <DataTable columns={columns} data={rows} total={total} getRowId={(r) => String(r.id)} caption={t('Sales Statuses')}
-          toolbar={<button type="button" className="btn btn-sm btn-primary" onClick={() => setEditing({ row: null })}>{t('Add New')}</button>} />
-      </div>
+      <DataTable columns={columns} data={rows} total={total} getRowId={(r) => String(r.id)} caption={t('Sales Statuses')}
+        toolbar={<button type="button" className="btn btn-sm btn-primary" onClick={() => setEditing({ row: null })}>{t('Add New')}</button>} />
 
       <FormDialog open={!!editing} onClose={() => setEditing(null)} id={row?.id} intent="save" schema={SalesStatusSchema} parse={CRM_CONFIG_PARSE}
         title={row ? t('Edit Sales Status') : t('Add Sales Status')} defaultValue={defaults} size="sm">

@@ -76,10 +76,8 @@ export function TeamsPage() {
   return (
     <section className="page crm-config">
       <h1 className="page-title">{t('Teams')}</h1>
-      <div className="card">
-        <DataTable columns={columns} data={rows} total={total} getRowId={(r) => String(r.id)} caption={t('Teams')}
-          toolbar={<button type="button" className="btn btn-sm btn-primary" onClick={() => setEditing({ row: null })}>{t('Add New')}</button>} />
-      </div>
+      <DataTable columns={columns} data={rows} total={total} getRowId={(r) => String(r.id)} caption={t('Teams')}
+        toolbar={<button type="button" className="btn btn-sm btn-primary" onClick={() => setEditing({ row: null })}>{t('Add New')}</button>} />
 
       <FormDialog open={!!editing} onClose={() => setEditing(null)} id={row?.id} intent="save" schema={TeamSchema} parse={CRM_CONFIG_PARSE}
         title={row ? t('Edit Team') : t('Add Team')} defaultValue={defaults} size="md">
