@@ -44,7 +44,7 @@ describe('sales statuses', () => {
     await dialog.getByText('Status is required').waitFor();
 
     const name = `E2E Hot ${suffix()}`;
-    await dialog.getByLabel('Status').fill(name);
+    await dialog.getByLabel('Status', { exact: true }).fill(name);
     await dialog.getByLabel('Color').fill('#f0b429');
     await dialog.getByLabel('Is Default').selectOption('true');
     await dialog.getByRole('button', { name: 'Submit' }).click();
@@ -94,8 +94,8 @@ describe('teams', () => {
     await dialog.getByText('Manager is required').waitFor();
 
     const name = `E2E Desk ${suffix()}`;
-    await dialog.getByLabel('Name').fill(name);
-    await dialog.getByLabel('Manager').selectOption({ label: 'Max Manager (manager@demo.broker)' });
+    await dialog.getByLabel('Name', { exact: true }).fill(name);
+    await dialog.getByLabel('Manager', { exact: true }).selectOption({ label: 'Max Manager (manager@demo.broker)' });
     await dialog.getByRole('searchbox', { name: 'Search by name or email' }).fill('sales@demo');
     await dialog.getByRole('checkbox', { name: /Sam Sales/ }).check();
     await dialog.getByRole('searchbox', { name: 'Search by name or email' }).fill('');
