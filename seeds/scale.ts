@@ -9,6 +9,7 @@ import { hashPassword } from '../web/app/modules/auth/password.server.ts';
 import { loadDemoData } from './demo.ts';
 import { DEMO_PASSWORD } from './demo-users.ts';
 import { seedWithdrawals } from './scale-withdrawals.ts';
+import { seedScaleTeams } from './scale-teams.ts';
 
 const CUSTOMERS = Number(process.env.SCALE_CUSTOMERS ?? 100_000);
 const LEADS = Number(process.env.SCALE_LEADS ?? 1_000_000);
@@ -36,6 +37,8 @@ try {
     process.exit(0);
   }
   const hash = await hashPassword(DEMO_PASSWORD);
+  // CRM staff in teams (seeds/scale-teams.ts) first, so the leads below are spread over their agents
+  await step('sales staff and teams', () => sql.begin((tx) => seedScaleTeams(tx, hash)));
   const [agents] = await sql`
     SELECT array_agg(id) FILTER (WHERE role_id = 5) AS sales, array_agg(id) FILTER (WHERE role_id = 6) AS ret,
            array_agg(id) FILTER (WHERE role_id = 2) AS managers, array_agg(id) FILTER (WHERE role_id = 4) AS affiliates

@@ -1,13 +1,15 @@
-import type { LoaderFunctionArgs } from '@remix-run/node';
-import { requireAccess } from '~/modules/auth/guards.server.ts';
-import { PlaceholderPage } from '~/modules/shell/placeholder.tsx';
+import { salesStatusesAction, salesStatusesLoader } from '~/modules/crm-config/sales-statuses.server.ts';
+import { SalesStatusesPage } from '~/modules/crm-config/sales-statuses-page.tsx';
+import { GeneralErrorBoundary } from '~/components/error-boundary.tsx';
 
-// /admin/crm-config/sales-statuses — roles from the permission map; a later issue fills this page.
-export async function loader({ request }: LoaderFunctionArgs) {
-  await requireAccess(request);
-  return null;
-}
+// /admin/crm-config/sales-statuses — Sales Statuses (roles 1, 2 from the permission map): modules/crm-config.
+export const loader = salesStatusesLoader;
+export const action = salesStatusesAction;
 
 export default function Page() {
-  return <PlaceholderPage title="Sales Statuses" />;
+  return <SalesStatusesPage />;
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
 }

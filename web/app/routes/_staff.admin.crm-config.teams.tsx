@@ -1,13 +1,15 @@
-import type { LoaderFunctionArgs } from '@remix-run/node';
-import { requireAccess } from '~/modules/auth/guards.server.ts';
-import { PlaceholderPage } from '~/modules/shell/placeholder.tsx';
+import { teamsAction, teamsLoader } from '~/modules/crm-config/teams.server.ts';
+import { TeamsPage } from '~/modules/crm-config/teams-page.tsx';
+import { GeneralErrorBoundary } from '~/components/error-boundary.tsx';
 
-// /admin/crm-config/teams — roles from the permission map; a later issue fills this page.
-export async function loader({ request }: LoaderFunctionArgs) {
-  await requireAccess(request);
-  return null;
-}
+// /admin/crm-config/teams — Teams (role 1 from the permission map): modules/crm-config.
+export const loader = teamsLoader;
+export const action = teamsAction;
 
 export default function Page() {
-  return <PlaceholderPage title="Teams" />;
+  return <TeamsPage />;
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
 }

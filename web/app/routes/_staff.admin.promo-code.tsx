@@ -1,13 +1,15 @@
-import type { LoaderFunctionArgs } from '@remix-run/node';
-import { requireAccess } from '~/modules/auth/guards.server.ts';
-import { PlaceholderPage } from '~/modules/shell/placeholder.tsx';
+import { promoCodeAction, promoCodeLoader } from '~/modules/crm-config/promo-code.server.ts';
+import { PromoCodePage } from '~/modules/crm-config/promo-code-page.tsx';
+import { GeneralErrorBoundary } from '~/components/error-boundary.tsx';
 
-// /admin/promo-code — roles from the permission map; a later issue fills this page.
-export async function loader({ request }: LoaderFunctionArgs) {
-  await requireAccess(request);
-  return null;
-}
+// /admin/promo-code — Promo Code (roles 1, 2, 4, 5, 6 from the permission map): modules/crm-config.
+export const loader = promoCodeLoader;
+export const action = promoCodeAction;
 
 export default function Page() {
-  return <PlaceholderPage title="Promo Code" />;
+  return <PromoCodePage />;
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
 }

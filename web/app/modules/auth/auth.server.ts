@@ -189,17 +189,19 @@ export async function signUp(sql: Sql, cfg: AuthConfig, store: RateLimitStore, i
     if (taken) throw new AuthError(MESSAGES.emailTaken, 409);
     let promoId: number | null = null;
     // the code's owner is credited with the customer: a manager manages them, a sales agent
-    // works them, an affiliate is their affiliator
-    const owner = { manager: null as number | null, agent: null as number | null, affiliate: null as number | null };
+    // works them, a retention agent retains them, an affiliate is their affiliator. A code its
+    // owner replaced (revoked_at, modules/crm-config/promo-code.server.ts) is no longer valid.
+    const owner = { manager: null as number | null, agent: null as number | null, affiliate: null as number | null, ret: null as number | null };
     if (input.promoCode) {
       const [promo] = await tx`SELECT p.id, p.owner_id, o.role_id FROM promo_codes p LEFT JOIN users o ON o.id = p.owner_id
-                                WHERE p.code = ${input.promoCode.toUpperCase()}`;
+                                WHERE p.code = ${input.promoCode.toUpperCase()} AND p.revoked_at IS NULL`;
       if (!promo) throw new AuthError(MESSAGES.promoInvalid);
       promoId = Number(promo.id);
       const ownerId = promo.owner_id === null ? null : Number(promo.owner_id);
       if (promo.role_id === 2) owner.manager = ownerId;
       if (promo.role_id === 5) owner.agent = ownerId;
       if (promo.role_id === 4) owner.affiliate = ownerId;
+      if (promo.role_id === 6) owner.ret = ownerId;
     }
     const managerId = owner.manager;
     const [u] = await tx`
@@ -236,22 +238,22 @@ export async function signUp(sql: Sql, cfg: AuthConfig, store: RateLimitStore, i
  */
 async function linkClientLead(
   sql: Sql, userId: number, input: SignupInput,
-  owner: { manager: number | null; agent: number | null; affiliate: number | null },
+  owner: { manager: number | null; agent: number | null; affiliate: number | null; ret: number | null },
 ) {
   const [linked] = await sql`
     UPDATE leads SET user_id = ${userId}, updated_at = now(),
            manager_id = coalesce(manager_id, ${owner.manager}), agent_id = coalesce(agent_id, ${owner.agent}),
-           affiliate_id = coalesce(affiliate_id, ${owner.affiliate})
+           affiliate_id = coalesce(affiliate_id, ${owner.affiliate}), ret_id = coalesce(ret_id, ${owner.ret})
      WHERE id = (SELECT id FROM leads WHERE email = ${input.email} AND user_id IS NULL ORDER BY id DESC LIMIT 1)
     RETURNING id`;
   if (linked) return;
   const [first, ...rest] = input.fullName.trim().split(/\s+/);
   await sql`
     INSERT INTO leads (first_name, last_name, email, phone, country, city, lead_status, "group", user_id,
-                       manager_id, agent_id, affiliate_id)
+                       manager_id, agent_id, affiliate_id, ret_id)
     VALUES (${first}, ${rest.join(' ')}, ${input.email}, ${input.phone}, ${input.country}, ${input.city},
-            coalesce((SELECT status FROM sales_statuses WHERE is_default), 'New'), 'sales', ${userId},
-            ${owner.manager}, ${owner.agent}, ${owner.affiliate})`;
+            default_sales_status(), 'sales', ${userId},
+            ${owner.manager}, ${owner.agent}, ${owner.affiliate}, ${owner.ret})`;
 }
 
 export async function sendVerificationEmail(sql: Sql, cfg: AuthConfig, userId: number, email: string) {
