@@ -10,7 +10,7 @@ import { DataTable } from '~/components/ui/data-table.tsx';
 import { ConfirmDialog } from '~/components/ui/confirm-dialog.tsx';
 import { useFormat } from '~/components/ui/format.ts';
 import { EXACT_COUNT_LIMIT } from '~/modules/trades/limits.ts';
-import { AddUserDialog, OnlineName, StatusChip } from '~/modules/users/user-dialogs.tsx';
+import { AddUserDialog, OnlineName, RowAction, StatusChip } from '~/modules/users/user-dialogs.tsx';
 import type { CustomerRow, CustomersLoader } from './list.server.ts';
 
 const TITLES = { all: 'All Customers', inactive: 'Inactive Customers' } as const;
@@ -37,8 +37,8 @@ export function CustomersPage() {
       id: 'actions', header: t('Actions'), enableSorting: false,
       cell: ({ row: { original: r } }) => (
         <div className="row-actions">
-          <Link to={`/admin/customers/edit/${r.id}`} className="btn btn-sm btn-ghost" aria-label={t('Edit {{name}}', { name: r.fullName })}>{t('Edit')}</Link>
-          <button type="button" className="btn btn-sm btn-ghost user-delete" aria-label={t('Delete {{name}}', { name: r.fullName })} onClick={() => setDeleting(r)}>{t('Delete')}</button>
+          <RowAction to={`/admin/customers/edit/${r.id}`} icon="edit" label={t('Edit {{name}}', { name: r.fullName })} />
+          <RowAction icon="delete" label={t('Delete {{name}}', { name: r.fullName })} onClick={() => setDeleting(r)} />
         </div>
       ),
     },

@@ -3,7 +3,7 @@
 // as the spec says (the URL's second segment: 'users' is Admin & Staffs, anything else customers)
 // to pick the default role: 1 on Admin & Staffs, 3 on the customer lists.
 import { getInputProps, getSelectProps } from '@conform-to/react';
-import { useLocation } from '@remix-run/react';
+import { Link, useLocation } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
 import { FormDialog } from '~/components/ui/form-dialog.tsx';
 import { CheckboxField, Field, SelectField } from '~/components/ui/fields.tsx';
@@ -80,4 +80,20 @@ export function EditUserDialog({ user, onClose }: { user: EditableUser | null; o
       )}
     </FormDialog>
   );
+}
+
+const ICONS = {
+  edit: 'M4 20h4L18.5 9.5a2.1 2.1 0 0 0-4-4L4 16v4zM13.5 6.5l4 4',
+  delete: 'M4 7h16M10 11v6M14 11v6M5 7l1 12a2 2 0 0 0 2 2h8a2 2 0 0 0 2-2l1-12M9 7V4h6v3',
+};
+const Icon = ({ d }: { d: string }) => (
+  <svg viewBox="0 0 24 24" width="16" height="16" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round"><path d={d} /></svg>
+);
+
+/** A row action as an icon, named for screen readers and as a tooltip: a link (to) or a button (onClick). */
+export function RowAction({ label, icon, to, onClick }: { label: string; icon: keyof typeof ICONS; to?: string; onClick?: () => void }) {
+  const cls = `btn btn-sm btn-ghost user-action user-action-${icon}`;
+  return to
+    ? <Link to={to} className={cls} aria-label={label} title={label}><Icon d={ICONS[icon]} /></Link>
+    : <button type="button" className={cls} aria-label={label} title={label} onClick={onClick}><Icon d={ICONS[icon]} /></button>;
 }

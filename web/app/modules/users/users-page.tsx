@@ -7,7 +7,7 @@ import { useTranslation } from 'react-i18next';
 import type { ColumnDef } from '@tanstack/react-table';
 import { DataTable } from '~/components/ui/data-table.tsx';
 import { ConfirmDialog } from '~/components/ui/confirm-dialog.tsx';
-import { AddUserDialog, EditUserDialog, OnlineName, StatusChip, roleLabel } from './user-dialogs.tsx';
+import { AddUserDialog, EditUserDialog, OnlineName, RowAction, StatusChip, roleLabel } from './user-dialogs.tsx';
 import { STAFF_ROLES } from './schemas.ts';
 import type { StaffRow, usersLoader } from './list.server.ts';
 
@@ -30,10 +30,8 @@ export function UsersPage() {
       id: 'actions', header: t('Actions'), enableSorting: false,
       cell: ({ row: { original: r } }) => (
         <div className="row-actions">
-          <button type="button" className="btn btn-sm btn-ghost" aria-label={t('Edit {{name}}', { name: r.fullName })} onClick={() => setEditing(r)}>{t('Edit')}</button>
-          {r.id === data.me ? null : (
-            <button type="button" className="btn btn-sm btn-ghost user-delete" aria-label={t('Delete {{name}}', { name: r.fullName })} onClick={() => setDeleting(r)}>{t('Delete')}</button>
-          )}
+          <RowAction icon="edit" label={t('Edit {{name}}', { name: r.fullName })} onClick={() => setEditing(r)} />
+          {r.id === data.me ? null : <RowAction icon="delete" label={t('Delete {{name}}', { name: r.fullName })} onClick={() => setDeleting(r)} />}
         </div>
       ),
     },
