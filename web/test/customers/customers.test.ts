@@ -6,7 +6,7 @@ import { testSql, createUser, sessionFor, get, post, unique, uniqueEmail, unique
 import { answer, fieldErrors } from '../catalog/helpers.ts';
 import { loader as allLoader, action as allAction } from '~/routes/_staff.admin.customers.all.tsx';
 import { loader as inactiveLoader } from '~/routes/_staff.admin.customers.inactive.tsx';
-import { listCustomers } from '~/modules/customers/list.server.ts';
+import { listCustomers, SEARCH_COUNT_LIMIT } from '~/modules/customers/list.server.ts';
 import { ONLINE_WINDOW_MINUTES } from '~/modules/customers/online.server.ts';
 import { loadAuthConfig, signUp } from '~/modules/auth/auth.server.ts';
 import { getSession } from '~/modules/auth/session.server.ts';
@@ -98,6 +98,19 @@ describe('the list', () => {
     expect(p2.total).toBe(3);
     // nonsense in the URL is clamped, never a 500
     expect((await load('/admin/customers/all?page=-4&limit=7&sort=password_hash&dir=x', admin.cookie)).status).toBe(200);
+  });
+
+  test('a search matching more than SEARCH_COUNT_LIMIT customers is counted that far, then estimated, and says so', async () => {
+    const tag = unique('many').toLowerCase();
+    await sql`INSERT INTO users (email, password_hash, full_name, role_id)
+              SELECT ${tag} || g || '@test.broker', 'x', 'Many ' || g, 3 FROM generate_series(1, ${SEARCH_COUNT_LIMIT + 5}) g`;
+    await sql`ANALYZE users`;
+    const r = await listCustomers(sql, 'all', { limit: 15, offset: 0, sort: 'id', dir: 'desc', search: tag });
+    expect(r.estimated).toBe(true);
+    expect(r.total).toBeGreaterThan(SEARCH_COUNT_LIMIT);
+    expect(r.rows).toHaveLength(15);
+    const exact = await listCustomers(sql, 'all', { limit: 15, offset: 0, sort: 'id', dir: 'desc', search: `${tag}1@` });
+    expect(exact).toMatchObject({ estimated: false, total: 1 });
   });
 
   test('online is a live session seen in the last minutes, not the stored flag', async () => {

@@ -9,7 +9,6 @@ import type { ColumnDef } from '@tanstack/react-table';
 import { DataTable } from '~/components/ui/data-table.tsx';
 import { ConfirmDialog } from '~/components/ui/confirm-dialog.tsx';
 import { useFormat } from '~/components/ui/format.ts';
-import { EXACT_COUNT_LIMIT } from '~/modules/trades/limits.ts';
 import { AddUserDialog, OnlineName, RowAction, StatusChip } from '~/modules/users/user-dialogs.tsx';
 import type { CustomerRow, CustomersLoader } from './list.server.ts';
 
@@ -49,7 +48,7 @@ export function CustomersPage() {
       <h1 className="page-title">{title}</h1>
       <DataTable columns={columns} data={data.rows} total={data.total} getRowId={(r) => String(r.id)} caption={title}
         toolbar={<>
-          {data.estimated ? <span className="muted">{t('More than {{limit}} match: the total is an estimate.', { limit: f.amount(EXACT_COUNT_LIMIT) })}</span> : null}
+          {data.estimated ? <span className="muted">{t('More than {{limit}} match: the total is an estimate.', { limit: f.amount(data.countLimit) })}</span> : null}
           <button type="button" className="btn btn-primary btn-sm" onClick={() => setAdding(true)}>{t('Add new')}</button>
         </>} />
       <AddUserDialog open={adding} onClose={() => setAdding(false)} roles={data.canAddStaff ? undefined : [3]} />

@@ -12,6 +12,7 @@ import { listQuery, type ListQuery } from '~/components/ui/list-params.ts';
 import { replyDone, replyRefused } from '~/utils/reply.server.ts';
 import { prefixMatch } from '~/utils/prefix-search.server.ts';
 import { EXACT_COUNT_LIMIT } from '~/modules/trades/limits.ts';
+import { boundedCount } from '~/utils/bounded-count.server.ts';
 import { addUser, deleteUser } from '~/modules/users/users.server.ts';
 import { USER_SORTABLE, parseCustomerForm, type AddUser } from '~/modules/users/schemas.ts';
 import { onlineExpr } from './online.server.ts';
@@ -52,16 +53,15 @@ export function userOrder(sql: Sql, q: Pick<ListQuery, 'sort' | 'dir'>): postgre
   return sql`u.id ${dir}`;
 }
 
-/**
- * How many users a condition holds: counted up to EXACT_COUNT_LIMIT, else PostgreSQL's estimate
- * of the same query (as the trade lists do), so 100,000 customers cost what 50,000 do.
- */
-export async function boundedCount(sql: Sql, cond: postgres.Fragment): Promise<{ total: number; estimated: boolean }> {
-  const [{ n }] = await sql`SELECT count(*)::int AS n FROM (SELECT 1 FROM users u WHERE ${cond} LIMIT ${EXACT_COUNT_LIMIT + 1}) x`;
-  if (n <= EXACT_COUNT_LIMIT) return { total: n, estimated: false };
-  const [plan] = await sql`EXPLAIN (FORMAT JSON) SELECT 1 FROM users u WHERE ${cond}`;
-  const rows = Number((plan['QUERY PLAN'] as { Plan: { 'Plan Rows': number } }[])[0]?.Plan?.['Plan Rows']);
-  return { total: Math.max(n, Number.isFinite(rows) ? Math.round(rows) : 0), estimated: true };
+/** A searched list is counted exactly up to this many users, then estimated (a prefix that matches every customer costs what 1,000 do). */
+export const SEARCH_COUNT_LIMIT = 1_000;
+
+/** The count limit of a users list: EXACT_COUNT_LIMIT, or SEARCH_COUNT_LIMIT while searched. */
+export const countLimit = (search: string) => (search.trim() ? SEARCH_COUNT_LIMIT : EXACT_COUNT_LIMIT);
+
+/** How many users a list's condition holds (utils/bounded-count.server.ts). */
+export function countUsers(sql: Sql, cond: postgres.Fragment, search: string) {
+  return boundedCount(sql, sql`users u`, cond, countLimit(search));
 }
 
 /**
@@ -93,7 +93,7 @@ export async function listCustomers(sql: Sql, type: CustomerListType, q: Q): Pro
         JOIN users u ON u.id = page.id
         LEFT JOIN profiles p ON p.user_id = u.id
        ORDER BY ${order}`,
-    boundedCount(d, cond),
+    countUsers(d, cond, q.search),
   ]));
   const seen = q.offset + rows.length + (count.estimated && rows.length === q.limit ? 1 : 0);
   return {
@@ -112,7 +112,7 @@ export function customersLoader(type: CustomerListType) {
     const s = await requireAccess(request, sql, context);
     const q = listQuery(request, USER_SORTABLE);
     const list = await listCustomers(sql, type, q);
-    return data({ type, ...list, canAddStaff: s.user.roleId === 1 });
+    return data({ type, ...list, countLimit: countLimit(q.search), canAddStaff: s.user.roleId === 1 });
   };
 }
 export type CustomersLoader = ReturnType<typeof customersLoader>;

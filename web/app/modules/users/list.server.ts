@@ -8,7 +8,7 @@ import { clientIp } from '~/utils/request.server.ts';
 import { requireAccess } from '~/modules/auth/guards.server.ts';
 import { listQuery, type ListQuery } from '~/components/ui/list-params.ts';
 import { replyDone, replyRefused } from '~/utils/reply.server.ts';
-import { boundedCount, searchCondition, userOrder, withSearchPlan } from '~/modules/customers/list.server.ts';
+import { countUsers, searchCondition, userOrder, withSearchPlan } from '~/modules/customers/list.server.ts';
 import { onlineExpr } from '~/modules/customers/online.server.ts';
 import { USER_SORTABLE, parseUserForm, type AddUser, type EditUser } from './schemas.ts';
 import { addUser, deleteUser, editUser, readWhitelists } from './users.server.ts';
@@ -26,7 +26,7 @@ export async function listStaff(sql: Sql, q: Pick<ListQuery, 'limit' | 'offset' 
         FROM (SELECT u.id FROM users u WHERE ${cond} ORDER BY ${order} LIMIT ${q.limit} OFFSET ${q.offset}) page
         JOIN users u ON u.id = page.id
        ORDER BY ${order}`,
-    boundedCount(d, cond),
+    countUsers(d, cond, q.search),
   ]));
   const lists = await readWhitelists(sql, rows.map((r) => Number(r.id)));
   return {
