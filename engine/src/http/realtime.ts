@@ -8,8 +8,11 @@ import { verifyTicket, maySubscribe } from '../contract/ticket.ts';
 import { HttpError } from './errors.ts';
 import { requireSecret } from './internal.ts';
 
-/** How often the sessions of open streams are marked as seen (web's online dot: modules/customers/online.server.ts). */
-export const PRESENCE_TOUCH_MS = 60_000;
+/**
+ * How often the sessions of open streams are marked as seen (web's online dot:
+ * web/app/modules/customers/online.server.ts); PRESENCE_TOUCH_MS overrides it (tests).
+ */
+export const presenceTouchMs = () => Number(process.env.PRESENCE_TOUCH_MS) || 60_000;
 
 export function realtimeRoutes(hub: Hub, core: Core, sql: Sql, secret: string) {
   // session id → streams open on this process; their sessions are touched once a minute, so a
@@ -20,7 +23,7 @@ export function realtimeRoutes(hub: Hub, core: Core, sql: Sql, secret: string) {
     sql`UPDATE sessions SET last_seen_at = now()
          WHERE id IN ${sql([...open.keys()])} AND revoked_at IS NULL AND last_seen_at < now() - interval '30 seconds'`
       .catch((e) => console.error('[realtime] presence touch failed', e));
-  }, PRESENCE_TOUCH_MS);
+  }, presenceTouchMs());
   (touch as { unref?: () => void }).unref?.();
   const opened = (sid: number) => {
     open.set(sid, (open.get(sid) ?? 0) + 1);
