@@ -3,7 +3,7 @@
 // links to the customer's edit page and can be deleted after 'Are you sure to delete this user?'.
 // Add opens the add-user modal (a customer by default).
 import { useMemo, useState } from 'react';
-import { Link, useLoaderData } from '@remix-run/react';
+import { useLoaderData } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
 import type { ColumnDef } from '@tanstack/react-table';
 import { DataTable } from '~/components/ui/data-table.tsx';
