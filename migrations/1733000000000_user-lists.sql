@@ -2,8 +2,9 @@
 -- an index behind every sort of the lists, and the live-presence lookup of each listed user.
 
 -- All / Inactive Customers sorted by full name or email (role 3 in front, the id breaking ties);
--- by id they use users_role_id_idx / users_inactive_idx.
-CREATE INDEX users_role_name_idx ON users (role_id, lower(full_name), id) WHERE deleted_at IS NULL;
+-- by id they use users_role_id_idx / users_inactive_idx. The name is included so a deep page by name is an
+-- index-only scan (the planner wants the column itself, not only lower(full_name)).
+CREATE INDEX users_role_name_idx ON users (role_id, lower(full_name), id) INCLUDE (full_name) WHERE deleted_at IS NULL;
 CREATE INDEX users_role_email_idx ON users (role_id, email, id) WHERE deleted_at IS NULL;
 
 -- Admin & Staffs: every role but customers, by id, name or email.

@@ -4,6 +4,9 @@
 import type postgres from 'postgres';
 import type { Sql } from './db.server.ts';
 
+/** A searched list is counted exactly up to this many rows, then estimated (a prefix that matches everything costs what 1,000 rows do). */
+export const SEARCH_COUNT_LIMIT = 1_000;
+
 export async function boundedCount(sql: Sql, from: postgres.Fragment, cond: postgres.Fragment, limit: number): Promise<{ total: number; estimated: boolean }> {
   const [{ n }] = await sql`SELECT count(*)::int AS n FROM (SELECT 1 FROM ${from} WHERE ${cond} LIMIT ${limit + 1}) x`;
   if (n <= limit) return { total: n, estimated: false };

@@ -12,7 +12,7 @@ import { listQuery, type ListQuery } from '~/components/ui/list-params.ts';
 import { replyDone, replyRefused } from '~/utils/reply.server.ts';
 import { prefixMatch } from '~/utils/prefix-search.server.ts';
 import { EXACT_COUNT_LIMIT } from '~/modules/trades/limits.ts';
-import { boundedCount } from '~/utils/bounded-count.server.ts';
+import { boundedCount, SEARCH_COUNT_LIMIT } from '~/utils/bounded-count.server.ts';
 import { addUser, deleteUser } from '~/modules/users/users.server.ts';
 import { USER_SORTABLE, parseCustomerForm, type AddUser } from '~/modules/users/schemas.ts';
 import { onlineExpr } from './online.server.ts';
@@ -53,8 +53,7 @@ export function userOrder(sql: Sql, q: Pick<ListQuery, 'sort' | 'dir'>): postgre
   return sql`u.id ${dir}`;
 }
 
-/** A searched list is counted exactly up to this many users, then estimated (a prefix that matches every customer costs what 1,000 do). */
-export const SEARCH_COUNT_LIMIT = 1_000;
+export { SEARCH_COUNT_LIMIT };
 
 /** The count limit of a users list: EXACT_COUNT_LIMIT, or SEARCH_COUNT_LIMIT while searched. */
 export const countLimit = (search: string) => (search.trim() ? SEARCH_COUNT_LIMIT : EXACT_COUNT_LIMIT);
