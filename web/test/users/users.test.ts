@@ -5,7 +5,7 @@ import { describe, expect, test } from 'vitest';
 import { testSql, createUser, sessionFor, get, post, uniqueEmail, uniqueIp, testAuthConfig, postgresStore, PASSWORD } from '../helpers.ts';
 import { answer, fieldErrors } from '../catalog/helpers.ts';
 import { loader, action } from '~/routes/_staff.admin.users.tsx';
-import { editUser, parseWhitelist } from '~/modules/users/users.server.ts';
+import { editUser, parseWhitelist, whitelistAllows } from '~/modules/users/users.server.ts';
 import { getSession } from '~/modules/auth/session.server.ts';
 import { signIn, AuthError } from '~/modules/auth/auth.server.ts';
 import type { StaffRow } from '~/modules/users/list.server.ts';
@@ -125,6 +125,19 @@ describe('Admin & Staffs', () => {
     const c = await createUser(sql);
     expect((await act(editBody(c), admin.cookie)).status).toBe(404);
     expect((await act(editBody({ id: 0, email: c.email }), admin.cookie)).status).toBe(400);
+  });
+
+  test("an admin's own whitelist must hold the address they use now", async () => {
+    const me = await createUser(sql, { roleId: 1 });
+    const actor = { id: me.id, roleId: 1, ip: '198.51.100.7' };
+    const edit = (whitelist: string) => editUser(sql, actor, { id: me.id, fullName: 'Me', email: me.email, roleId: 1, isEmailVerified: true, isActive: true, whitelist });
+    expect(await edit('203.0.113.5')).toMatchObject({ ok: false, field: 'whitelist', toast: 'Your own whitelist must include the address you are using now.' });
+    expect(await sql`SELECT 1 FROM user_ip_whitelist WHERE user_id = ${me.id}`).toHaveLength(0);
+    expect(await edit('203.0.113.5, 198.51.100.0/24')).toMatchObject({ ok: true });
+    expect(await edit('')).toMatchObject({ ok: true });
+    expect(whitelistAllows(['10.0.0.0/8', '2001:db8::/32', '203.0.113.5'], '10.9.8.7')).toBe(true);
+    expect(whitelistAllows(['10.0.0.0/8', '2001:db8::/32', '203.0.113.5'], '2001:db8::1')).toBe(true);
+    expect(whitelistAllows(['10.0.0.0/8'], '11.0.0.1')).toBe(false);
   });
 
   test('parseWhitelist: addresses and ranges of both families, blank is off', () => {

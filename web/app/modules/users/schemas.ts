@@ -77,4 +77,5 @@ export const USER_MESSAGES = {
   roleNotAllowed: 'Only an admin can add staff users.',
   whitelistInvalid: 'Enter IP addresses or CIDR ranges separated by commas, like 203.0.113.5, 10.0.0.0/8',
   whitelistTooMany: 'The whitelist allows at most 50 entries',
+  whitelistSelf: 'Your own whitelist must include the address you are using now.',
 } as const;

@@ -54,6 +54,20 @@ export function parseWhitelist(text: string): { ok: true; entries: string[] } | 
   return { ok: true, entries };
 }
 
+/** Whether `ip` is one of the whitelist's entries or inside one of its ranges (node:net's BlockList). */
+export function whitelistAllows(entries: string[], ip: string): boolean {
+  const family = isIP(ip);
+  if (!family) return false;
+  const list = new BlockList();
+  for (const e of entries) {
+    const [addr, bits] = e.split('/');
+    const type = isIP(addr) === 4 ? 'ipv4' : 'ipv6';
+    if (bits === undefined) list.addAddress(addr, type);
+    else list.addSubnet(addr, Number(bits), type);
+  }
+  return list.check(ip, family === 4 ? 'ipv4' : 'ipv6');
+}
+
 /** The whitelist as the edit form shows it (stored as user_ip_whitelist rows, as sign-in reads it). */
 export async function readWhitelists(sql: Sql, ids: number[]): Promise<Map<number, string>> {
   if (!ids.length) return new Map();
@@ -149,6 +163,10 @@ export async function addUser(sql: Sql, actor: Actor, v: AddUser, list: UserList
 export async function editUser(sql: Sql, actor: Actor, v: EditUser): Promise<UserActionResult> {
   const wl = parseWhitelist(v.whitelist);
   if (!wl.ok) return refuse(400, wl.message, 'whitelist');
+  // an admin does not shut themselves out: their own whitelist must hold the address they use now
+  if (v.id === actor.id && wl.entries.length && !(actor.ip && whitelistAllows(wl.entries, actor.ip))) {
+    return refuse(409, USER_MESSAGES.whitelistSelf, 'whitelist');
+  }
   const hash = v.password ? await hashPassword(v.password) : null;
   try {
     await sql.begin(async (t) => {
