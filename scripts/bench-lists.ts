@@ -1,55 +1,110 @@
-// `npm run bench:lists`: how long the staff lists' loaders take at a broker's size. Run it on a
-// database holding the scale data (`npm run seed:scale`, same DATABASE_URL). Each case is the
-// page's loader called as the server calls it (session lookup, URL parsing, the list's queries),
-// signed in as the first admin, BENCH_RUNS times after BENCH_WARMUP runs; it prints one line per
-// case with p50 and p95 in ms, the rows on the page and the list's total (README "List speed at
-// scale"). Other lists add their cases to CASES.
+// `npm run bench:lists`: how long the staff lists' loaders take at a broker's size (README "List
+// speed at scale"). Uses DATABASE_URL's database (or the embedded one); loads the scale data
+// first when it is not there (`npm run seed:scale`: 100,000 customers, about a minute). Each list
+// (customers, admin users, trades, deposits, withdrawals, KYC) is asked for its first page, a
+// deep page and a filtered page, each case the page's loader called as the server calls it
+// (session lookup, URL parsing, the list's queries) signed in as the first admin, BENCH_RUNS
+// times after BENCH_WARMUP runs, after a VACUUM (ANALYZE) of the tables. The reference of a case is the same SQL run plainly: every
+// statement the loader sent (captured from the pool, with its parameters) under `EXPLAIN
+// ANALYZE`, their execution times added up. Progress goes to stderr; stdout is ONE JSON line:
+//   {"runs":30,"data":{…counts},"lists":{"customers":{"first":{"path","p50_ms","p95_ms","ref_ms","ratio","rows","total"},…},…},"max_p95_ms":…}
+// ratio = p50 / ref_ms: what the app adds to the database's own work (below 1 when the loader
+// runs its queries side by side).
+import { spawnSync } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
+import path from 'node:path';
 import type { LoaderFunctionArgs } from '@remix-run/node';
 import postgres from 'postgres';
 import { openAppDatabase } from './lib/database.ts';
+import { repoRoot } from './lib/postgres.ts';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 30);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 3);
+const REF_RUNS = Number(process.env.BENCH_REF_RUNS ?? 5);
+const log = (l: string) => process.stderr.write(`[bench:lists] ${l}\n`);
 
 type Loader = (args: LoaderFunctionArgs) => unknown;
-interface Case { name: string; path: string; loader: () => Promise<Loader> }
+type Kind = 'first' | 'deep' | 'filtered' | string;
+interface Case { list: string; kind: Kind; path: string; loader: () => Promise<Loader> }
 
-const kyc = async () => (await import('../web/app/routes/_staff.admin.kyc.tsx')).loader as Loader;
-const pending = async () => (await import('../web/app/routes/_staff.admin.withdraws.pending.tsx')).loader as Loader;
-const history = async () => (await import('../web/app/routes/_staff.admin.withdraws.history.tsx')).loader as Loader;
+const route = (file: string) => async () => (await import(`../web/app/routes/${file}.tsx`)).loader as Loader;
+const customers = route('_staff.admin.customers.all');
+const users = route('_staff.admin.users');
+const trades = route('_staff.admin.trades.all');
+const deposits = route('_staff.admin.deposits');
+const history = route('_staff.admin.withdraws.history');
+const pending = route('_staff.admin.withdraws.pending');
+const kyc = route('_staff.admin.kyc');
+
 const CASES: Case[] = [
-  { name: 'KYC, all (page 1)', path: '/admin/kyc', loader: kyc },
-  { name: 'KYC, pending', path: '/admin/kyc?status=pending', loader: kyc },
-  { name: 'KYC, searched: a name shared by 1 in 8 customers', path: '/admin/kyc?search=sofia', loader: kyc },
-  { name: 'KYC, searched: one customer by e-mail', path: '/admin/kyc?search=customer4242%40', loader: kyc },
-  { name: 'KYC, searched: a first and last name (1 in 72)', path: '/admin/kyc?search=noah%20silva', loader: kyc },
-  { name: 'KYC, searched + pending + uploaded this month', path: `/admin/kyc?search=sofia&status=pending&dateStart=${monthStart()}`, loader: kyc },
-  { name: 'KYC, deep page (4,000 of 4,667)', path: '/admin/kyc?page=4000', loader: kyc },
-  { name: 'KYC, pending, deep page (1,600 of 1,667)', path: '/admin/kyc?status=pending&page=1600', loader: kyc },
-  { name: 'KYC, sorted by upload date, oldest first, page 100', path: '/admin/kyc?sort=created_at&dir=asc&page=100', loader: kyc },
-  { name: 'Pending withdraws (page 1)', path: '/admin/withdraws/pending', loader: pending },
-  { name: 'Pending withdraws, searched: one customer by e-mail', path: '/admin/withdraws/pending?search=customer13%40', loader: pending },
-  { name: 'Pending withdraws, searched: every customer (customer…)', path: '/admin/withdraws/pending?search=customer', loader: pending },
-  { name: 'Pending withdraws, searched: a customer or withdrawal id', path: '/admin/withdraws/pending?search=20', loader: pending },
-  { name: 'Pending withdraws, sorted by amount', path: '/admin/withdraws/pending?sort=amount&dir=desc', loader: pending },
-  { name: 'Pending withdraws, deep page (400 of 408)', path: '/admin/withdraws/pending?page=400', loader: pending },
-  { name: 'Withdraw history, all (page 1)', path: '/admin/withdraws/history', loader: history },
-  { name: 'Withdraw history, declined', path: '/admin/withdraws/history?status=declined', loader: history },
-  { name: 'Withdraw history, requested this month', path: `/admin/withdraws/history?dateStart=${monthStart()}`, loader: history },
-  { name: 'Withdraw history, approved, sorted by amount', path: '/admin/withdraws/history?status=approved&sort=amount&dir=asc', loader: history },
-  { name: 'Withdraw history, deep page (3,900 of 4,000)', path: '/admin/withdraws/history?page=3900', loader: history },
-  { name: 'Withdraw history, deep page at 50 a page (1,100 of 1,200)', path: '/admin/withdraws/history?page=1100&limit=50', loader: history },
+  { list: 'customers', kind: 'first', path: '/admin/customers/all', loader: customers },
+  { list: 'customers', kind: 'deep', path: '/admin/customers/all?page=6000', loader: customers },
+  { list: 'customers', kind: 'filtered', path: '/admin/customers/all?search=customer4242', loader: customers },
+  { list: 'customers', kind: 'filtered_broad', path: '/admin/customers/all?search=customer', loader: customers },
+  { list: 'customers', kind: 'sorted_by_name_deep', path: '/admin/customers/all?sort=full_name&dir=asc&page=3000', loader: customers },
+  { list: 'customers_inactive', kind: 'first', path: '/admin/customers/inactive', loader: route('_staff.admin.customers.inactive') },
+  { list: 'admin_users', kind: 'first', path: '/admin/users', loader: users },
+  { list: 'admin_users', kind: 'deep', path: '/admin/users?page=2&sort=email&dir=asc', loader: users },
+  { list: 'admin_users', kind: 'filtered', path: '/admin/users?search=admin', loader: users },
+  { list: 'trades', kind: 'first', path: '/admin/trades/all', loader: trades },
+  { list: 'trades', kind: 'deep', path: '/admin/trades/all?page=6000', loader: trades },
+  { list: 'trades', kind: 'filtered', path: '/admin/trades/all?instrument=EUR_USD&side=buy', loader: trades },
+  { list: 'deposits', kind: 'first', path: '/admin/deposits', loader: deposits },
+  { list: 'deposits', kind: 'deep', path: '/admin/deposits?page=10000', loader: deposits },
+  { list: 'deposits', kind: 'filtered', path: '/admin/deposits?status=pending', loader: deposits },
+  { list: 'deposits', kind: 'filtered_broad', path: '/admin/deposits?search=customer', loader: deposits },
+  { list: 'withdrawals', kind: 'first', path: '/admin/withdraws/history', loader: history },
+  { list: 'withdrawals', kind: 'deep', path: '/admin/withdraws/history?page=3900', loader: history },
+  { list: 'withdrawals', kind: 'filtered', path: '/admin/withdraws/pending?search=customer', loader: pending },
+  { list: 'kyc', kind: 'first', path: '/admin/kyc', loader: kyc },
+  { list: 'kyc', kind: 'deep', path: '/admin/kyc?page=4000', loader: kyc },
+  { list: 'kyc', kind: 'filtered', path: '/admin/kyc?search=sofia', loader: kyc },
 ];
 
-function monthStart(): string {
-  const d = new Date();
-  return `${d.getUTCFullYear()}-${String(d.getUTCMonth() + 1).padStart(2, '0')}-01`;
-}
-
-const { url, server } = await openAppDatabase((l) => console.log(`[bench:lists] ${l}`));
+const { url, server } = await openAppDatabase(log);
 process.env.DATABASE_URL = url;
 const sql = postgres(url, { max: 2, onnotice: () => {} });
+
+// the scale data: reused when there, else loaded (seeds/scale.ts, the same database)
+const [{ scale }] = await sql`SELECT count(*)::int AS scale FROM users WHERE email LIKE '%@scale.broker'`;
+if (scale === 0) {
+  log('no scale data: running npm run seed:scale (about a minute)');
+  const r = spawnSync(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'seeds', 'scale.ts')], { stdio: ['ignore', 2, 2], env: process.env });
+  if (r.status !== 0) throw new Error('seed:scale failed');
+} else {
+  // same migrations as the code under test (new indexes)
+  const { migrate } = await import('./lib/postgres.ts');
+  await migrate(url);
+}
+// the tables as autovacuum keeps them in production: visibility maps set (index-only scans read
+// no rows from the heap) and fresh statistics, whatever was changed since the seed
+log('VACUUM (ANALYZE) of the listed tables');
+await sql`VACUUM (ANALYZE) users, profiles, sessions, balances, orders, deposits, withdrawals, kyc_documents`;
+
+// The web pool, made here so every statement the loaders send is seen (with its parameters).
+let captured: { query: string; params: unknown[] }[] | null = null;
+const { enableLiveCache } = await import('../web/app/utils/live-cache.server.ts');
+globalThis.__brokerSql = postgres(url, {
+  max: 10, onnotice: () => {},
+  types: { bigint: { to: 20, from: [20], parse: (x: string) => (Number.isSafeInteger(Number(x)) ? Number(x) : x), serialize: (x: unknown) => String(x) } },
+  debug: (_conn, query, params) => { captured?.push({ query, params: params as unknown[] }); },
+}) as never;
+void enableLiveCache(globalThis.__brokerSql!, { app: true });
+
+/** The summed execution time of the statements under EXPLAIN ANALYZE (the database's own work). */
+async function reference(statements: { query: string; params: unknown[] }[]): Promise<number> {
+  let total = 0;
+  for (const s of statements) {
+    const q = s.query.trim();
+    if (!/^(SELECT|WITH)\b/i.test(q) || /\b(UPDATE|INSERT|DELETE)\b/i.test(q.slice(0, 200))) continue;
+    const [row] = await sql.unsafe(`EXPLAIN (ANALYZE, FORMAT JSON) ${q}`, s.params as never[], { prepare: false });
+    total += Number((row['QUERY PLAN'] as { 'Execution Time': number }[])[0]['Execution Time']);
+  }
+  return total;
+}
+
+const pct = (xs: number[], p: number) => Number([...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))].toFixed(1));
+
 try {
   const [admin] = await sql`SELECT id FROM users WHERE role_id = 1 AND deleted_at IS NULL AND is_active ORDER BY id LIMIT 1`;
   if (!admin) throw new Error('no admin: load the demo data first (npm start, or npm run seed:scale)');
@@ -57,26 +112,46 @@ try {
   const { db } = await import('../web/app/utils/db.server.ts');
   const session = await createSession(db(), { userId: Number(admin.id), remember: false });
   const cookie = `${SESSION_COOKIE}=${session.token}`;
-  const [{ n, w }] = await sql`SELECT (SELECT count(*) FROM kyc_documents)::int AS n, (SELECT count(*) FROM withdrawals)::int AS w`;
-  console.log(`[bench:lists] ${n} KYC documents, ${w} withdrawals; ${RUNS} runs per case after ${WARMUP} warm-up runs`);
+  const [data] = await sql`SELECT (SELECT count(*) FROM users WHERE role_id = 3)::int AS customers, (SELECT count(*) FROM users WHERE role_id <> 3)::int AS staff,
+                                  (SELECT count(*) FROM orders)::int AS orders, (SELECT count(*) FROM deposits)::int AS deposits,
+                                  (SELECT count(*) FROM withdrawals)::int AS withdrawals, (SELECT count(*) FROM kyc_documents)::int AS kyc`;
+  log(`${JSON.stringify(data)}; ${RUNS} runs per case after ${WARMUP} warm-up runs`);
+  const lists: Record<string, Record<string, unknown>> = {};
+  let maxP95 = 0;
   for (const c of CASES) {
     const loader = await c.loader();
+    const call = async () => {
+      const request = new Request(`http://bench.local${c.path}`, { headers: { cookie } });
+      const r = await loader({ request, params: {}, context: {} });
+      const d = (r && typeof r === 'object' && 'data' in r ? (r as { data: unknown }).data : r) as { rows?: unknown[]; total?: number };
+      return d;
+    };
     const times: number[] = [];
     let last: { rows?: unknown[]; total?: number } = {};
     for (let i = 0; i < WARMUP + RUNS; i++) {
-      const request = new Request(`http://bench.local${c.path}`, { headers: { cookie } });
       const t = performance.now();
-      last = (await loader({ request, params: {}, context: {} })) as typeof last;
+      last = await call();
       if (i >= WARMUP) times.push(performance.now() - t);
     }
-    times.sort((a, b) => a - b);
-    const q = (p: number) => times[Math.min(times.length - 1, Math.floor(p * times.length))].toFixed(1);
-    console.log(JSON.stringify({ case: c.name, path: c.path, p50_ms: Number(q(0.5)), p95_ms: Number(q(0.95)), rows: last.rows?.length ?? null, total: last.total ?? null }));
+    captured = [];
+    await call();
+    const statements = captured;
+    captured = null;
+    const refs: number[] = [];
+    for (let i = 0; i < REF_RUNS; i++) refs.push(await reference(statements));
+    const p50 = pct(times, 0.5), p95 = pct(times, 0.95), ref = pct(refs, 0.5);
+    maxP95 = Math.max(maxP95, p95);
+    (lists[c.list] ??= {})[c.kind] = {
+      path: c.path, p50_ms: p50, p95_ms: p95, ref_ms: ref, ratio: ref > 0 ? Number((p50 / ref).toFixed(2)) : null,
+      rows: last.rows?.length ?? null, total: last.total ?? null,
+    };
+    log(`${c.list} ${c.kind}: p50 ${p50} ms, p95 ${p95} ms, EXPLAIN ANALYZE ${ref} ms (${statements.length} statements)`);
   }
   await sql`DELETE FROM sessions WHERE id = ${session.id}`;
+  console.log(JSON.stringify({ runs: RUNS, warmup: WARMUP, data, lists, max_p95_ms: maxP95 }));
 } finally {
   await sql.end();
   await server?.stop();
 }
-// the web pool and its cache listener (utils/db.server.ts) are not meant to be closed: leave
+// the web pool and its cache listener are not meant to be closed: leave
 process.exit(0);

@@ -8,7 +8,34 @@ import { verifyTicket, maySubscribe } from '../contract/ticket.ts';
 import { HttpError } from './errors.ts';
 import { requireSecret } from './internal.ts';
 
+/**
+ * How often the sessions of open streams are marked as seen (web's online dot:
+ * web/app/modules/customers/online.server.ts); PRESENCE_TOUCH_MS overrides it (tests).
+ */
+export const presenceTouchMs = () => Number(process.env.PRESENCE_TOUCH_MS) || 60_000;
+
 export function realtimeRoutes(hub: Hub, core: Core, sql: Sql, secret: string) {
+  // session id → streams open on this process; their sessions are touched once a minute, so a
+  // user who keeps a page open shows online in the back-office without making requests
+  const open = new Map<number, number>();
+  const touch = setInterval(() => {
+    if (!open.size) return;
+    sql`UPDATE sessions SET last_seen_at = now()
+         WHERE id IN ${sql([...open.keys()])} AND revoked_at IS NULL AND last_seen_at < now() - interval '30 seconds'`
+      .catch((e) => console.error('[realtime] presence touch failed', e));
+  }, presenceTouchMs());
+  (touch as { unref?: () => void }).unref?.();
+  const opened = (sid: number) => {
+    open.set(sid, (open.get(sid) ?? 0) + 1);
+    let done = false;
+    return () => {
+      if (done) return;
+      done = true;
+      const n = (open.get(sid) ?? 1) - 1;
+      if (n > 0) open.set(sid, n);
+      else open.delete(sid);
+    };
+  };
   return new Elysia()
     .get('/stream', async ({ query, headers }) => {
       const claims = verifyTicket(secret, query.ticket);
@@ -22,7 +49,7 @@ export function realtimeRoutes(hub: Hub, core: Core, sql: Sql, secret: string) {
       const denied = topics.find((tp) => !maySubscribe(claims, tp));
       if (denied) throw new HttpError(403, `Not allowed to subscribe to ${denied}`);
       const lastEventId = headers['last-event-id'] ?? query.lastEventId;
-      return new Response(hub.open(claims.uid, topics, lastEventId), {
+      return new Response(hub.open(claims.uid, topics, lastEventId, opened(claims.sid)), {
         headers: {
           'content-type': 'text/event-stream', 'cache-control': 'no-cache, no-transform',
           connection: 'keep-alive', 'x-accel-buffering': 'no',

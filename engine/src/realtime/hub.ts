@@ -24,6 +24,8 @@ export interface Client {
   backlog: BusMessage<RealtimeEvent>[] | null; // live events held while resuming
   lastSent: string;                // last event id sent
   closed: boolean;
+  /** called once when the stream ends (the realtime route's presence count) */
+  onClose?: () => void;
 }
 
 export class Hub {
@@ -72,13 +74,13 @@ export class Hub {
   }
 
   /** Open a stream for verified claims and allowed topics; `lastEventId` resumes user events. */
-  open(userId: number, topics: string[], lastEventId?: string): ReadableStream<Uint8Array> {
+  open(userId: number, topics: string[], lastEventId?: string, onClose?: () => void): ReadableStream<Uint8Array> {
     let client!: Client;
     return new ReadableStream<Uint8Array>({
       start: (controller) => {
         client = {
           id: ++this.seq, userId, topics: new Set(topics), controller, missed: null,
-          backlog: lastEventId ? [] : null, lastSent: lastEventId ?? '0-0', closed: false,
+          backlog: lastEventId ? [] : null, lastSent: lastEventId ?? '0-0', closed: false, onClose,
         };
         this.clients.add(client);
         for (const t of topics) {
@@ -99,6 +101,7 @@ export class Hub {
   drop(c: Client) {
     if (!c || c.closed) return;
     c.closed = true;
+    c.onClose?.();
     this.clients.delete(c);
     for (const t of c.topics) this.byTopic.get(t)?.delete(c);
     try { c.controller.close(); } catch { /* already closed */ }

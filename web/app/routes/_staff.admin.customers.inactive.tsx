@@ -1,13 +1,15 @@
-import type { LoaderFunctionArgs } from '@remix-run/node';
-import { requireAccess } from '~/modules/auth/guards.server.ts';
-import { PlaceholderPage } from '~/modules/shell/placeholder.tsx';
+import { customersAction, customersLoader } from '~/modules/customers/list.server.ts';
+import { CustomersPage } from '~/modules/customers/list-page.tsx';
+import { GeneralErrorBoundary } from '~/components/error-boundary.tsx';
 
-// /admin/customers/inactive — roles from the permission map; a later issue fills this page.
-export async function loader({ request }: LoaderFunctionArgs) {
-  await requireAccess(request);
-  return null;
-}
+// /admin/customers/inactive — roles 1, 2 from the permission map: modules/customers.
+export const loader = customersLoader('inactive');
+export const action = customersAction;
 
 export default function Page() {
-  return <PlaceholderPage title="Inactive Customers" />;
+  return <CustomersPage />;
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
 }

@@ -1,13 +1,15 @@
-import type { LoaderFunctionArgs } from '@remix-run/node';
-import { requireAccess } from '~/modules/auth/guards.server.ts';
-import { PlaceholderPage } from '~/modules/shell/placeholder.tsx';
+import { usersAction, usersLoader } from '~/modules/users/list.server.ts';
+import { UsersPage } from '~/modules/users/users-page.tsx';
+import { GeneralErrorBoundary } from '~/components/error-boundary.tsx';
 
-// /admin/users — roles from the permission map; a later issue fills this page.
-export async function loader({ request }: LoaderFunctionArgs) {
-  await requireAccess(request);
-  return null;
-}
+// /admin/users — Admin & Staffs (role 1 from the permission map): modules/users.
+export const loader = usersLoader;
+export const action = usersAction;
 
 export default function Page() {
-  return <PlaceholderPage title="Admin & Staffs" />;
+  return <UsersPage />;
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
 }

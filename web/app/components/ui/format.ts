@@ -161,6 +161,18 @@ export function formatClientDateTime(v: When, locale = 'en', opts: DateOptions =
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${clock(d, !!opts.hour24)}`;
 }
 
+const dayCache = new Map<string, Intl.DateTimeFormat>();
+/** A calendar day (YYYY-MM-DD, a birth date: no time zone moves it). English: DD/MM/YYYY; other languages: theirs. */
+export function formatDay(v: string | null | undefined, locale = 'en'): string {
+  const m = v ? /^(\d{4})-(\d{2})-(\d{2})$/.exec(v) : null;
+  if (!m) return '';
+  if (isEnglish(locale)) return `${m[3]}/${m[2]}/${m[1]}`;
+  const loc = safeLocale(locale);
+  let f = dayCache.get(loc);
+  if (!f) dayCache.set(loc, (f = new Intl.DateTimeFormat(loc, { year: 'numeric', month: '2-digit', day: '2-digit', timeZone: 'UTC' })));
+  return f.format(new Date(`${v}T00:00:00Z`));
+}
+
 // ---------------------------------------------------------------- the hook
 
 /** The formatters bound to one language. */
@@ -175,6 +187,7 @@ export function formatterFor(locale: string, opts: DateOptions = {}) {
     amount: (v: Numeric | null | undefined) => formatAmount(v, loc),
     dateTime: (v: When) => formatDateTime(v, loc, opts),
     clientDateTime: (v: When) => formatClientDateTime(v, loc, opts),
+    day: (v: string | null | undefined) => formatDay(v, loc),
   };
 }
 export type Formatter = ReturnType<typeof formatterFor>;

@@ -209,15 +209,7 @@ export async function signUp(sql: Sql, cfg: AuthConfig, store: RateLimitStore, i
       VALUES (${input.email}, ${passwordHash}, ${input.fullName}, 3, true, false, ${promoId}, ${managerId})
       RETURNING id`;
     const id = Number(u.id);
-    await tx`INSERT INTO profiles (user_id, phone, birth_date, country, city, address, postal_code)
-             VALUES (${id}, ${input.phone}, ${input.birthDate ?? null}, ${input.country}, ${input.city}, ${input.address}, ${input.postalCode})`;
-    const [demo] = await tx`INSERT INTO balances (user_id, mode, currency) VALUES (${id}, 'demo', ${currency}) RETURNING id`;
-    await tx`INSERT INTO balances (user_id, mode, currency) VALUES (${id}, 'real', ${currency})`;
-    if (Number(cfg.demoInitialBalance) > 0) {
-      await tx`SELECT * FROM post_ledger(${demo.id}, ${cfg.demoInitialBalance}::numeric, 'demo_credit', 'signup', ${String(id)}, NULL, NULL, false)`;
-    }
-    await tx`UPDATE users SET active_balance_id = ${demo.id} WHERE id = ${id}`;
-    await linkClientLead(tx as unknown as Sql, id, input, owner);
+    await provisionCustomer(tx as unknown as Sql, cfg, id, { ...input, currency }, owner);
     return id;
   }).catch((e) => {
     if (e?.code === '23505') throw new AuthError(MESSAGES.emailTaken, 409); // a concurrent sign-up won
@@ -232,12 +224,36 @@ export async function signUp(sql: Sql, cfg: AuthConfig, store: RateLimitStore, i
   return { userId, verificationSent };
 }
 
+export type CustomerDetails = Pick<SignupInput, 'email' | 'fullName' | 'phone' | 'country' | 'city' | 'address' | 'postalCode' | 'birthDate' | 'currency'>;
+
+/**
+ * What makes a new user row (role 3) a customer, as at sign-up: the profile, a demo and a real
+ * wallet in the currency (the demo one credited through the ledger with the site's demo balance,
+ * and active), and the CRM client lead. Inside the caller's transaction; also used by the staff's
+ * add-user modal (modules/users/users.server.ts).
+ */
+export async function provisionCustomer(
+  tx: Sql, cfg: Pick<AuthConfig, 'currencies' | 'demoInitialBalance'>, id: number, input: CustomerDetails,
+  owner: { manager: number | null; agent: number | null; affiliate: number | null; ret: number | null } = { manager: null, agent: null, affiliate: null, ret: null },
+) {
+  const currency = cfg.currencies.includes(input.currency) ? input.currency : cfg.currencies[0];
+  await tx`INSERT INTO profiles (user_id, phone, birth_date, country, city, address, postal_code)
+           VALUES (${id}, ${input.phone}, ${input.birthDate ?? null}, ${input.country}, ${input.city}, ${input.address}, ${input.postalCode})`;
+  const [demo] = await tx`INSERT INTO balances (user_id, mode, currency) VALUES (${id}, 'demo', ${currency}) RETURNING id`;
+  await tx`INSERT INTO balances (user_id, mode, currency) VALUES (${id}, 'real', ${currency})`;
+  if (Number(cfg.demoInitialBalance) > 0) {
+    await tx`SELECT * FROM post_ledger(${demo.id}, ${cfg.demoInitialBalance}::numeric, 'demo_credit', 'signup', ${String(id)}, NULL, NULL, false)`;
+  }
+  await tx`UPDATE users SET active_balance_id = ${demo.id} WHERE id = ${id}`;
+  await linkClientLead(tx, id, input, owner);
+}
+
 /**
  * A new customer is a client in the CRM: the newest unlinked lead with their email (they were
  * a lead before signing up) becomes theirs, else a new sales lead is created for them.
  */
 async function linkClientLead(
-  sql: Sql, userId: number, input: SignupInput,
+  sql: Sql, userId: number, input: Pick<SignupInput, 'email' | 'fullName' | 'phone' | 'country' | 'city'>,
   owner: { manager: number | null; agent: number | null; affiliate: number | null; ret: number | null },
 ) {
   const [linked] = await sql`

@@ -104,12 +104,15 @@ export async function findSession(sql: Sql, token: string | undefined, ip?: stri
             OR EXISTS (SELECT 1 FROM user_ip_whitelist w WHERE w.user_id = coalesce(s.impersonator_id, s.user_id)
                           AND coalesce(${requestIp}::inet, s.ip) <<= w.ip_address))`;
   if (!row) return null;
-  // sliding expiry, written at most once a minute
+  // sliding expiry and presence (modules/customers/online.server.ts), written at most once a
+  // minute per session: one statement, and none when a concurrent request already did it
   if (Date.now() - new Date(row.last_seen_at).getTime() > 60_000) {
-    await sql`UPDATE sessions SET last_seen_at = now(),
-                expires_at = CASE WHEN remember THEN expires_at ELSE now() + make_interval(secs => ${IDLE_SECONDS}) END
-              WHERE id = ${row.session_id}`;
-    await sql`UPDATE users SET online = true, last_seen_at = now() WHERE id = ${row.id}`;
+    await sql`WITH s AS (
+                UPDATE sessions SET last_seen_at = now(),
+                       expires_at = CASE WHEN remember THEN expires_at ELSE now() + make_interval(secs => ${IDLE_SECONDS}) END
+                 WHERE id = ${row.session_id} AND last_seen_at < now() - interval '1 minute'
+                RETURNING user_id)
+              UPDATE users SET online = true, last_seen_at = now() WHERE id IN (SELECT user_id FROM s)`;
   }
   return {
     sessionId: Number(row.session_id),

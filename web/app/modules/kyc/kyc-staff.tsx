@@ -30,6 +30,9 @@ export interface KycRow extends KycDocument {
 export interface KycListData {
   rows: KycRow[];
   total: number;
+  /** above countLimit matching documents the total is PostgreSQL's estimate */
+  estimated?: boolean;
+  countLimit?: number;
   status: 'all' | KycStatus;
   range: { dateStart: string; dateEnd: string };
 }
@@ -114,6 +117,7 @@ export function KycStaffPage({ data }: { data: KycListData }) {
       <h1 className="page-title">{t('KYC Documents')}</h1>
       <DataTable columns={columns} data={data.rows} total={data.total} getRowId={(r) => String(r.id)} caption={t('KYC Documents')}
         toolbar={<div className="statement-toolbar">
+          {data.estimated ? <span className="muted">{t('More than {{limit}} match: the total is an estimate.', { limit: f.amount(data.countLimit ?? 0) })}</span> : null}
           <label className="inline-filter">
             <span>{t('Status')}</span>
             <select value={data.status} onChange={(e) => setFilter({ status: e.target.value })}>

@@ -15,6 +15,8 @@
 import type { Sql } from '~/utils/db.server.ts';
 import { audit } from '~/modules/audit/audit.server.ts';
 import { addNotification, publishNotices, type Notice } from '~/modules/notifications/notifications.server.ts';
+import { boundedCount, SEARCH_COUNT_LIMIT } from '~/utils/bounded-count.server.ts';
+import { EXACT_COUNT_LIMIT } from '~/modules/trades/limits.ts';
 import { prefixMatch } from '~/utils/prefix-search.server.ts';
 import { KYC_FILE_FIELDS, KYC_REASON_MAX, KYC_TYPES, type KycDocument, type KycFile, type KycFileField, type KycFiles, type KycStatus } from './kyc.ts';
 
@@ -148,10 +150,11 @@ function listWhere(sql: Sql, q: KycListQuery) {
  * status, upload date and the customer's name or e-mail (prefix, indexed). The page's ids are
  * found first, then only those rows are joined to their customer and files.
  */
-export async function listKyc(sql: Sql, q: KycListQuery): Promise<{ total: number; rows: KycListRow[] }> {
+export async function listKyc(sql: Sql, q: KycListQuery): Promise<{ total: number; estimated: boolean; countLimit: number; rows: KycListRow[] }> {
   const dir = q.dir === 'asc' ? sql`ASC` : sql`DESC`;
   const order = q.sort === 'created_at' ? sql`k.created_at ${dir}, k.id ${dir}` : sql`k.id ${dir}`;
-  const [rows, [count]] = await Promise.all([
+  const countLimit = q.search.trim() ? SEARCH_COUNT_LIMIT : EXACT_COUNT_LIMIT;
+  const [rows, count] = await Promise.all([
     sql`
       WITH page AS (
         SELECT k.id FROM kyc_documents k WHERE ${listWhere(sql, q)}
@@ -161,10 +164,13 @@ export async function listKyc(sql: Sql, q: KycListQuery): Promise<{ total: numbe
              ${FILE_COLUMNS(sql)}
         FROM page JOIN kyc_documents k ON k.id = page.id JOIN users u ON u.id = k.user_id ${FILE_JOINS(sql)}
        ORDER BY ${order}`,
-    sql`SELECT count(*)::int AS n FROM kyc_documents k WHERE ${listWhere(sql, q)}`,
+    // the total: exact up to EXACT_COUNT_LIMIT documents (SEARCH_COUNT_LIMIT while searched), then
+    // estimated, and the page says so (utils/bounded-count.server.ts)
+    boundedCount(sql, sql`kyc_documents k`, listWhere(sql, q), countLimit),
   ]);
+  const seen = q.offset + rows.length + (count.estimated && rows.length === q.limit ? 1 : 0);
   return {
-    total: count.n as number,
+    total: count.estimated ? Math.max(count.total, seen) : count.total, estimated: count.estimated, countLimit,
     rows: rows.map((r): KycListRow => ({
       id: Number(r.id), userId: Number(r.user_id), type: r.type, status: r.status, declineReason: r.decline_reason ?? null,
       createdAt: iso(r.created_at)!, decidedAt: iso(r.decided_at), files: filesOf(r),

@@ -15,10 +15,15 @@ import { useFormat, type Formatter } from '~/components/ui/format.ts';
 import { DecisionSchemas } from './deposit-schemas.ts';
 import { DepositStatusChip } from './deposit-client.tsx';
 import type { StaffDepositRow, DepositStatus } from './deposits.server.ts';
+import { EXACT_COUNT_LIMIT } from '~/modules/trades/limits.ts';
 
 export interface StaffDepositsData {
   rows: StaffDepositRow[];
   total: number;
+  /** more than EXACT_COUNT_LIMIT match: the total is PostgreSQL's estimate */
+  estimated?: boolean;
+  /** the count's limit: above it the total is estimated */
+  countLimit?: number;
   filters: { status: DepositStatus | ''; dateStart: string; dateEnd: string };
 }
 
@@ -46,6 +51,7 @@ export function StaffDepositsPage({ data }: { data: StaffDepositsData }) {
       <h1 className="page-title">{t('Deposit History')}</h1>
       <DataTable columns={columns} data={data.rows} total={data.total} getRowId={(r) => String(r.id)} caption={t('Deposit History')}
         toolbar={<div className="statement-toolbar">
+          {data.estimated ? <span className="muted">{t('More than {{limit}} match: the total is an estimate.', { limit: f.amount(data.countLimit ?? EXACT_COUNT_LIMIT) })}</span> : null}
           <label className="inline-filter">
             {t('Status')}
             <select value={filters.status} onChange={(e) => setFilter({ status: e.target.value })}>

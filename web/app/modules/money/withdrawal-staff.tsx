@@ -25,6 +25,9 @@ import type { StaffWithdrawalRow, WithdrawalStatus } from './withdrawals.server.
 export interface StaffWithdrawalsData {
   rows: StaffWithdrawalRow[];
   total: number;
+  /** above countLimit matching withdrawals the total is PostgreSQL's estimate */
+  estimated?: boolean;
+  countLimit?: number;
   /** History only: the status and date filters */
   filters?: { status: WithdrawalStatus | ''; dateStart: string; dateEnd: string };
 }
@@ -56,8 +59,10 @@ export function StaffWithdrawalsPage({ mode, data }: { mode: 'pending' | 'histor
       <h1 className="page-title">{title}</h1>
       <DataTable columns={columns} data={data.rows} total={data.total} getRowId={(r) => String(r.id)} caption={title}
         searchable={mode === 'pending'}
-        toolbar={filters ? (
+        toolbar={filters || data.estimated ? (
           <div className="statement-toolbar">
+            {data.estimated ? <span className="muted">{t('More than {{limit}} match: the total is an estimate.', { limit: f.amount(data.countLimit ?? 0) })}</span> : null}
+            {filters ? <>
             <label className="inline-filter">
               {t('Status')}
               <select value={filters.status} onChange={(e) => setFilter({ status: e.target.value })}>
@@ -69,6 +74,7 @@ export function StaffWithdrawalsPage({ mode, data }: { mode: 'pending' | 'histor
             </label>
             {filters.dateStart || filters.dateEnd ? <span className="muted">{filters.dateStart || '…'} – {filters.dateEnd || '…'}</span> : null}
             <button type="button" className="btn btn-sm btn-ghost" onClick={() => setFilterOpen(true)}>{t('Filter')}</button>
+            </> : null}
           </div>
         ) : undefined} />
       {filters ? (

@@ -6,6 +6,8 @@ import { randomUUID } from 'node:crypto';
 import { dec } from '@broker/engine/domain';
 import type { Sql } from '~/utils/db.server.ts';
 import type { ListQuery } from '~/components/ui/list-params.ts';
+import { boundedCount, SEARCH_COUNT_LIMIT } from '~/utils/bounded-count.server.ts';
+import { EXACT_COUNT_LIMIT } from '~/modules/trades/limits.ts';
 import { prefixMatch } from '~/utils/prefix-search.server.ts';
 import { audit } from '~/modules/audit/audit.server.ts';
 import { countryNames } from '~/modules/auth/countries.server.ts';
@@ -188,24 +190,28 @@ export async function staffWithdrawals(sql: Sql, q: StaffListQuery) {
   const dir = q.dir === 'asc' ? sql`ASC` : sql`DESC`;
   const order = q.sort === 'amount' ? sql`w.amount ${dir}, w.id ${dir}`
     : q.sort === 'created_at' ? sql`w.created_at ${dir}, w.id ${dir}` : sql`w.id ${dir}`;
+  const countLimit = q.search.trim() ? SEARCH_COUNT_LIMIT : EXACT_COUNT_LIMIT;
   const read = (db: Sql) => Promise.all([
     db`SELECT ${COLUMNS(sql)}, w.user_id, u.email, w.first_approved_by
          FROM (SELECT w.id FROM withdrawals w WHERE ${where} ORDER BY ${order} LIMIT ${q.limit} OFFSET ${q.offset}) page
          JOIN withdrawals w ON w.id = page.id JOIN users u ON u.id = w.user_id JOIN balances b ON b.id = w.balance_id
         ORDER BY ${order}`,
-    db`SELECT count(*)::int AS n FROM withdrawals w WHERE ${where}`,
+    // exact up to EXACT_COUNT_LIMIT withdrawals (SEARCH_COUNT_LIMIT while searched), then
+    // estimated, and the page says so (utils/bounded-count.server.ts)
+    boundedCount(db, sql`withdrawals w`, where, countLimit),
   ]);
   // A text search is planned for the prefix at hand: a plan cached for any prefix guesses that it
   // matches a few users, and walks every customer for a broad one ('customer'). README "List
   // speed at scale" has the figures.
-  const [rows, [count]] = isTextSearch(q.search)
+  const [rows, count] = isTextSearch(q.search)
     ? await sql.begin(async (tx) => {
       await tx`SET LOCAL plan_cache_mode = force_custom_plan`;
       return read(tx as unknown as Sql);
     })
     : await read(sql);
+  const seen = q.offset + rows.length + (count.estimated && rows.length === q.limit ? 1 : 0);
   return {
-    total: count.n as number,
+    total: count.estimated ? Math.max(count.total, seen) : count.total, estimated: count.estimated, countLimit,
     rows: rows.map((r): StaffWithdrawalRow => ({
       ...row(r), userId: Number(r.user_id), email: String(r.email),
       awaitingSecond: r.status === 'pending' && r.first_approved_by !== null,

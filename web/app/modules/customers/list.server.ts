@@ -1,0 +1,135 @@
+// The customer lists (/admin/customers/all and /inactive, roles 1 and 2 from the permission map;
+// docs/specs.md#customers-and-staff-lists): read, searched, sorted and paged in PostgreSQL, with
+// each row's live presence; and the page's two actions, add (the add-user modal, a customer by
+// default) and delete (a soft delete with its refusals), in modules/users/users.server.ts.
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node';
+import type postgres from 'postgres';
+import type { Sql } from '~/utils/db.server.ts';
+import { db } from '~/utils/db.server.ts';
+import { clientIp } from '~/utils/request.server.ts';
+import { requireAccess } from '~/modules/auth/guards.server.ts';
+import { listQuery, type ListQuery } from '~/components/ui/list-params.ts';
+import { replyDone, replyRefused } from '~/utils/reply.server.ts';
+import { prefixMatch } from '~/utils/prefix-search.server.ts';
+import { EXACT_COUNT_LIMIT } from '~/modules/trades/limits.ts';
+import { boundedCount, SEARCH_COUNT_LIMIT } from '~/utils/bounded-count.server.ts';
+import { addUser, deleteUser } from '~/modules/users/users.server.ts';
+import { USER_SORTABLE, parseCustomerForm, type AddUser } from '~/modules/users/schemas.ts';
+import { onlineExpr } from './online.server.ts';
+
+export type CustomerListType = 'all' | 'inactive';
+
+export interface CustomerRow {
+  id: number; fullName: string; email: string; phone: string; birthDate: string | null; country: string;
+  roleId: number; isEmailVerified: boolean; isActive: boolean; online: boolean;
+}
+
+type Q = Pick<ListQuery, 'limit' | 'offset' | 'sort' | 'dir' | 'search'>;
+
+const PHONE = /^\+?[0-9][0-9 ()-]{0,30}$/;
+
+/**
+ * The search box: a number is a customer id or the start of a phone number; other text is the
+ * start of the full name (any case) or of the email. Each branch has its index
+ * (users_pkey, profiles_phone_idx, users_full_name_idx, users_email_pattern_idx).
+ */
+export function searchCondition(sql: Sql, term: string): postgres.Fragment {
+  const s = term.trim();
+  if (!s) return sql``;
+  if (PHONE.test(s)) {
+    const id = /^[0-9]{1,15}$/.test(s) ? Number(s) : null;
+    return sql`AND (${id !== null ? sql`u.id = ${id} OR` : sql``}
+                    u.id IN (SELECT p.user_id FROM profiles p WHERE ${prefixMatch(sql, sql`p.phone`, s)}))`;
+  }
+  const lower = s.toLowerCase();
+  return sql`AND (${prefixMatch(sql, sql`lower(u.full_name)`, lower)} OR ${prefixMatch(sql, sql`u.email`, lower)})`;
+}
+
+/** The order of a users list: by id, full name (any case) or email, the id breaking ties. */
+export function userOrder(sql: Sql, q: Pick<ListQuery, 'sort' | 'dir'>): postgres.Fragment {
+  const dir = q.dir === 'asc' ? sql`ASC` : sql`DESC`;
+  if (q.sort === 'full_name') return sql`lower(u.full_name) ${dir}, u.id ${dir}`;
+  if (q.sort === 'email') return sql`u.email ${dir}, u.id ${dir}`;
+  return sql`u.id ${dir}`;
+}
+
+export { SEARCH_COUNT_LIMIT };
+
+/** The count limit of a users list: EXACT_COUNT_LIMIT, or SEARCH_COUNT_LIMIT while searched. */
+export const countLimit = (search: string) => (search.trim() ? SEARCH_COUNT_LIMIT : EXACT_COUNT_LIMIT);
+
+/** How many users a list's condition holds (utils/bounded-count.server.ts). */
+export function countUsers(sql: Sql, cond: postgres.Fragment, search: string) {
+  return boundedCount(sql, sql`users u`, cond, countLimit(search));
+}
+
+/**
+ * Runs a list's reads; a text search is planned for the term at hand (a plan cached for any
+ * prefix guesses it matches a few users, and walks every customer for a broad one), as the
+ * withdrawals list does.
+ */
+export async function withSearchPlan<T>(sql: Sql, search: string, read: (db: Sql) => Promise<T>): Promise<T> {
+  if (!search.trim()) return read(sql);
+  return sql.begin(async (tx) => {
+    await tx`SET LOCAL plan_cache_mode = force_custom_plan`;
+    return read(tx as unknown as Sql);
+  }) as Promise<T>;
+}
+
+/**
+ * One page of customers (role 3, not deleted; the inactive list only is_active = false). The
+ * page's ids come from the users' indexes first; then only those rows are read with their
+ * profile and presence: no N+1, a deep page costs the index entries walked to it.
+ */
+export async function listCustomers(sql: Sql, type: CustomerListType, q: Q): Promise<{ rows: CustomerRow[]; total: number; estimated: boolean }> {
+  const cond = sql`u.role_id = 3 AND u.deleted_at IS NULL ${type === 'inactive' ? sql`AND NOT u.is_active` : sql``} ${searchCondition(sql, q.search)}`;
+  const order = userOrder(sql, q);
+  const [rows, count] = await withSearchPlan(sql, q.search, (d) => Promise.all([
+    d`SELECT u.id, u.full_name, u.email, u.role_id, u.is_email_verified, u.is_active,
+             coalesce(p.phone, '') AS phone, to_char(p.birth_date, 'YYYY-MM-DD') AS birth_date, coalesce(p.country, '') AS country,
+             ${onlineExpr(sql)} AS online
+        FROM (SELECT u.id FROM users u WHERE ${cond} ORDER BY ${order} LIMIT ${q.limit} OFFSET ${q.offset}) page
+        JOIN users u ON u.id = page.id
+        LEFT JOIN profiles p ON p.user_id = u.id
+       ORDER BY ${order}`,
+    countUsers(d, cond, q.search),
+  ]));
+  const seen = q.offset + rows.length + (count.estimated && rows.length === q.limit ? 1 : 0);
+  return {
+    total: count.estimated ? Math.max(count.total, seen) : count.total,
+    estimated: count.estimated,
+    rows: rows.map((r): CustomerRow => ({
+      id: Number(r.id), fullName: r.full_name, email: r.email, phone: r.phone, birthDate: r.birth_date, country: r.country,
+      roleId: Number(r.role_id), isEmailVerified: r.is_email_verified, isActive: r.is_active, online: r.online,
+    })),
+  };
+}
+
+export function customersLoader(type: CustomerListType) {
+  return async ({ request, context }: LoaderFunctionArgs) => {
+    const sql = db();
+    const s = await requireAccess(request, sql, context);
+    const q = listQuery(request, USER_SORTABLE);
+    const list = await listCustomers(sql, type, q);
+    return data({ type, ...list, countLimit: countLimit(q.search), canAddStaff: s.user.roleId === 1 });
+  };
+}
+export type CustomersLoader = ReturnType<typeof customersLoader>;
+
+/** POST: add (the add-user modal) or delete (after the confirmation) one user. */
+export async function customersAction({ request, context }: ActionFunctionArgs) {
+  const sql = db();
+  const s = await requireAccess(request, sql, context);
+  const { intent, submission } = parseCustomerForm(await request.formData());
+  if (submission.status !== 'success') return replyRefused(submission, { intent, hideFields: ['password'] });
+  const actor = { id: s.user.id, roleId: s.user.roleId, ip: clientIp(request, context) };
+  const v = submission.value;
+  const r = intent === 'add'
+    ? await addUser(sql, actor, v as AddUser, 'customers')
+    : await deleteUser(sql, actor, (v as { id: number }).id, 'customers');
+  if (r.ok) return replyDone(submission, r.toast, { intent, status: r.status, hideFields: ['password'] });
+  return replyRefused(submission, {
+    intent, status: r.status, toast: r.toast, hideFields: ['password'],
+    fieldErrors: 'field' in r && r.field ? { [r.field]: [r.toast] } : undefined,
+  });
+}

@@ -1,0 +1,64 @@
+// Admin & Staffs (/admin/users, role 1 from the permission map; docs/specs.md#customers-and-staff-lists):
+// the staff users (roles 1, 2, 4, 5, 6), searched, sorted and paged in PostgreSQL, with the
+// whitelist each edit form shows; and the page's add, edit and delete (users.server.ts).
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node';
+import type { Sql } from '~/utils/db.server.ts';
+import { db } from '~/utils/db.server.ts';
+import { clientIp } from '~/utils/request.server.ts';
+import { requireAccess } from '~/modules/auth/guards.server.ts';
+import { listQuery, type ListQuery } from '~/components/ui/list-params.ts';
+import { replyDone, replyRefused } from '~/utils/reply.server.ts';
+import { countUsers, searchCondition, userOrder, withSearchPlan } from '~/modules/customers/list.server.ts';
+import { onlineExpr } from '~/modules/customers/online.server.ts';
+import { USER_SORTABLE, parseUserForm, type AddUser, type EditUser } from './schemas.ts';
+import { addUser, deleteUser, editUser, readWhitelists } from './users.server.ts';
+
+export interface StaffRow {
+  id: number; fullName: string; email: string; roleId: number; isEmailVerified: boolean; isActive: boolean; online: boolean; whitelist: string;
+}
+
+/** One page of staff users (every role but 3, not deleted), ids first from users_staff_list_idx. */
+export async function listStaff(sql: Sql, q: Pick<ListQuery, 'limit' | 'offset' | 'sort' | 'dir' | 'search'>): Promise<{ rows: StaffRow[]; total: number; estimated: boolean }> {
+  const cond = sql`u.role_id <> 3 AND u.deleted_at IS NULL ${searchCondition(sql, q.search)}`;
+  const order = userOrder(sql, q);
+  const [rows, count] = await withSearchPlan(sql, q.search, (d) => Promise.all([
+    d`SELECT u.id, u.full_name, u.email, u.role_id, u.is_email_verified, u.is_active, ${onlineExpr(sql)} AS online
+        FROM (SELECT u.id FROM users u WHERE ${cond} ORDER BY ${order} LIMIT ${q.limit} OFFSET ${q.offset}) page
+        JOIN users u ON u.id = page.id
+       ORDER BY ${order}`,
+    countUsers(d, cond, q.search),
+  ]));
+  const lists = await readWhitelists(sql, rows.map((r) => Number(r.id)));
+  return {
+    total: count.total, estimated: count.estimated,
+    rows: rows.map((r): StaffRow => ({
+      id: Number(r.id), fullName: r.full_name, email: r.email, roleId: Number(r.role_id),
+      isEmailVerified: r.is_email_verified, isActive: r.is_active, online: r.online, whitelist: lists.get(Number(r.id)) ?? '',
+    })),
+  };
+}
+
+export async function usersLoader({ request, context }: LoaderFunctionArgs) {
+  const sql = db();
+  const s = await requireAccess(request, sql, context);
+  const list = await listStaff(sql, listQuery(request, USER_SORTABLE));
+  return data({ ...list, me: s.user.id });
+}
+
+/** POST: add, edit or delete one staff user. */
+export async function usersAction({ request, context }: ActionFunctionArgs) {
+  const sql = db();
+  const s = await requireAccess(request, sql, context);
+  const { intent, submission } = parseUserForm(await request.formData());
+  if (submission.status !== 'success') return replyRefused(submission, { intent, hideFields: ['password'] });
+  const actor = { id: s.user.id, roleId: s.user.roleId, ip: clientIp(request, context) };
+  const v = submission.value;
+  const r = intent === 'add' ? await addUser(sql, actor, v as AddUser, 'users')
+    : intent === 'edit' ? await editUser(sql, actor, v as EditUser)
+      : await deleteUser(sql, actor, (v as { id: number }).id, 'users');
+  if (r.ok) return replyDone(submission, r.toast, { intent, status: r.status, hideFields: ['password'] });
+  return replyRefused(submission, {
+    intent, status: r.status, toast: r.toast, hideFields: ['password'],
+    fieldErrors: 'field' in r && r.field ? { [r.field]: [r.toast] } : undefined,
+  });
+}
