@@ -55,7 +55,7 @@ export default function ApiStatusPage() {
                   <tr key={api} data-testid={`health-${api}`}>
                     <th scope="row">{t(HEALTH_LABELS[api])}</th>
                     <td><StatusText status={r.status} /></td>
-                    <td className="health-msg">{r.msg === 'N/A' ? t('N/A') : r.msg}</td>
+                    <td className="health-msg">{r.msg === 'N/A' ? t('N/A') : r.msg === 'not configured' ? t('not configured') : r.msg}</td>
                     <td className="health-msg">{r.at ? f.clientDateTime(r.at) : '—'}</td>
                   </tr>
                 );

@@ -49,10 +49,11 @@ export const SiteSettingsSchema = z.object({
   appName: z.string({ required_error: 'required' }).trim().min(1, 'required').max(100, 'Too long'),
   appUrl: z.string({ required_error: 'required' }).trim().min(1, 'required').max(300, 'Too long')
     .refine((v) => {
+      if (!v) return true; // 'required' says it
       try { const u = new URL(v); return (u.protocol === 'http:' || u.protocol === 'https:') && !!u.hostname; } catch { return false; }
     }, 'Enter a valid http(s) URL'),
   appCurrency: z.string({ required_error: 'required' }).trim().min(1, 'required').max(200, 'Too long')
-    .refine((v) => { const known = knownCurrencies(); const list = currencyList(v); return list.length > 0 && list.every((c) => known.has(c)); },
+    .refine((v) => { if (!v) return true; const known = knownCurrencies(); const list = currencyList(v); return list.length > 0 && list.every((c) => known.has(c)); },
       'Use ISO currency codes such as USD, EUR'),
   demoInitialBalance: z.string({ required_error: 'required' }).trim().min(1, 'required').regex(MONEY, 'Enter a non-negative amount'),
   secondApprovalAbove: z.string().trim().optional().transform((v) => v ?? '')
