@@ -39,7 +39,7 @@ export const ApiSchemas = {
   eodAPI: z.object({ intent: z.literal('eodAPI'), ...base }),
   oandaAPI: z.object({
     intent: z.literal('oandaAPI'), ...base,
-    value1: z.string({ required_error: 'required' }).trim().min(1, 'required').max(100, 'Too long').regex(/^[\w-]+$/, 'Letters, digits and dashes only'),
+    value1: z.string({ required_error: 'required' }).trim().min(1, 'required').max(100, 'Too long').refine((v) => !v || /^[\w-]+$/.test(v), 'Letters, digits and dashes only'),
     practice: box,
   }),
   currencyAPI: z.object({ intent: z.literal('currencyAPI'), ...base }),
