@@ -78,10 +78,12 @@ function ApiCard({ card }: { card: ApiCardView }) {
           );
         })}
         {card.key === 'oandaAPI' ? (
-          <label className="switch">
-            <input {...getInputProps(fields.practice, { type: 'checkbox', value: 'on' })} role="switch" />
-            <span>{t('Practice account (fxpractice); off: live (fxtrade)')}</span>
-          </label>
+          <div className="api-switch">
+            <label className="switch">
+              <input {...getInputProps(fields.practice, { type: 'checkbox', value: 'on' })} role="switch" />
+              <span>{t('Practice account (fxpractice); off: live (fxtrade)')}</span>
+            </label>
+          </div>
         ) : null}
         {card.key === 'currencyAPI' ? (
           <p className="muted" data-testid="currency-quota">
@@ -89,7 +91,9 @@ function ApiCard({ card }: { card: ApiCardView }) {
           </p>
         ) : null}
         {anySecret ? (
-          <label className="field-check settings-clear"><input type="checkbox" name="clear" value="on" /> {t('Remove the stored keys')}</label>
+          <div className="api-switch">
+            <label className="field-check settings-clear"><input type="checkbox" name="clear" value="on" /> {t('Remove the stored keys')}</label>
+          </div>
         ) : null}
         <ErrorList id={form.errorId} errors={form.errors} />
         <SubmitButton pending={pending}>{t('Submit')}</SubmitButton>
