@@ -12,7 +12,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const pricesOnly = asked === 'prices';
   // the API status page's feed health (docs/specs.md#settings-and-providers): staff the engine lets follow it
   const heartbeat = asked === 'heartbeat';
-  if (heartbeat && s.user.roleId !== 1 && s.user.roleId !== 2) return Response.json({ message: 'Forbidden' }, { status: 403, headers: { 'cache-control': 'no-store' } });
+  if (heartbeat && s.user.roleId !== 1 && s.user.roleId !== 2) return new Response(null, { status: 403, headers: { 'cache-control': 'no-store' } });
   const ticket = signTicket(env().ENGINE_SECRET, { uid: s.user.id, role: s.user.roleId, sid: s.sessionId });
   return Response.json(
     { url: publicEnv().ENGINE_PUBLIC_URL, ticket, topics: heartbeat ? 'heartbeat' : pricesOnly ? 'prices' : `prices,user:${s.user.id}` },

@@ -6,6 +6,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { decryptSecret, isEncrypted, secretsKey } from '@broker/engine/contract/secrets';
 import * as apis from '~/routes/_staff.admin.apis.tsx';
 import * as apiStatus from '~/routes/_staff.admin.status.api.tsx';
+import { loader as ticket } from '~/routes/dashboard.ticket.ts';
+import { maySubscribe, verifyTicket } from '@broker/engine/contract/ticket';
 import { env } from '~/utils/env.server.ts';
 import { applyHeartbeat, initialHealth } from '~/modules/status/health.ts';
 import { createUser, get, post, sessionFor, testSql } from '../helpers.ts';
@@ -125,6 +127,21 @@ describe('data-provider settings', () => {
 });
 
 describe('health rows', () => {
+  test('the page\'s stream ticket: staff get the heartbeat topic, anyone else is refused', async () => {
+    const res = (await ticket({ request: get('/dashboard/ticket?topics=heartbeat', admin.cookie), params: {}, context: {} })) as Response;
+    expect(res.status).toBe(200);
+    const body = await res.json();
+    expect(body.topics).toBe('heartbeat');
+    const claims = verifyTicket(env().ENGINE_SECRET, body.ticket)!;
+    expect(maySubscribe(claims, 'heartbeat')).toBe(true); // the engine lets this ticket follow it
+    for (const roleId of [3, 4, 5, 6]) {
+      const u = await createUser(sql, { roleId });
+      const { cookie } = await sessionFor(sql, u.id);
+      const r = (await ticket({ request: get('/dashboard/ticket?topics=heartbeat', cookie), params: {}, context: {} })) as Response;
+      expect(r.status, `role ${roleId}`).toBe(403);
+    }
+  });
+
   test('start N/A Checking; a heartbeat turns its row Connected or Disconnected with the message', () => {
     let rows = initialHealth();
     expect(Object.values(rows).every((r) => r.status === 'checking' && r.msg === 'N/A')).toBe(true);
