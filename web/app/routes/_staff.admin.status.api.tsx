@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { db } from '~/utils/db.server.ts';
 import { requireAccess } from '~/modules/auth/guards.server.ts';
 import { readApiCards } from '~/modules/settings/apis.server.ts';
-import { HEALTH_APIS, HEALTH_LABELS, STATUS_LABELS, applyHeartbeat, initialHealth, type HealthStatus } from '~/modules/status/health.ts';
+import { HEALTH_APIS, HEALTH_LABELS, STALE_MESSAGE, STATUS_LABELS, applyHeartbeat, expireHealth, initialHealth, type HealthStatus } from '~/modules/status/health.ts';
 import { useHeartbeatStream } from '~/modules/status/heartbeat-stream.tsx';
 import { useFormat } from '~/components/ui/format.ts';
 import { GeneralErrorBoundary } from '~/components/error-boundary.tsx';
@@ -33,6 +33,11 @@ export default function ApiStatusPage() {
   const [rows, setRows] = useState(initialHealth);
   const onBeat = useCallback((data: unknown) => setRows((r) => applyHeartbeat(r, data)), []);
   const live = useHeartbeatStream(onBeat);
+  // a row the engine stopped reporting on goes back to Checking rather than stay green
+  useEffect(() => {
+    const timer = setInterval(() => setRows((r) => expireHealth(r)), 5000);
+    return () => clearInterval(timer);
+  }, []);
   const { revalidate, state } = useRevalidator();
   useEffect(() => {
     const timer = setInterval(() => { if (document.visibilityState === 'visible' && state === 'idle') revalidate(); }, 30_000);
@@ -55,7 +60,7 @@ export default function ApiStatusPage() {
                   <tr key={api} data-testid={`health-${api}`}>
                     <th scope="row">{t(HEALTH_LABELS[api])}</th>
                     <td><StatusText status={r.status} /></td>
-                    <td className="health-msg">{r.msg === 'N/A' ? t('N/A') : r.msg === 'not configured' ? t('not configured') : r.msg}</td>
+                    <td className="health-msg">{r.msg === 'N/A' || r.msg === 'not configured' || r.msg === STALE_MESSAGE ? t(r.msg) : r.msg}</td>
                     <td className="health-msg">{r.at ? f.clientDateTime(r.at) : '—'}</td>
                   </tr>
                 );

@@ -9,7 +9,7 @@ import * as apiStatus from '~/routes/_staff.admin.status.api.tsx';
 import { loader as ticket } from '~/routes/dashboard.ticket.ts';
 import { maySubscribe, verifyTicket } from '@broker/engine/contract/ticket';
 import { env } from '~/utils/env.server.ts';
-import { applyHeartbeat, initialHealth } from '~/modules/status/health.ts';
+import { applyHeartbeat, expireHealth, initialHealth, STALE_MESSAGE, STALE_MS } from '~/modules/status/health.ts';
 import { createUser, get, post, sessionFor, testSql } from '../helpers.ts';
 import { answer, fieldErrors } from '../catalog/helpers.ts';
 
@@ -155,5 +155,11 @@ describe('health rows', () => {
     expect(rows.polygonForex.status).toBe('disconnected');
     // anything else is ignored
     for (const bad of [null, {}, { api: 'simulator', success: true }, { api: 'oandaRest', success: 'yes' }]) expect(applyHeartbeat(rows, bad)).toBe(rows);
+    // no heartbeat for a while: back to Checking, never left green
+    expect(expireHealth(rows, 2000 + STALE_MS)).toBe(rows);
+    const stale = expireHealth(rows, 3000 + STALE_MS + 1);
+    expect(stale.eodStock).toEqual({ status: 'checking', msg: STALE_MESSAGE, at: 2000 });
+    expect(stale.polygonForex).toEqual({ status: 'checking', msg: STALE_MESSAGE, at: 3000 });
+    expect(stale.oandaRest).toEqual({ status: 'checking', msg: 'N/A', at: null });
   });
 });

@@ -29,3 +29,20 @@ export function applyHeartbeat(rows: HealthRows, data: unknown, now = Date.now()
 }
 
 export const STATUS_LABELS: Record<HealthStatus, string> = { checking: 'Checking', connected: 'Connected', disconnected: 'Disconnected' };
+
+/** Heartbeats come every 10 s: a row with none for this long goes back to Checking. */
+export const STALE_MS = 35_000;
+export const STALE_MESSAGE = 'No heartbeat for a while';
+
+/** Rows whose last heartbeat is older than STALE_MS back to Checking (the engine or its stream is gone). */
+export function expireHealth(rows: HealthRows, now = Date.now(), staleMs = STALE_MS): HealthRows {
+  let out: HealthRows | null = null;
+  for (const api of HEALTH_APIS) {
+    const r = rows[api];
+    if (r.at !== null && r.status !== 'checking' && now - r.at > staleMs) {
+      out ??= { ...rows };
+      out[api] = { status: 'checking', msg: STALE_MESSAGE, at: r.at };
+    }
+  }
+  return out ?? rows;
+}
