@@ -50,7 +50,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
 export default function Page() {
   const { settings } = useLoaderData<typeof loader>();
   const reply = useActionData<Reply>();
-  return <SiteSettingsPage settings={settings} reply={reply} />;
+  // a save shows the stored values again: the form (and its file inputs) starts over from them
+  return <SiteSettingsPage key={JSON.stringify(settings)} settings={settings} reply={reply} />;
 }
 
 export function ErrorBoundary() {
