@@ -12,7 +12,7 @@ import { loadInstruments, type Instrument, type Tick } from './book/book.ts';
 import { Simulator } from './feed/simulator.ts';
 import { backfill } from './feed/backfill.ts';
 import type { FeedProvider, Heartbeat } from './feed/feed.ts';
-import { createProviders, loadProviderSettings, saveCurrencyQuota, type CurrencyApi } from './feed/providers/index.ts';
+import { FeedManager } from './feed/providers/manager.ts';
 import { secretsKey } from './contract/secrets.ts';
 
 const config = loadConfig();
@@ -23,7 +23,7 @@ const log = (m: string) => console.log(`[engine] ${m}`);
 if (role !== 'all' && bus.kind === 'memory') log(`warning: ENGINE_ROLE=${role} without REDIS_URL: no other process can reach this one's bus`);
 
 const feeds: FeedProvider[] = [];
-let currency: CurrencyApi | null = null;
+let manager: FeedManager | undefined;
 let core: Core | undefined;
 let hub: Hub | undefined;
 
@@ -42,42 +42,50 @@ if (role === 'all' || role === 'core') {
 if (role === 'all' || role === 'feed') {
   const { list, quotes } = await loadInstruments(sql);
   const prices = new Map(quotes.map((q) => [q.name, (q.bid + q.ask) / 2]));
-  let simulated = list;
+  const emit = (t: Tick) => void bus.publish(TICKS, t).catch(() => {});
+  const beat = (h: Heartbeat) => void bus.publish<RealtimeEvent>(EVENTS, { topic: 'heartbeat', event: 'heartbeat', data: h }).catch(() => {});
+  const sim = new Simulator({ instruments: [], prices, seed: config.FEED_SEED, ticksPerSecond: config.FEED_TICKS_PER_SECOND });
+  // with real providers the status rows are theirs (or the manager's 'not configured'): the
+  // simulator's own heartbeats would claim a row no provider serves
+  const simBeat = config.FEED === 'providers' ? () => {} : beat;
+  let simStarted = false;
+  // the simulator serves every instrument no provider serves: at start, after a provider
+  // settings change (a key added or removed) and after staff add, edit or delete instruments
+  const simulate = async (all: Instrument[]) => {
+    const served = manager?.assignment() ?? new Map<string, string>();
+    const mine = all.filter((i) => !served.has(i.name));
+    const { quotes: q } = await loadInstruments(sql);
+    for (const x of q) if (!prices.has(x.name)) prices.set(x.name, (x.bid + x.ask) / 2);
+    sim.setInstruments(mine, prices);
+    if (mine.length && !simStarted) { simStarted = true; feeds.push(sim); await sim.start(emit, simBeat); }
+    return mine.length;
+  };
   if (config.FEED === 'providers') {
-    const settings = await loadProviderSettings(sql, secretsKey(config.SECRETS_KEY));
-    for (const problem of settings.problems) log(`provider settings: ${problem}`);
-    const byCategory: Record<string, string[]> = {};
-    for (const i of list) (byCategory[i.category] ??= []).push(i.name);
-    const plan = createProviders(settings, byCategory);
-    feeds.push(...plan.providers);
-    const uncovered = new Set(plan.uncovered);
-    simulated = list.filter((i) => uncovered.has(i.name));
-    currency = plan.currency;
-    await currency?.start((q) => void saveCurrencyQuota(sql, q).catch(() => {}));
-    // conversions no live quote covers (an exotic wallet currency) come from the currency API
-    if (currency && core) { const api = currency; core.book.setFallbackRate((f, t) => api.rate(f, t)); }
-    log(`feed: ${plan.providers.map((p) => p.name).join(', ') || 'no provider configured'}; ${simulated.length} instruments simulated`);
+    manager = new FeedManager({
+      sql, secretsKey: secretsKey(config.SECRETS_KEY), emit, heartbeat: beat, log,
+      instruments: async () => {
+        const byCategory: Record<string, string[]> = {};
+        for (const i of (await loadInstruments(sql)).list) (byCategory[i.category] ??= []).push(i.name);
+        return byCategory;
+      },
+      onUncovered: async () => { await simulate((await loadInstruments(sql)).list); },
+      // conversions no live quote covers (an exotic wallet currency) come from the currency API
+      onCurrency: (api) => { if (core) core.book.setFallbackRate(api ? (f, t) => api.rate(f, t) : () => undefined); },
+    });
+    await manager.start();
+    await manager.listen();
   }
-  const sim = new Simulator({ instruments: simulated, prices, seed: config.FEED_SEED, ticksPerSecond: config.FEED_TICKS_PER_SECOND });
+  const simulated = await simulate(list);
   // first start: prices for the backfill come from the simulator's first round
   for (const t of sim.step(Date.now())) if (!prices.has(t.symbol)) prices.set(t.symbol, (t.bid + t.ask) / 2);
   void backfill(sql, list, prices, { seed: config.FEED_SEED }).then(
     (n) => n && log(`backfilled ${n} candles`), (e) => console.error('[engine] backfill', e.message));
-  const emit = (t: Tick) => void bus.publish(TICKS, t).catch(() => {});
-  const beat = (h: Heartbeat) => void bus.publish<RealtimeEvent>(EVENTS, { topic: 'heartbeat', event: 'heartbeat', data: h }).catch(() => {});
-  if (simulated.length) feeds.push(sim);
-  for (const f of feeds) await f.start(emit, beat);
-  log(`feed: simulator for ${simulated.length} instruments at ${config.FEED_TICKS_PER_SECOND} ticks/s, seed ${config.FEED_SEED}`);
+  log(`feed: simulator for ${simulated} instruments at ${config.FEED_TICKS_PER_SECOND} ticks/s, seed ${config.FEED_SEED}`);
 
-  // instruments added, edited or deleted by staff reach the simulator without a restart (the
-  // ones a real provider serves stay with it; a new one is simulated until the next start)
-  const byProvider = new Set(list.filter((i) => !simulated.includes(i)).map((i) => i.id));
-  const applyInstruments = async (all: Instrument[]) => {
-    const mine = all.filter((i) => !byProvider.has(i.id));
-    const { quotes } = await loadInstruments(sql);
-    sim.setInstruments(mine, new Map(quotes.map((q) => [q.name, (q.bid + q.ask) / 2])));
-    if (mine.length && !feeds.includes(sim)) { feeds.push(sim); await sim.start(emit, beat); }
-  };
+  // instruments added, edited or deleted by staff reach the feed without a restart: with real
+  // providers the plan is made again (an adapter whose instruments changed restarts, the rest is
+  // simulated), else the simulator takes the new list
+  const applyInstruments = async (all: Instrument[]) => { if (manager) await manager.reload(); else await simulate(all); };
   if (core) core.onInstruments((all) => void applyInstruments(all).catch((e) => console.error('[engine] instruments', e.message)));
   else {
     let pending: ReturnType<typeof setTimeout> | undefined;
@@ -93,7 +101,7 @@ if (role === 'all' || role === 'feed') {
 
 const app = createApp({
   sql, core, bus, hub, secret: config.ENGINE_SECRET, testControls: config.ENGINE_TEST_CONTROLS === '1',
-  feeds: () => feeds.map((f) => f.status()),
+  feeds: () => [...(manager?.providers() ?? []), ...feeds].map((f) => f.status()),
 }).listen({ hostname: config.ENGINE_HOST, port: config.ENGINE_PORT, idleTimeout: 0 });
 
 log(`listening on http://${config.ENGINE_HOST}:${app.server?.port} (role ${role}, bus ${bus.kind})`);
@@ -104,7 +112,7 @@ async function shutdown(signal: string) {
   stopping = true;
   log(`${signal}: stopping`);
   for (const f of feeds) await f.stop();
-  currency?.stop();
+  await manager?.stop();
   hub?.close();
   await app.stop();
   await core?.stop();

@@ -139,6 +139,22 @@ describe('GET /v1/stream', () => {
     const got = await reading;
     expect(got.map((f) => f.event)).toEqual(['heartbeat', 'track']);
     expect(got[1].data).toMatchObject({ url: '/deposits' });
+
+    // a status page opened later sees the last beat of each api at once, not after the next one
+    const later = await open(signTicket(SECRET, { uid: admin.userId, role: 1, sid }), 'heartbeat');
+    const first = await frames(later, 2000, (f) => f.length >= 1);
+    expect(first[0]).toMatchObject({ event: 'heartbeat', data: { api: 'oandaRest', success: true, msg: 'ok' } });
+  });
+
+  test('GET /v1/server: the engine process\'s CPU and memory, behind the secret', async () => {
+    expect((await E.call('GET', '/server', undefined, { 'x-engine-secret': 'nope' })).status).toBe(401);
+    const r = await E.call('GET', '/server');
+    expect(r.status).toBe(200);
+    const s = r.body.server;
+    expect(s.cores).toBeGreaterThan(0);
+    expect(s.totalMemoryMb).toBeGreaterThan(0);
+    expect(s.processMemoryMb).toBeGreaterThan(0);
+    for (const v of [s.cpuUsage, s.memoryUsage, s.processCpu]) { expect(v).toBeGreaterThanOrEqual(0); expect(v).toBeLessThanOrEqual(100); }
   });
 
   test('POST /v1/events needs the secret and a known topic', async () => {

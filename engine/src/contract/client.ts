@@ -69,6 +69,8 @@ export function engineClient(target: string | App, opts: EngineClientOptions) {
     quotes: () => settle(() => api.quotes.get(within(3000))),
     candles: (symbol: string, interval: '1m' | '1h' | '1D' = '1D', limit = 500) =>
       settle(() => api.candles({ symbol }).get({ query: { interval, limit }, ...within(5000) })),
+    /** staff: the engine process's CPU and memory (Server Information) */
+    serverInfo: () => settle(() => api.server.get(within(3000))),
     rate: (from: string, to: string) => settle(() => api.rates.get({ query: { from, to }, ...within(5000) })),
   };
 }

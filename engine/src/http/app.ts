@@ -11,6 +11,7 @@ import { marketRoutes } from './market.ts';
 import { realtimeRoutes } from './realtime.ts';
 import { metricsText } from './metrics.ts';
 import { requireSecret } from './internal.ts';
+import { engineServerInfo } from './server-info.ts';
 import { DECIMAL_INPUTS, parseDecimal, type DecimalField } from '../domain/index.ts';
 import { Refused, STATUS } from '../orders/results.ts';
 import { numberRefusal } from '../orders/service.ts';
@@ -77,6 +78,11 @@ export function createApp({ sql, startedAt = new Date(), core, bus, hub, feeds, 
         ...(feeds ? { feeds: feeds() } : {}),
         uptimeSeconds: Math.round((Date.now() - startedAt.getTime()) / 1000),
       };
+    })
+    // the admin's Server Information page, through web (the secret): this process's CPU and memory
+    .get('/server', async ({ headers }) => {
+      requireSecret(headers, secret);
+      return { server: await engineServerInfo() };
     })
     // typed as the engine with every role (the typed client's App); a process without a core answers 404
     .use(core ? coreRoutes(core, hub, secret, testControls) : (new Elysia() as unknown as ReturnType<typeof coreRoutes>))

@@ -39,6 +39,8 @@ export class Hub {
   private keepalive: ReturnType<typeof setInterval>;
   private unsub?: () => void;
   private seq = 0;
+  /** the last heartbeat per feed api: a status page opened between two beats sees it at once */
+  private beats = new Map<string, Uint8Array>();
   messagesSent = 0;
 
   constructor(private bus: Bus) {
@@ -92,6 +94,7 @@ export class Hub {
         if (topics.includes('prices') && this.latest.size) {
           this.send(client, priceFrame([...this.latest.values()]));
         }
+        if (topics.includes('heartbeat')) for (const b of this.beats.values()) this.send(client, b);
         if (lastEventId) void this.resume(client, lastEventId);
       },
       cancel: () => this.drop(client),
@@ -118,6 +121,13 @@ export class Hub {
   }
 
   private onEvent(m: BusMessage<RealtimeEvent>) {
+    if (m.data.topic === 'heartbeat') {
+      const api = (m.data.data as { api?: unknown } | null)?.api;
+      // a handful of apis; the bound keeps a stray publisher from growing the map
+      if (typeof api === 'string' && (this.beats.has(api) || this.beats.size < 20)) {
+        this.beats.set(api, enc.encode(`event: ${m.data.event}\ndata: ${JSON.stringify({ topic: m.data.topic, ...wrap(m.data.data) })}\n\n`));
+      }
+    }
     const set = this.byTopic.get(m.data.topic);
     if (!set) return;
     for (const c of set) {

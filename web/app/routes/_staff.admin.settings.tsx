@@ -1,13 +1,59 @@
-import type { LoaderFunctionArgs } from '@remix-run/node';
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node';
+import { useActionData, useLoaderData } from '@remix-run/react';
+import { db } from '~/utils/db.server.ts';
+import { clientIp } from '~/utils/request.server.ts';
+import { redirectWithToast } from '~/utils/toast.server.ts';
+import { replyRefused } from '~/utils/reply.server.ts';
 import { requireAccess } from '~/modules/auth/guards.server.ts';
-import { PlaceholderPage } from '~/modules/shell/placeholder.tsx';
+import { parseForm, type Reply } from '~/components/ui/forms.ts';
+import { discardUploads, receiveUploads } from '~/modules/uploads/uploads.server.ts';
+import { readSiteSettings, saveSiteSettings } from '~/modules/settings/site-settings.server.ts';
+import { SETTINGS_FILE_FIELDS, SiteSettingsSchema, type SettingsFileField } from '~/modules/settings/site-settings.ts';
+import { SiteSettingsPage } from '~/modules/settings/site-settings-page.tsx';
+import { GeneralErrorBoundary } from '~/components/error-boundary.tsx';
 
-// /admin/settings — roles from the permission map; a later issue fills this page.
-export async function loader({ request }: LoaderFunctionArgs) {
-  await requireAccess(request);
-  return null;
+// /admin/settings — Site Settings (admin only, from the permission map): one multipart form.
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const sql = db();
+  await requireAccess(request, sql, context);
+  return { settings: await readSiteSettings(sql) };
+}
+
+/** typed secrets never travel back in a reply */
+const HIDDEN = ['recaptchaSecret', 'webhookApiKey'];
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const sql = db();
+  const s = await requireAccess(request, sql, context);
+  const received = await receiveUploads(sql, request, { id: s.user.id, roleId: s.user.roleId }, SETTINGS_FILE_FIELDS);
+  if (!received.ok) {
+    const e = received.error;
+    const body: Reply = { ok: false, toast: e.message, values: e.params, result: { status: 'error', error: { [e.field]: [e.message] } } };
+    return data(body, { status: e.status });
+  }
+  const stored = Object.values(received.files).map((f) => f!.id);
+  const submission = parseForm(received.form, SiteSettingsSchema, { coerce: false });
+  if (submission.status !== 'success') {
+    await discardUploads(sql, s.user.id, stored);
+    return replyRefused(submission, { hideFields: HIDDEN });
+  }
+  const files = Object.fromEntries(Object.entries(received.files).map(([k, f]) => [k, f!.id])) as Partial<Record<SettingsFileField, number>>;
+  const r = await saveSiteSettings(sql, submission.value, files, { actorId: s.user.id, ip: clientIp(request, context) });
+  if (!r.ok) {
+    await discardUploads(sql, s.user.id, stored);
+    return replyRefused(submission, { hideFields: HIDDEN, status: r.status, toast: r.message, fieldErrors: r.field ? { [r.field]: [r.message] } : undefined });
+  }
+  // a redirect: the root loader runs again, so the new name, logo and theme show at once
+  return redirectWithToast('/admin/settings', { type: 'success', title: 'Settings updated successfully' });
 }
 
 export default function Page() {
-  return <PlaceholderPage title="Site Settings" />;
+  const { settings } = useLoaderData<typeof loader>();
+  const reply = useActionData<Reply>();
+  // a save shows the stored values again: the form (and its file inputs) starts over from them
+  return <SiteSettingsPage key={JSON.stringify(settings)} settings={settings} reply={reply} />;
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
 }

@@ -19,10 +19,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
     const ticket = signTicket(env().ENGINE_SECRET, { uid: s.user.id, role: s.user.roleId, sid: s.sessionId, trk: id });
     return Response.json({ url: publicEnv().ENGINE_PUBLIC_URL, ticket, topics: `track:${id}` }, { headers: { 'cache-control': 'no-store' } });
   }
-  const pricesOnly = params.get('topics') === 'prices';
+  const asked = params.get('topics');
+  const pricesOnly = asked === 'prices';
+  // the API status page's feed health (docs/specs.md#settings-and-providers): staff the engine lets follow it
+  const heartbeat = asked === 'heartbeat';
+  if (heartbeat && s.user.roleId !== 1 && s.user.roleId !== 2) return new Response(null, { status: 403, headers: { 'cache-control': 'no-store' } });
   const ticket = signTicket(env().ENGINE_SECRET, { uid: s.user.id, role: s.user.roleId, sid: s.sessionId });
   return Response.json(
-    { url: publicEnv().ENGINE_PUBLIC_URL, ticket, topics: pricesOnly ? 'prices' : `prices,user:${s.user.id}` },
+    { url: publicEnv().ENGINE_PUBLIC_URL, ticket, topics: heartbeat ? 'heartbeat' : pricesOnly ? 'prices' : `prices,user:${s.user.id}` },
     { headers: { 'cache-control': 'no-store' } },
   );
 }

@@ -10,6 +10,9 @@ export interface ServerInfo {
   /** used share of physical memory (total − available), 0–100 */
   memoryUsage: number;
   totalMemoryMb: number;
+  /** this process's resident memory (MB) and uptime (s) */
+  processMemoryMb: number;
+  uptimeSeconds: number;
 }
 
 interface CpuTimes { busy: number; total: number }
@@ -53,5 +56,7 @@ export async function serverInfo(): Promise<ServerInfo> {
     cores: os.availableParallelism?.() ?? cpus.length,
     memoryUsage: clampPercent(((total - free) / total) * 100),
     totalMemoryMb: Math.round(total / (1024 * 1024)),
+    processMemoryMb: Math.round(process.memoryUsage().rss / (1024 * 1024)),
+    uptimeSeconds: Math.round(process.uptime()),
   };
 }
