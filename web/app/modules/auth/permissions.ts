@@ -266,7 +266,7 @@ export const MENU: readonly MenuItem[] = [
   section('Server Management', ADMIN),
   link('API Status', '/admin/status/api', '♥'),
   link('Server Information', '/admin/status/server', '▣'),
-  link('Audit Trail', '/admin/audit', '⎙'),
+  link('Audit Trail', '/admin/audit', '✎'),
 ];
 
 /** The menu as one role sees it: items and children filtered, empty groups and orphan headings dropped. */
