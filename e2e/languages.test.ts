@@ -37,9 +37,11 @@ describe('translations', () => {
     original = { id: Number(row.id), value: row.value };
     // a customer reading French sees the shipped text
     const customer = await newPage(browser);
-    await customer.context().addCookies([{ name: 'lang', value: 'fr', url: BASE_URL }]);
     await signIn(customer, 'alice@demo.broker', 'Demo-1234');
     await customer.waitForURL('**/dashboard');
+    await customer.context().addCookies([{ name: 'lang', value: 'fr', url: BASE_URL }]);
+    await customer.goto('/dashboard');
+    await expect.poll(() => customer.locator('html').getAttribute('lang')).toBe('fr');
     const nav = customer.getByRole('navigation', { name: /.+/ }).first();
     await nav.getByRole('link', { name: original.value, exact: true }).waitFor();
 
@@ -100,7 +102,7 @@ describe('translations', () => {
     await toast(page, 'Languages updated successfully').waitFor();
     const row = page.getByRole('row').filter({ hasText: 'E2E Zed' });
     await row.getByRole('link', { name: /missing/ }).click();
-    await page.waitForURL(`**/admin/languages/${code}`);
+    await page.waitForURL((u) => u.pathname === `/admin/languages/${code}`);
     const missing = page.locator('#missing');
     await missing.getByText(/texts have no translation/).waitFor();
     const before = Number((await missing.locator('summary').textContent())!.replace(/\D/g, ''));

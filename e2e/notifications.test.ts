@@ -52,6 +52,7 @@ describe('the bell', () => {
     await menu.getByText('E2E note 3').waitFor();
     await expectNoAxeViolations(page);
     await menu.getByRole('button', { name: 'Mark all read' }).click();
+    await page.getByRole('region', { name: 'Notifications' }).getByText('Notifications marked as read').waitFor();
     await badge(page).waitFor({ state: 'detached' });
     expect(await bell(page).getAttribute('aria-label')).toBe('Notifications');
     expect(await unread(c.id)).toBe(0);
@@ -109,7 +110,7 @@ describe('the page of all notifications', () => {
     await expect.poll(() => rows.count()).toBe(15);
     await page.getByRole('button', { name: 'Next page' }).click();
     await expect.poll(() => rows.count()).toBe(2);
-    await page.getByRole('button', { name: /Mark notification #\d+ read/ }).first().click();
+    await page.getByRole('button', { name: /^Mark read \(#\d+\)$/ }).first().click();
     await expect.poll(() => unread(c.id)).toBe(16);
     await expect.poll(() => badge(page).textContent()).toBe('16');
     await page.getByRole('button', { name: 'Mark all read' }).first().click();
@@ -126,7 +127,7 @@ describe('the page of all notifications', () => {
     await signIn(page, u.email, PASSWORD);
     await page.waitForURL('**/admin/**');
     await page.goto('/admin/notifications');
-    await page.getByText('E2E staff note').waitFor();
+    await page.getByRole('main').getByText('E2E staff note', { exact: true }).waitFor();
     await expect.poll(() => badge(page).textContent()).toBe('1');
     await expectNoAxeViolations(page);
     await page.getByRole('button', { name: 'Mark all read' }).first().click();

@@ -13,11 +13,18 @@ export function useCanSeeAudit(): boolean {
   return !!shell?.user && accessFor('/admin/audit', shell.user.roleId).allowed;
 }
 
-export function HistoryLink({ targetKind, targetId, label }: { targetKind: string; targetId: string | number; label: string }) {
+/** The link as the word History, or (icon) as a clock for a row of icon buttons. */
+export function HistoryLink({ targetKind, targetId, label, icon = false, className = '' }: { targetKind: string; targetId: string | number; label: string; icon?: boolean; className?: string }) {
   const { t } = useTranslation();
   const allowed = useCanSeeAudit();
   if (!allowed) return null;
   return (
-    <Link to={auditUrl(targetKind, targetId)} className="btn btn-sm btn-ghost history-link" aria-label={label} title={label}>{t('History')}</Link>
+    <Link to={auditUrl(targetKind, targetId)} className={`btn btn-sm btn-ghost history-link ${className}`} aria-label={label} title={label}>
+      {icon ? (
+        <svg viewBox="0 0 24 24" width="16" height="16" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round">
+          <path d="M3 12a9 9 0 1 0 3-6.7L3 8M3 3v5h5M12 7v5l3 3" />
+        </svg>
+      ) : t('History')}
+    </Link>
   );
 }

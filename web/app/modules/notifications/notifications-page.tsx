@@ -68,14 +68,14 @@ function RowActions({ n, action }: { n: NotificationItem; action: string }) {
           <input type="hidden" name="intent" value="read" />
           <input type="hidden" name="id" value={n.id} />
           <input type="hidden" name="open" value="1" />
-          <button type="submit" className="btn btn-sm btn-ghost" aria-label={t('Open notification #{{id}}', { id: n.id })}>{t('Open')}</button>
+          <button type="submit" className="btn btn-sm btn-ghost" aria-label={`${t('Open')} (#${n.id})`}>{t('Open')}</button>
         </Form>
       ) : null}
       {n.read ? null : (
         <mark.Form method="post" action={action} className="inline-form">
           <input type="hidden" name="intent" value="read" />
           <input type="hidden" name="id" value={n.id} />
-          <button type="submit" className="btn btn-sm btn-ghost" disabled={mark.state !== 'idle'} aria-label={t('Mark notification #{{id}} read', { id: n.id })}>{t('Mark read')}</button>
+          <button type="submit" className="btn btn-sm btn-ghost" disabled={mark.state !== 'idle'} aria-label={`${t('Mark read')} (#${n.id})`}>{t('Mark read')}</button>
         </mark.Form>
       )}
     </div>

@@ -80,7 +80,7 @@ export function TradesPage() {
           <IconButton label={t('Edit order #{{id}}', { id: o.id })} icon="edit" onClick={() => setEditing(o)} />
           {o.closeTime ? null : <IconButton label={t('Close order #{{id}}', { id: o.id })} icon="close" onClick={() => setClosing(o)} />}
           <IconButton label={t('Delete order #{{id}}', { id: o.id })} icon="delete" onClick={() => setDeleting(o)} />
-          <HistoryLink targetKind="order" targetId={o.id} label={t('History of order #{{id}}', { id: o.id })} />
+          <HistoryLink targetKind="order" targetId={o.id} label={t('History of order #{{id}}', { id: o.id })} icon className="trade-action" />
         </div>
       ),
     },
