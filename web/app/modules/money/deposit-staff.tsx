@@ -14,7 +14,7 @@ import { ErrorList } from '~/components/ui/fields.tsx';
 import { useFormat, type Formatter } from '~/components/ui/format.ts';
 import { DecisionSchemas } from './deposit-schemas.ts';
 import { DepositStatusChip } from './deposit-client.tsx';
-import { HistoryLink } from '~/modules/audit/history-link.tsx';
+import { HistoryLink, useCanSeeAudit } from '~/modules/audit/history-link.tsx';
 import type { StaffDepositRow, DepositStatus } from './deposits.server.ts';
 
 export interface StaffDepositsData {
@@ -116,12 +116,17 @@ function staffColumns(t: T, f: Formatter, act: (a: Acting) => void): ColumnDef<S
               <button type="button" className="btn btn-sm btn-danger" onClick={() => act({ decision: 'decline', id: row.original.id })}
                 aria-label={t('Decline deposit #{{id}}', { id: row.original.id })}>{t('Decline')}</button>
             </>
-          ) : <span aria-hidden="true">-</span>}
+          ) : <NoDecision />}
           <HistoryLink targetKind="deposit" targetId={row.original.id} label={t('History of deposit #{{id}}', { id: row.original.id })} />
         </span>
       ),
     },
   ];
+}
+
+/** A decided deposit has no action: a dash, unless the History link is there. */
+function NoDecision() {
+  return useCanSeeAudit() ? null : <>-</>;
 }
 
 /** A date and its time, each kept whole when the column wraps. */
