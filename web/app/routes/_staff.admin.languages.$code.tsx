@@ -1,13 +1,16 @@
-import type { LoaderFunctionArgs } from '@remix-run/node';
-import { requireAccess } from '~/modules/auth/guards.server.ts';
-import { PlaceholderPage } from '~/modules/shell/placeholder.tsx';
+import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
+import { translationsAction, translationsLoader } from '~/modules/languages/languages.server.ts';
+import { TranslationsPage } from '~/modules/languages/translations-page.tsx';
+import { GeneralErrorBoundary } from '~/components/error-boundary.tsx';
 
-// /admin/languages/:code — roles from the permission map; a later issue fills this page.
-export async function loader({ request }: LoaderFunctionArgs) {
-  await requireAccess(request);
-  return null;
-}
+// /admin/languages/:code — one language's translations (admin only; an unknown code is a 404): modules/languages.
+export const loader = (args: LoaderFunctionArgs) => translationsLoader(args);
+export const action = (args: ActionFunctionArgs) => translationsAction(args);
 
 export default function Page() {
-  return <PlaceholderPage title="Translations" />;
+  return <TranslationsPage />;
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
 }

@@ -1,13 +1,16 @@
-import type { LoaderFunctionArgs } from '@remix-run/node';
-import { requireAccess } from '~/modules/auth/guards.server.ts';
-import { PlaceholderPage } from '~/modules/shell/placeholder.tsx';
+import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
+import { languagesAction, languagesLoader } from '~/modules/languages/languages.server.ts';
+import { LanguagesPage } from '~/modules/languages/languages-page.tsx';
+import { GeneralErrorBoundary } from '~/components/error-boundary.tsx';
 
-// /admin/languages — roles from the permission map; a later issue fills this page.
-export async function loader({ request }: LoaderFunctionArgs) {
-  await requireAccess(request);
-  return null;
-}
+// /admin/languages — the languages (admin only, from the permission map): modules/languages.
+export const loader = (args: LoaderFunctionArgs) => languagesLoader(args);
+export const action = (args: ActionFunctionArgs) => languagesAction(args);
 
 export default function Page() {
-  return <PlaceholderPage title="Languages" />;
+  return <LanguagesPage />;
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
 }

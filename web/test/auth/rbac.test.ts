@@ -24,6 +24,8 @@ function concrete(path: string, user: TestUser | null): string {
   const wallet = user ? wallets[user.id] : 1;
   if (path === '/deposits/bank/:id') return `/deposits/bank/${wallet}?amount=100`;
   if (path === '/deposits/crypto/:id') return `/deposits/crypto/usdt?balance=${wallet}&amount=100`;
+  // a language's translations open on a language that exists (others are 404)
+  if (path === '/admin/languages/:code') return '/admin/languages/en';
   // a customer's page opens on a customer every allowed role may see (see beforeAll)
   const id = path === '/admin/customers/edit/:id' ? customer.id : user ? user.id + 1_000_000 : 1;
   return path.replace(/:id\b/, String(id)).replace(/:([a-zA-Z]+)/g, 'x1');
@@ -34,6 +36,7 @@ const wallets: Record<number, number> = {};
 let customer: TestUser;
 beforeAll(async () => {
   await ensureGateways(sql);
+  await sql`INSERT INTO languages (code, name) VALUES ('en', 'English') ON CONFLICT (code) DO NOTHING`;
   for (const roleId of [1, 2, 3, 4, 5, 6]) {
     const user = await createUser(sql, { roleId });
     users[roleId] = { user, cookie: (await sessionFor(sql, user.id)).cookie };

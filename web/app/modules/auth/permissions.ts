@@ -54,6 +54,8 @@ export const ROUTES: readonly RouteRule[] = [
   r('/security', ALL_ROLES, 'Security', 'client'),
   r('/statements', ALL_ROLES, 'Statements', 'client'),
   r('/mobile-chart/:symbol', ALL_ROLES, 'Chart', 'client'),
+  // every notification of the signed-in user (the bell's 'View all'); staff have theirs in the back-office
+  r('/notifications', ALL_ROLES, 'Notifications', 'client'),
 
   // admin (docs/specs.md#navigation-and-roles)
   r('/admin', ADMIN, 'Dashboard'),
@@ -89,6 +91,9 @@ export const ROUTES: readonly RouteRule[] = [
   r('/admin/languages/:code', ADMIN, 'Translations'),
   r('/admin/status/api', ADMIN, 'API Status'),
   r('/admin/status/server', ADMIN, 'Server Information'),
+  // beyond the navigation table: the audit trail (every staff change, before and after)
+  r('/admin/audit', ADMIN, 'Audit Trail'),
+  r('/admin/notifications', STAFF_ROLES, 'Notifications'),
 
   // CRM (docs/specs.md#navigation-and-roles)
   r('/admin/crm/clients', ADMIN_MANAGER, 'Clients'),
@@ -261,6 +266,7 @@ export const MENU: readonly MenuItem[] = [
   section('Server Management', ADMIN),
   link('API Status', '/admin/status/api', '♥'),
   link('Server Information', '/admin/status/server', '▣'),
+  link('Audit Trail', '/admin/audit', '✎'),
 ];
 
 /** The menu as one role sees it: items and children filtered, empty groups and orphan headings dropped. */

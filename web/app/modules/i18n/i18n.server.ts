@@ -15,6 +15,12 @@ import englishSeed from '../../../../seeds/translations/en.json';
 
 const CODE_KEYS: ReadonlySet<string> = new Set(Object.keys(englishSeed));
 
+/** Every key the code uses, in the English seed's order (sorted). */
+export function codeKeys(): readonly string[] {
+  return ORDERED_KEYS;
+}
+const ORDERED_KEYS: readonly string[] = Object.freeze([...CODE_KEYS]);
+
 /** Whether the code uses this i18n key; only such keys may be recorded as missing. */
 export function isKnownKey(key: string): boolean {
   return CODE_KEYS.has(key);

@@ -14,6 +14,7 @@ import { ErrorList } from '~/components/ui/fields.tsx';
 import { useFormat, type Formatter } from '~/components/ui/format.ts';
 import { DecisionSchemas } from './deposit-schemas.ts';
 import { DepositStatusChip } from './deposit-client.tsx';
+import { HistoryLink, useCanSeeAudit } from '~/modules/audit/history-link.tsx';
 import type { StaffDepositRow, DepositStatus } from './deposits.server.ts';
 import { EXACT_COUNT_LIMIT } from '~/modules/trades/limits.ts';
 
@@ -112,16 +113,26 @@ function staffColumns(t: T, f: Formatter, act: (a: Acting) => void): ColumnDef<S
     { id: 'created_at', header: t('Date'), cell: ({ row }) => <DateCell text={f.dateTime(row.original.createdAt)} /> },
     {
       id: 'actions', header: t('Actions'), enableSorting: false,
-      cell: ({ row }) => (row.original.status === 'pending' ? (
+      cell: ({ row }) => (
         <span className="row-actions">
-          <button type="button" className="btn btn-sm btn-primary" onClick={() => act({ decision: 'approve', id: row.original.id })}
-            aria-label={t('Approve deposit #{{id}}', { id: row.original.id })}>{t('Approve')}</button>
-          <button type="button" className="btn btn-sm btn-danger" onClick={() => act({ decision: 'decline', id: row.original.id })}
-            aria-label={t('Decline deposit #{{id}}', { id: row.original.id })}>{t('Decline')}</button>
+          {row.original.status === 'pending' ? (
+            <>
+              <button type="button" className="btn btn-sm btn-primary" onClick={() => act({ decision: 'approve', id: row.original.id })}
+                aria-label={t('Approve deposit #{{id}}', { id: row.original.id })}>{t('Approve')}</button>
+              <button type="button" className="btn btn-sm btn-danger" onClick={() => act({ decision: 'decline', id: row.original.id })}
+                aria-label={t('Decline deposit #{{id}}', { id: row.original.id })}>{t('Decline')}</button>
+            </>
+          ) : <NoDecision />}
+          <HistoryLink targetKind="deposit" targetId={row.original.id} label={t('History of deposit #{{id}}', { id: row.original.id })} />
         </span>
-      ) : '-'),
+      ),
     },
   ];
+}
+
+/** A decided deposit has no action: a dash, unless the History link is there. */
+function NoDecision() {
+  return useCanSeeAudit() ? null : <>-</>;
 }
 
 /** A date and its time, each kept whole when the column wraps. */

@@ -1,11 +1,13 @@
 // The pieces around every page: logo, language switcher, notifications, wallet switcher,
 // log out, back to admin, WhatsApp widget, navigation loading screen.
-import { Form, Link, NavLink, useLocation, useNavigation } from '@remix-run/react';
+import { Form, Link, NavLink, useFetcher, useLocation, useNavigation } from '@remix-run/react';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LANG_STORAGE_KEY } from '~/modules/i18n/i18n.ts';
 import { LoadingScreen } from '~/components/ui/spinner.tsx';
 import { useFormat, type Formatter } from '~/components/ui/format.ts';
+import { useFetcherToast } from '~/components/ui/toast.tsx';
+import type { Reply } from '~/components/ui/forms.ts';
 import { CLOSE_REASONS } from '~/modules/trading/positions.tsx';
 import type { Shell } from './shell.server.ts';
 
@@ -119,32 +121,69 @@ export function notificationText(n: Notice, t: (key: string, values?: Record<str
   return { title: n.title, description: n.description };
 }
 
-export function NotificationsDropdown({ items }: { items: Shell['notifications'] }) {
+/**
+ * The bell: the unread count as its badge, the latest notifications (unread ones marked), 'Mark
+ * all read' and a link to the page of all of them (`allPath`: /notifications in the client area,
+ * /admin/notifications in the back-office, whose action answers these posts too). Opening an unread
+ * one marks it read and goes to its url (the action redirects to the stored url); one without a url
+ * is marked read in place.
+ */
+export function NotificationsDropdown({ items, unread, allPath }: { items: Shell['notifications']; unread: number; allPath: string }) {
   const { t } = useTranslation();
   const f = useFormat();
-  const unread = items.filter((n) => !n.read).length;
+  const readAll = useFetcher<Reply>();
+  useFetcherToast(readAll);
+  // until the layout's data comes back, what was just marked read no longer counts
+  const shown = readAll.state !== 'idle' ? 0 : unread;
   return (
     // the name holds the badge's number: a control's visible text is part of its accessible name (WCAG 2.5.3)
-    <Dropdown ariaLabel={unread ? t('Notifications, {{count}} unread', { count: unread }) : t('Notifications')} className="notifications" label={
-      <span className="icon-btn" title={t('Notifications')}><BellIcon />{unread ? <span className="badge">{unread}</span> : null}</span>
+    <Dropdown ariaLabel={shown ? t('Notifications, {{count}} unread', { count: shown }) : t('Notifications')} className="notifications" label={
+      <span className="icon-btn" title={t('Notifications')}><BellIcon />{shown ? <span className="badge" data-testid="notification-badge">{shown > 99 ? '99+' : shown}</span> : null}</span>
     }>
-      <div className="dropdown-title">{t('Notifications')}</div>
+      <div className="dropdown-title notification-head">
+        <span>{t('Notifications')}</span>
+        {shown ? (
+          <readAll.Form method="post" action={allPath} className="inline-form">
+            <input type="hidden" name="intent" value="readAll" />
+            <button type="submit" className="link-btn notification-read-all" disabled={readAll.state !== 'idle'}>{t('Mark all read')}</button>
+          </readAll.Form>
+        ) : null}
+      </div>
       {items.length === 0 ? <div className="dropdown-empty">{t('No notifications')}</div> : (
         <ul className="notification-list">
-          {items.map((n) => {
-            const text = notificationText(n, t, f);
-            const body = (
-              <>
-                <strong>{text.title}</strong>
-                {text.description ? <span>{text.description}</span> : null}
-                <time dateTime={n.createdAt}>{f.clientDateTime(n.createdAt)}</time>
-              </>
-            );
-            return <li key={n.id}>{n.url ? <Link to={n.url} className="notification">{body}</Link> : <div className="notification">{body}</div>}</li>;
-          })}
+          {items.map((n) => <NotificationEntry key={n.id} n={n} allPath={allPath} allRead={readAll.state !== 'idle'} f={f} />)}
         </ul>
       )}
+      <Link to={allPath} className="dropdown-item notification-all">{t('View all notifications')}</Link>
     </Dropdown>
+  );
+}
+
+function NotificationEntry({ n, allPath, allRead, f }: { n: Shell['notifications'][number]; allPath: string; allRead: boolean; f: Formatter }) {
+  const { t } = useTranslation();
+  const mark = useFetcher<Reply>();
+  const read = n.read || allRead || mark.state !== 'idle';
+  const text = notificationText(n, t, f);
+  const body = (
+    <>
+      <strong>{read ? null : <span className="unread-dot" aria-hidden="true" />}{text.title}{read ? null : <span className="sr-only"> ({t('Unread')})</span>}</strong>
+      {text.description ? <span>{text.description}</span> : null}
+      <time dateTime={n.createdAt}>{f.clientDateTime(n.createdAt)}</time>
+    </>
+  );
+  const cls = `notification${read ? '' : ' unread'}`;
+  if (read) return <li>{n.url ? <Link to={n.url} className={cls}>{body}</Link> : <div className={cls}>{body}</div>}</li>;
+  // unread: a post that marks it read (and, with a url, goes there)
+  const FormTag = n.url ? Form : mark.Form;
+  return (
+    <li>
+      <FormTag method="post" action={allPath} className="notification-form">
+        <input type="hidden" name="intent" value="read" />
+        <input type="hidden" name="id" value={n.id} />
+        {n.url ? <input type="hidden" name="open" value="1" /> : null}
+        <button type="submit" className={`${cls} notification-button`}>{body}</button>
+      </FormTag>
+    </li>
   );
 }
 

@@ -47,7 +47,7 @@ export function ClientLayout({ root, shell, children }: { root: RootBits; shell:
           {shortcut && !shell.impersonating ? <Link to={ROLE_HOME[role]} className="btn btn-sm btn-primary">{t(shortcut)}</Link> : null}
           {shell.impersonating ? <BackToAdminButton /> : null}
           <WalletSwitcher balances={shell.balances} activeBalanceId={shell.activeBalanceId} />
-          <NotificationsDropdown items={shell.notifications} />
+          <NotificationsDropdown items={shell.notifications} unread={shell.unread} allPath="/notifications" />
           <LanguageSwitcher languages={root.languages} locale={root.locale} />
           <LogoutButton className="btn btn-ghost btn-sm" />
         </div>
@@ -111,7 +111,7 @@ export function StaffLayout({ root, shell, children }: { root: RootBits; shell: 
         <div className="topbar-right">
           <Link to="/dashboard" className="btn btn-sm btn-ghost">{t('Client Area')}</Link>
           <LanguageSwitcher languages={root.languages} locale={root.locale} />
-          <NotificationsDropdown items={shell.notifications} />
+          <NotificationsDropdown items={shell.notifications} unread={shell.unread} allPath="/admin/notifications" />
           <Dropdown ariaLabel={t('Profile')} label={<span className="avatar" aria-hidden="true">{shell.user.fullName.slice(0, 1).toUpperCase()}</span>}>
             <div className="profile-head">
               <strong>{shell.user.fullName}</strong>

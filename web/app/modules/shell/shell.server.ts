@@ -3,7 +3,7 @@
 import type { Sql } from '~/utils/db.server.ts';
 import type { CurrentSession } from '~/modules/auth/session.server.ts';
 import { accountSummary, summaryFromColumn, walletsColumn } from '~/modules/accounts/accounts.server.ts';
-import type { NotificationData } from '~/modules/notifications/notifications.server.ts';
+import { notificationItem, type NotificationData } from '~/modules/notifications/notifications.server.ts';
 import { phoneLocked } from '~/modules/profile/profile.server.ts';
 import { maskEmail } from '~/utils/mask.ts';
 
@@ -18,6 +18,7 @@ export async function loadShell(sql: Sql, s: CurrentSession, request?: Request) 
     SELECT (SELECT coalesce(json_agg(n ORDER BY n.id DESC), '[]'::json) FROM (
               SELECT id, title, description, url, data, read_at IS NOT NULL AS read, created_at
                 FROM notifications WHERE user_id = u.id ORDER BY id DESC LIMIT 10) n) AS notifications,
+           (SELECT count(*)::int FROM notifications WHERE user_id = u.id AND read_at IS NULL) AS unread,
            ${walletsColumn(sql)} AS wallets
       FROM users u WHERE u.id = ${s.user.id}`.then(([row]) => row);
   const [row, account, masked] = await Promise.all([
@@ -29,10 +30,8 @@ export async function loadShell(sql: Sql, s: CurrentSession, request?: Request) 
   return {
     user: { id: s.user.id, fullName: s.user.fullName, email: masked ? maskEmail(s.user.email) : s.user.email, roleId: s.user.roleId },
     impersonating: s.impersonatorId !== null,
-    notifications: notifications.map((n) => ({
-      id: Number(n.id), title: n.title as string, description: n.description as string, url: (n.url as string | null) ?? null,
-      read: n.read as boolean, createdAt: new Date(n.created_at as string).toISOString(), data: (n.data ?? null) as NotificationData | null,
-    })),
+    notifications: notifications.map(notificationItem),
+    unread: Number(row?.unread ?? 0),
     balances: account.wallets,
     activeBalanceId: account.active?.id ?? null,
   };

@@ -17,6 +17,7 @@ import { plainDecimal, useFormat, type Formatter } from '~/components/ui/format.
 import { EditTradeSchema, TRADE_PARSE, TRADE_TITLES, TRADE_TYPES, type TradeType } from './schemas.ts';
 import type { TradeRow } from './trades.server.ts';
 import { EXACT_COUNT_LIMIT } from './limits.ts';
+import { HistoryLink } from '~/modules/audit/history-link.tsx';
 import type { TradesLoader } from './route.server.ts';
 
 type Row = TradeRow & { floatingPnl: number | null };
@@ -79,6 +80,7 @@ export function TradesPage() {
           <IconButton label={t('Edit order #{{id}}', { id: o.id })} icon="edit" onClick={() => setEditing(o)} />
           {o.closeTime ? null : <IconButton label={t('Close order #{{id}}', { id: o.id })} icon="close" onClick={() => setClosing(o)} />}
           <IconButton label={t('Delete order #{{id}}', { id: o.id })} icon="delete" onClick={() => setDeleting(o)} />
+          <HistoryLink targetKind="order" targetId={o.id} label={t('History of order #{{id}}', { id: o.id })} icon className="trade-action" />
         </div>
       ),
     },

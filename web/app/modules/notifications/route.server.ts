@@ -1,0 +1,43 @@
+// The loader and action of the notifications pages (/notifications for the client area,
+// /admin/notifications for staff): the signed-in user's own notifications, a page at a time, and
+// the bell's calls: open one (mark it read, then go to its url if it has one) and 'Mark all read'.
+// No user id is read from the request: every statement is scoped to the session's user, so another
+// user's notification id is 'Notification not found' and changes nothing.
+import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node';
+import { z } from 'zod';
+import { db } from '~/utils/db.server.ts';
+import { requireAccess } from '~/modules/auth/guards.server.ts';
+import { listQuery } from '~/components/ui/list-params.ts';
+import { parseIntent, RECORD_ID } from '~/components/ui/forms.ts';
+import { replyDone, replyRefused } from '~/utils/reply.server.ts';
+import { safeRedirect } from '~/utils/safe-redirect.ts';
+import { listNotifications, markAllNotificationsRead, markNotificationRead } from './notifications.server.ts';
+
+export const NOTIFICATION_ACTIONS = {
+  read: z.object({ id: RECORD_ID, open: z.string().max(10).optional() }),
+  readAll: z.object({}),
+};
+
+export async function notificationsLoader({ request, context }: LoaderFunctionArgs) {
+  const sql = db();
+  const s = await requireAccess(request, sql, context);
+  const q = listQuery(request, ['id']);
+  return listNotifications(sql, s.user.id, q);
+}
+
+export async function notificationsAction({ request, context }: ActionFunctionArgs) {
+  const sql = db();
+  const s = await requireAccess(request, sql, context);
+  const { intent, submission } = parseIntent(await request.formData(), NOTIFICATION_ACTIONS);
+  if (submission.status !== 'success') return replyRefused(submission, { intent });
+  if (intent === 'readAll') {
+    const n = await markAllNotificationsRead(sql, s.user.id);
+    return replyDone(submission, n ? 'Notifications marked as read' : null, { intent, values: { count: n } });
+  }
+  const v = submission.value as z.infer<typeof NOTIFICATION_ACTIONS.read>;
+  const r = await markNotificationRead(sql, s.user.id, v.id);
+  if (!r.found) return replyRefused(submission, { intent, status: 404, toast: 'Notification not found' });
+  // opening one with a url goes there: the stored url, never one from the form (only whether to go)
+  if (v.open !== undefined && r.url) return redirect(safeRedirect(r.url, '/'));
+  return replyDone(submission, null, { intent });
+}

@@ -1,0 +1,20 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
+import { notificationsAction, notificationsLoader } from '~/modules/notifications/route.server.ts';
+import { NotificationsPage } from '~/modules/notifications/notifications-page.tsx';
+import { GeneralErrorBoundary } from '~/components/error-boundary.tsx';
+import { pageMeta } from '~/modules/shell/meta.ts';
+
+// /notifications — the signed-in user's notifications in the client area (every role the permission map allows),
+// and the bell's posts (open one, mark all read): modules/notifications.
+export const loader = (args: LoaderFunctionArgs) => notificationsLoader(args);
+export const action = (args: ActionFunctionArgs) => notificationsAction(args);
+
+export const meta = pageMeta('Notifications');
+
+export default function Page() {
+  return <NotificationsPage action="/notifications" />;
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
+}
