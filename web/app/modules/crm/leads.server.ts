@@ -317,6 +317,8 @@ async function leadInScope(sql: Sql, caller: Caller, id: number, lock = false) {
 }
 
 async function statusExists(sql: Sql, status: string): Promise<boolean> {
+  // New is every lead's default status (crm.md §9), a status whether or not the list names it
+  if (status === 'New') return true;
   const [r] = await sql`SELECT 1 FROM sales_statuses WHERE lower(status) = lower(${status})`;
   return !!r;
 }
