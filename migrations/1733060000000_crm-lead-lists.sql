@@ -55,6 +55,9 @@ CREATE INDEX leads_sort_source_idx ON leads (lead_source_id, id);
 CREATE INDEX leads_sort_user_idx ON leads (user_id, id) WHERE user_id IS NOT NULL;
 -- the teams a manager runs and their members: the manager's scope
 CREATE INDEX IF NOT EXISTS team_members_team_idx ON team_members (team_id);
+-- the new columns' statistics now: until then the planner takes deleted_at IS NULL as rare and
+-- chooses bitmap scans and sorts over the index walks the lists are built for
+ANALYZE leads;
 
 -- Down Migration
 DROP INDEX IF EXISTS team_members_team_idx;

@@ -90,7 +90,7 @@ const likeEscape = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /**
  * The search: a trigram match of first name, last name, email and phone (leads_search_trgm_idx) from
- * 3 characters, a prefix of them below (the prefix indexes); a number also finds the lead of that id.
+ * 3 characters, a prefix of the names below (their prefix indexes); a number also finds the lead of that id.
  * A caller who sees masked contacts searches the names only: a search must not reveal what the list hides.
  */
 function searchCondition(sql: Sql, raw: string, masked: boolean): Fragment {
@@ -99,9 +99,7 @@ function searchCondition(sql: Sql, raw: string, masked: boolean): Fragment {
   const byId = /^[1-9][0-9]{0,15}$/.test(term) && Number.isSafeInteger(Number(term)) ? sql`OR l.id = ${Number(term)}` : sql``;
   const prefix = `${likeEscape(term)}%`;
   if (masked) return sql`AND (lower(l.first_name) LIKE ${prefix} OR lower(l.last_name) LIKE ${prefix} ${byId})`;
-  if ([...term].length < 3) {
-    return sql`AND (lower(l.first_name) LIKE ${prefix} OR lower(l.last_name) LIKE ${prefix} OR l.email LIKE ${prefix} OR l.phone LIKE ${prefix} ${byId})`;
-  }
+  if ([...term].length < 3) return sql`AND (lower(l.first_name) LIKE ${prefix} OR lower(l.last_name) LIKE ${prefix} ${byId})`;
   const contains = `%${likeEscape(term)}%`;
   return sql`AND (lower(l.first_name || ' ' || l.last_name || ' ' || l.email || ' ' || l.phone) LIKE ${contains} ${byId})`;
 }
@@ -131,18 +129,72 @@ export async function masksFor(sql: Sql, caller: Caller): Promise<boolean> {
 }
 
 /**
- * The number of leads a list holds: counted up to EXACT_COUNT_LIMIT, else PostgreSQL's estimate of
- * the same query (the trades lists' approach), so a list of a million costs what one of thousands does.
+ * The number of leads a list holds (the trades lists' approach, made robust to the planner's row
+ * estimate): PostgreSQL's estimate first; a list it takes for small is counted exactly (up to
+ * 3 × EXACT_COUNT_LIMIT, planned for all its rows: the filter's best index, never a scan hoping to
+ * stop early); a larger one is counted up to EXACT_COUNT_LIMIT, and above that the estimate stands
+ * (the page says so). So a list of a million costs what one of thousands does.
  */
-async function countLeads(sql: Sql, cond: Fragment, limit: number): Promise<{ total: number; estimated: boolean }> {
-  const [{ n }] = await sql`SELECT count(*)::int AS n FROM (SELECT 1 FROM leads l WHERE ${cond} LIMIT ${limit + 1}) x`;
-  if (n <= limit) return { total: n, estimated: false };
+export async function countLeads(sql: Sql, cond: Fragment, limit = EXACT_COUNT_LIMIT): Promise<{ total: number; estimated: boolean }> {
   const [plan] = await sql`EXPLAIN (FORMAT JSON) SELECT 1 FROM leads l WHERE ${cond}`;
-  const rows = Number((plan['QUERY PLAN'] as { Plan: { 'Plan Rows': number } }[])[0]?.Plan?.['Plan Rows']);
-  return { total: Math.max(n, Number.isFinite(rows) ? Math.round(rows) : 0), estimated: true };
+  const planned = Number((plan['QUERY PLAN'] as { Plan: { 'Plan Rows': number } }[])[0]?.Plan?.['Plan Rows']);
+  const estimate = Number.isFinite(planned) ? Math.round(planned) : Infinity;
+  const cap = estimate <= 3 * limit ? 3 * limit : limit;
+  const [{ n }] = await sql`SELECT count(*)::int AS n FROM (SELECT 1 FROM leads l WHERE ${cond} LIMIT ${cap + 1}) x`;
+  if (n <= cap) return { total: n, estimated: false };
+  return { total: Math.max(n, Number.isFinite(estimate) ? estimate : 0), estimated: true };
+}
+
+/** Sort columns that may be empty: their empty rows come last in either direction. */
+const NULLABLE: ReadonlySet<SortKey> = new Set<SortKey>([
+  'notes', 'manager', 'agent', 'retAgent', 'depositedAt', 'lastAccess', 'funnelLink', 'reference', 'leadSourceId', 'ftdAt', 'affiliator',
+]);
+/** Up to this many matching leads, a page is picked by sorting the matches found through the filter's best index. */
+export const SMALL_LIST = 20_000;
+
+/**
+ * The ids of one page. A small list (its exact count known, at most SMALL_LIST) is read through the
+ * filter's best index and sorted (OFFSET 0 fences the planner from walking a sort index in hope of
+ * early matches that lie deep); a large one walks the sort's (column, id) index in order, so the
+ * page costs its depth. A column that may be empty is walked over its values first
+ * (IS NOT NULL is an index condition), then over the empty rows by id.
+ */
+export async function pickPage(sql: Sql, cond: Fragment, q: Pick<LeadListQuery, 'sort' | 'dir' | 'limit'>, offset: number, small: boolean): Promise<number[]> {
+  const rows = await sql`${pageQuery(sql, cond, q, offset, small)}`;
+  const ids = rows.map((r) => Number(r.id));
+  if (small || !NULLABLE.has(q.sort) || ids.length === q.limit) return ids;
+  // the page reaches past the rows with a value: how many there are before it, then the empty ones
+  const valued = ids.length > 0 ? offset + ids.length
+    : Number((await sql`SELECT count(*)::int AS n FROM (SELECT 1 FROM leads l WHERE ${cond} AND l.${sql(SORT_COLUMNS[q.sort])} IS NOT NULL LIMIT ${offset}) x`)[0].n);
+  const dir = q.dir === 'asc' ? sql`ASC` : sql`DESC`;
+  const rest = await sql`
+    SELECT l.id FROM leads l WHERE ${cond} AND l.${sql(SORT_COLUMNS[q.sort])} IS NULL
+     ORDER BY l.id ${dir} LIMIT ${q.limit - ids.length} OFFSET ${Math.max(0, offset - valued)}`;
+  return [...ids, ...rest.map((r) => Number(r.id))];
+}
+
+/** The page query pickPage runs first (what bench:crm explains). */
+export function pageQuery(sql: Sql, cond: Fragment, q: Pick<LeadListQuery, 'sort' | 'dir' | 'limit'>, offset: number, small: boolean): Fragment {
+  const dir = q.dir === 'asc' ? sql`ASC` : sql`DESC`;
+  const col = sql(SORT_COLUMNS[q.sort] ?? 'id');
+  if (small) {
+    return q.sort === 'id'
+      ? sql`SELECT x.id FROM (SELECT l.id FROM leads l WHERE ${cond} OFFSET 0) x ORDER BY x.id ${dir} LIMIT ${q.limit} OFFSET ${offset}`
+      : sql`SELECT x.id FROM (SELECT l.id, l.${col} AS k FROM leads l WHERE ${cond} OFFSET 0) x
+             ORDER BY x.k ${dir} NULLS LAST, x.id ${dir} LIMIT ${q.limit} OFFSET ${offset}`;
+  }
+  if (q.sort === 'id') return sql`SELECT l.id FROM leads l WHERE ${cond} ORDER BY l.id ${dir} LIMIT ${q.limit} OFFSET ${offset}`;
+  const valued = NULLABLE.has(q.sort) ? sql`AND l.${col} IS NOT NULL` : sql``;
+  return sql`SELECT l.id FROM leads l WHERE ${cond} ${valued} ORDER BY l.${col} ${dir}, l.id ${dir} LIMIT ${q.limit} OFFSET ${offset}`;
 }
 
 const iso = (v: unknown) => (v ? (v as Date).toISOString() : null);
+
+/** Where a page starts: deeper than MAX_DEPTH rows is answered with the last page within it. */
+export function pageOffset(q: Pick<LeadListQuery, 'limit' | 'offset'>): { offset: number; bounded: boolean } {
+  const bounded = q.offset + q.limit > MAX_DEPTH;
+  return { bounded, offset: bounded ? Math.max(0, Math.floor((MAX_DEPTH - q.limit) / q.limit) * q.limit) : q.offset };
+}
 
 /**
  * One page of a screen: the page's ids picked by the sort's (column, id) index, then only those
@@ -155,28 +207,24 @@ export async function listLeads(sql: Sql, ctx: ListContext, q: LeadListQuery, op
   const resolved = await resolveScope(sql, ctx.caller);
   if (!resolved) return { rows: [], total: 0, estimated: false, bounded: false, offset: 0 };
   const cond = leadCondition(sql, ctx, q, resolved);
-  const bounded = q.offset + q.limit > MAX_DEPTH;
-  const offset = bounded ? Math.max(0, Math.floor((MAX_DEPTH - q.limit) / q.limit) * q.limit) : q.offset;
-  const col = sql(SORT_COLUMNS[q.sort] ?? 'id');
-  const dir = q.dir === 'asc' ? sql`ASC` : sql`DESC`;
-  const order = q.sort === 'id' ? sql`l.id ${dir}` : sql`l.${col} ${dir}, l.id ${dir}`;
-  const [rows, count] = await Promise.all([
-    sql`
+  const { offset, bounded } = pageOffset(q);
+  const count = await countLeads(sql, cond, opts.exactCountLimit ?? EXACT_COUNT_LIMIT);
+  const ids = await pickPage(sql, cond, q, offset, !count.estimated && count.total <= SMALL_LIST);
+  const found = ids.length === 0 ? [] : await sql`
       SELECT l.id, l.first_name, l.last_name, l.email, l.phone, l.first_note, l.country, l.city, l.lead_status,
              st.color AS status_color, l."group", l.manager_id, m.full_name AS manager_name, l.agent_id, a.full_name AS agent_name,
              l.ret_id, r.full_name AS ret_name, l.created_at, l.deposited_at, l.last_access, l.ftd_at, l.funnel_link, l.reference,
              l.lead_source_id, l.affiliate_id, af.full_name AS affiliate_name, l.user_id, cu.full_name AS linked_name
-        FROM (SELECT l.id FROM leads l WHERE ${cond} ORDER BY ${order} LIMIT ${q.limit} OFFSET ${offset}) p
-        JOIN leads l ON l.id = p.id
+        FROM leads l
         LEFT JOIN users m ON m.id = l.manager_id
         LEFT JOIN users a ON a.id = l.agent_id
         LEFT JOIN users r ON r.id = l.ret_id
         LEFT JOIN users af ON af.id = l.affiliate_id
         LEFT JOIN users cu ON cu.id = l.user_id
-        LEFT JOIN sales_statuses st ON lower(st.status) = lower(l.lead_status)
-       ORDER BY ${order}`,
-    countLeads(sql, cond, opts.exactCountLimit ?? EXACT_COUNT_LIMIT),
-  ]);
+        LEFT JOIN LATERAL (SELECT s.color FROM sales_statuses s WHERE lower(s.status) = lower(l.lead_status) LIMIT 1) st ON true
+       WHERE l.id IN ${sql(ids)}`;
+  const byId = new Map(found.map((r) => [Number(r.id), r]));
+  const rows = ids.map((id) => byId.get(id)).filter((r) => r !== undefined);
   const seen = offset + rows.length + (count.estimated && rows.length === q.limit ? 1 : 0);
   const total = count.estimated ? Math.max(count.total, seen) : count.total;
   return {
