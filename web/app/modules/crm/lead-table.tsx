@@ -92,7 +92,7 @@ function LeadTable({ data }: { data: ListData }) {
         cell: ({ row: { original: o } }) => (
           <span className="lead-note">
             <span className={o.note ? '' : 'muted'}>{o.note ? ([...o.note].length > NOTE_PREVIEW ? `${[...o.note].slice(0, NOTE_PREVIEW).join('')}…` : o.note) : '—'}</span>
-            <button type="button" className="btn btn-sm btn-ghost" onClick={() => setNotesOf(o)} aria-label={t('Notes of lead #{{id}}', { id: o.id })}>{t('View')}</button>
+            <button type="button" className="btn btn-sm btn-ghost" onClick={() => setNotesOf(o)} aria-label={t('View notes of lead #{{id}}', { id: o.id })}>{t('View')}</button>
           </span>
         ),
       },

@@ -38,28 +38,30 @@ export function leadsLoader(key: ScreenKey) {
     }
     const manages = caller.roleId === 1 || caller.roleId === 2;
     const agentRole = screen.agentField === 'retId' ? 6 : 5;
-    const [statuses, agents, managers, salesAgents, retAgents] = await Promise.all([
+    const parsed = readFilters(params);
+    const q = parsed.ok ? parsed.query : null;
+    // the page and the pickers at once (the pool has room): one round trip's wait instead of two
+    const [statuses, managers, salesAgents, retAgents, list] = await Promise.all([
       statusChoices(sql),
-      staffChoices(sql, caller, agentRole),
       caller.roleId === 1 ? staffChoices(sql, caller, 2) : Promise.resolve([]),
       staffChoices(sql, caller, 5),
       staffChoices(sql, caller, 6),
+      q ? listLeads(sql, { caller, screen, masked }, {
+        status: q.status, agent: manages ? q.agent : '', dateStart: q.dateStart, dateEnd: q.dateEnd, search: q.search,
+        sort: q.sort as SortKey, dir: q.dir, limit: q.limit, offset: q.offset,
+      }) : Promise.resolve(null),
     ]);
-    const parsed = readFilters(params);
+    const agents = agentRole === 6 ? retAgents : salesAgents;
     const base = {
       kind: 'list' as const, screen: key, roleId: caller.roleId, masked, manages, statuses, agents, managers, salesAgents, retAgents,
     };
-    if (!parsed.ok) {
+    if (!parsed.ok || !q || !list) {
       return data({
         ...base, rows: [] as LeadRow[], total: 0, estimated: false, bounded: false,
-        filters: { status: '', agent: '', dateStart: '', dateEnd: '' }, filterError: { field: parsed.field, message: parsed.message } as { field: string; message: string } | null,
+        filters: { status: '', agent: '', dateStart: '', dateEnd: '' },
+        filterError: (parsed.ok ? null : { field: parsed.field, message: parsed.message }) as { field: string; message: string } | null,
       }, { status: 400 });
     }
-    const q = parsed.query;
-    const list = await listLeads(sql, { caller, screen, masked }, {
-      status: q.status, agent: manages ? q.agent : '', dateStart: q.dateStart, dateEnd: q.dateEnd, search: q.search,
-      sort: q.sort as SortKey, dir: q.dir, limit: q.limit, offset: q.offset,
-    });
     return data({
       ...base, rows: list.rows, total: list.total, estimated: list.estimated, bounded: list.bounded,
       filters: { status: q.status, agent: manages ? q.agent : '', dateStart: q.dateStart, dateEnd: q.dateEnd },
