@@ -196,21 +196,10 @@ export function pageOffset(q: Pick<LeadListQuery, 'limit' | 'offset'>): { offset
   return { bounded, offset: bounded ? Math.max(0, Math.floor((MAX_DEPTH - q.limit) / q.limit) * q.limit) : q.offset };
 }
 
-/**
- * One page of a screen: the page's ids picked by the sort's (column, id) index, then only those
- * rows read with their people and status colour (no N+1). Pages reach MAX_DEPTH rows deep
- * (bounded pagination): a deeper page is answered with the last page within it.
- */
-export async function listLeads(sql: Sql, ctx: ListContext, q: LeadListQuery, opts: { exactCountLimit?: number } = {}): Promise<{
-  rows: LeadRow[]; total: number; estimated: boolean; bounded: boolean; offset: number;
-}> {
-  const resolved = await resolveScope(sql, ctx.caller);
-  if (!resolved) return { rows: [], total: 0, estimated: false, bounded: false, offset: 0 };
-  const cond = leadCondition(sql, ctx, q, resolved);
-  const { offset, bounded } = pageOffset(q);
-  const count = await countLeads(sql, cond, opts.exactCountLimit ?? EXACT_COUNT_LIMIT);
-  const ids = await pickPage(sql, cond, q, offset, !count.estimated && count.total <= SMALL_LIST);
-  const found = ids.length === 0 ? [] : await sql`
+/** The page's rows with their people and status colour, by id (one query: no N+1). */
+function pageRows(sql: Sql, ids: number[]) {
+  if (ids.length === 0) return Promise.resolve([] as postgres.Row[]);
+  return sql`
       SELECT l.id, l.first_name, l.last_name, l.email, l.phone, l.first_note, l.country, l.city, l.lead_status,
              st.color AS status_color, l."group", l.manager_id, m.full_name AS manager_name, l.agent_id, a.full_name AS agent_name,
              l.ret_id, r.full_name AS ret_name, l.created_at, l.deposited_at, l.last_access, l.ftd_at, l.funnel_link, l.reference,
@@ -223,6 +212,30 @@ export async function listLeads(sql: Sql, ctx: ListContext, q: LeadListQuery, op
         LEFT JOIN users cu ON cu.id = l.user_id
         LEFT JOIN LATERAL (SELECT s.color FROM sales_statuses s WHERE lower(s.status) = lower(l.lead_status) LIMIT 1) st ON true
        WHERE l.id IN ${sql(ids)}`;
+}
+
+/**
+ * One page of a screen: the page's ids picked by the sort's (column, id) index, then only those
+ * rows read with their people and status colour (no N+1). Pages reach MAX_DEPTH rows deep
+ * (bounded pagination): a deeper page is answered with the last page within it.
+ */
+export async function listLeads(sql: Sql, ctx: ListContext, q: LeadListQuery, opts: { exactCountLimit?: number } = {}): Promise<{
+  rows: LeadRow[]; total: number; estimated: boolean; bounded: boolean; offset: number;
+}> {
+  const resolved = await resolveScope(sql, ctx.caller);
+  if (!resolved) return { rows: [], total: 0, estimated: false, bounded: false, offset: 0 };
+  const cond = leadCondition(sql, ctx, q, resolved);
+  const { offset, bounded } = pageOffset(q);
+  // planned for the values at hand: the plan PostgreSQL caches for a prepared statement after five
+  // runs guesses at any status, agent or date, and walks the wrong index for the rare ones
+  const { count, ids, found } = await sql.begin(async (tx) => {
+    const t = tx as unknown as Sql;
+    await t`SET LOCAL plan_cache_mode = force_custom_plan`;
+    const count = await countLeads(t, cond, opts.exactCountLimit ?? EXACT_COUNT_LIMIT);
+    const ids = await pickPage(t, cond, q, offset, !count.estimated && count.total <= SMALL_LIST);
+    return { count, ids, found: await pageRows(t, ids) };
+  });
+
   const byId = new Map(found.map((r) => [Number(r.id), r]));
   const rows = ids.map((id) => byId.get(id)).filter((r) => r !== undefined);
   const seen = offset + rows.length + (count.estimated && rows.length === q.limit ? 1 : 0);

@@ -83,6 +83,6 @@ export type SortKey = keyof typeof SORT_COLUMNS;
 export const SORTABLE = Object.keys(SORT_COLUMNS) as SortKey[];
 
 /** Above this many matching leads the total is PostgreSQL's estimate (the page says so). */
-export const EXACT_COUNT_LIMIT = 10_000;
+export const EXACT_COUNT_LIMIT = 5_000;
 /** Pages reach this many rows deep (bounded pagination); the reverse sort or a filter reaches the rest. */
 export const MAX_DEPTH = 10_000;
