@@ -1,13 +1,15 @@
-import type { LoaderFunctionArgs } from '@remix-run/node';
-import { requireAccess } from '~/modules/auth/guards.server.ts';
-import { PlaceholderPage } from '~/modules/shell/placeholder.tsx';
+import { leadsAction, leadsLoader } from '~/modules/crm/route.server.ts';
+import { LeadTablePage } from '~/modules/crm/lead-table.tsx';
+import { GeneralErrorBoundary } from '~/components/error-boundary.tsx';
 
-// /admin/crm/clients — roles from the permission map; a later issue fills this page.
-export async function loader({ request }: LoaderFunctionArgs) {
-  await requireAccess(request);
-  return null;
-}
+// /admin/crm/clients — a lead screen of modules/crm (roles from the permission map).
+export const loader = leadsLoader('clients');
+export const action = leadsAction('clients');
 
 export default function Page() {
-  return <PlaceholderPage title="Clients" />;
+  return <LeadTablePage />;
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
 }

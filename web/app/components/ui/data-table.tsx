@@ -24,9 +24,11 @@ export interface DataTableProps<T> {
   /** prefix of the URL parameters, for two tables on one page */
   paramPrefix?: string;
   caption?: string;
+  /** bounded pagination: the pager reaches this many rows deep at most (the total still shows in full) */
+  maxRows?: number;
 }
 
-export function DataTable<T>({ columns, data, total, getRowId, searchable = true, selectable, onSelectionChange, toolbar, paramPrefix = '', caption }: DataTableProps<T>) {
+export function DataTable<T>({ columns, data, total, getRowId, searchable = true, selectable, onSelectionChange, toolbar, paramPrefix = '', caption, maxRows }: DataTableProps<T>) {
   const { t } = useTranslation();
   const [params, setParams] = useSearchParams();
   const state = readListState(params, paramPrefix);
@@ -97,7 +99,7 @@ export function DataTable<T>({ columns, data, total, getRowId, searchable = true
     onSelectionChange(all ? { all: true } : { all: false, ids: Object.keys(rowSelection).filter((k) => rowSelection[k]) });
   }, [rowSelection, all]); // eslint-disable-line react-hooks/exhaustive-deps -- report selection changes, not a new callback identity
 
-  const pages = Math.max(1, Math.ceil(total / state.limit));
+  const pages = Math.max(1, Math.ceil((maxRows === undefined ? total : Math.min(total, maxRows)) / state.limit));
   const toggleSort = (id: string) => {
     const dir = state.sort === id && state.dir === 'desc' ? 'asc' : 'desc';
     update({ sort: id, dir, page: null });

@@ -239,13 +239,22 @@ export async function provisionCustomer(
   const currency = cfg.currencies.includes(input.currency) ? input.currency : cfg.currencies[0];
   await tx`INSERT INTO profiles (user_id, phone, birth_date, country, city, address, postal_code)
            VALUES (${id}, ${input.phone}, ${input.birthDate ?? null}, ${input.country}, ${input.city}, ${input.address}, ${input.postalCode})`;
-  const [demo] = await tx`INSERT INTO balances (user_id, mode, currency) VALUES (${id}, 'demo', ${currency}) RETURNING id`;
-  await tx`INSERT INTO balances (user_id, mode, currency) VALUES (${id}, 'real', ${currency})`;
-  if (Number(cfg.demoInitialBalance) > 0) {
-    await tx`SELECT * FROM post_ledger(${demo.id}, ${cfg.demoInitialBalance}::numeric, 'demo_credit', 'signup', ${String(id)}, NULL, NULL, false)`;
-  }
-  await tx`UPDATE users SET active_balance_id = ${demo.id} WHERE id = ${id}`;
+  await openCustomerWallets(tx, id, currency, cfg.demoInitialBalance);
   await linkClientLead(tx, id, input, owner);
+}
+
+/**
+ * The wallets of a new customer (sign-up, and a CRM lead converted to a user): a demo and a real
+ * wallet in `currency`, the demo one credited with the site's initial demo balance through the
+ * ledger, and active. Inside the caller's transaction.
+ */
+export async function openCustomerWallets(tx: Sql, userId: number, currency: string, demoInitialBalance: string): Promise<void> {
+  const [demo] = await tx`INSERT INTO balances (user_id, mode, currency) VALUES (${userId}, 'demo', ${currency}) RETURNING id`;
+  await tx`INSERT INTO balances (user_id, mode, currency) VALUES (${userId}, 'real', ${currency})`;
+  if (Number(demoInitialBalance) > 0) {
+    await tx`SELECT * FROM post_ledger(${demo.id}, ${demoInitialBalance}::numeric, 'demo_credit', 'signup', ${String(userId)}, NULL, NULL, false)`;
+  }
+  await tx`UPDATE users SET active_balance_id = ${demo.id} WHERE id = ${userId}`;
 }
 
 /**

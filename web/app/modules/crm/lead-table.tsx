@@ -1,0 +1,428 @@
+// The lead table of the nine CRM screens (crm.md §2): every column of 'Lead table columns' (all sort on
+// the server but actions), the toolbar (status, 'Registered At' range, agent filter, search, page size:
+// all in the URL), row selection including 'all rows of the current filtered list', the screen's bulk
+// moves and bulk assign-agent, and the row actions (edit, delete, notes, convert, View User).
+import { useEffect, useMemo, useState } from 'react';
+import { Link, useFetcher, useLoaderData, useLocation, useSearchParams } from '@remix-run/react';
+import { useTranslation } from 'react-i18next';
+import { getInputProps, getSelectProps, getTextareaProps } from '@conform-to/react';
+import { DataTable, type ColumnDef, type Selection } from '~/components/ui/data-table.tsx';
+import { ConfirmDialog } from '~/components/ui/confirm-dialog.tsx';
+import { FormDialog } from '~/components/ui/form-dialog.tsx';
+import { Modal } from '~/components/ui/modal.tsx';
+import { DateRangeDialog } from '~/components/ui/date-range-dialog.tsx';
+import { Field, SelectField, SubmitButton, useSchemaForm, ErrorList } from '~/components/ui/fields.tsx';
+import { useFetcherToast, useToast } from '~/components/ui/toast.tsx';
+import type { Reply } from '~/components/ui/forms.ts';
+import { useFormat } from '~/components/ui/format.ts';
+import { AddLeadSchema, ConvertLeadSchema, EditLeadSchema, NoteSchema } from './schemas.ts';
+import { EXACT_COUNT_LIMIT, MAX_DEPTH, SCREENS, moveAllowed, moveLabel, type LeadGroup, type ScreenKey } from './screens.ts';
+import type { LeadRow } from './leads.server.ts';
+import type { LeadsLoader, NoteRow } from './route.server.ts';
+
+type ListData = Extract<ReturnType<typeof useLoaderData<LeadsLoader>>, { kind: 'list' }>;
+
+const NOTE_PREVIEW = 12;
+const GROUP_LABELS: Record<LeadGroup, string> = { sales: 'Sales', retentions: 'Retentions', archived: 'Archived' };
+
+export function LeadTablePage() {
+  const raw = useLoaderData<LeadsLoader>();
+  if (raw.kind !== 'list') return null;
+  return <LeadTable data={raw} />;
+}
+
+function LeadTable({ data }: { data: ListData }) {
+  const { t } = useTranslation();
+  const f = useFormat();
+  const { push } = useToast();
+  const screen = SCREENS[data.screen as ScreenKey];
+  const title = t(screen.title);
+  const agent = data.roleId === 5 || data.roleId === 6;
+  const [selection, setSelection] = useState<Selection>({ all: false, ids: [] });
+  const [editing, setEditing] = useState<LeadRow | null>(null);
+  const [deleting, setDeleting] = useState<LeadRow | null>(null);
+  const [converting, setConverting] = useState<LeadRow | null>(null);
+  const [notesOf, setNotesOf] = useState<LeadRow | null>(null);
+  const [adding, setAdding] = useState(false);
+  const selected = selection.all ? data.total : selection.ids.length;
+  const moves = screen.moves.filter((g) => moveAllowed(screen, g, data.roleId));
+  const canAdd = data.manages && (screen.set === 'sales');
+
+  const copy = async (text: string) => {
+    try {
+      await navigator.clipboard.writeText(text);
+      push({ type: 'success', title: 'Phone number copied to clipboard' });
+    } catch {
+      push({ type: 'error', title: 'Something went wrong' });
+    }
+  };
+
+  const columns = useMemo<ColumnDef<LeadRow>[]>(() => {
+    const date = (v: string | null) => (v ? f.dateTime(v) : '—');
+    const dash = (v: string | null | undefined) => (v ? v : '—');
+    return [
+      { id: 'id', header: t('ID'), cell: ({ row: { original: o } }) => o.id },
+      { id: 'firstName', header: t('First Name'), cell: ({ row: { original: o } }) => o.firstName },
+      { id: 'lastName', header: t('Last Name'), cell: ({ row: { original: o } }) => o.lastName },
+      { id: 'email', header: t('Email'), cell: ({ row: { original: o } }) => <span className="lead-email">{dash(o.email)}</span> },
+      {
+        id: 'phone', header: t('Phone'),
+        cell: ({ row: { original: o } }) => (
+          <span className="lead-phone">
+            <span>{dash(o.phone)}</span>
+            {o.phone ? (
+              <>
+                <button type="button" className="btn btn-sm btn-ghost lead-icon" aria-disabled="true"
+                  aria-label={t('Call {{name}}', { name: `${o.firstName} ${o.lastName}`.trim() })}
+                  title={t('Click-to-call comes with the telephony integration')}>
+                  <svg viewBox="0 0 24 24" width="14" height="14" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="2"><path d="M5 4h4l2 5-2.5 1.5a11 11 0 0 0 5 5L15 13l5 2v4a2 2 0 0 1-2 2A16 16 0 0 1 3 6a2 2 0 0 1 2-2" /></svg>
+                </button>
+                {data.masked ? null : (
+                  <button type="button" className="btn btn-sm btn-ghost lead-icon" aria-label={t('Copy phone number')} title={t('Copy phone number')} onClick={() => void copy(o.phone)}>
+                    <svg viewBox="0 0 24 24" width="14" height="14" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="2"><rect x="9" y="9" width="11" height="11" rx="2" /><path d="M5 15V5a2 2 0 0 1 2-2h10" /></svg>
+                  </button>
+                )}
+              </>
+            ) : null}
+          </span>
+        ),
+      },
+      {
+        id: 'notes', header: t('Notes'),
+        cell: ({ row: { original: o } }) => (
+          <span className="lead-note">
+            <span className={o.note ? '' : 'muted'}>{o.note ? ([...o.note].length > NOTE_PREVIEW ? `${[...o.note].slice(0, NOTE_PREVIEW).join('')}…` : o.note) : '—'}</span>
+            <button type="button" className="btn btn-sm btn-ghost" onClick={() => setNotesOf(o)} aria-label={t('View notes of lead #{{id}}', { id: o.id })}>{t('View')}</button>
+          </span>
+        ),
+      },
+      { id: 'country', header: t('Country'), cell: ({ row: { original: o } }) => dash(o.country) },
+      {
+        id: 'status', header: t('Sale Status'),
+        cell: ({ row: { original: o } }) => (
+          <span className="chip lead-status" style={{ borderColor: o.statusColor ?? undefined }}>
+            <span className="lead-status-dot" style={{ background: o.statusColor ?? 'var(--muted)' }} aria-hidden="true" />{o.status}
+          </span>
+        ),
+      },
+      {
+        id: 'group', header: t('Group'),
+        cell: ({ row: { original: o } }) => (
+          <span className="lead-group">
+            <span className={`chip lead-group-${o.group}`}>{t(GROUP_LABELS[o.group])}</span>
+            {o.linkedName ? <span className="muted">{o.linkedName}</span> : null}
+          </span>
+        ),
+      },
+      { id: 'manager', header: t('Sale Manager'), cell: ({ row: { original: o } }) => dash(o.managerName) },
+      { id: 'agent', header: t('Sale Agent'), cell: ({ row: { original: o } }) => dash(o.agentName) },
+      {
+        id: 'actions', header: t('Actions'), enableSorting: false,
+        cell: ({ row: { original: o } }) => (
+          <div className="row-actions">
+            <button type="button" className="btn btn-sm btn-ghost" onClick={() => setEditing(o)} aria-label={t('Edit lead #{{id}}', { id: o.id })}>{t('Edit')}</button>
+            {data.manages ? <button type="button" className="btn btn-sm btn-ghost" onClick={() => setDeleting(o)} aria-label={t('Delete lead #{{id}}', { id: o.id })}>{t('Delete')}</button> : null}
+            {data.manages && o.linkedId === null ? <button type="button" className="btn btn-sm btn-ghost" onClick={() => setConverting(o)} aria-label={t('Convert lead #{{id}} to a user', { id: o.id })}>{t('Convert')}</button> : null}
+            {screen.key === 'retention' && o.linkedId !== null ? <Link className="btn btn-sm btn-ghost" to={`/admin/customers/edit/${o.linkedId}`}>{t('View User')}</Link> : null}
+          </div>
+        ),
+      },
+      { id: 'registeredAt', header: t('Registered At'), cell: ({ row: { original: o } }) => f.dateTime(o.registeredAt) },
+      { id: 'city', header: t('City'), cell: ({ row: { original: o } }) => dash(o.city) },
+      { id: 'retAgent', header: t('Retention Agent'), cell: ({ row: { original: o } }) => dash(o.retName) },
+      { id: 'depositedAt', header: t('Deposited At'), cell: ({ row: { original: o } }) => date(o.depositedAt) },
+      { id: 'lastAccess', header: t('Last Access'), cell: ({ row: { original: o } }) => date(o.lastAccess) },
+      {
+        id: 'funnelLink', header: t('Funnel Link'),
+        cell: ({ row: { original: o } }) => (o.funnelLink ? <span className="lead-link" title={o.funnelLink}>{o.funnelLink}</span> : '—'),
+      },
+      { id: 'reference', header: t('Aff. Reference'), cell: ({ row: { original: o } }) => dash(o.reference) },
+      { id: 'leadSourceId', header: t('Lead Source ID'), cell: ({ row: { original: o } }) => dash(o.leadSourceId) },
+      { id: 'ftdAt', header: t('FTD At'), cell: ({ row: { original: o } }) => date(o.ftdAt) },
+      { id: 'affiliator', header: t('Affiliator'), cell: ({ row: { original: o } }) => (o.affiliateId ? `${o.affiliateName ?? ''} (#${o.affiliateId})` : '—') },
+    ];
+  }, [t, f, data.masked, data.manages, screen.key]); // eslint-disable-line react-hooks/exhaustive-deps -- copy only pushes a toast
+
+  return (
+    <section className="page crm-leads">
+      <h1 className="page-title">{title}</h1>
+      <LeadFilters data={data} />
+      {data.filterError ? <p className="field-error" role="alert">{t(data.filterError.message)}</p> : null}
+      <div className="crm-bulk card" role="group" aria-label={t('Bulk actions')}>
+        <span className="muted crm-selected" aria-live="polite">{t('{{count}} selected', { count: selected })}</span>
+        {moves.map((g) => <BulkMove key={g} screen={screen.key} target={g} selection={selection} count={selected} />)}
+        {data.manages ? <BulkAssign data={data} selection={selection} count={selected} /> : null}
+        {canAdd ? <button type="button" className="btn btn-primary btn-sm crm-add" onClick={() => setAdding(true)}>{t('Add Lead')}</button> : null}
+      </div>
+      {data.estimated ? <p className="muted crm-note">{t('More than {{limit}} leads match: the total is an estimate.', { limit: f.amount(EXACT_COUNT_LIMIT) })}</p> : null}
+      {data.bounded || data.total > MAX_DEPTH ? <p className="muted crm-note">{t('Pages reach the first {{limit}} leads of a list: reverse the sort or narrow the filter to reach the others.', { limit: f.amount(MAX_DEPTH) })}</p> : null}
+      <DataTable columns={columns} data={data.rows} total={data.total} getRowId={(r) => String(r.id)} caption={title}
+        selectable onSelectionChange={setSelection} maxRows={MAX_DEPTH} />
+      <EditLeadDialog row={editing} data={data} agent={agent} onClose={() => setEditing(null)} />
+      <ConfirmDialog open={!!deleting} onClose={() => setDeleting(null)} intent="delete" fields={deleting ? { id: deleting.id } : undefined}
+        title={t('Delete lead #{{id}}', { id: deleting?.id ?? '' })} confirmLabel={t('Yes')} message={t('Are you sure to delete this lead?')} />
+      <ConvertDialog row={converting} onClose={() => setConverting(null)} />
+      <NotesDialog row={notesOf} onClose={() => setNotesOf(null)} />
+      {canAdd ? <AddLeadDialog open={adding} data={data} onClose={() => setAdding(false)} /> : null}
+    </section>
+  );
+}
+
+/** The list's URL: a bulk action posts to it, so the server reads the very filter the list shows. */
+function useListAction(): string {
+  const location = useLocation();
+  return `${location.pathname}${location.search}`;
+}
+
+function SelectionFields({ selection }: { selection: Selection }) {
+  return (
+    <>
+      <input type="hidden" name="all" value={selection.all ? '1' : '0'} />
+      <input type="hidden" name="ids" value={selection.all ? '' : selection.ids.join(',')} />
+    </>
+  );
+}
+
+function BulkMove({ screen, target, selection, count }: { screen: ScreenKey; target: LeadGroup; selection: Selection; count: number }) {
+  const { t } = useTranslation();
+  const f = useFormat();
+  const [open, setOpen] = useState(false);
+  const fetcher = useFetcher<Reply & { count?: number | null }>();
+  const action = useListAction();
+  const pending = fetcher.state !== 'idle';
+  const [result, setResult] = useState<number | null>(null);
+  useFetcherToast(fetcher, { onSuccess: (r) => { setResult(r.count ?? null); setOpen(false); } });
+  const label = t(moveLabel(screen, target));
+  return (
+    <>
+      <button type="button" className="btn btn-sm" disabled={count === 0 || pending} onClick={() => setOpen(true)}>{label}</button>
+      {result !== null ? <span className="muted crm-result" role="status">{t('{{count}} leads moved', { count: f.amount(result) as unknown as number })}</span> : null}
+      <Modal open={open} onClose={() => setOpen(false)} title={label} size="sm" dismissible={!pending}
+        footer={<>
+          <button type="button" className="btn btn-ghost" onClick={() => setOpen(false)} disabled={pending}>{t('Cancel')}</button>
+          <SubmitButton form={`bulk-move-${target}`} pending={pending}>{pending ? t('Moving…') : t('Yes')}</SubmitButton>
+        </>}>
+        <fetcher.Form id={`bulk-move-${target}`} method="post" action={action}>
+          <input type="hidden" name="intent" value="move" />
+          <input type="hidden" name="target" value={target} />
+          <SelectionFields selection={selection} />
+          <p>{t('Move {{count}} leads to {{group}}?', { count: f.amount(count) as unknown as number, group: t(GROUP_LABELS[target]) })}</p>
+        </fetcher.Form>
+      </Modal>
+    </>
+  );
+}
+
+function BulkAssign({ data, selection, count }: { data: ListData; selection: Selection; count: number }) {
+  const { t } = useTranslation();
+  const f = useFormat();
+  const [open, setOpen] = useState(false);
+  const fetcher = useFetcher<Reply & { count?: number | null }>();
+  const action = useListAction();
+  const pending = fetcher.state !== 'idle';
+  useFetcherToast(fetcher, { onSuccess: () => setOpen(false) });
+  const retention = SCREENS[data.screen as ScreenKey].agentField === 'retId';
+  return (
+    <>
+      <button type="button" className="btn btn-sm" disabled={count === 0 || pending} onClick={() => setOpen(true)}>{t('Assign Agent')}</button>
+      <Modal open={open} onClose={() => setOpen(false)} title={retention ? t('Assign Retention Agent') : t('Assign Agent')} size="sm" dismissible={!pending}
+        footer={<>
+          <button type="button" className="btn btn-ghost" onClick={() => setOpen(false)} disabled={pending}>{t('Cancel')}</button>
+          <SubmitButton form="bulk-assign" pending={pending}>{t('Submit')}</SubmitButton>
+        </>}>
+        <fetcher.Form id="bulk-assign" method="post" action={action}>
+          <input type="hidden" name="intent" value="assign" />
+          <SelectionFields selection={selection} />
+          <p>{t('{{count}} selected', { count: f.amount(count) as unknown as number })}</p>
+          <div className="field">
+            <label htmlFor="assign-agent">{retention ? t('Retention Agent') : t('Sale Agent')}</label>
+            <select id="assign-agent" name="agentId" required defaultValue="">
+              <option value="" disabled>{t('Select an agent')}</option>
+              {data.agents.map((a) => <option key={a.id} value={a.id}>{a.name} ({a.email})</option>)}
+            </select>
+          </div>
+        </fetcher.Form>
+      </Modal>
+    </>
+  );
+}
+
+/** Status, 'Registered At' range and the agent filter: all in the URL, back to page 1 on change. */
+function LeadFilters({ data }: { data: ListData }) {
+  const { t } = useTranslation();
+  const [params, setParams] = useSearchParams();
+  const [rangeOpen, setRangeOpen] = useState(false);
+  const [agentOpen, setAgentOpen] = useState(false);
+  const set = (changes: Record<string, string>) => setParams((prev) => {
+    const next = new URLSearchParams(prev);
+    for (const [k, v] of Object.entries(changes)) { if (v) next.set(k, v); else next.delete(k); }
+    next.delete('page');
+    return next;
+  }, { preventScrollReset: true });
+  const fv = data.filters;
+  const agentName = data.agents.find((a) => String(a.id) === fv.agent)?.name;
+  return (
+    <div className="card crm-filters">
+      <div className="field">
+        <label htmlFor="lead-status-filter">{t('Sale Status')}</label>
+        <select id="lead-status-filter" value={fv.status} onChange={(e) => set({ status: e.target.value })}>
+          <option value="">{t('All')}</option>
+          {data.statuses.map((s) => <option key={s.id} value={s.status}>{s.status}</option>)}
+        </select>
+      </div>
+      <button type="button" className="btn btn-sm" onClick={() => setRangeOpen(true)}>
+        {t('Registered At')}{fv.dateStart || fv.dateEnd ? `: ${fv.dateStart || '…'} – ${fv.dateEnd || '…'}` : ''}
+      </button>
+      {data.manages ? (
+        <button type="button" className="btn btn-sm" onClick={() => setAgentOpen(true)}>
+          {t('Filter Agent')}{agentName ? `: ${agentName}` : ''}
+        </button>
+      ) : null}
+      {fv.status || fv.dateStart || fv.dateEnd || fv.agent ? (
+        <button type="button" className="btn btn-sm btn-ghost" onClick={() => set({ status: '', dateStart: '', dateEnd: '', agent: '' })}>{t('Clear')}</button>
+      ) : null}
+      <DateRangeDialog open={rangeOpen} value={{ start: fv.dateStart, end: fv.dateEnd }} onClose={() => setRangeOpen(false)}
+        onSubmit={(r) => { setRangeOpen(false); set({ dateStart: r.start, dateEnd: r.end }); }} />
+      {data.manages ? (
+        <Modal open={agentOpen} onClose={() => setAgentOpen(false)} title={t('Agent Selector')} size="sm">
+          <ul className="crm-agent-list">
+            <li><button type="button" className="btn btn-ghost" aria-pressed={!fv.agent} onClick={() => { setAgentOpen(false); set({ agent: '' }); }}>{t('All agents')}</button></li>
+            {data.agents.map((a) => (
+              <li key={a.id}>
+                <button type="button" className="btn btn-ghost" aria-pressed={fv.agent === String(a.id)} onClick={() => { setAgentOpen(false); set({ agent: String(a.id) }); }}>
+                  <span>{a.name}</span> <span className="muted">{a.email}</span>
+                </button>
+              </li>
+            ))}
+          </ul>
+          {params.get('agent') && !agentName ? <p className="muted">{t('Agent not found')}</p> : null}
+        </Modal>
+      ) : null}
+    </div>
+  );
+}
+
+const pick = (v: number | null) => (v === null ? '-2' : String(v));
+
+function EditLeadDialog({ row, data, agent, onClose }: { row: LeadRow | null; data: ListData; agent: boolean; onClose: () => void }) {
+  const { t } = useTranslation();
+  const statusOptions = data.statuses.map((s) => ({ value: s.status, label: s.status }));
+  if (row && !statusOptions.some((o) => o.value === row.status)) statusOptions.unshift({ value: row.status, label: row.status });
+  const people = (list: { id: number; name: string }[], current: number | null, currentName: string | null) => {
+    const options = [{ value: '-2', label: t('Unassigned') }, ...list.map((p) => ({ value: String(p.id), label: p.name }))];
+    if (current !== null && !list.some((p) => p.id === current)) options.push({ value: String(current), label: currentName ?? `#${current}` });
+    return options;
+  };
+  return (
+    <FormDialog open={!!row} onClose={onClose} schema={EditLeadSchema} intent="edit" id={row?.id}
+      title={t('Edit Lead')} defaultValue={row ? {
+        firstName: row.firstName, lastName: row.lastName, email: row.email, phone: row.phone, country: row.country, city: row.city,
+        funnelLink: row.funnelLink ?? '', reference: row.reference ?? '', leadSourceId: row.leadSourceId ?? '', leadStatus: row.status,
+        managerId: pick(row.managerId), agentId: pick(row.agentId), retId: pick(row.retId),
+      } : undefined}>
+      {(fields) => (!row ? null : agent ? (
+        <SelectField label={t('Sale Status')} errors={fields.leadStatus.errors} options={statusOptions} selectProps={getSelectProps(fields.leadStatus)} />
+      ) : (
+        <div className="form-grid">
+          <Field label={t('First Name')} errors={fields.firstName.errors} inputProps={getInputProps(fields.firstName, { type: 'text' })} />
+          <Field label={t('Last Name')} errors={fields.lastName.errors} inputProps={getInputProps(fields.lastName, { type: 'text' })} />
+          <Field label={t('Email')} errors={fields.email.errors} inputProps={getInputProps(fields.email, { type: 'email' })} />
+          <Field label={t('Phone')} errors={fields.phone.errors} inputProps={getInputProps(fields.phone, { type: 'tel' })} />
+          <Field label={t('Country')} errors={fields.country.errors} inputProps={getInputProps(fields.country, { type: 'text' })} />
+          <Field label={t('City')} errors={fields.city.errors} inputProps={getInputProps(fields.city, { type: 'text' })} />
+          <Field label={t('Funnel Link')} errors={fields.funnelLink.errors} inputProps={getInputProps(fields.funnelLink, { type: 'text' })} />
+          <Field label={t('Aff. Reference')} errors={fields.reference.errors} inputProps={getInputProps(fields.reference, { type: 'text' })} />
+          <Field label={t('Lead Source ID')} errors={fields.leadSourceId.errors} inputProps={getInputProps(fields.leadSourceId, { type: 'text' })} />
+          <SelectField label={t('Sale Status')} errors={fields.leadStatus.errors} options={statusOptions} selectProps={getSelectProps(fields.leadStatus)} />
+          {data.roleId === 1 ? (
+            <SelectField label={t('Sale Manager')} errors={fields.managerId.errors} options={people(data.managers, row.managerId, row.managerName)} selectProps={getSelectProps(fields.managerId)} />
+          ) : null}
+          <SelectField label={t('Sale Agent')} errors={fields.agentId.errors} options={people(data.salesAgents, row.agentId, row.agentName)} selectProps={getSelectProps(fields.agentId)} />
+          <SelectField label={t('Retention Agent')} errors={fields.retId.errors} options={people(data.retAgents, row.retId, row.retName)} selectProps={getSelectProps(fields.retId)} />
+        </div>
+      ))}
+    </FormDialog>
+  );
+}
+
+function AddLeadDialog({ open, data, onClose }: { open: boolean; data: ListData; onClose: () => void }) {
+  const { t } = useTranslation();
+  const def = data.statuses.find((s) => s.isDefault)?.status ?? 'New';
+  return (
+    <FormDialog open={open} onClose={onClose} schema={AddLeadSchema} intent="add" title={t('Add Lead')} defaultValue={{ leadStatus: def }}>
+      {(fields) => (
+        <div className="form-grid">
+          <Field label={t('First Name')} errors={fields.firstName.errors} inputProps={getInputProps(fields.firstName, { type: 'text' })} />
+          <Field label={t('Last Name')} errors={fields.lastName.errors} inputProps={getInputProps(fields.lastName, { type: 'text' })} />
+          <Field label={t('Email')} errors={fields.email.errors} inputProps={getInputProps(fields.email, { type: 'email' })} />
+          <Field label={t('Phone')} errors={fields.phone.errors} inputProps={getInputProps(fields.phone, { type: 'tel' })} />
+          <Field label={t('City')} errors={fields.city.errors} inputProps={getInputProps(fields.city, { type: 'text' })} />
+          <Field label={t('Country')} errors={fields.country.errors} inputProps={getInputProps(fields.country, { type: 'text' })} />
+          <Field label={t('Funnel Link')} errors={fields.funnelLink.errors} inputProps={getInputProps(fields.funnelLink, { type: 'text' })} />
+          <Field label={t('Aff. Reference')} errors={fields.reference.errors} inputProps={getInputProps(fields.reference, { type: 'text' })} />
+          <SelectField label={t('Lead Status')} errors={fields.leadStatus.errors} placeholder={undefined}
+            options={data.statuses.map((s) => ({ value: s.status, label: s.status }))} selectProps={getSelectProps(fields.leadStatus)} />
+        </div>
+      )}
+    </FormDialog>
+  );
+}
+
+function ConvertDialog({ row, onClose }: { row: LeadRow | null; onClose: () => void }) {
+  const { t } = useTranslation();
+  return (
+    <FormDialog open={!!row} onClose={onClose} schema={ConvertLeadSchema} intent="convert" id={row?.id} size="sm"
+      title={t('Convert lead #{{id}} to a user', { id: row?.id ?? '' })}>
+      {(fields) => (
+        <>
+          <p className="muted">{row ? `${row.firstName} ${row.lastName} · ${row.email}` : null}</p>
+          <Field label={t('Password')} errors={fields.password.errors} inputProps={{ ...getInputProps(fields.password, { type: 'password' }), autoComplete: 'new-password' }} />
+        </>
+      )}
+    </FormDialog>
+  );
+}
+
+/** The notes of a lead, newest first, and the note-creation form ('Enter note'). */
+function NotesDialog({ row, onClose }: { row: LeadRow | null; onClose: () => void }) {
+  const { t } = useTranslation();
+  const f = useFormat();
+  const location = useLocation();
+  const list = useFetcher<{ kind: 'notes'; notes: NoteRow[] }>();
+  const save = useFetcher<Reply>();
+  const leadId = row?.id;
+  const load = () => { if (leadId) list.load(`${location.pathname}?notesFor=${leadId}`); };
+  useEffect(load, [leadId]); // eslint-disable-line react-hooks/exhaustive-deps -- load once per lead opened
+  const [form, fields] = useSchemaForm({
+    id: `note-${leadId ?? 'none'}`, schema: NoteSchema, defaultValue: { leadId: leadId ? String(leadId) : '' },
+    lastResult: save.state === 'idle' ? save.data?.result : null,
+  });
+  useFetcherToast(save, { onSuccess: load });
+  const notes = list.data?.kind === 'notes' ? list.data.notes : [];
+  return (
+    <Modal open={!!row} onClose={onClose} title={t('Notes')} size="md">
+      <div className="crm-notes" tabIndex={0} role="region" aria-label={t('Notes')}>
+        {list.state !== 'idle' && !notes.length ? <p className="muted">{t('Loading…')}</p> : null}
+        {list.state === 'idle' && !notes.length ? <p className="muted">{t('No data found')}</p> : null}
+        <ul>
+          {notes.map((n) => (
+            <li key={n.id}>
+              <p>{n.content}</p>
+              <span className="muted">{n.author ?? '—'} · {f.dateTime(n.createdAt)}</span>
+            </li>
+          ))}
+        </ul>
+      </div>
+      <save.Form method="post" id={form.id} onSubmit={form.onSubmit} noValidate className="crm-note-form">
+        <input type="hidden" name="intent" value="note" />
+        <input type="hidden" name="leadId" value={leadId ?? ''} />
+        <div className="field">
+          <label htmlFor={fields.content.id}>{t('Note')}</label>
+          <textarea {...getTextareaProps(fields.content)} placeholder={t('Enter note')} rows={3} />
+          <ErrorList errors={fields.content.errors} />
+        </div>
+        <SubmitButton pending={save.state !== 'idle'}>{t('Submit')}</SubmitButton>
+      </save.Form>
+    </Modal>
+  );
+}

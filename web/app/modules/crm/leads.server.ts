@@ -1,0 +1,536 @@
+// The CRM lead lists and their actions (crm.md §2–§7, docs/specs.md#crm-lead-lists). One query builder
+// (`leadCondition`) makes every screen's WHERE clause: the caller's scope (admins all, managers the leads
+// of their teams, sales agents the leads assigned to them, retention agents those they retain), the
+// screen's group and source, and the URL's filters. The page, its count and every bulk action read
+// that same clause, so a bulk action on 'all' touches exactly the rows the list shows, in one statement.
+import { isIP } from 'node:net';
+import type postgres from 'postgres';
+import type { Sql } from '~/utils/db.server.ts';
+import { audit } from '~/modules/audit/audit.server.ts';
+import { getSetting } from '~/modules/settings/settings.server.ts';
+import { hashPassword } from '~/modules/auth/password.server.ts';
+import { loadAuthConfig, openCustomerWallets } from '~/modules/auth/auth.server.ts';
+import { maskEmail, maskPhone, MASKED_ROLES } from './masking.ts';
+import {
+  EXACT_COUNT_LIMIT, MAX_DEPTH, SORT_COLUMNS, moveAllowed, sourceGroups,
+  type LeadGroup, type Screen, type SortKey,
+} from './screens.ts';
+
+type Fragment = postgres.PendingQuery<postgres.Row[]>;
+
+export interface Caller { id: number; roleId: number }
+export interface LeadFilters { status: string; agent: string; dateStart: string; dateEnd: string; search: string }
+export interface LeadListQuery extends LeadFilters { sort: SortKey; dir: 'asc' | 'desc'; limit: number; offset: number }
+
+export interface LeadRow {
+  id: number; firstName: string; lastName: string; email: string; phone: string; note: string | null;
+  country: string; city: string; status: string; statusColor: string | null; group: LeadGroup;
+  managerId: number | null; managerName: string | null; agentId: number | null; agentName: string | null;
+  retId: number | null; retName: string | null; registeredAt: string; depositedAt: string | null; lastAccess: string | null;
+  ftdAt: string | null; funnelLink: string | null; reference: string | null; leadSourceId: string | null;
+  affiliateId: number | null; affiliateName: string | null; linkedId: number | null; linkedName: string | null;
+}
+
+/** Roles that see the lead lists at all; affiliates (4) and customers (3) see nothing here. */
+const STAFF = [1, 2, 5, 6];
+
+/** A client address the audit's inet column takes, else none. */
+export function auditIp(ip: string | null | undefined): string | null {
+  return ip && ip.length <= 64 && isIP(ip) ? ip : null;
+}
+
+/** The team members of the teams a manager runs (their agents and retention agents). */
+export async function teamMembers(sql: Sql, managerId: number): Promise<number[]> {
+  const rows = await sql`SELECT DISTINCT m.user_id FROM team_members m JOIN teams t ON t.id = m.team_id WHERE t.manager_id = ${managerId}`;
+  return rows.map((r) => Number(r.user_id));
+}
+
+export type Scope = { kind: 'all' } | { kind: 'manager'; id: number; members: number[] } | { kind: 'agent'; id: number } | { kind: 'retention'; id: number };
+
+/**
+ * Which leads the caller may see or touch, or null: none. Admins all; managers the leads they
+ * manage and those assigned to a member of a team they run (agent or retention agent); sales agents
+ * the leads whose agent they are; retention agents those whose retention agent they are.
+ */
+export async function resolveScope(sql: Sql, caller: Caller): Promise<Scope | null> {
+  switch (caller.roleId) {
+    case 1: return { kind: 'all' };
+    case 2: return { kind: 'manager', id: caller.id, members: await teamMembers(sql, caller.id) };
+    case 5: return { kind: 'agent', id: caller.id };
+    case 6: return { kind: 'retention', id: caller.id };
+    default: return null;
+  }
+}
+
+/** The scope as SQL over `l` (built synchronously: a fragment returned from an async function would run). */
+export function scopeCondition(sql: Sql, scope: Scope): Fragment {
+  switch (scope.kind) {
+    case 'all': return sql`TRUE`;
+    case 'manager': return scope.members.length
+      ? sql`(l.manager_id = ${scope.id} OR l.agent_id IN ${sql(scope.members)} OR l.ret_id IN ${sql(scope.members)})`
+      : sql`l.manager_id = ${scope.id}`;
+    case 'agent': return sql`l.agent_id = ${scope.id}`;
+    case 'retention': return sql`l.ret_id = ${scope.id}`;
+  }
+}
+
+/** The screen's leads: its group (or the clients outside the archive) and how they came in. */
+function screenCondition(sql: Sql, screen: Screen): Fragment {
+  const set = screen.set === 'clients'
+    ? sql`l.user_id IS NOT NULL AND l."group" <> 'archived'`
+    : sql`l."group" = ${screen.set}::lead_group`;
+  const fresh = screen.newOnly ? sql`AND l.user_id IS NULL` : sql``;
+  const source = screen.source === 'live' ? sql`AND l.is_live`
+    : screen.source === 'manual' ? sql`AND NOT l.is_live`
+      : screen.source === 'affiliate' ? sql`AND l.affiliate_id IS NOT NULL` : sql``;
+  return sql`${set} ${fresh} ${source}`;
+}
+
+const likeEscape = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/**
+ * The search: a trigram match of first name, last name, email and phone (leads_search_trgm_idx) from
+ * 3 characters, a prefix of the names below (their prefix indexes); a number also finds the lead of that id.
+ * A caller who sees masked contacts searches the names only: a search must not reveal what the list hides.
+ */
+function searchCondition(sql: Sql, raw: string, masked: boolean): Fragment {
+  const term = raw.trim().toLowerCase();
+  if (!term) return sql``;
+  const byId = /^[1-9][0-9]{0,15}$/.test(term) && Number.isSafeInteger(Number(term)) ? sql`OR l.id = ${Number(term)}` : sql``;
+  const prefix = `${likeEscape(term)}%`;
+  if (masked) return sql`AND (lower(l.first_name) LIKE ${prefix} OR lower(l.last_name) LIKE ${prefix} ${byId})`;
+  if ([...term].length < 3) return sql`AND (lower(l.first_name) LIKE ${prefix} OR lower(l.last_name) LIKE ${prefix} ${byId})`;
+  const contains = `%${likeEscape(term)}%`;
+  return sql`AND (lower(l.first_name || ' ' || l.last_name || ' ' || l.email || ' ' || l.phone) LIKE ${contains} ${byId})`;
+}
+
+export interface ListContext { caller: Caller; screen: Screen; masked: boolean }
+
+/** The one WHERE clause of a screen's list, its count and its bulk actions, for a resolved scope. */
+export function leadCondition(sql: Sql, ctx: ListContext, f: LeadFilters, resolved: Scope): Fragment {
+  const scope = scopeCondition(sql, resolved);
+  const manages = ctx.caller.roleId === 1 || ctx.caller.roleId === 2;
+  // the agent filter is the admins' and managers' own: an agent's list is theirs already
+  const agent = manages && f.agent
+    ? (ctx.screen.agentField === 'retId' ? sql`AND l.ret_id = ${Number(f.agent)}` : sql`AND l.agent_id = ${Number(f.agent)}`)
+    : sql``;
+  return sql`l.deleted_at IS NULL AND ${scope} AND ${screenCondition(sql, ctx.screen)}
+    ${f.status ? sql`AND l.lead_status = ${f.status}` : sql``}
+    ${agent}
+    ${f.dateStart ? sql`AND l.created_at >= (${f.dateStart}::date)::timestamp AT TIME ZONE 'UTC'` : sql``}
+    ${f.dateEnd ? sql`AND l.created_at < (${f.dateEnd}::date + 1)::timestamp AT TIME ZONE 'UTC'` : sql``}
+    ${searchCondition(sql, f.search, ctx.masked)}`;
+}
+
+/** Whether this caller gets masked contacts: an agent while 'Show Email & Phone in Agent Dashboard' is off. */
+export async function masksFor(sql: Sql, caller: Caller): Promise<boolean> {
+  if (!MASKED_ROLES.includes(caller.roleId)) return false;
+  return (await getSetting(sql, 'showUserInfoAgent')).enabled !== 'on';
+}
+
+/**
+ * The number of leads a list holds (the trades lists' approach, made robust to the planner's row
+ * estimate): PostgreSQL's estimate first; a list it takes for small is counted exactly (up to
+ * 3 × EXACT_COUNT_LIMIT, planned for all its rows: the filter's best index, never a scan hoping to
+ * stop early); a larger one is counted up to EXACT_COUNT_LIMIT, and above that the estimate stands
+ * (the page says so). So a list of a million costs what one of thousands does.
+ */
+export async function countLeads(sql: Sql, cond: Fragment, limit = EXACT_COUNT_LIMIT): Promise<{ total: number; estimated: boolean }> {
+  const [plan] = await sql`EXPLAIN (FORMAT JSON) SELECT 1 FROM leads l WHERE ${cond}`;
+  const planned = Number((plan['QUERY PLAN'] as { Plan: { 'Plan Rows': number } }[])[0]?.Plan?.['Plan Rows']);
+  const estimate = Number.isFinite(planned) ? Math.round(planned) : Infinity;
+  const cap = estimate <= 3 * limit ? 3 * limit : limit;
+  const [{ n }] = await sql`SELECT count(*)::int AS n FROM (SELECT 1 FROM leads l WHERE ${cond} LIMIT ${cap + 1}) x`;
+  if (n <= cap) return { total: n, estimated: false };
+  return { total: Math.max(n, Number.isFinite(estimate) ? estimate : 0), estimated: true };
+}
+
+/** Sort columns that may be empty: their empty rows come last in either direction. */
+const NULLABLE: ReadonlySet<SortKey> = new Set<SortKey>([
+  'notes', 'manager', 'agent', 'retAgent', 'depositedAt', 'lastAccess', 'funnelLink', 'reference', 'leadSourceId', 'ftdAt', 'affiliator',
+]);
+/** Up to this many matching leads, a page is picked by sorting the matches found through the filter's best index. */
+export const SMALL_LIST = 20_000;
+
+/**
+ * The ids of one page. A small list (its exact count known, at most SMALL_LIST) is read through the
+ * filter's best index and sorted (OFFSET 0 fences the planner from walking a sort index in hope of
+ * early matches that lie deep); a large one walks the sort's (column, id) index in order, so the
+ * page costs its depth. A column that may be empty is walked over its values first
+ * (IS NOT NULL is an index condition), then over the empty rows by id.
+ */
+export async function pickPage(sql: Sql, cond: Fragment, q: Pick<LeadListQuery, 'sort' | 'dir' | 'limit'>, offset: number, small: boolean): Promise<number[]> {
+  const rows = await sql`${pageQuery(sql, cond, q, offset, small)}`;
+  const ids = rows.map((r) => Number(r.id));
+  if (small || !NULLABLE.has(q.sort) || ids.length === q.limit) return ids;
+  // the page reaches past the rows with a value: how many there are before it, then the empty ones
+  const valued = ids.length > 0 ? offset + ids.length
+    : Number((await sql`SELECT count(*)::int AS n FROM (SELECT 1 FROM leads l WHERE ${cond} AND l.${sql(SORT_COLUMNS[q.sort])} IS NOT NULL LIMIT ${offset}) x`)[0].n);
+  const dir = q.dir === 'asc' ? sql`ASC` : sql`DESC`;
+  const rest = await sql`
+    SELECT l.id FROM leads l WHERE ${cond} AND l.${sql(SORT_COLUMNS[q.sort])} IS NULL
+     ORDER BY l.id ${dir} LIMIT ${q.limit - ids.length} OFFSET ${Math.max(0, offset - valued)}`;
+  return [...ids, ...rest.map((r) => Number(r.id))];
+}
+
+/** The page query pickPage runs first (what bench:crm explains). */
+export function pageQuery(sql: Sql, cond: Fragment, q: Pick<LeadListQuery, 'sort' | 'dir' | 'limit'>, offset: number, small: boolean): Fragment {
+  const dir = q.dir === 'asc' ? sql`ASC` : sql`DESC`;
+  const col = sql(SORT_COLUMNS[q.sort] ?? 'id');
+  if (small) {
+    return q.sort === 'id'
+      ? sql`SELECT x.id FROM (SELECT l.id FROM leads l WHERE ${cond} OFFSET 0) x ORDER BY x.id ${dir} LIMIT ${q.limit} OFFSET ${offset}`
+      : sql`SELECT x.id FROM (SELECT l.id, l.${col} AS k FROM leads l WHERE ${cond} OFFSET 0) x
+             ORDER BY x.k ${dir} NULLS LAST, x.id ${dir} LIMIT ${q.limit} OFFSET ${offset}`;
+  }
+  if (q.sort === 'id') return sql`SELECT l.id FROM leads l WHERE ${cond} ORDER BY l.id ${dir} LIMIT ${q.limit} OFFSET ${offset}`;
+  const valued = NULLABLE.has(q.sort) ? sql`AND l.${col} IS NOT NULL` : sql``;
+  return sql`SELECT l.id FROM leads l WHERE ${cond} ${valued} ORDER BY l.${col} ${dir}, l.id ${dir} LIMIT ${q.limit} OFFSET ${offset}`;
+}
+
+const iso = (v: unknown) => (v ? (v as Date).toISOString() : null);
+
+/** Where a page starts: deeper than MAX_DEPTH rows is answered with the last page within it. */
+export function pageOffset(q: Pick<LeadListQuery, 'limit' | 'offset'>): { offset: number; bounded: boolean } {
+  const bounded = q.offset + q.limit > MAX_DEPTH;
+  return { bounded, offset: bounded ? Math.max(0, Math.floor((MAX_DEPTH - q.limit) / q.limit) * q.limit) : q.offset };
+}
+
+/** The page's rows with their people and status colour, by id (one query: no N+1). */
+function pageRows(sql: Sql, ids: number[]) {
+  if (ids.length === 0) return Promise.resolve([] as postgres.Row[]);
+  return sql`
+      SELECT l.id, l.first_name, l.last_name, l.email, l.phone, l.first_note, l.country, l.city, l.lead_status,
+             st.color AS status_color, l."group", l.manager_id, m.full_name AS manager_name, l.agent_id, a.full_name AS agent_name,
+             l.ret_id, r.full_name AS ret_name, l.created_at, l.deposited_at, l.last_access, l.ftd_at, l.funnel_link, l.reference,
+             l.lead_source_id, l.affiliate_id, af.full_name AS affiliate_name, l.user_id, cu.full_name AS linked_name
+        FROM leads l
+        LEFT JOIN users m ON m.id = l.manager_id
+        LEFT JOIN users a ON a.id = l.agent_id
+        LEFT JOIN users r ON r.id = l.ret_id
+        LEFT JOIN users af ON af.id = l.affiliate_id
+        LEFT JOIN users cu ON cu.id = l.user_id
+        LEFT JOIN LATERAL (SELECT s.color FROM sales_statuses s WHERE lower(s.status) = lower(l.lead_status) LIMIT 1) st ON true
+       WHERE l.id IN ${sql(ids)}`;
+}
+
+/**
+ * One page of a screen: the page's ids picked by the sort's (column, id) index, then only those
+ * rows read with their people and status colour (no N+1). Pages reach MAX_DEPTH rows deep
+ * (bounded pagination): a deeper page is answered with the last page within it.
+ */
+export async function listLeads(sql: Sql, ctx: ListContext, q: LeadListQuery, opts: { exactCountLimit?: number } = {}): Promise<{
+  rows: LeadRow[]; total: number; estimated: boolean; bounded: boolean; offset: number;
+}> {
+  const resolved = await resolveScope(sql, ctx.caller);
+  if (!resolved) return { rows: [], total: 0, estimated: false, bounded: false, offset: 0 };
+  const cond = leadCondition(sql, ctx, q, resolved);
+  const { offset, bounded } = pageOffset(q);
+  // planned for the values at hand: the plan PostgreSQL caches for a prepared statement after five
+  // runs guesses at any status, agent or date, and walks the wrong index for the rare ones
+  const { count, ids, found } = await sql.begin(async (tx) => {
+    const t = tx as unknown as Sql;
+    await t`SET LOCAL plan_cache_mode = force_custom_plan`;
+    const count = await countLeads(t, cond, opts.exactCountLimit ?? EXACT_COUNT_LIMIT);
+    const ids = await pickPage(t, cond, q, offset, !count.estimated && count.total <= SMALL_LIST);
+    return { count, ids, found: await pageRows(t, ids) };
+  });
+
+  const byId = new Map(found.map((r) => [Number(r.id), r]));
+  const rows = ids.map((id) => byId.get(id)).filter((r) => r !== undefined);
+  const seen = offset + rows.length + (count.estimated && rows.length === q.limit ? 1 : 0);
+  const total = count.estimated ? Math.max(count.total, seen) : count.total;
+  return {
+    total, estimated: count.estimated, bounded, offset,
+    rows: rows.map((r): LeadRow => ({
+      id: Number(r.id), firstName: r.first_name, lastName: r.last_name,
+      // masked on the server: the full value never leaves it for these callers
+      email: ctx.masked ? maskEmail(r.email) : r.email,
+      phone: ctx.masked ? maskPhone(r.phone) : r.phone,
+      note: r.first_note, country: r.country, city: r.city, status: r.lead_status, statusColor: r.status_color ?? null,
+      group: r.group, managerId: r.manager_id === null ? null : Number(r.manager_id), managerName: r.manager_name ?? null,
+      agentId: r.agent_id === null ? null : Number(r.agent_id), agentName: r.agent_name ?? null,
+      retId: r.ret_id === null ? null : Number(r.ret_id), retName: r.ret_name ?? null,
+      registeredAt: (r.created_at as Date).toISOString(), depositedAt: iso(r.deposited_at), lastAccess: iso(r.last_access),
+      ftdAt: iso(r.ftd_at), funnelLink: r.funnel_link, reference: r.reference, leadSourceId: r.lead_source_id,
+      affiliateId: r.affiliate_id === null ? null : Number(r.affiliate_id), affiliateName: r.affiliate_name ?? null,
+      linkedId: r.user_id === null ? null : Number(r.user_id), linkedName: r.linked_name ?? null,
+    })),
+  };
+}
+
+// ------------------------------------------------------------------ choices
+
+export interface Choice { id: number; name: string; email: string }
+export interface StatusChoice { id: number; status: string; color: string; isDefault: boolean }
+
+export async function statusChoices(sql: Sql): Promise<StatusChoice[]> {
+  const rows = await sql`SELECT id, status, color, is_default FROM sales_statuses ORDER BY id LIMIT 999`;
+  return rows.map((r) => ({ id: Number(r.id), status: r.status, color: r.color, isDefault: r.is_default }));
+}
+
+/**
+ * Staff of a role the caller may pick (the agent filter, the assign dialog, the edit pickers): for
+ * admins every active one, for managers the members of their teams (and themselves as manager).
+ */
+export async function staffChoices(sql: Sql, caller: Caller, roleId: 2 | 5 | 6): Promise<Choice[]> {
+  if (caller.roleId !== 1 && caller.roleId !== 2) return [];
+  const rows = caller.roleId === 1
+    ? await sql`SELECT id, full_name, email FROM users WHERE role_id = ${roleId} AND deleted_at IS NULL AND is_active ORDER BY full_name, id LIMIT 500`
+    : roleId === 2
+      ? await sql`SELECT id, full_name, email FROM users WHERE id = ${caller.id}`
+      : await sql`SELECT u.id, u.full_name, u.email FROM users u
+                   WHERE u.role_id = ${roleId} AND u.deleted_at IS NULL AND u.is_active
+                     AND u.id IN (SELECT m.user_id FROM team_members m JOIN teams t ON t.id = m.team_id WHERE t.manager_id = ${caller.id})
+                   ORDER BY u.full_name, u.id LIMIT 500`;
+  return rows.map((r) => ({ id: Number(r.id), name: r.full_name, email: r.email }));
+}
+
+// ------------------------------------------------------------------ actions
+
+export interface ActionResult {
+  ok: boolean; status: number; toast: string;
+  values?: Record<string, string | number>;
+  fieldErrors?: Record<string, string[]>;
+  count?: number;
+}
+const refuse = (status: number, toast: string, fieldErrors?: Record<string, string[]>): ActionResult => ({ ok: false, status, toast, fieldErrors });
+const NOT_FOUND = refuse(404, 'Lead not found');
+
+export interface Selection { all: boolean; ids: number[] }
+
+/**
+ * The rows a bulk action touches: the list's own condition, narrowed to the selected ids unless the
+ * selection is 'all'. Selected ids outside it (another's lead, a deleted one, one that left the list)
+ * refuse the whole action: nothing changes. (Answers { cond }: a bare fragment from an async function would run.)
+ */
+async function selectionCondition(sql: Sql, ctx: ListContext, f: LeadFilters, sel: Selection): Promise<{ cond: Fragment } | ActionResult> {
+  const resolved = await resolveScope(sql, ctx.caller);
+  if (!resolved) return refuse(403, 'Forbidden');
+  const cond = leadCondition(sql, ctx, f, resolved);
+  if (sel.all) return { cond };
+  if (!sel.ids.length) return refuse(400, 'Select at least one lead');
+  if (sel.ids.length > 5000) return refuse(400, 'Select at most 5000 leads, or all of the list');
+  const [{ n }] = await sql`SELECT count(*)::int AS n FROM leads l WHERE ${cond} AND l.id IN ${sql(sel.ids)}`;
+  if (n !== sel.ids.length) return NOT_FOUND;
+  return { cond: sql`${cond} AND l.id IN ${sql(sel.ids)}` };
+}
+
+const isFragment = (v: { cond: Fragment } | ActionResult): v is { cond: Fragment } => 'cond' in v;
+
+/**
+ * A bulk move (crm.md §4): one UPDATE over the list's condition, limited to the groups the move may
+ * come from; one audit row with the screen, the filter or the ids, and the count.
+ */
+export async function bulkMove(sql: Sql, ctx: ListContext, f: LeadFilters, sel: Selection, target: LeadGroup, ip: string | null): Promise<ActionResult> {
+  if (!moveAllowed(ctx.screen, target, ctx.caller.roleId)) return refuse(403, 'This move is not allowed');
+  const from = sourceGroups(ctx.screen, target);
+  if (!from.length) return refuse(403, 'This move is not allowed');
+  return sql.begin(async (tx) => {
+    const t = tx as unknown as Sql;
+    const picked = await selectionCondition(t, ctx, f, sel);
+    if (!isFragment(picked)) return picked;
+    const moved = await t`
+      UPDATE leads l SET "group" = ${target}::lead_group, updated_at = now()
+       WHERE ${picked.cond} AND l."group" IN ${t(from)}`;
+    const count = moved.count;
+    await audit(t, {
+      actorId: ctx.caller.id, action: 'lead.bulk_move', targetKind: 'leads', ip: auditIp(ip),
+      before: { screen: ctx.screen.key, from, selection: sel.all ? { all: true, filter: f } : { ids: sel.ids } },
+      after: { group: target, count },
+    });
+    return { ok: true, status: 200, toast: 'Lead moved successfully', count, values: { count } };
+  });
+}
+
+/** Bulk assign-agent: the sales agent (agentId) or, on the retention screen, the retention agent (retId). Admins and managers only. */
+export async function bulkAssign(sql: Sql, ctx: ListContext, f: LeadFilters, sel: Selection, agentId: number, ip: string | null): Promise<ActionResult> {
+  if (ctx.caller.roleId !== 1 && ctx.caller.roleId !== 2) return refuse(403, 'Forbidden');
+  const role = ctx.screen.agentField === 'retId' ? 6 : 5;
+  const agents = await staffChoices(sql, ctx.caller, role);
+  if (!agents.some((a) => a.id === agentId)) return refuse(400, 'Agent not found', { agentId: ['Agent not found'] });
+  return sql.begin(async (tx) => {
+    const t = tx as unknown as Sql;
+    const picked = await selectionCondition(t, ctx, f, sel);
+    if (!isFragment(picked)) return picked;
+    const col = ctx.screen.agentField === 'retId' ? t`ret_id` : t`agent_id`;
+    const done = await t`UPDATE leads l SET ${col} = ${agentId}, updated_at = now() WHERE ${picked.cond}`;
+    const count = done.count;
+    await audit(t, {
+      actorId: ctx.caller.id, action: 'lead.bulk_assign', targetKind: 'leads', ip: auditIp(ip),
+      before: { screen: ctx.screen.key, selection: sel.all ? { all: true, filter: f } : { ids: sel.ids } },
+      after: { [ctx.screen.agentField]: agentId, count },
+    });
+    return { ok: true, status: 200, toast: 'Agents assigned successfully', count, values: { count } };
+  });
+}
+
+/** One lead the caller may see (any screen), or null. */
+async function leadInScope(sql: Sql, caller: Caller, id: number, lock = false) {
+  const resolved = await resolveScope(sql, caller);
+  if (!resolved) return null;
+  const scope = scopeCondition(sql, resolved);
+  const [row] = await sql`
+    SELECT l.id, l.first_name, l.last_name, l.email, l.phone, l.country, l.city, l.funnel_link, l.reference, l.lead_source_id,
+           l.lead_status, l.manager_id, l.agent_id, l.ret_id, l.user_id, l."group"
+      FROM leads l WHERE l.id = ${id} AND l.deleted_at IS NULL AND ${scope} ${lock ? sql`FOR UPDATE` : sql``}`;
+  return row ?? null;
+}
+
+async function statusExists(sql: Sql, status: string): Promise<boolean> {
+  // New is every lead's default status (crm.md §9), a status whether or not the list names it
+  if (status === 'New') return true;
+  const [r] = await sql`SELECT 1 FROM sales_statuses WHERE lower(status) = lower(${status})`;
+  return !!r;
+}
+
+async function staffOfRole(sql: Sql, id: number | null, roleId: number): Promise<boolean> {
+  if (id === null) return true;
+  const [r] = await sql`SELECT 1 FROM users WHERE id = ${id} AND role_id = ${roleId} AND deleted_at IS NULL`;
+  return !!r;
+}
+
+export interface LeadEdit {
+  id: number; firstName?: string; lastName: string; email: string; phone: string; country: string; city: string;
+  funnelLink: string | null; reference: string | null; leadSourceId: string | null; leadStatus?: string;
+  managerId: number | null; agentId: number | null; retId: number | null;
+}
+
+/**
+ * Edit Lead (crm.md §5): admins every field; managers all but the sale manager; agents (5, 6) the
+ * status only (they see no other lead field, and their contacts may be masked). Pickers must name
+ * staff of their role; a manager picks among their teams' agents. Audited with before and after.
+ */
+export async function editLead(sql: Sql, caller: Caller, v: LeadEdit, ip: string | null): Promise<ActionResult> {
+  return sql.begin(async (tx) => {
+    const t = tx as unknown as Sql;
+    const lead = await leadInScope(t, caller, v.id, true);
+    if (!lead) return NOT_FOUND;
+    const agent = caller.roleId === 5 || caller.roleId === 6;
+    if (v.leadStatus !== undefined && v.leadStatus !== lead.lead_status && !(await statusExists(t, v.leadStatus))) {
+      return refuse(400, 'Status not found', { leadStatus: ['Status not found'] });
+    }
+    const next = agent ? {
+      first_name: lead.first_name, last_name: lead.last_name, email: lead.email, phone: lead.phone, country: lead.country,
+      city: lead.city, funnel_link: lead.funnel_link, reference: lead.reference, lead_source_id: lead.lead_source_id,
+      lead_status: v.leadStatus ?? lead.lead_status, manager_id: lead.manager_id, agent_id: lead.agent_id, ret_id: lead.ret_id,
+    } : {
+      first_name: v.firstName ?? '', last_name: v.lastName, email: v.email, phone: v.phone, country: v.country, city: v.city,
+      funnel_link: v.funnelLink, reference: v.reference, lead_source_id: v.leadSourceId, lead_status: v.leadStatus ?? lead.lead_status,
+      manager_id: caller.roleId === 1 ? v.managerId : lead.manager_id, agent_id: v.agentId, ret_id: v.retId,
+    };
+    if (!agent && !next.first_name) return refuse(400, 'First name is required', { firstName: ['First name is required'] });
+    if (!agent) {
+      const errors: Record<string, string[]> = {};
+      if (caller.roleId === 1 && !(await staffOfRole(t, next.manager_id, 2))) errors.managerId = ['Manager not found'];
+      if (caller.roleId === 2) {
+        const members = await teamMembers(t, caller.id);
+        if (next.agent_id !== null && next.agent_id !== lead.agent_id && !members.includes(next.agent_id)) errors.agentId = ['Agent not found'];
+        if (next.ret_id !== null && next.ret_id !== lead.ret_id && !members.includes(next.ret_id)) errors.retId = ['Agent not found'];
+      }
+      if (!errors.agentId && !(await staffOfRole(t, next.agent_id, 5))) errors.agentId = ['Agent not found'];
+      if (!errors.retId && !(await staffOfRole(t, next.ret_id, 6))) errors.retId = ['Agent not found'];
+      if (Object.keys(errors).length) return refuse(400, Object.values(errors)[0][0], errors);
+    }
+    await t`
+      UPDATE leads SET first_name = ${next.first_name}, last_name = ${next.last_name}, email = ${next.email}, phone = ${next.phone},
+             country = ${next.country}, city = ${next.city}, funnel_link = ${next.funnel_link}, reference = ${next.reference},
+             lead_source_id = ${next.lead_source_id}, lead_status = ${next.lead_status}, manager_id = ${next.manager_id},
+             agent_id = ${next.agent_id}, ret_id = ${next.ret_id}, updated_at = now()
+       WHERE id = ${v.id}`;
+    const before = Object.fromEntries(Object.keys(next).map((k) => [k, lead[k]]));
+    await audit(t, { actorId: caller.id, action: 'lead.update', targetKind: 'lead', targetId: v.id, before, after: next, ip: auditIp(ip) });
+    return { ok: true, status: 200, toast: 'Lead edited successfully' };
+  });
+}
+
+/** Delete ('Are you sure to delete this lead?'): a soft delete (deleted_at), admins and managers, audited. */
+export async function deleteLead(sql: Sql, caller: Caller, id: number, ip: string | null): Promise<ActionResult> {
+  if (caller.roleId !== 1 && caller.roleId !== 2) return refuse(403, 'Forbidden');
+  return sql.begin(async (tx) => {
+    const t = tx as unknown as Sql;
+    const lead = await leadInScope(t, caller, id, true);
+    if (!lead) return NOT_FOUND;
+    await t`UPDATE leads SET deleted_at = now(), updated_at = now() WHERE id = ${id}`;
+    await audit(t, { actorId: caller.id, action: 'lead.delete', targetKind: 'lead', targetId: id, before: { ...lead }, after: { deleted: true }, ip: auditIp(ip) });
+    return { ok: true, status: 200, toast: 'Lead deleted successfully' };
+  });
+}
+
+export interface NoteRow { id: number; content: string; createdAt: string; author: string | null }
+
+/** A lead's notes, newest first, with their author; null when the lead is not the caller's to see. */
+export async function leadNotes(sql: Sql, caller: Caller, leadId: number): Promise<NoteRow[] | null> {
+  if (!STAFF.includes(caller.roleId) || !(await leadInScope(sql, caller, leadId))) return null;
+  const rows = await sql`
+    SELECT n.id, n.content, n.created_at, u.full_name FROM notes n LEFT JOIN users u ON u.id = n.user_id
+     WHERE n.lead_id = ${leadId} ORDER BY n.id DESC LIMIT 200`;
+  return rows.map((r) => ({ id: Number(r.id), content: r.content, createdAt: (r.created_at as Date).toISOString(), author: r.full_name ?? null }));
+}
+
+export async function addNote(sql: Sql, caller: Caller, leadId: number, content: string, ip: string | null): Promise<ActionResult> {
+  return sql.begin(async (tx) => {
+    const t = tx as unknown as Sql;
+    if (!(await leadInScope(t, caller, leadId))) return NOT_FOUND;
+    const [n] = await t`INSERT INTO notes (lead_id, user_id, content) VALUES (${leadId}, ${caller.id}, ${content}) RETURNING id`;
+    await t`UPDATE leads SET updated_at = now() WHERE id = ${leadId}`;
+    await audit(t, { actorId: caller.id, action: 'lead.note', targetKind: 'lead', targetId: leadId, after: { noteId: Number(n.id), content }, ip: auditIp(ip) });
+    return { ok: true, status: 200, toast: 'Notes created successfully' };
+  });
+}
+
+export interface LeadAdd {
+  firstName: string; lastName: string; email: string; phone: string; country: string; city: string;
+  funnelLink: string | null; reference: string | null; leadStatus: string;
+}
+
+/** The admin area's lead-add form (crm.md §2): a manual sales lead; a manager's own lead is managed by them. */
+export async function addLead(sql: Sql, caller: Caller, v: LeadAdd, ip: string | null): Promise<ActionResult> {
+  if (caller.roleId !== 1 && caller.roleId !== 2) return refuse(403, 'Forbidden');
+  if (!(await statusExists(sql, v.leadStatus))) return refuse(400, 'Status not found', { leadStatus: ['Status not found'] });
+  return sql.begin(async (tx) => {
+    const t = tx as unknown as Sql;
+    const [l] = await t`
+      INSERT INTO leads (first_name, last_name, email, phone, country, city, funnel_link, reference, lead_status, "group", is_live, manager_id)
+      VALUES (${v.firstName}, ${v.lastName}, ${v.email}, ${v.phone}, ${v.country}, ${v.city}, ${v.funnelLink}, ${v.reference},
+              ${v.leadStatus}, 'sales', false, ${caller.roleId === 2 ? caller.id : null})
+      RETURNING id`;
+    await audit(t, { actorId: caller.id, action: 'lead.create', targetKind: 'lead', targetId: Number(l.id), after: v, ip: auditIp(ip) });
+    return { ok: true, status: 200, toast: 'Leads added successfully', values: { id: Number(l.id) } };
+  });
+}
+
+/**
+ * Convert a lead to a user (crm.md §2): a customer (role 3) with the lead's name, email and
+ * contacts and the password set here, the wallets every sign-up gets (auth's openCustomerWallets),
+ * and the lead linked to them. The lead needs an email no live user has.
+ */
+export async function convertLead(sql: Sql, caller: Caller, id: number, password: string, ip: string | null): Promise<ActionResult> {
+  if (caller.roleId !== 1 && caller.roleId !== 2) return refuse(403, 'Forbidden');
+  const cfg = await loadAuthConfig(sql);
+  const hash = await hashPassword(password);
+  try {
+    return await sql.begin(async (tx) => {
+      const t = tx as unknown as Sql;
+      const lead = await leadInScope(t, caller, id, true);
+      if (!lead) return NOT_FOUND;
+      if (lead.user_id !== null) return refuse(409, 'This lead is already a user');
+      if (!lead.email || !/^[^\s@]+@[^\s@]+$/.test(lead.email)) return refuse(400, 'The lead needs a valid email to become a user');
+      const [taken] = await t`SELECT 1 FROM users WHERE email = ${lead.email} AND deleted_at IS NULL`;
+      if (taken) return refuse(409, 'Email already exists');
+      const fullName = `${lead.first_name} ${lead.last_name}`.trim().slice(0, 200) || lead.email;
+      const [u] = await t`
+        INSERT INTO users (email, password_hash, full_name, role_id, is_active, is_email_verified, manager_id)
+        VALUES (${lead.email}, ${hash}, ${fullName}, 3, true, false, ${lead.manager_id}) RETURNING id`;
+      const userId = Number(u.id);
+      await t`INSERT INTO profiles (user_id, phone, country, city) VALUES (${userId}, ${lead.phone}, ${lead.country}, ${lead.city})`;
+      await openCustomerWallets(t, userId, cfg.currencies[0], cfg.demoInitialBalance);
+      await t`UPDATE leads SET user_id = ${userId}, updated_at = now() WHERE id = ${id}`;
+      await audit(t, { actorId: caller.id, action: 'lead.convert', targetKind: 'lead', targetId: id, before: { userId: null }, after: { userId }, ip: auditIp(ip) });
+      return { ok: true, status: 200, toast: 'Lead converted successfully', values: { userId } };
+    });
+  } catch (e) {
+    if ((e as { code?: string })?.code === '23505') return refuse(409, 'Email already exists');
+    throw e;
+  }
+}

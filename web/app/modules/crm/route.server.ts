@@ -1,0 +1,111 @@
+// The loader and action of the nine lead screens (routes/_staff.admin.crm.*, _staff.admin.leads.*):
+// the role from the permission map on every read and post, the URL's list state parsed before any
+// SQL, the caller's scope and masking applied on the server, and every action answered as one Reply.
+// A bulk action posts to the list's own URL: its filter is read from there exactly as the list reads it.
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node';
+import { db } from '~/utils/db.server.ts';
+import { clientIp } from '~/utils/request.server.ts';
+import { requireAccess } from '~/modules/auth/guards.server.ts';
+import { parseListQuery } from '~/components/ui/list-params.ts';
+import { replyDone, replyRefused } from '~/utils/reply.server.ts';
+import { SCREENS, SORTABLE, type ScreenKey, type SortKey } from './screens.ts';
+import { LEAD_FILTERS, parseLeadForm } from './schemas.ts';
+import {
+  addLead, addNote, bulkAssign, bulkMove, convertLead, deleteLead, editLead, leadNotes, listLeads, masksFor,
+  staffChoices, statusChoices, type ActionResult, type Caller, type LeadFilters, type LeadRow, type NoteRow,
+} from './leads.server.ts';
+
+const ID = /^[1-9][0-9]{0,15}$/;
+
+function readFilters(params: URLSearchParams) {
+  return parseListQuery(params, { sortable: SORTABLE, dates: true, extra: LEAD_FILTERS });
+}
+
+export function leadsLoader(key: ScreenKey) {
+  const screen = SCREENS[key];
+  return async ({ request, context }: LoaderFunctionArgs) => {
+    const sql = db();
+    const s = await requireAccess(request, sql, context);
+    const caller: Caller = { id: s.user.id, roleId: s.user.roleId };
+    const params = new URL(request.url).searchParams;
+    const masked = await masksFor(sql, caller);
+    // the notes dialog reads a lead's notes through this loader (a fetcher)
+    const notesFor = params.get('notesFor');
+    if (notesFor !== null) {
+      const notes = ID.test(notesFor) ? await leadNotes(sql, caller, Number(notesFor)) : null;
+      if (!notes) throw new Response('Not Found', { status: 404 });
+      return data({ kind: 'notes' as const, notes });
+    }
+    const manages = caller.roleId === 1 || caller.roleId === 2;
+    const agentRole = screen.agentField === 'retId' ? 6 : 5;
+    const parsed = readFilters(params);
+    const q = parsed.ok ? parsed.query : null;
+    // the page and the pickers at once (the pool has room): one round trip's wait instead of two
+    const [statuses, managers, salesAgents, retAgents, list] = await Promise.all([
+      statusChoices(sql),
+      caller.roleId === 1 ? staffChoices(sql, caller, 2) : Promise.resolve([]),
+      staffChoices(sql, caller, 5),
+      staffChoices(sql, caller, 6),
+      q ? listLeads(sql, { caller, screen, masked }, {
+        status: q.status, agent: manages ? q.agent : '', dateStart: q.dateStart, dateEnd: q.dateEnd, search: q.search,
+        sort: q.sort as SortKey, dir: q.dir, limit: q.limit, offset: q.offset,
+      }) : Promise.resolve(null),
+    ]);
+    const agents = agentRole === 6 ? retAgents : salesAgents;
+    const base = {
+      kind: 'list' as const, screen: key, roleId: caller.roleId, masked, manages, statuses, agents, managers, salesAgents, retAgents,
+    };
+    if (!parsed.ok || !q || !list) {
+      return data({
+        ...base, rows: [] as LeadRow[], total: 0, estimated: false, bounded: false,
+        filters: { status: '', agent: '', dateStart: '', dateEnd: '' },
+        filterError: (parsed.ok ? null : { field: parsed.field, message: parsed.message }) as { field: string; message: string } | null,
+      }, { status: 400 });
+    }
+    return data({
+      ...base, rows: list.rows, total: list.total, estimated: list.estimated, bounded: list.bounded,
+      filters: { status: q.status, agent: manages ? q.agent : '', dateStart: q.dateStart, dateEnd: q.dateEnd },
+      filterError: null as { field: string; message: string } | null,
+    });
+  };
+}
+export type LeadsLoader = ReturnType<typeof leadsLoader>;
+export type { NoteRow };
+
+export function leadsAction(key: ScreenKey) {
+  const screen = SCREENS[key];
+  return async ({ request, context }: ActionFunctionArgs) => {
+    const sql = db();
+    const s = await requireAccess(request, sql, context);
+    const caller: Caller = { id: s.user.id, roleId: s.user.roleId };
+    const ip = clientIp(request, context);
+    const { intent, submission } = parseLeadForm(await request.formData());
+    if (submission.status !== 'success') return replyRefused(submission, { intent, hideFields: ['password'] });
+    const v = submission.value as Record<string, unknown>;
+    let r: ActionResult;
+    switch (intent) {
+      case 'move':
+      case 'assign': {
+        const parsed = readFilters(new URL(request.url).searchParams);
+        if (!parsed.ok) return replyRefused(submission, { intent, toast: parsed.message });
+        const q = parsed.query;
+        const f: LeadFilters = { status: q.status, agent: q.agent, dateStart: q.dateStart, dateEnd: q.dateEnd, search: q.search };
+        const ctx = { caller, screen, masked: await masksFor(sql, caller) };
+        const sel = { all: v.all as boolean, ids: v.ids as number[] };
+        r = intent === 'move'
+          ? await bulkMove(sql, ctx, f, sel, v.target as 'sales' | 'retentions' | 'archived', ip)
+          : await bulkAssign(sql, ctx, f, sel, v.agentId as number, ip);
+        break;
+      }
+      case 'edit': r = await editLead(sql, caller, v as unknown as Parameters<typeof editLead>[2], ip); break;
+      case 'delete': r = await deleteLead(sql, caller, v.id as number, ip); break;
+      case 'note': r = await addNote(sql, caller, v.leadId as number, v.content as string, ip); break;
+      case 'add': r = await addLead(sql, caller, v as unknown as Parameters<typeof addLead>[2], ip); break;
+      case 'convert': r = await convertLead(sql, caller, v.id as number, v.password as string, ip); break;
+      default: r = { ok: false, status: 400, toast: 'Something went wrong' };
+    }
+    const extra = { count: r.count ?? null };
+    if (r.ok) return replyDone(submission, r.toast, { intent, status: r.status, values: r.values, hideFields: ['password'], resetForm: intent === 'note', extra });
+    return replyRefused(submission, { intent, status: r.status, toast: r.toast, values: r.values, fieldErrors: r.fieldErrors, hideFields: ['password'], extra });
+  };
+}
