@@ -1,16 +1,23 @@
-// Masking of a customer's contact details for agent sessions (docs/specs.md#agent-masking):
-// a phone shows ****** and its last 2 digits; an email keeps the first 2 and last 2 characters
-// of its local part with **** between (unchanged when the local part has 4 characters or fewer).
+// Agent masking (docs/specs.md#agent-masking, crm.md §6, admin.md §6): while the site switch 'Show
+// Email & Phone in Agent Dashboard' (showUserInfoAgent) is off, sales and retention agents (roles 5, 6)
+// never receive a lead's or customer's email or phone, only these forms (applied on the server).
 
+/** The first 2 and last 2 characters of the local part around ****; a local part of 4 characters or fewer is unchanged. */
+export function maskEmail(email: string): string {
+  const at = email.lastIndexOf('@');
+  const local = at < 0 ? email : email.slice(0, at);
+  const domain = at < 0 ? '' : email.slice(at);
+  const chars = [...local];
+  if (chars.length <= 4) return email;
+  return `${chars.slice(0, 2).join('')}****${chars.slice(-2).join('')}${domain}`;
+}
+
+/** ****** and the last 2 digits of the number (fewer when it has fewer); nothing for an empty phone. */
 export function maskPhone(phone: string): string {
   const digits = phone.replace(/\D/g, '');
+  if (!digits) return '';
   return `******${digits.slice(-2)}`;
 }
 
-export function maskEmail(email: string): string {
-  const at = email.lastIndexOf('@');
-  if (at < 0) return email;
-  const local = email.slice(0, at);
-  if (local.length <= 4) return email;
-  return `${local.slice(0, 2)}****${local.slice(-2)}${email.slice(at)}`;
-}
+/** Roles the switch masks for. */
+export const MASKED_ROLES: readonly number[] = [5, 6];

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { testSql, unique, uniqueEmail } from '../helpers.ts';
 import { getSetting } from '~/modules/settings/settings.server.ts';
-import { maskEmail, maskPhone } from '~/modules/crm/masking.ts';
+import { maskEmail, maskPhone } from '~/utils/mask.ts';
 import { crmSupport, ROUTES, type Staff } from './support.ts';
 
 const sql = testSql();

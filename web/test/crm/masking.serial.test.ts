@@ -4,7 +4,7 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { testSql, unique, uniqueEmail } from '../helpers.ts';
 import { db } from '~/utils/db.server.ts';
 import { getSetting, setSetting } from '~/modules/settings/settings.server.ts';
-import { maskEmail } from '~/modules/crm/masking.ts';
+import { maskEmail } from '~/utils/mask.ts';
 import { crmSupport } from './support.ts';
 
 const sql = testSql();

@@ -10,7 +10,7 @@ import { audit } from '~/modules/audit/audit.server.ts';
 import { getSetting } from '~/modules/settings/settings.server.ts';
 import { hashPassword } from '~/modules/auth/password.server.ts';
 import { loadAuthConfig, openCustomerWallets } from '~/modules/auth/auth.server.ts';
-import { maskEmail, maskPhone, MASKED_ROLES } from './masking.ts';
+import { maskEmail, maskPhone, MASKED_ROLES } from '~/utils/mask.ts';
 import {
   EXACT_COUNT_LIMIT, MAX_DEPTH, SORT_COLUMNS, moveAllowed, sourceGroups,
   type LeadGroup, type Screen, type SortKey,
