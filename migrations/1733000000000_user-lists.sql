@@ -1,3 +1,4 @@
+-- Up Migration
 -- The customer lists and Admin & Staffs (web/app/modules/customers, web/app/modules/users):
 -- an index behind every sort of the lists, and the live-presence lookup of each listed user.
 
@@ -14,3 +15,7 @@ CREATE INDEX users_staff_email_idx ON users (email, id) WHERE deleted_at IS NULL
 
 -- Online = a live session seen in the last few minutes (modules/customers/online.server.ts).
 CREATE INDEX sessions_live_user_idx ON sessions (user_id, last_seen_at DESC) WHERE revoked_at IS NULL;
+
+-- Down Migration
+DROP INDEX IF EXISTS sessions_live_user_idx, users_staff_email_idx, users_staff_name_idx, users_staff_list_idx,
+  users_role_email_idx, users_role_name_idx;
