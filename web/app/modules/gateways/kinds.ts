@@ -132,8 +132,12 @@ export function gatewaySchema(kind: GatewayKind) {
   const shape: Record<string, z.ZodTypeAny> = { name: z.literal(kind) };
   for (const f of spec.fields) {
     if (f.options) {
-      const values = f.options.map((o) => o.value) as [string, ...string[]];
-      shape[f.key] = z.enum(values, { required_error: 'Mode is required', invalid_type_error: 'Mode is required', message: 'Mode must be live or sandbox' });
+      const values = f.options.map((o) => o.value);
+      shape[f.key] = z.unknown().transform((v, ctx) => {
+        if (v === undefined || v === null || v === '') { ctx.addIssue({ code: 'custom', message: 'Mode is required' }); return z.NEVER; }
+        if (typeof v !== 'string' || !values.includes(v)) { ctx.addIssue({ code: 'custom', message: 'Mode must be live or sandbox' }); return z.NEVER; }
+        return v;
+      });
     } else shape[f.key] = text();
   }
   if (spec.fee) {
