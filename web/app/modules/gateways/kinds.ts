@@ -112,10 +112,12 @@ export function gatewayState(kind: GatewayKind, availability = GATEWAY_AVAILABIL
 /** Longest key a provider hands out that we accept (PEM keys are not asked for). */
 export const MAX_KEY_LENGTH = 500;
 
+const hasControl = (s: string) => Array.from(s).some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f);
+
 const text = () => z.unknown().transform((v, ctx) => {
   const s = typeof v === 'string' ? v.trim() : '';
   if (s.length > MAX_KEY_LENGTH) { ctx.addIssue({ code: 'custom', message: 'This field allows at most 500 characters' }); return z.NEVER; }
-  if (/[\u0000-\u001f\u007f]/.test(s)) { ctx.addIssue({ code: 'custom', message: 'This field cannot contain control characters' }); return z.NEVER; }
+  if (hasControl(s)) { ctx.addIssue({ code: 'custom', message: 'This field cannot contain control characters' }); return z.NEVER; }
   return s === '' ? null : s;
 });
 
