@@ -37,13 +37,13 @@ export function ExternalPaymentsPage() {
     {
       id: 'link', header: t('Link'), enableSorting: false,
       cell: ({ row }) => (
-        <a className="wrap-anywhere" href={row.original.link} target="_blank" rel="noopener noreferrer">
+        <a className="external-cell-text" href={row.original.link} target="_blank" rel="noopener noreferrer">
           {row.original.link}<span className="sr-only"> ({t('opens in a new tab')})</span>
         </a>
       ),
     },
     { id: 'customLabel', header: t('Custom label'), enableSorting: false, cell: ({ row }) => row.original.customLabel ?? <span className="muted">—</span> },
-    { id: 'customValue', header: t('Custom value'), enableSorting: false, cell: ({ row }) => <span className="wrap-anywhere">{row.original.customValue ?? <span className="muted">—</span>}</span> },
+    { id: 'customValue', header: t('Custom value'), enableSorting: false, cell: ({ row }) => <span className="external-cell-text">{row.original.customValue ?? <span className="muted">—</span>}</span> },
     {
       id: 'actions', header: t('Actions'), enableSorting: false,
       cell: ({ row }) => (
@@ -63,7 +63,7 @@ export function ExternalPaymentsPage() {
     : {};
 
   return (
-    <section className="page">
+    <section className="page external-payments-admin">
       <h1 className="page-title">{t('External payments')}</h1>
       <DataTable columns={columns} data={rows} total={total} getRowId={(r) => String(r.id)} caption={t('External payments')}
         toolbar={<button type="button" className="btn btn-sm btn-primary" onClick={() => setEditing({ row: null })}>{t('Add New')}</button>} />
