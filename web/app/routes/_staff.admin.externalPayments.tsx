@@ -1,13 +1,16 @@
-import type { LoaderFunctionArgs } from '@remix-run/node';
-import { requireAccess } from '~/modules/auth/guards.server.ts';
-import { PlaceholderPage } from '~/modules/shell/placeholder.tsx';
+import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
+import { externalPaymentsAction, externalPaymentsLoader } from '~/modules/gateways/external-payments.server.ts';
+import { ExternalPaymentsPage } from '~/modules/gateways/external-payments-page.tsx';
+import { GeneralErrorBoundary } from '~/components/error-boundary.tsx';
 
-// /admin/externalPayments — roles from the permission map; a later issue fills this page.
-export async function loader({ request }: LoaderFunctionArgs) {
-  await requireAccess(request);
-  return null;
-}
+// /admin/externalPayments — the external payment links the customer's Deposit tab shows (docs/specs.md#payment-gateways), admin only.
+export const loader = (args: LoaderFunctionArgs) => externalPaymentsLoader(args);
+export const action = (args: ActionFunctionArgs) => externalPaymentsAction(args);
 
 export default function Page() {
-  return <PlaceholderPage title="External payments" />;
+  return <ExternalPaymentsPage />;
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
 }

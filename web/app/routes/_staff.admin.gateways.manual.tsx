@@ -1,13 +1,16 @@
-import type { LoaderFunctionArgs } from '@remix-run/node';
-import { requireAccess } from '~/modules/auth/guards.server.ts';
-import { PlaceholderPage } from '~/modules/shell/placeholder.tsx';
+import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
+import { gatewaysAction, gatewaysLoader } from '~/modules/gateways/gateways.server.ts';
+import { GatewaysPage } from '~/modules/gateways/gateways-page.tsx';
+import { GeneralErrorBoundary } from '~/components/error-boundary.tsx';
 
-// /admin/gateways/manual — roles from the permission map; a later issue fills this page.
-export async function loader({ request }: LoaderFunctionArgs) {
-  await requireAccess(request);
-  return null;
-}
+// /admin/gateways/manual — the manual payment gateways' cards and settings (docs/specs.md#payment-gateways), admin only.
+export const loader = (args: LoaderFunctionArgs) => gatewaysLoader(args, true);
+export const action = (args: ActionFunctionArgs) => gatewaysAction(args, true);
 
 export default function Page() {
-  return <PlaceholderPage title="Manual Gateways" />;
+  return <GatewaysPage />;
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
 }

@@ -41,6 +41,8 @@ export interface FormDialogProps<S extends z.ZodTypeAny> {
   children: (fields: Fields<S>) => ReactNode;
   /** after a success, before closing */
   onDone?: (reply: Reply) => void;
+  /** a form with a file input posts multipart */
+  encType?: 'multipart/form-data';
 }
 
 export function FormDialog<S extends z.ZodTypeAny>(props: FormDialogProps<S>) {
@@ -49,7 +51,7 @@ export function FormDialog<S extends z.ZodTypeAny>(props: FormDialogProps<S>) {
   return <FormDialogBody key={props.id ?? 'new'} {...props} />;
 }
 
-function FormDialogBody<S extends z.ZodTypeAny>({ onClose, title, schema, id, intent, action, defaultValue, submitLabel, parse, size = 'md', children, onDone }: FormDialogProps<S>) {
+function FormDialogBody<S extends z.ZodTypeAny>({ onClose, title, schema, id, intent, action, defaultValue, submitLabel, parse, size = 'md', children, onDone, encType }: FormDialogProps<S>) {
   const { t } = useTranslation();
   const fetcher = useFetcher<Reply>();
   const pending = fetcher.state !== 'idle';
@@ -64,7 +66,7 @@ function FormDialogBody<S extends z.ZodTypeAny>({ onClose, title, schema, id, in
         <button type="button" className="btn btn-ghost" onClick={onClose} disabled={pending}>{t('Cancel')}</button>
         <SubmitButton form={form.id} pending={pending}>{submitLabel ?? t('Submit')}</SubmitButton>
       </>}>
-      <fetcher.Form method="post" action={action} {...getFormProps(form)}>
+      <fetcher.Form method="post" action={action} encType={encType} {...getFormProps(form)}>
         {intent ? <input type="hidden" name="intent" value={intent} /> : null}
         {id !== undefined && id !== null ? <input type="hidden" name="id" value={id} /> : null}
         {children(fields)}

@@ -1,0 +1,125 @@
+// The admin's external payments (/admin/externalPayments; admin.md §2.8, §5; docs/specs.md#payment-gateways):
+// off-platform payment links the customer's Deposit tab shows (modules/money/deposits.server.ts
+// externalPayments). Server-paged list, add and edit (multipart: the logo through the upload
+// service), delete after confirmation; each change audited in its transaction.
+import { data, type ActionFunctionArgs, type AppLoadContext, type LoaderFunctionArgs } from '@remix-run/node';
+import { db, type Sql } from '~/utils/db.server.ts';
+import { clientIp } from '~/utils/request.server.ts';
+import { prefixMatch } from '~/utils/prefix-search.server.ts';
+import { requireAccess } from '~/modules/auth/guards.server.ts';
+import { audit } from '~/modules/audit/audit.server.ts';
+import { listQuery, type ListQuery } from '~/components/ui/list-params.ts';
+import { parseIntent, type Reply } from '~/components/ui/forms.ts';
+import { replyRefused } from '~/utils/reply.server.ts';
+import { CATALOG_PARSE } from '~/modules/catalog/numbers.ts';
+import { refuse, replyOutcome, type Actor, type Outcome } from '~/modules/catalog/result.server.ts';
+import { discardUploads, receiveUploads } from '~/modules/uploads/uploads.server.ts';
+import { uploadHref } from '~/modules/money/deposits.server.ts';
+import { EXTERNAL_PAYMENT_ACTIONS, type ExternalPaymentInput } from './external-schemas.ts';
+
+const SORTS = { id: 'id', name: 'name' } as const;
+export const EXTERNAL_PAYMENT_SORTS = Object.keys(SORTS) as (keyof typeof SORTS)[];
+
+export interface ExternalPaymentRow {
+  id: number; name: string; link: string; logo: string | null; customLabel: string | null; customValue: string | null;
+}
+
+const rowOf = (r: Record<string, unknown>): ExternalPaymentRow => ({
+  id: Number(r.id), name: String(r.name), link: String(r.link), logo: uploadHref(r.logo_path as string | null),
+  customLabel: (r.custom_label as string | null) ?? null, customValue: (r.custom_value as string | null) ?? null,
+});
+
+/** One page of external payments; the search is a prefix of the name (index external_payments_name_idx). */
+export async function listExternalPayments(sql: Sql, q: Pick<ListQuery, 'limit' | 'offset' | 'sort' | 'dir' | 'search'>) {
+  const term = q.search.trim().toLowerCase();
+  const where = term ? sql`WHERE ${prefixMatch(sql, sql`lower(name)`, term)}` : sql``;
+  const dir = q.dir === 'asc' ? sql`ASC` : sql`DESC`;
+  const order = q.sort === 'name' ? sql`lower(name) ${dir}, id ${dir}` : sql`id ${dir}`;
+  const [rows, [count]] = await Promise.all([
+    sql`SELECT id, name, link, logo_path, custom_label, custom_value FROM external_payments ${where} ORDER BY ${order} LIMIT ${q.limit} OFFSET ${q.offset}`,
+    sql`SELECT count(*)::int AS n FROM external_payments ${where}`,
+  ]);
+  return { total: count.n as number, rows: rows.map(rowOf) };
+}
+
+const snapshot = (r: Record<string, unknown>) =>
+  ({ name: r.name, link: r.link, logo_path: r.logo_path, custom_label: r.custom_label ?? null, custom_value: r.custom_value ?? null });
+
+const notFound = () => refuse(404, 'External payment not found');
+
+/** Creates (no id; a logo is required) or updates (a new logo only when one was uploaded) an external payment. */
+export async function saveExternalPayment(sql: Sql, input: ExternalPaymentInput, logoUploadId: number | null, who: Actor): Promise<Outcome<{ id: number }>> {
+  const columns: Record<string, unknown> = { name: input.name, link: input.link, custom_label: input.customLabel, custom_value: input.customValue };
+  if (logoUploadId) columns.logo_path = `/uploads/${logoUploadId}`;
+  return sql.begin(async (t): Promise<Outcome<{ id: number }>> => {
+    const tx = t as unknown as Sql;
+    if (input.id === undefined) {
+      if (!logoUploadId) return refuse(422, 'Logo is required', 'logo');
+      const [row] = await tx`INSERT INTO external_payments ${tx(columns)} RETURNING *`;
+      await audit(tx, { actorId: who.actorId, action: 'external_payment.create', targetKind: 'external_payment', targetId: row.id, after: snapshot(row), ip: who.ip });
+      return { ok: true, toast: 'External payment added successfully', id: Number(row.id) };
+    }
+    const [before] = await tx`SELECT * FROM external_payments WHERE id = ${input.id} FOR UPDATE`;
+    if (!before) return notFound();
+    const [after] = await tx`UPDATE external_payments SET ${tx(columns)} WHERE id = ${input.id} RETURNING *`;
+    await audit(tx, { actorId: who.actorId, action: 'external_payment.update', targetKind: 'external_payment', targetId: input.id, before: snapshot(before), after: snapshot(after), ip: who.ip });
+    return { ok: true, toast: 'External payment updated successfully', id: input.id };
+  });
+}
+
+export async function deleteExternalPayment(sql: Sql, id: number, who: Actor): Promise<Outcome> {
+  return sql.begin(async (t): Promise<Outcome> => {
+    const tx = t as unknown as Sql;
+    const [before] = await tx`DELETE FROM external_payments WHERE id = ${id} RETURNING *`;
+    if (!before) return notFound();
+    await audit(tx, { actorId: who.actorId, action: 'external_payment.delete', targetKind: 'external_payment', targetId: id, before: snapshot(before), ip: who.ip });
+    return { ok: true, toast: 'Payment deleted successfully' };
+  });
+}
+
+// ---------------------------------------------------------------- the route's loader and action
+
+export async function externalPaymentsLoader({ request, context }: LoaderFunctionArgs) {
+  const sql = db();
+  await requireAccess(request, sql, context);
+  return listExternalPayments(sql, listQuery(request, EXTERNAL_PAYMENT_SORTS));
+}
+
+function refusedWithout(status: number, message: string, field?: string, values?: Record<string, string>) {
+  const body: Reply = { ok: false, toast: message, values, result: field ? { status: 'error', error: { [field]: [message] } } : undefined };
+  return data(body, { status });
+}
+
+/** POST: save (multipart: id?, logo, name, link, customLabel, customValue) or delete (id). */
+export async function externalPaymentsAction({ request, context }: ActionFunctionArgs) {
+  const sql = db();
+  const s = await requireAccess(request, sql, context as AppLoadContext);
+  const who = { actorId: s.user.id, ip: clientIp(request, context) };
+  const multipart = /^multipart\/form-data/i.test(request.headers.get('content-type') ?? '');
+  let form: FormData;
+  let stored: number[] = [];
+  let logoId: number | null = null;
+  if (multipart) {
+    const received = await receiveUploads(sql, request, { id: s.user.id, roleId: s.user.roleId }, { logo: 'external_payment_logo' });
+    if (!received.ok) return refusedWithout(received.error.status, received.error.message, received.error.field, received.error.params);
+    form = received.form;
+    logoId = received.files.logo?.id ?? null;
+    stored = logoId ? [logoId] : [];
+    if (logoId) form.set('logo', String(logoId));
+    else form.delete('logo');
+  } else {
+    form = await request.formData();
+    form.delete('logo'); // a logo is a file: only a multipart form carries one
+  }
+  const drop = () => discardUploads(sql, s.user.id, stored);
+  const { intent, submission } = parseIntent(form, EXTERNAL_PAYMENT_ACTIONS, CATALOG_PARSE);
+  if (submission.status !== 'success') {
+    await drop();
+    return replyRefused(submission, { intent });
+  }
+  const r = intent === 'delete'
+    ? await deleteExternalPayment(sql, (submission.value as { id: number }).id, who)
+    : await saveExternalPayment(sql, submission.value as ExternalPaymentInput, logoId, who);
+  if (!r.ok || intent === 'delete') await drop();
+  return replyOutcome(submission, r, intent);
+}

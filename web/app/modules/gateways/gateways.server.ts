@@ -1,0 +1,175 @@
+// The payment gateways' settings (/admin/gateways, /admin/gateways/manual; docs/specs.md#payment-gateways):
+// the cards, the save of one gateway (its keys, fee, active switch, QR code) and `gatewayConfig`,
+// the decrypted settings the payment adapters (modules/payments) are given. Secrets are encrypted
+// with SECRETS_KEY (engine/src/contract/secrets.ts) before they reach the table, and leave this
+// module only masked ('••••abcd') or through gatewayConfig, which runs on the server only.
+import { data, type ActionFunctionArgs, type AppLoadContext, type LoaderFunctionArgs } from '@remix-run/node';
+import { decryptSecret, encryptSecret, secretsKey } from '@broker/engine/contract/secrets';
+import { db, type Sql } from '~/utils/db.server.ts';
+import { env } from '~/utils/env.server.ts';
+import { clientIp } from '~/utils/request.server.ts';
+import { requireAccess } from '~/modules/auth/guards.server.ts';
+import { audit } from '~/modules/audit/audit.server.ts';
+import { parseForm, type Reply } from '~/components/ui/forms.ts';
+import { replyDone, replyRefused } from '~/utils/reply.server.ts';
+import { CATALOG_PARSE } from '~/modules/catalog/numbers.ts';
+import { refuse, type Actor, type Outcome } from '~/modules/catalog/result.server.ts';
+import { discardUploads, receiveUploads } from '~/modules/uploads/uploads.server.ts';
+import { uploadHref } from '~/modules/money/deposits.server.ts';
+import type { GatewayConfig } from '~/modules/payments/adapter.ts';
+import {
+  GATEWAY_AVAILABILITY, GATEWAY_SPECS, KEY_COLUMNS, gatewaySchema, gatewayState, isGatewayKind, secretColumns,
+  type GatewayCard, type GatewayInput, type GatewayKind, type KeyColumn,
+} from './kinds.ts';
+
+const key = () => secretsKey(env().SECRETS_KEY);
+
+/** How a secret is shown: its last four characters at most, never more. */
+export function maskSecret(plain: string | null | undefined): string {
+  if (!plain) return '';
+  return plain.length >= 12 ? `••••${plain.slice(-4)}` : '••••';
+}
+
+/** A stored secret in clear, or null when none is stored; a value SECRETS_KEY cannot open is an error. */
+function reveal(stored: unknown): string | null {
+  if (stored === null || stored === undefined || stored === '') return null;
+  return decryptSecret(String(stored), key());
+}
+
+function maskStored(stored: unknown): string {
+  try {
+    return maskSecret(reveal(stored));
+  } catch {
+    return '••••'; // stored under another SECRETS_KEY: something is there, its end cannot be shown
+  }
+}
+
+type Row = Record<string, unknown>;
+
+function cardOf(r: Row): GatewayCard {
+  const name = r.name as GatewayKind;
+  const spec = GATEWAY_SPECS[name];
+  const values: GatewayCard['values'] = {};
+  const masked: GatewayCard['masked'] = {};
+  for (const f of spec.fields) {
+    if (f.secret) masked[f.key] = maskStored(r[f.key]);
+    else values[f.key] = (r[f.key] as string | null) ?? null;
+  }
+  return {
+    name, title: String(r.title), manual: r.is_manual === true, state: gatewayState(name), fee: String(r.fee),
+    isActive: r.is_active === true, qr: spec.qr ? uploadHref(r.file_path as string | null) : null, values, masked,
+  };
+}
+
+/** The cards of one page: the automatic gateways or the manual ones. */
+export async function gatewayCards(sql: Sql, manual: boolean): Promise<GatewayCard[]> {
+  const rows = await sql`SELECT name::text AS name, title, is_manual, key1, key2, key3, key4, key5, fee::text AS fee, is_active, file_path
+                           FROM payment_gateways WHERE is_manual = ${manual} ORDER BY title, name`;
+  return rows.map(cardOf);
+}
+
+/** What the audit trail keeps of a gateway: secrets masked. */
+function snapshot(r: Row) {
+  const name = r.name as GatewayKind;
+  const secrets = new Set(secretColumns(name));
+  const out: Record<string, unknown> = { fee: String(r.fee), is_active: r.is_active, file_path: r.file_path ?? null };
+  for (const k of KEY_COLUMNS) out[k] = secrets.has(k) ? maskStored(r[k]) : (r[k] ?? null);
+  return out;
+}
+
+/**
+ * Saves one gateway: each key column of its kind (a secret only when a new value was typed, then
+ * encrypted; any other field as typed, empty clears it), the fee and active switch where its kind
+ * has them, the QR code when one was uploaded. Audited in the same transaction with before and after.
+ */
+export async function saveGateway(
+  sql: Sql, input: GatewayInput, who: Actor, opts: { qrUploadId?: number | null; availability?: typeof GATEWAY_AVAILABILITY } = {},
+): Promise<Outcome<{ title: string }>> {
+  const kind = input.name;
+  const spec = GATEWAY_SPECS[kind];
+  if (input.isActive && gatewayState(kind, opts.availability) === 'unavailable') {
+    return refuse(409, 'This gateway is not available in this version', 'isActive');
+  }
+  return sql.begin(async (t): Promise<Outcome<{ title: string }>> => {
+    const tx = t as unknown as Sql;
+    const [before] = await tx`SELECT name::text AS name, title, is_manual, key1, key2, key3, key4, key5, fee::text AS fee, is_active, file_path
+                                FROM payment_gateways WHERE name = ${kind}::text::gateway_kind FOR UPDATE`;
+    if (!before) return refuse(404, 'Gateway not found');
+    const set: Record<string, unknown> = {};
+    for (const f of spec.fields) {
+      const v = input[f.key] ?? null;
+      if (f.secret) {
+        if (v !== null) set[f.key] = encryptSecret(v, key());
+      } else set[f.key] = v;
+    }
+    if (spec.fee && input.fee !== undefined) set.fee = input.fee;
+    if (spec.active && input.isActive !== undefined) set.is_active = input.isActive;
+    if (spec.qr && opts.qrUploadId) set.file_path = `/uploads/${opts.qrUploadId}`;
+    const [after] = await tx`UPDATE payment_gateways SET ${tx(set)}, updated_at = now() WHERE name = ${kind}::text::gateway_kind
+                               RETURNING name::text AS name, title, is_manual, key1, key2, key3, key4, key5, fee::text AS fee, is_active, file_path`;
+    await audit(tx, { actorId: who.actorId, action: 'gateway.update', targetKind: 'gateway', targetId: kind, before: snapshot(before), after: snapshot(after), ip: who.ip });
+    return { ok: true, toast: '{{name}} updated successfully', title: String(after.title) };
+  });
+}
+
+/**
+ * A gateway's saved settings for its adapter, secrets decrypted; null for a kind that has no row.
+ * Server only: what it returns never goes to a browser.
+ */
+export async function gatewayConfig(sql: Sql, name: string): Promise<GatewayConfig | null> {
+  if (!isGatewayKind(name)) return null;
+  const [r] = await sql`SELECT name::text AS name, key1, key2, key3, key4, key5, fee::text AS fee
+                          FROM payment_gateways WHERE name = ${name}::text::gateway_kind`;
+  if (!r) return null;
+  const secrets = new Set(secretColumns(name));
+  const keys = {} as Record<KeyColumn, string | null>;
+  for (const k of KEY_COLUMNS) keys[k] = secrets.has(k) ? reveal(r[k]) : ((r[k] as string | null) ?? null);
+  return { name, ...keys, fee: String(r.fee) };
+}
+
+// ---------------------------------------------------------------- the routes' loader and action
+
+export async function gatewaysLoader({ request, context }: LoaderFunctionArgs, manual: boolean) {
+  const sql = db();
+  await requireAccess(request, sql, context);
+  return { manual, gateways: await gatewayCards(sql, manual) };
+}
+
+/** A refusal that has no parsed form to answer with: the toast, and the field's error under it. */
+function refusedWithout(status: number, message: string, field?: string, values?: Record<string, string>) {
+  const body: Reply = { ok: false, toast: message, values, result: field ? { status: 'error', error: { [field]: [message] } } : undefined };
+  return data(body, { status });
+}
+
+/** POST (multipart: name, key1..key5, fee, isActive, file): saves the gateway named, of this page. */
+export async function gatewaysAction({ request, context }: ActionFunctionArgs, manual: boolean) {
+  const sql = db();
+  const s = await requireAccess(request, sql, context as AppLoadContext);
+  const received = await receiveUploads(sql, request, { id: s.user.id, roleId: s.user.roleId }, { file: 'qr_code' });
+  if (!received.ok) return refusedWithout(received.error.status, received.error.message, received.error.field, received.error.params);
+  const stored = Object.values(received.files).map((f) => f!.id);
+  const drop = () => discardUploads(sql, s.user.id, stored);
+
+  const name = String(received.form.get('name') ?? '');
+  const [row] = isGatewayKind(name) ? await sql`SELECT is_manual FROM payment_gateways WHERE name = ${name}::text::gateway_kind` : [];
+  if (!row || row.is_manual !== manual || !isGatewayKind(name)) {
+    await drop();
+    return refusedWithout(404, 'Gateway not found');
+  }
+  if (received.files.file && !GATEWAY_SPECS[name].qr) {
+    await drop();
+    return refusedWithout(422, 'This gateway has no QR code', 'file');
+  }
+  const hideFields = secretColumns(name);
+  const submission = parseForm(received.form, gatewaySchema(name), CATALOG_PARSE);
+  if (submission.status !== 'success') {
+    await drop();
+    return replyRefused(submission, { hideFields });
+  }
+  const r = await saveGateway(sql, submission.value as GatewayInput, { actorId: s.user.id, ip: clientIp(request, context) }, { qrUploadId: received.files.file?.id ?? null });
+  if (!r.ok) {
+    await drop();
+    return replyRefused(submission, { hideFields, status: r.status, toast: r.message, fieldErrors: r.field ? { [r.field]: [r.message] } : undefined });
+  }
+  return replyDone(submission, r.toast, { hideFields, values: { name: r.title } });
+}
