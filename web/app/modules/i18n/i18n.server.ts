@@ -2,6 +2,7 @@
 // (live-cache: a trigger NOTIFYs every web process), so an admin's edit shows on the next request
 // without a restart. The locale comes from the `lang` cookie (what the switcher stores), then
 // Accept-Language, then 'en'.
+import { createHash } from 'node:crypto';
 import { createInstance, type i18n as I18n } from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { RemixI18Next } from 'remix-i18next/server';
@@ -9,6 +10,7 @@ import type { Sql } from '~/utils/db.server.ts';
 import { cached, invalidateCached } from '~/utils/live-cache.server.ts';
 import { readCookie } from '~/modules/auth/session.server.ts';
 import { FALLBACK_LANGUAGE, LANG_COOKIE, i18nOptions, type Resources } from './i18n.ts';
+import { PAGE_TITLE_KEYS } from '~/modules/shell/meta.ts';
 // The English seed holds every key the code uses (web/test/i18n.test.ts checks it): the key list
 // at run time. Bundled into the server build.
 import englishSeed from '../../../../seeds/translations/en.json';
@@ -68,6 +70,35 @@ export async function loadResources(sql: Sql, locale: string): Promise<Record<st
     locale !== FALLBACK_LANGUAGE ? loadTranslations(sql, FALLBACK_LANGUAGE) : undefined,
   ]);
   return fallback ? { [locale]: own, [FALLBACK_LANGUAGE]: fallback } : { [locale]: own };
+}
+
+/**
+ * What a page's browser needs of a language, apart from the page itself: the locale's and the
+ * fallback's translations as one JSON text (GET /i18n/{lng}?v=version, kept by the browser for a
+ * year under that version), its version (a hash of the texts: any edit makes a new one), and the
+ * page titles (the only texts that are not rendered by components, but by meta functions that
+ * read the root's data). Pages carry the version and the titles, not the texts: the texts were
+ * more than half of every page's loader data, encoded and compressed again for every request.
+ */
+export interface TranslationBundle { locale: string; version: string; json: string; titles: Readonly<Record<string, string>> }
+
+const bundles = new WeakMap<object, { fallback: object | undefined; titleCount: number; bundle: TranslationBundle }>();
+
+export async function translationBundle(sql: Sql, locale: string): Promise<TranslationBundle> {
+  const resources = await loadResources(sql, locale);
+  const own = resources[locale], fallback = locale === FALLBACK_LANGUAGE ? undefined : resources[FALLBACK_LANGUAGE];
+  const kept = bundles.get(own);
+  // (the title keys are registered as route modules load: all at start in a build, one by one in development)
+  if (kept && kept.fallback === fallback && kept.titleCount === PAGE_TITLE_KEYS.size) return kept.bundle;
+  const json = JSON.stringify(resources);
+  const titles: Record<string, string> = {};
+  for (const key of PAGE_TITLE_KEYS) titles[key] = own[key] || fallback?.[key] || key;
+  const bundle: TranslationBundle = Object.freeze({
+    locale, json, titles: Object.freeze(titles),
+    version: createHash('sha1').update(json).digest('base64url').slice(0, 12),
+  });
+  if (Object.isFrozen(own)) bundles.set(own, { fallback, titleCount: PAGE_TITLE_KEYS.size, bundle });
+  return bundle;
 }
 
 // One i18next instance per language and its translations, shared by the server renders (they only
