@@ -156,7 +156,7 @@ function EmptyRow({ span }: { span: number }) {
 }
 
 /** The table through a react-table instance: selection, and any column that needs more than its row's data. */
-function InstanceBody<T>({ columns, data, getRowId, selectable, rowSelection, setRowSelection, all, state, toggleSort }: {
+export function InstanceBody<T>({ columns, data, getRowId, selectable, rowSelection, setRowSelection, all, state, toggleSort }: {
   columns: ColumnDef<T, any>[]; data: T[]; getRowId?: (row: T) => string; selectable: boolean; // eslint-disable-line @typescript-eslint/no-explicit-any -- as DataTableProps
   rowSelection: RowSelectionState; setRowSelection: (s: RowSelectionState | ((old: RowSelectionState) => RowSelectionState)) => void;
   all: boolean; state: SortState; toggleSort: (id: string) => void;
@@ -233,7 +233,7 @@ function cellValue<T>(c: AnyColumn<T>, row: T, index: number): unknown {
  * cell needs the instance itself (`table`, `cell`, row models) belongs in a selectable table or
  * needs plainColumns to send it to InstanceBody.
  */
-function PlainBody<T>({ columns, data, getRowId, state, toggleSort }: {
+export function PlainBody<T>({ columns, data, getRowId, state, toggleSort }: {
   columns: AnyColumn<T>[]; data: T[]; getRowId?: (row: T) => string; state: SortState; toggleSort: (id: string) => void;
 }) {
   const cols = columns.map((c) => ({ def: c, id: columnId(c), column: { id: columnId(c), columnDef: c } }));
