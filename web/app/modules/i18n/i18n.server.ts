@@ -113,16 +113,76 @@ const MAX_KEPT = 5000;
  * i18next works each one out afresh. A server instance never changes language or resources (a
  * change of translations makes a new instance), so the text of a key asked for alone is the same
  * every time: the `t` the components get (react-i18next's getFixedT, default namespace) keeps it.
- * A call with options (interpolation, count) goes to i18next as before.
+ * A call whose options are only the values of the text's {{placeholders}} (strings and numbers:
+ * 'Add {{name}} to favorites', a list's every row) fills the kept text in; any other (count,
+ * context, a formatted or nested placeholder, a value missing) goes to i18next as before.
  */
+const PLACEHOLDER = /\{\{\s*([A-Za-z_]\w*)\s*\}\}/g;
+// what an option means to i18next itself, rather than a value to put in the text
+const I18NEXT_OPTIONS = new Set(['count', 'context', 'defaultValue', 'ordinal', 'lng', 'lngs', 'ns', 'keyPrefix', 'replace', 'returnObjects',
+  'returnDetails', 'joinArrays', 'postProcess', 'interpolation', 'skipInterpolation', 'fallbackLng', 'nsSeparator', 'keySeparator']);
+
+/** A text's parts around its placeholders (literal, name, literal, …), or null when i18next must do it. */
+type Template = { parts: string[]; names: string[] } | null;
+
+function templateOf(text: string): Template {
+  // nesting ($t(…)), formats ({{x, number}}) and unescaped values ({{- x}}) stay i18next's
+  if (text.includes('$t(')) return null;
+  const parts: string[] = [];
+  const names: string[] = [];
+  let last = 0;
+  for (const m of text.matchAll(PLACEHOLDER)) {
+    parts.push(text.slice(last, m.index));
+    names.push(m[1]);
+    last = m.index! + m[0].length;
+  }
+  parts.push(text.slice(last));
+  if (parts.some((p) => p.includes('{{'))) return null;
+  return { parts, names };
+}
+
 function keepPlainTranslations(instance: I18n) {
   const fixed = instance.getFixedT.bind(instance);
   const kept = new Map<string, string>();
+  const templates = new Map<string, Template>();
+  /** The text i18next would interpolate for this key: the first language of the instance's list that has one, else the key. */
+  const rawText = (key: string): string => {
+    for (const lng of instance.languages ?? [instance.language]) {
+      const v = instance.getResource(lng, 'translation', key);
+      if (typeof v === 'string' && v !== '') return v;
+    }
+    return key;
+  };
+  const fill = (key: string, values: Record<string, unknown>): string | undefined => {
+    for (const k in values) {
+      if (I18NEXT_OPTIONS.has(k) || k.startsWith('defaultValue')) return undefined;
+      const v = values[k];
+      if (typeof v !== 'string' && typeof v !== 'number') return undefined;
+    }
+    let tpl = templates.get(key);
+    if (tpl === undefined) {
+      tpl = templateOf(rawText(key));
+      if (templates.size >= MAX_KEPT) templates.clear();
+      templates.set(key, tpl);
+    }
+    if (!tpl) return undefined;
+    let out = tpl.parts[0];
+    for (let i = 0; i < tpl.names.length; i++) {
+      const v = values[tpl.names[i]];
+      if (v === undefined) return undefined;
+      out += String(v) + tpl.parts[i + 1];
+    }
+    return out;
+  };
   instance.getFixedT = ((lng: unknown, ns: unknown, keyPrefix: unknown) => {
     const t = fixed(lng as string, ns as string, keyPrefix as string);
     const defaultNs = ns === undefined || ns === null || ns === 'translation' || (Array.isArray(ns) && ns.length === 1 && ns[0] === 'translation');
     if (lng || keyPrefix || !defaultNs) return t;
     const plain = (key: unknown, ...rest: unknown[]) => {
+      if (typeof key === 'string' && rest.length === 1 && rest[0] && typeof rest[0] === 'object' && Object.getPrototypeOf(rest[0]) === Object.prototype) {
+        const text = fill(key, rest[0] as Record<string, unknown>);
+        if (text !== undefined) return text;
+      }
       if (typeof key !== 'string' || rest.length > 0) return (t as unknown as (...a: unknown[]) => unknown)(key, ...rest);
       let text = kept.get(key);
       if (text === undefined) {
