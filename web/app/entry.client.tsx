@@ -8,18 +8,13 @@ import i18next from 'i18next';
 import { I18nextProvider, initReactI18next } from 'react-i18next';
 import { i18nOptions, fetchBundle, FALLBACK_LANGUAGE } from '~/modules/i18n/i18n.ts';
 
-declare global {
-  interface Window {
-    __remixContext?: { state?: { loaderData?: Record<string, unknown> } };
-  }
-}
-
 const reported = new Set<string>();
 
 async function hydrate() {
-  const root = window.__remixContext?.state?.loaderData?.root as { locale?: string; i18n?: string } | undefined;
-  const locale = root?.locale ?? document.documentElement.lang ?? FALLBACK_LANGUAGE;
-  const resources = (await fetchBundle(locale, root?.i18n)) ?? {};
+  // (the loader data arrives as a stream, decoded later: the page's head names the translations' version)
+  const locale = document.documentElement.lang || FALLBACK_LANGUAGE;
+  const preload = document.querySelector<HTMLLinkElement>('link[rel="preload"][data-i18n]');
+  const resources = (await fetchBundle(locale, preload?.dataset.i18n)) ?? {};
   await i18next.use(initReactI18next).init({
     ...i18nOptions(locale, resources),
     saveMissing: true,

@@ -55,7 +55,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         {favicon ? <link rel="icon" href={favicon} /> : null}
         {/* the page's translations, fetched while the scripts load (entry.client waits for them) */}
-        {root ? <link rel="preload" href={bundleUrl(locale, root.i18n)} as="fetch" crossOrigin="anonymous" /> : null}
+        {root ? <link rel="preload" href={bundleUrl(locale, root.i18n)} as="fetch" crossOrigin="anonymous" data-i18n={root.i18n} /> : null}
         <Meta />
         <Links />
       </head>
