@@ -127,7 +127,7 @@ type Template = { parts: string[]; names: string[] } | null;
 
 function templateOf(text: string): Template {
   // nesting ($t(…)), formats ({{x, number}}) and unescaped values ({{- x}}) stay i18next's
-  if (text.includes('$t(')) return null;
+  if (/\$t\(/.test(text)) return null;
   const parts: string[] = [];
   const names: string[] = [];
   let last = 0;
