@@ -1,25 +1,22 @@
-// Browser start: i18next is initialised from the resources the root loader sent with the
-// page; keys missing from them are saved through POST /translations/{lng}.
+// Browser start: i18next is initialised with the page language's translations (GET /i18n/{lng},
+// preloaded by the page's head, kept by the browser per version) before the page hydrates; keys
+// missing from them are saved through POST /translations/{lng}.
 import { RemixBrowser } from '@remix-run/react';
 import { startTransition, StrictMode } from 'react';
 import { hydrateRoot } from 'react-dom/client';
 import i18next from 'i18next';
 import { I18nextProvider, initReactI18next } from 'react-i18next';
-import { i18nOptions, FALLBACK_LANGUAGE, type Resources } from '~/modules/i18n/i18n.ts';
-
-declare global {
-  interface Window {
-    __remixContext?: { state?: { loaderData?: Record<string, unknown> } };
-  }
-}
+import { i18nOptions, fetchBundle, FALLBACK_LANGUAGE } from '~/modules/i18n/i18n.ts';
 
 const reported = new Set<string>();
 
 async function hydrate() {
-  const root = window.__remixContext?.state?.loaderData?.root as { locale?: string; resources?: Record<string, Resources> } | undefined;
-  const locale = root?.locale ?? document.documentElement.lang ?? FALLBACK_LANGUAGE;
+  // (the loader data arrives as a stream, decoded later: the page's head names the translations' version)
+  const locale = document.documentElement.lang || FALLBACK_LANGUAGE;
+  const preload = document.querySelector<HTMLLinkElement>('link[rel="preload"][data-i18n]');
+  const resources = (await fetchBundle(locale, preload?.dataset.i18n)) ?? {};
   await i18next.use(initReactI18next).init({
-    ...i18nOptions(locale, root?.resources ?? {}),
+    ...i18nOptions(locale, resources),
     saveMissing: true,
     saveMissingTo: 'current',
     // a counted key ('Total: {{count}}') is stored once, as itself: not as '_one'/'_other'

@@ -1,5 +1,5 @@
-// Server render: the root loader's locale and resources (read from the database, kept in the
-// process) pick an i18next instance, so the HTML is already in the user's language.
+// Server render: the root loader's locale and that language's translations (read from the
+// database, kept in the process) pick an i18next instance, so the HTML is already in the user's language.
 import { Transform, type TransformCallback } from 'node:stream';
 import type { AppLoadContext, EntryContext, HandleErrorFunction } from '@remix-run/node';
 import { createReadableStreamFromReadable } from '@remix-run/node';
@@ -7,8 +7,9 @@ import { RemixServer, isRouteErrorResponse } from '@remix-run/react';
 import { isbot } from 'isbot';
 import { renderToPipeableStream } from 'react-dom/server';
 import { I18nextProvider } from 'react-i18next';
-import { FALLBACK_LANGUAGE, type Resources } from '~/modules/i18n/i18n.ts';
-import { serverI18n } from '~/modules/i18n/i18n.server.ts';
+import { FALLBACK_LANGUAGE } from '~/modules/i18n/i18n.ts';
+import { loadResources, serverI18n } from '~/modules/i18n/i18n.server.ts';
+import { db } from '~/utils/db.server.ts';
 
 const ABORT_DELAY = 5_000;
 
@@ -82,9 +83,9 @@ export default async function handleRequest(
   remixContext: EntryContext,
   _loadContext: AppLoadContext,
 ) {
-  const root = remixContext.staticHandlerContext.loaderData?.root as { locale?: string; resources?: Record<string, Resources> } | undefined;
+  const root = remixContext.staticHandlerContext.loaderData?.root as { locale?: string } | undefined;
   const locale = root?.locale ?? FALLBACK_LANGUAGE;
-  const instance = await serverI18n(locale, root?.resources ?? {});
+  const instance = await serverI18n(locale, await loadResources(db(), locale));
 
   const bot = isbot(request.headers.get('user-agent') ?? '');
   responseHeaders.set('X-Frame-Options', 'SAMEORIGIN');

@@ -2,13 +2,12 @@ import { data, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/no
 import { Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData, type ShouldRevalidateFunction } from '@remix-run/react';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useChangeLanguage } from 'remix-i18next/react';
 import styles from './styles/app.css?url';
 import { db } from '~/utils/db.server.ts';
 import { readToast } from '~/utils/toast.server.ts';
 import { getPublicBranding } from '~/modules/settings/settings.server.ts';
-import { detectLocale, listLanguages, loadResources } from '~/modules/i18n/i18n.server.ts';
-import { LANG_STORAGE_KEY } from '~/modules/i18n/i18n.ts';
+import { detectLocale, listLanguages, translationBundle } from '~/modules/i18n/i18n.server.ts';
+import { LANG_STORAGE_KEY, bundleUrl, loadBundle } from '~/modules/i18n/i18n.ts';
 import { ToastProvider } from '~/components/ui/toast.tsx';
 import { GeneralErrorBoundary } from '~/components/error-boundary.tsx';
 
@@ -18,9 +17,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const sql = db();
   const [languages, branding] = await Promise.all([listLanguages(sql), getPublicBranding(sql)]);
   const locale = await detectLocale(request, languages);
-  const resources = await loadResources(sql, locale);
+  // the translations themselves are not in the page: the browser loads them once per version
+  // (GET /i18n/{locale}?v=), the server renders with its own copy; the titles are for meta
+  const { version, titles } = await translationBundle(sql, locale);
   const { toast, headers } = readToast(request);
-  return data({ locale, resources, languages, branding, toast }, headers ? { headers } : undefined);
+  return data({ locale, i18n: version, titles, languages, branding, toast }, headers ? { headers } : undefined);
 }
 
 /**
@@ -53,6 +54,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         {favicon ? <link rel="icon" href={favicon} /> : null}
+        {/* the page's translations, fetched while the scripts load (entry.client waits for them) */}
+        {root ? <link rel="preload" href={bundleUrl(locale, root.i18n)} as="fetch" crossOrigin="anonymous" data-i18n={root.i18n} /> : null}
         <Meta />
         <Links />
       </head>
@@ -69,11 +72,15 @@ export default function App() {
   const root = useRootData();
   const { i18n } = useTranslation();
   const locale = root?.locale ?? 'en';
-  // resources of a newly chosen language arrive with the root loader's data
-  if (root && !i18n.hasResourceBundle(locale, 'translation')) {
-    for (const [lng, res] of Object.entries(root.resources)) i18n.addResourceBundle(lng, 'translation', res, true, true);
-  }
-  useChangeLanguage(locale);
+  const version = root?.i18n;
+  // a newly chosen language: its translations are loaded, then the page switches to it
+  useEffect(() => {
+    let gone = false;
+    void loadBundle(i18n, locale, version).then(() => {
+      if (!gone && i18n.language !== locale) void i18n.changeLanguage(locale);
+    });
+    return () => { gone = true; };
+  }, [i18n, locale, version]);
   useEffect(() => {
     // the switcher's choice is kept in localStorage as well as the cookie (docs/specs.md#client-language)
     try {

@@ -167,14 +167,22 @@ describe('the server render', () => {
     const { serverI18n } = await import('~/modules/i18n/i18n.server.ts');
     const { createInstance } = await import('i18next');
     const { i18nOptions } = await import('~/modules/i18n/i18n.ts');
-    const resources = { en: { 'Total: {{count}}': 'Total: {{count}}', Balance: 'Balance' }, de: { Balance: 'Saldo', 'Hello {{name}}': 'Hallo {{name}}' } };
+    const resources = {
+      en: { 'Total: {{count}}': 'Total: {{count}}', Balance: 'Balance', 'Add {{name}} to favorites': 'Add {{name}} to favorites', 'Ticket #{{id}} · open rate {{rate}}': 'Ticket #{{id}} · open rate {{rate}}', 'Page {{page}} of {{pages}}': 'Page {{page}} of {{pages}}' },
+      de: { Balance: 'Saldo', 'Hello {{name}}': 'Hallo {{name}}', 'Add {{name}} to favorites': '{{ name }} zu den Favoriten, {{name}}!', 'Formatted {{n, number}}': 'Formatiert {{n, number}}', 'Empty {{x}}': '' },
+    };
     const plainI18next = createInstance();
     await plainI18next.init(i18nOptions('de', resources));
     const want = plainI18next.getFixedT(null, 'translation');
     const t = (await serverI18n('de', { en: Object.freeze(resources.en), de: Object.freeze(resources.de) })).getFixedT(null, 'translation');
     for (let i = 0; i < 2; i++) {
       expect(t('Balance')).toBe('Saldo');
-      for (const [key, opts] of [['Balance'], ['Missing key'], ['Hello {{name}}', { name: 'Ana' }], ['Total: {{count}}', { count: 3 }]] as const) {
+      for (const [key, opts] of [['Balance'], ['Missing key'], ['Hello {{name}}', { name: 'Ana' }], ['Total: {{count}}', { count: 3 }],
+        // values filled in by the server's t: translated, fallen back to English, missing, repeated, spaced, a number, $ signs
+        ['Add {{name}} to favorites', { name: 'EUR/USD' }], ['Ticket #{{id}} · open rate {{rate}}', { id: 7, rate: '1.08' }],
+        ['Page {{page}} of {{pages}}', { page: 1, pages: 3 }], ['Missing {{thing}}', { thing: '$& $1' }], ['Empty {{x}}', { x: 'y' }],
+        // left to i18next: a format, a value not given, an option of i18next's own
+        ['Formatted {{n, number}}', { n: 5 }], ['Hello {{name}}', { other: 'x' }], ['Hello {{name}}', { name: 'Ana', defaultValue: 'd' }]] as const) {
         expect(opts ? t(key, opts) : t(key), key).toBe(opts ? want(key, opts) : want(key));
       }
     }

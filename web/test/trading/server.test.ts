@@ -17,6 +17,8 @@ import { getSetting, setSetting } from '~/modules/settings/settings.server.ts';
 import { action, loader } from '~/routes/_client.dashboard.tsx';
 import { loader as exportLoader } from '~/routes/statements.export.ts';
 import { loader as ratesLoader } from '~/routes/dashboard.rates.ts';
+import { loader as instrumentsLoader } from '~/routes/dashboard.instruments.ts';
+import { FIRST_CATEGORY } from '~/modules/trading/schemas.ts';
 import { csvField, csvLine, listStatement } from '~/modules/statements/statements.server.ts';
 import { parseListQuery } from '~/components/ui/list-params.ts';
 
@@ -341,6 +343,51 @@ describe('dashboard action', () => {
     expect(open.positions.rows.every((r) => r.closeTime === null)).toBe(true);
     // three buys of 1,000 at 1.1: P/L = 3,000 × ask − 3,300
     expect(all.exposure).toEqual([expect.objectContaining({ long: 3000, short: 0, offset: 3300, count: 3 })]);
+  });
+});
+
+describe('the instruments of the other tabs, loaded on demand', () => {
+  type Inst = { id: number; name: string; category: string };
+  test('the page comes with its first tab\'s instruments, the favorites\' and the positions\' prices; GET /dashboard/instruments has every instrument and its price', async () => {
+    const c = await customer();
+    const forexId = await instrument(); // TST_USD, forex: the first tab
+    const [crypto] = await sql`INSERT INTO instruments (name, base, quote, category, leverage, bids, asks)
+                               VALUES ('TSTC_USD', 'TSTC', 'USD', 'crypto', 2, 50, 51)
+                               ON CONFLICT (name) DO UPDATE SET base = 'TSTC' RETURNING id`;
+    const [stock] = await sql`INSERT INTO instruments (name, base, quote, category, leverage, bids, asks)
+                              VALUES ('TSTS_USD', 'TSTS', 'USD', 'stock', 5, 20, 21)
+                              ON CONFLICT (name) DO UPDATE SET base = 'TSTS' RETURNING id`;
+    // an open position on the stock (its price is needed for the live P/L), the crypto one a favorite
+    await sql`INSERT INTO orders (user_id, balance_id, instrument_id, type, kind, trade_amount, open_rate, exchange_rate, spread, margin_used, leverage)
+              VALUES (${c.id}, ${c.balanceId}, ${stock.id}, 'buy', 'stock', 1, 20, 1, 0, 4, 5)`;
+    await sql`INSERT INTO favorites (user_id, instrument_id) VALUES (${c.id}, ${crypto.id})`;
+    const every = await sql`SELECT id::int, name, category FROM instruments ORDER BY category, name`;
+    const page = (await loader({ request: get('/dashboard', c.cookie), params: {}, context: {} })) as
+      { instruments: Inst[]; allInstruments: boolean; quotes: Record<string, { bid: number; stale?: boolean }> };
+    const expected = every.filter((i) => i.category === FIRST_CATEGORY || i.id === Number(crypto.id)).map((i) => i.name);
+    expect(page.instruments.map((i) => i.name)).toEqual(expected);
+    expect(page.instruments.map((i) => i.id)).toContain(forexId);
+    expect(page.allInstruments).toBe(false);
+    // prices: the page's instruments and the open position's, not the rest
+    expect(Object.keys(page.quotes).sort()).toEqual(expect.arrayContaining(['TSTC_USD', 'TSTS_USD', 'TST_USD']));
+    const others = every.filter((i) => i.category !== FIRST_CATEGORY && i.id !== Number(crypto.id) && i.id !== Number(stock.id));
+    for (const o of others) expect(page.quotes[o.name]).toBeUndefined();
+
+    const res = (await instrumentsLoader({ request: get('/dashboard/instruments', c.cookie), params: {}, context: {} })) as Response;
+    expect(res.status).toBe(200);
+    const all = (await res.json()) as { instruments: Inst[]; quotes: Record<string, { bid: number; stale?: boolean }> };
+    expect(all.instruments.map((i) => i.name)).toEqual(every.map((i) => i.name));
+    // no live quote from the engine here: every instrument's saved price, marked stale
+    expect(all.quotes.TSTS_USD).toMatchObject({ bid: 20, stale: true });
+    expect(all.quotes.TSTC_USD).toMatchObject({ bid: 50, stale: true });
+    await sql`DELETE FROM orders WHERE balance_id = ${c.balanceId}`;
+    await sql`DELETE FROM favorites WHERE user_id = ${c.id}`;
+  });
+
+  test('GET /dashboard/instruments is for signed-in users only', async () => {
+    const r = (await settle(instrumentsLoader({ request: get('/dashboard/instruments'), params: {}, context: {} }))) as Response;
+    expect(r.status).toBe(302);
+    expect(r.headers.get('location')).toBe('/');
   });
 });
 

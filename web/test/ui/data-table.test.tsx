@@ -8,7 +8,8 @@ import { createRemixStub } from '@remix-run/testing';
 import { useLocation } from '@remix-run/react';
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import { DataTable, type ColumnDef, type Selection } from '~/components/ui/data-table.tsx';
+import { renderToStaticMarkup } from 'react-dom/server';
+import { DataTable, InstanceBody, PlainBody, plainColumns, type ColumnDef, type Selection } from '~/components/ui/data-table.tsx';
 
 beforeAll(async () => {
   await i18next.use(initReactI18next).init({ lng: 'en', resources: { en: { translation: {} } }, interpolation: { escapeValue: false } });
@@ -97,5 +98,37 @@ describe('DataTable', () => {
     await waitFor(() => expect(seen.at(-1)).toEqual({ all: true }));
     expect(screen.getByText('All 40 selected')).toBeTruthy();
     expect(boxes().every((b) => b.checked)).toBe(true);
+  });
+});
+
+describe('DataTable without a react-table instance', () => {
+  type Item = Row & { qty: number | null };
+  const items: Item[] = [{ id: 7, name: 'Seven', qty: 3 }, { id: 3, name: 'Three', qty: null }];
+  const cols: ColumnDef<Item>[] = [
+    { id: 'id', header: 'Ticket', cell: ({ row }) => `#${row.original.id} (${row.id}, ${row.index})` },
+    { accessorKey: 'name' }, // react-table's default header and cell
+    { id: 'qty', header: ({ column }) => column.id.toUpperCase(), accessorFn: (r) => r.qty, enableSorting: false },
+    { id: 'value', header: 'Value', accessorKey: 'qty', enableSorting: false, cell: ({ getValue, renderValue }) => `${String(getValue())}/${String(renderValue())}` },
+  ];
+  const html = (Body: typeof PlainBody | typeof InstanceBody, data: Item[]) => renderToStaticMarkup(
+    <table>
+      <Body columns={cols} data={data} getRowId={(r) => `r${r.id}`} state={{ sort: 'name', dir: 'asc' }} toggleSort={() => {}}
+        selectable={false} rowSelection={{}} setRowSelection={() => {}} all={false} />
+    </table>,
+  );
+
+  test('a table without selection renders from its ColumnDefs the markup the instance renders', () => {
+    expect(plainColumns(cols)).toBe(true);
+    const plain = html(PlainBody, items);
+    expect(plain).toBe(html(InstanceBody, items));
+    expect(plain).toContain('#7 (r7, 0)');
+    expect(plain).toContain('<th aria-sort="ascending"><button type="button" class="th-sort">name');
+    expect(plain).toContain('<th>QTY</th>');
+    expect(html(PlainBody, [])).toBe(html(InstanceBody, []));
+  });
+
+  test('columns it cannot render alone go through the instance', () => {
+    expect(plainColumns([{ header: 'Group', columns: [{ id: 'a', header: 'A' }] }] as ColumnDef<Item>[])).toBe(false);
+    expect(plainColumns([{ header: 'No id', cell: () => 'x' }] as ColumnDef<Item>[])).toBe(false);
   });
 });

@@ -4,7 +4,7 @@
 // debounced 1500 ms; default sort id descending; optional row selection including 'all'.
 import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useSearchParams } from '@remix-run/react';
-import { flexRender, getCoreRowModel, useReactTable, type ColumnDef, type RowSelectionState } from '@tanstack/react-table';
+import { flexRender, getCoreRowModel, useReactTable, type CellContext, type ColumnDef, type HeaderContext, type RowSelectionState } from '@tanstack/react-table';
 import { useTranslation } from 'react-i18next';
 import { PAGE_SIZES, DEFAULT_PAGE_SIZE, SEARCH_DEBOUNCE_MS, readListState } from './list-params.ts';
 
@@ -81,19 +81,6 @@ export function DataTable<T>({ columns, data, total, getRowId, searchable = true
     ),
   }), [all, t]);
 
-  const table = useReactTable({
-    data,
-    columns: selectable ? [selectColumn, ...columns] : columns,
-    getCoreRowModel: getCoreRowModel(),
-    manualPagination: true,
-    manualSorting: true,
-    manualFiltering: true,
-    enableRowSelection: !!selectable,
-    state: { rowSelection },
-    onRowSelectionChange: setRowSelection,
-    getRowId: getRowId ? (row) => getRowId(row) : undefined,
-  });
-
   useEffect(() => {
     if (!onSelectionChange) return;
     onSelectionChange(all ? { all: true } : { all: false, ids: Object.keys(rowSelection).filter((k) => rowSelection[k]) });
@@ -123,36 +110,12 @@ export function DataTable<T>({ columns, data, total, getRowId, searchable = true
       <div className="table-scroll">
         <table>
           {caption ? <caption className="sr-only">{caption}</caption> : null}
-          <thead>
-            {table.getHeaderGroups().map((hg) => (
-              <tr key={hg.id}>
-                {hg.headers.map((h) => {
-                  // the server sorts (manualSorting): a column sorts unless it says enableSorting: false
-                  const sortable = h.column.id !== '__select' && h.column.columnDef.enableSorting !== false;
-                  const sorted = state.sort === h.column.id ? state.dir : null;
-                  return (
-                    <th key={h.id} aria-sort={sorted === 'asc' ? 'ascending' : sorted === 'desc' ? 'descending' : undefined}>
-                      {sortable ? (
-                        <button type="button" className="th-sort" onClick={() => toggleSort(h.column.id)}>
-                          {flexRender(h.column.columnDef.header, h.getContext())}
-                          <span aria-hidden="true">{sorted === 'asc' ? ' ▲' : sorted === 'desc' ? ' ▼' : ''}</span>
-                        </button>
-                      ) : flexRender(h.column.columnDef.header, h.getContext())}
-                    </th>
-                  );
-                })}
-              </tr>
-            ))}
-          </thead>
-          <tbody>
-            {table.getRowModel().rows.length === 0 ? (
-              <tr><td colSpan={table.getAllLeafColumns().length} className="table-empty">{t('No data found')}</td></tr>
-            ) : table.getRowModel().rows.map((row) => (
-              <tr key={row.id} data-selected={all || row.getIsSelected() || undefined}>
-                {row.getVisibleCells().map((cell) => <td key={cell.id}>{flexRender(cell.column.columnDef.cell, cell.getContext())}</td>)}
-              </tr>
-            ))}
-          </tbody>
+          {selectable || !plainColumns(columns) ? (
+            <InstanceBody columns={selectable ? [selectColumn, ...columns] : columns} data={data} getRowId={getRowId} selectable={!!selectable}
+              rowSelection={rowSelection} setRowSelection={setRowSelection} all={all} state={state} toggleSort={toggleSort} />
+          ) : (
+            <PlainBody columns={columns} data={data} getRowId={getRowId} state={state} toggleSort={toggleSort} />
+          )}
         </table>
       </div>
       <div className="table-footer">
@@ -170,5 +133,138 @@ export function DataTable<T>({ columns, data, total, getRowId, searchable = true
         </nav>
       </div>
     </div>
+  );
+}
+
+type SortState = { sort: string | null | undefined; dir: string | null | undefined };
+
+function HeaderCell({ id, sortable, state, toggleSort, children }: { id: string; sortable: boolean; state: SortState; toggleSort: (id: string) => void; children: ReactNode }) {
+  const sorted = state.sort === id ? state.dir : null;
+  return (
+    <th aria-sort={sorted === 'asc' ? 'ascending' : sorted === 'desc' ? 'descending' : undefined}>
+      {sortable ? (
+        <button type="button" className="th-sort" onClick={() => toggleSort(id)}>
+          {children}
+          <span aria-hidden="true">{sorted === 'asc' ? ' ▲' : sorted === 'desc' ? ' ▼' : ''}</span>
+        </button>
+      ) : children}
+    </th>
+  );
+}
+
+function EmptyRow({ span }: { span: number }) {
+  const { t } = useTranslation();
+  return <tr><td colSpan={span} className="table-empty">{t('No data found')}</td></tr>;
+}
+
+/** The table through a react-table instance: selection, and any column that needs more than its row's data. */
+export function InstanceBody<T>({ columns, data, getRowId, selectable, rowSelection, setRowSelection, all, state, toggleSort }: {
+  columns: ColumnDef<T, any>[]; data: T[]; getRowId?: (row: T) => string; selectable: boolean; // eslint-disable-line @typescript-eslint/no-explicit-any -- as DataTableProps
+  rowSelection: RowSelectionState; setRowSelection: (s: RowSelectionState | ((old: RowSelectionState) => RowSelectionState)) => void;
+  all: boolean; state: SortState; toggleSort: (id: string) => void;
+}) {
+  const table = useReactTable({
+    data,
+    columns,
+    getCoreRowModel: getCoreRowModel(),
+    manualPagination: true,
+    manualSorting: true,
+    manualFiltering: true,
+    enableRowSelection: selectable,
+    state: { rowSelection },
+    onRowSelectionChange: setRowSelection,
+    getRowId: getRowId ? (row) => getRowId(row) : undefined,
+  });
+  return (
+    <>
+      <thead>
+        {table.getHeaderGroups().map((hg) => (
+          <tr key={hg.id}>
+            {hg.headers.map((h) => (
+              // the server sorts (manualSorting): a column sorts unless it says enableSorting: false
+              <HeaderCell key={h.id} id={h.column.id} sortable={h.column.id !== '__select' && h.column.columnDef.enableSorting !== false} state={state} toggleSort={toggleSort}>
+                {flexRender(h.column.columnDef.header, h.getContext())}
+              </HeaderCell>
+            ))}
+          </tr>
+        ))}
+      </thead>
+      <tbody>
+        {table.getRowModel().rows.length === 0 ? <EmptyRow span={table.getAllLeafColumns().length} /> : table.getRowModel().rows.map((row) => (
+          <tr key={row.id} data-selected={all || row.getIsSelected() || undefined}>
+            {row.getVisibleCells().map((cell) => <td key={cell.id}>{flexRender(cell.column.columnDef.cell, cell.getContext())}</td>)}
+          </tr>
+        ))}
+      </tbody>
+    </>
+  );
+}
+
+type AnyColumn<T> = ColumnDef<T, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- as DataTableProps
+
+/**
+ * Whether a table's columns can be rendered without a react-table instance: each has an id (or an
+ * accessorKey naming it) and no sub-columns. Then PlainBody renders the same markup from the same
+ * ColumnDefs, at a fraction of the cost (an instance per render built the columns, the row model
+ * and every cell's context: as much as the rest of the dashboard's positions).
+ */
+export function plainColumns<T>(columns: AnyColumn<T>[]): boolean {
+  return columns.every((c) => !('columns' in c && c.columns) && (c.id !== undefined || typeof (c as { accessorKey?: unknown }).accessorKey === 'string'));
+}
+
+const columnId = <T,>(c: AnyColumn<T>) => c.id ?? String((c as { accessorKey?: unknown }).accessorKey);
+
+// react-table's defaults for a column without a header or a cell
+const defaultHeader = <T,>(c: AnyColumn<T>) => {
+  const def = c as { accessorKey?: string; accessorFn?: unknown };
+  return def.accessorKey ?? (def.accessorFn ? c.id ?? null : null);
+};
+const defaultCell = (v: unknown) => (v as { toString?: () => string } | null | undefined)?.toString?.() ?? null;
+
+function cellValue<T>(c: AnyColumn<T>, row: T, index: number): unknown {
+  const def = c as { accessorKey?: string; accessorFn?: (row: T, index: number) => unknown };
+  if (def.accessorFn) return def.accessorFn(row, index);
+  if (def.accessorKey !== undefined) return (row as Record<string, unknown>)[def.accessorKey];
+  return undefined;
+}
+
+/**
+ * The table straight from its ColumnDefs, for tables without selection: a cell gets what
+ * react-table would give it of its row (`row.original`, `row.id`, `row.index`, `getValue()`,
+ * `renderValue()`) and its `column` (`id`, `columnDef`); a header its `column`. A column whose
+ * cell needs the instance itself (`table`, `cell`, row models) belongs in a selectable table or
+ * needs plainColumns to send it to InstanceBody.
+ */
+export function PlainBody<T>({ columns, data, getRowId, state, toggleSort }: {
+  columns: AnyColumn<T>[]; data: T[]; getRowId?: (row: T) => string; state: SortState; toggleSort: (id: string) => void;
+}) {
+  const cols = columns.map((c) => ({ def: c, id: columnId(c), column: { id: columnId(c), columnDef: c } }));
+  return (
+    <>
+      <thead>
+        <tr>
+          {cols.map(({ def, id, column }) => (
+            <HeaderCell key={id} id={id} sortable={def.enableSorting !== false} state={state} toggleSort={toggleSort}>
+              {def.header === undefined ? defaultHeader(def) : flexRender(def.header, { column } as unknown as HeaderContext<T, unknown>)}
+            </HeaderCell>
+          ))}
+        </tr>
+      </thead>
+      <tbody>
+        {data.length === 0 ? <EmptyRow span={cols.length} /> : data.map((original, index) => {
+          const id = getRowId ? getRowId(original) : String(index);
+          const row = { id, index, original };
+          return (
+            <tr key={id}>
+              {cols.map(({ def, id: colId, column }) => {
+                const getValue = () => cellValue(def, original, index);
+                const context = { row, column, getValue, renderValue: getValue } as unknown as CellContext<T, unknown>;
+                return <td key={colId}>{def.cell === undefined ? defaultCell(getValue()) : flexRender(def.cell, context)}</td>;
+              })}
+            </tr>
+          );
+        })}
+      </tbody>
+    </>
   );
 }

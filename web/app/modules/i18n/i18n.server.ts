@@ -2,6 +2,7 @@
 // (live-cache: a trigger NOTIFYs every web process), so an admin's edit shows on the next request
 // without a restart. The locale comes from the `lang` cookie (what the switcher stores), then
 // Accept-Language, then 'en'.
+import { createHash } from 'node:crypto';
 import { createInstance, type i18n as I18n } from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { RemixI18Next } from 'remix-i18next/server';
@@ -9,6 +10,7 @@ import type { Sql } from '~/utils/db.server.ts';
 import { cached, invalidateCached } from '~/utils/live-cache.server.ts';
 import { readCookie } from '~/modules/auth/session.server.ts';
 import { FALLBACK_LANGUAGE, LANG_COOKIE, i18nOptions, type Resources } from './i18n.ts';
+import { PAGE_TITLE_KEYS } from '~/modules/shell/meta.ts';
 // The English seed holds every key the code uses (web/test/i18n.test.ts checks it): the key list
 // at run time. Bundled into the server build.
 import englishSeed from '../../../../seeds/translations/en.json';
@@ -76,6 +78,35 @@ export async function loadResources(sql: Sql, locale: string): Promise<Record<st
   return fallback ? { [locale]: own, [FALLBACK_LANGUAGE]: fallback } : { [locale]: own };
 }
 
+/**
+ * What a page's browser needs of a language, apart from the page itself: the locale's and the
+ * fallback's translations as one JSON text (GET /i18n/{lng}?v=version, kept by the browser for a
+ * year under that version), its version (a hash of the texts: any edit makes a new one), and the
+ * page titles (the only texts that are not rendered by components, but by meta functions that
+ * read the root's data). Pages carry the version and the titles, not the texts: the texts were
+ * more than half of every page's loader data, encoded and compressed again for every request.
+ */
+export interface TranslationBundle { locale: string; version: string; json: string; titles: Readonly<Record<string, string>> }
+
+const bundles = new WeakMap<object, { fallback: object | undefined; titleCount: number; bundle: TranslationBundle }>();
+
+export async function translationBundle(sql: Sql, locale: string): Promise<TranslationBundle> {
+  const resources = await loadResources(sql, locale);
+  const own = resources[locale], fallback = locale === FALLBACK_LANGUAGE ? undefined : resources[FALLBACK_LANGUAGE];
+  const kept = bundles.get(own);
+  // (the title keys are registered as route modules load: all at start in a build, one by one in development)
+  if (kept && kept.fallback === fallback && kept.titleCount === PAGE_TITLE_KEYS.size) return kept.bundle;
+  const json = JSON.stringify(resources);
+  const titles: Record<string, string> = {};
+  for (const key of PAGE_TITLE_KEYS) titles[key] = own[key] || fallback?.[key] || key;
+  const bundle: TranslationBundle = Object.freeze({
+    locale, json, titles: Object.freeze(titles),
+    version: createHash('sha1').update(json).digest('base64url').slice(0, 12),
+  });
+  if (Object.isFrozen(own)) bundles.set(own, { fallback, titleCount: PAGE_TITLE_KEYS.size, bundle });
+  return bundle;
+}
+
 // One i18next instance per language and its translations, shared by the server renders (they only
 // call t(); nothing on the server changes the language): keyed by the cached, frozen translations,
 // so a new copy after an edit gets a new instance and the old one is collected with it.
@@ -88,16 +119,76 @@ const MAX_KEPT = 5000;
  * i18next works each one out afresh. A server instance never changes language or resources (a
  * change of translations makes a new instance), so the text of a key asked for alone is the same
  * every time: the `t` the components get (react-i18next's getFixedT, default namespace) keeps it.
- * A call with options (interpolation, count) goes to i18next as before.
+ * A call whose options are only the values of the text's {{placeholders}} (strings and numbers:
+ * 'Add {{name}} to favorites', a list's every row) fills the kept text in; any other (count,
+ * context, a formatted or nested placeholder, a value missing) goes to i18next as before.
  */
+const PLACEHOLDER = /\{\{\s*([A-Za-z_]\w*)\s*\}\}/g;
+// what an option means to i18next itself, rather than a value to put in the text
+const I18NEXT_OPTIONS = new Set(['count', 'context', 'defaultValue', 'ordinal', 'lng', 'lngs', 'ns', 'keyPrefix', 'replace', 'returnObjects',
+  'returnDetails', 'joinArrays', 'postProcess', 'interpolation', 'skipInterpolation', 'fallbackLng', 'nsSeparator', 'keySeparator']);
+
+/** A text's parts around its placeholders (literal, name, literal, …), or null when i18next must do it. */
+type Template = { parts: string[]; names: string[] } | null;
+
+function templateOf(text: string): Template {
+  // nesting ($t(…)), formats ({{x, number}}) and unescaped values ({{- x}}) stay i18next's
+  if (/\$t\(/.test(text)) return null;
+  const parts: string[] = [];
+  const names: string[] = [];
+  let last = 0;
+  for (const m of text.matchAll(PLACEHOLDER)) {
+    parts.push(text.slice(last, m.index));
+    names.push(m[1]);
+    last = m.index! + m[0].length;
+  }
+  parts.push(text.slice(last));
+  if (parts.some((p) => p.includes('{{'))) return null;
+  return { parts, names };
+}
+
 function keepPlainTranslations(instance: I18n) {
   const fixed = instance.getFixedT.bind(instance);
   const kept = new Map<string, string>();
+  const templates = new Map<string, Template>();
+  /** The text i18next would interpolate for this key: the first language of the instance's list that has one, else the key. */
+  const rawText = (key: string): string => {
+    for (const lng of instance.languages ?? [instance.language]) {
+      const v = instance.getResource(lng, 'translation', key);
+      if (typeof v === 'string' && v !== '') return v;
+    }
+    return key;
+  };
+  const fill = (key: string, values: Record<string, unknown>): string | undefined => {
+    for (const k in values) {
+      if (I18NEXT_OPTIONS.has(k) || k.startsWith('defaultValue')) return undefined;
+      const v = values[k];
+      if (typeof v !== 'string' && typeof v !== 'number') return undefined;
+    }
+    let tpl = templates.get(key);
+    if (tpl === undefined) {
+      tpl = templateOf(rawText(key));
+      if (templates.size >= MAX_KEPT) templates.clear();
+      templates.set(key, tpl);
+    }
+    if (!tpl) return undefined;
+    let out = tpl.parts[0];
+    for (let i = 0; i < tpl.names.length; i++) {
+      const v = values[tpl.names[i]];
+      if (v === undefined) return undefined;
+      out += String(v) + tpl.parts[i + 1];
+    }
+    return out;
+  };
   instance.getFixedT = ((lng: unknown, ns: unknown, keyPrefix: unknown) => {
     const t = fixed(lng as string, ns as string, keyPrefix as string);
     const defaultNs = ns === undefined || ns === null || ns === 'translation' || (Array.isArray(ns) && ns.length === 1 && ns[0] === 'translation');
     if (lng || keyPrefix || !defaultNs) return t;
     const plain = (key: unknown, ...rest: unknown[]) => {
+      if (typeof key === 'string' && rest.length === 1 && rest[0] && typeof rest[0] === 'object' && Object.getPrototypeOf(rest[0]) === Object.prototype) {
+        const text = fill(key, rest[0] as Record<string, unknown>);
+        if (text !== undefined) return text;
+      }
       if (typeof key !== 'string' || rest.length > 0) return (t as unknown as (...a: unknown[]) => unknown)(key, ...rest);
       let text = kept.get(key);
       if (text === undefined) {

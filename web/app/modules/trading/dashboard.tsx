@@ -15,12 +15,12 @@ import { OrderDialog } from './order-dialog.tsx';
 import { Positions, CLOSE_REASONS } from './positions.tsx';
 import { useRealtime, useRealtimeStatus, type PriceItem } from './realtime.tsx';
 import { accountSummary, floatingFromExposure, leverageFor } from './dialog.ts';
-import type { ActionReply } from './schemas.ts';
+import { FIRST_CATEGORY, type ActionReply } from './schemas.ts';
 import type { DashboardData, InstrumentRow, Quote } from './trading.server.ts';
 
 export const DEFAULT_SYMBOL = 'USD_CNH';
 export const TABS: { category: Category; label: string }[] = [
-  { category: 'forex', label: 'FOREX' },
+  { category: FIRST_CATEGORY, label: 'FOREX' },
   { category: 'commodity', label: 'COMMODITIES' },
   { category: 'index', label: 'INDICES' },
   { category: 'stock', label: 'STOCK' },
@@ -36,6 +36,34 @@ export function searchInstruments(list: InstrumentRow[], query: string): Instrum
 }
 
 type Prices = Record<string, Quote>;
+
+export type AllInstruments = { instruments: InstrumentRow[]; quotes: Prices };
+
+/**
+ * The instruments the page did not come with (the other tabs', for the tabs and the search):
+ * asked for once the page is in the browser, so that they are there when the user switches tabs
+ * (GET /dashboard/instruments); asked again after a failure, a few times, further apart.
+ */
+export function useAllInstruments(needed: boolean, load: () => Promise<AllInstruments> = fetchAllInstruments): AllInstruments | null {
+  const [all, setAll] = useState<AllInstruments | null>(null);
+  const [attempt, setAttempt] = useState(0);
+  useEffect(() => {
+    if (!needed || all || attempt > 5) return;
+    let gone = false;
+    let retry: ReturnType<typeof setTimeout> | undefined;
+    load().then((r) => { if (!gone) setAll(r); }, () => {
+      if (!gone) retry = setTimeout(() => setAttempt((n) => n + 1), 1000 * 2 ** attempt);
+    });
+    return () => { gone = true; clearTimeout(retry); };
+  }, [needed, all, attempt, load]);
+  return all;
+}
+
+async function fetchAllInstruments(): Promise<AllInstruments> {
+  const r = await fetch('/dashboard/instruments', { credentials: 'same-origin', headers: { accept: 'application/json' } });
+  if (!r.ok) throw new Error(`GET /dashboard/instruments: ${r.status}`);
+  return (await r.json()) as AllInstruments;
+}
 
 function usePrices(initial: Prices) {
   const [prices, setPrices] = useState<Prices>(initial);
@@ -57,6 +85,9 @@ function usePrices(initial: Prices) {
 
 // The list's rows take the page's `t` and formatter rather than each asking for its own: a list
 // is some hundred cells, and the hooks cost more than the cells (the server renders every row).
+// They are kept light for the same reason: one text node per cell (a template string, not text
+// and expressions side by side, which React separates with comments) and the price's direction
+// arrow drawn by the stylesheet (.price.up::after), not an element of its own.
 type Words = { t: TFunction; f: Formatter };
 
 function PriceCell({ value, prev, digits, stale, t, f }: { value: number | undefined; prev: number | null | undefined; digits: number; stale?: boolean } & Words) {
@@ -66,25 +97,22 @@ function PriceCell({ value, prev, digits, stale, t, f }: { value: number | undef
     return <span className="price stale" title={t('Last saved price, waiting for a live one')}>{f.rate(value, digits)} <span className="sr-only">{t('(not live)')}</span></span>;
   }
   const up = prev !== null && prev !== undefined && value > prev;
-  return (
-    <span className={`price ${up ? 'up' : 'down'}`}>
-      {f.rate(value, digits)} <span aria-hidden="true">{up ? '▲' : '▼'}</span>
-    </span>
-  );
+  return <span className={up ? 'price up' : 'price down'}>{f.rate(value, digits)}</span>;
 }
 
 function InstrumentItem({ inst, q, open, selected, favorite, favoritePending, onSelect, onFavorite, t, f }: {
   inst: InstrumentRow; q: Quote | undefined; open: boolean; selected: boolean; favorite: boolean; favoritePending: boolean;
-  onSelect: () => void; onFavorite: () => void;
+  onSelect: (name: string) => void; onFavorite: (inst: InstrumentRow) => void;
 } & Words) {
   const live = inst.tradable && open;
   const state = live ? t('Open') : t('Closed');
+  const pair = `${inst.base}/${inst.quote}`;
   return (
-    <li className={`instrument ${selected ? 'selected' : ''}`} data-symbol={inst.name}>
-      <button type="button" className="instrument-main" onClick={onSelect} aria-pressed={selected}>
-        <span className={`dot ${live ? 'dot-open' : 'dot-closed'}`} title={state} aria-label={state} />
+    <li className={selected ? 'instrument selected' : 'instrument'} data-symbol={inst.name}>
+      <button type="button" className="instrument-main" onClick={() => onSelect(inst.name)} aria-pressed={selected}>
+        <span className={live ? 'dot dot-open' : 'dot dot-closed'} title={state} aria-label={state} />
         <span className="instrument-name">
-          <strong>{inst.base}/{inst.quote}</strong>
+          <strong>{pair}</strong>
           {inst.alias ? <span className="muted">{inst.alias}</span> : null}
         </span>
         <span className="instrument-prices">
@@ -92,8 +120,8 @@ function InstrumentItem({ inst, q, open, selected, favorite, favoritePending, on
           <PriceCell value={q?.ask} prev={q?.prevAsk} digits={inst.digits} stale={q?.stale} t={t} f={f} />
         </span>
       </button>
-      <button type="button" className={`fav ${favorite ? 'on' : ''}`} onClick={onFavorite} disabled={favoritePending} aria-busy={favoritePending || undefined}
-        aria-label={favorite ? t('Remove {{name}} from favorites', { name: `${inst.base}/${inst.quote}` }) : t('Add {{name}} to favorites', { name: `${inst.base}/${inst.quote}` })}>
+      <button type="button" className={favorite ? 'fav on' : 'fav'} onClick={() => onFavorite(inst)} disabled={favoritePending} aria-busy={favoritePending || undefined}
+        aria-label={favorite ? t('Remove {{name}} from favorites', { name: pair }) : t('Add {{name}} to favorites', { name: pair })}>
         {favorite ? '★' : '☆'}
       </button>
     </li>
@@ -106,13 +134,16 @@ export function Dashboard({ data, theme, pricingPlanOn }: { data: DashboardData;
   const { push } = useToast();
   const revalidator = useRevalidator();
   const connected = useRealtimeStatus();
-  const prices = usePrices(data.quotes);
+  const all = useAllInstruments(!data.allInstruments);
+  const instruments = all?.instruments ?? data.instruments;
+  const loading = !all && !data.allInstruments;
+  const prices = usePrices(useMemo(() => (all ? { ...data.quotes, ...all.quotes } : data.quotes), [all, data.quotes]));
   const [search, setSearch] = useState('');
-  const [tab, setTab] = useState<Category>('forex');
+  const [tab, setTab] = useState<Category>(FIRST_CATEGORY);
   const [selected, setSelected] = useState(() => (data.instruments.some((i) => i.name === DEFAULT_SYMBOL) ? DEFAULT_SYMBOL : data.instruments[0]?.name ?? DEFAULT_SYMBOL));
   const [dialog, setDialog] = useState<Side | null>(null);
   const favFetcher = useFetcher<ActionReply>();
-  const byName = useMemo(() => new Map(data.instruments.map((i) => [i.name, i])), [data.instruments]);
+  const byName = useMemo(() => new Map(instruments.map((i) => [i.name, i])), [instruments]);
   const favorites = new Set(data.favorites);
   const inst = byName.get(selected);
   const q = prices[selected];
@@ -153,12 +184,12 @@ export function Dashboard({ data, theme, pricingPlanOn }: { data: DashboardData;
   const summary = balance ? accountSummary(Number(balance.balance), Number(balance.margin), floating) : null;
   const money = (n: number | null) => f.money(n, balance?.currency ?? '');
 
-  const results = useMemo(() => searchInstruments(data.instruments, search), [data.instruments, search]);
+  const results = useMemo(() => searchInstruments(instruments, search), [instruments, search]);
   const list = (items: InstrumentRow[]) => (
     <ul className="instrument-list">
       {items.map((i) => (
         <InstrumentItem key={i.id} inst={i} q={prices[i.name]} open={isOpen(i.category)} selected={i.name === selected}
-          favorite={favorites.has(i.id)} favoritePending={favoritePending === i.id} onSelect={() => setSelected(i.name)} onFavorite={() => toggleFavorite(i)} t={t} f={f} />
+          favorite={favorites.has(i.id)} favoritePending={favoritePending === i.id} onSelect={setSelected} onFavorite={toggleFavorite} t={t} f={f} />
       ))}
     </ul>
   );
@@ -181,7 +212,7 @@ export function Dashboard({ data, theme, pricingPlanOn }: { data: DashboardData;
           <>
             <details className="favorites" open>
               <summary>{t('Favorites')} <span className="chip">{data.favorites.length}</span></summary>
-              {data.favorites.length ? list(data.favorites.map((id) => data.instruments.find((i) => i.id === id)).filter((i): i is InstrumentRow => !!i))
+              {data.favorites.length ? list(data.favorites.map((id) => instruments.find((i) => i.id === id)).filter((i): i is InstrumentRow => !!i))
                 : <p className="muted">{t('Star an instrument to add it here.')}</p>}
             </details>
             <div className="tabs" role="tablist" aria-label={t('Markets')}>
@@ -192,7 +223,7 @@ export function Dashboard({ data, theme, pricingPlanOn }: { data: DashboardData;
               ))}
             </div>
             <section className="panel-list tab-panel" role="tabpanel" aria-label={t(TABS.find((x) => x.category === tab)!.label)}>
-              {list(data.instruments.filter((i) => i.category === tab))}
+              {loading && tab !== FIRST_CATEGORY ? <p className="muted" role="status">{t('Loading…')}</p> : list(instruments.filter((i) => i.category === tab))}
               {!isOpen(tab) ? <div className="market-closed" role="note">{t('Market Closed')}</div> : null}
             </section>
           </>

@@ -3,6 +3,13 @@ import { z } from 'zod';
 import { parseIntent, type ParseOptions, type Reply } from '~/components/ui/forms.ts';
 import { parseLevel } from '@broker/engine/domain';
 import { orderFields } from '@broker/engine/contract/orders';
+import type { Category } from '@broker/engine/domain';
+
+/**
+ * The instrument tab a dashboard opens on. The page comes with this tab's instruments (and the
+ * favorites'); the others arrive right after it loads (GET /dashboard/instruments).
+ */
+export const FIRST_CATEGORY: Category = 'forex';
 
 // Numbers go through the engine's one decimal parser (engine/src/domain/decimal-input.ts): a
 // plain positive decimal within its column and the 0.00001 step, refused naming the field.

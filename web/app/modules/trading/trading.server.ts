@@ -11,7 +11,7 @@ import { engine, type EngineRefusal, type MarketStatus } from './engine.server.t
 import { currentQuotes } from './quotes.server.ts';
 import { accountSummary } from '~/modules/accounts/accounts.server.ts';
 import { kycApprovedSql, kycGate } from '~/modules/money/money.server.ts';
-import type { DashboardAction, ActionReply } from './schemas.ts';
+import { FIRST_CATEGORY, type DashboardAction, type ActionReply } from './schemas.ts';
 import type { Category } from '@broker/engine/domain';
 import { marketStatus } from '@broker/engine/domain';
 
@@ -106,20 +106,11 @@ export function categorySpreads(sql: Sql): Promise<Readonly<Partial<Record<Categ
 }
 
 /**
- * The dashboard of a user: the wallet comes from the request's account summary (the layout reads
- * the same one), the instruments and spreads from the process's copies, the prices from the
- * engine's quotes (quotes.server.ts); the price an instrument last had is read from the database
- * only for one the engine has no price for (the engine down, or never priced), marked stale.
+ * The prices a page shows first for these instruments: the engine's quotes (quotes.server.ts);
+ * the price an instrument last had is read from the database only for one the engine has no
+ * price for (the engine down, or never priced), marked stale.
  */
-export async function loadDashboard(sql: Sql, userId: number, opts: { openOnly: boolean; page: number; limit: number; request?: Request }) {
-  const balance = (await accountSummary(sql, userId, opts.request)).active;
-  const [instruments, mine, spreads, settings, quotes] = await Promise.all([
-    listInstruments(sql),
-    readUserDashboard(sql, userId, balance?.id ?? null, opts),
-    categorySpreads(sql),
-    getSettings(sql, ['kyc'] as const),
-    currentQuotes(),
-  ]);
+async function firstQuotes(sql: Sql, instruments: readonly InstrumentRow[], quotes: Awaited<ReturnType<typeof currentQuotes>>): Promise<Record<string, Quote>> {
   const live = new Map(quotes.ok ? quotes.quotes.map((q) => [q.name, q]) : []);
   const unpriced = instruments.some((i) => !live.get(i.name)?.bids || !live.get(i.name)?.asks);
   const saved = unpriced
@@ -132,10 +123,37 @@ export async function loadDashboard(sql: Sql, userId: number, opts: { openOnly: 
     const bid = q?.bids ?? saved.get(i.name)?.bids, ask = q?.asks ?? saved.get(i.name)?.asks;
     if (bid && ask) quoteMap[i.name] = { bid, ask, prevBid: q?.prevBids ?? null, prevAsk: q?.prevAsks ?? null, ...(!q?.bids || q.stale ? { stale: true } : {}) };
   }
+  return quoteMap;
+}
+
+/**
+ * The dashboard of a user: the wallet comes from the request's account summary (the layout reads
+ * the same one), the instruments and spreads from the process's copies, the prices from the
+ * engine's quotes (firstQuotes). The page comes with the instruments of the tab it opens on
+ * (FIRST_CATEGORY) and the user's favorites, and the prices of those and of the instruments of
+ * the positions it shows and holds open; the other tabs' instruments are loaded by the browser
+ * right after (allInstruments, GET /dashboard/instruments): a third of the instruments, where the
+ * whole list and its prices were most of the page's own data.
+ */
+export async function loadDashboard(sql: Sql, userId: number, opts: { openOnly: boolean; page: number; limit: number; request?: Request }) {
+  const balance = (await accountSummary(sql, userId, opts.request)).active;
+  const [instruments, mine, spreads, settings, quotes] = await Promise.all([
+    listInstruments(sql),
+    readUserDashboard(sql, userId, balance?.id ?? null, opts),
+    categorySpreads(sql),
+    getSettings(sql, ['kyc'] as const),
+    currentQuotes(),
+  ]);
+  const favorites = new Set(mine.favorites);
+  const shown = instruments.filter((i) => i.category === FIRST_CATEGORY || favorites.has(i.id));
+  const priced = new Set([...mine.exposure.map((e) => e.instrument), ...mine.positions.rows.filter((r) => !r.closeTime).map((r) => r.instrument)]);
+  const quoteMap = await firstQuotes(sql, instruments.filter((i) => i.category === FIRST_CATEGORY || favorites.has(i.id) || priced.has(i.name)), quotes);
   const plan = mine.plan;
   return {
     balance,
-    instruments: instruments as InstrumentRow[],
+    instruments: shown as InstrumentRow[],
+    /** every instrument is in `instruments` (else the browser loads the rest) */
+    allInstruments: shown.length === instruments.length,
     quotes: quoteMap,
     status: (quotes.ok ? quotes.status : marketStatus(new Date())) as MarketStatus,
     favorites: mine.favorites,
@@ -148,6 +166,12 @@ export async function loadDashboard(sql: Sql, userId: number, opts: { openOnly: 
     positions: { ...mine.positions, page: opts.page, openOnly: opts.openOnly, pageSize: opts.limit },
     exposure: mine.exposure,
   };
+}
+
+/** Every instrument and its first price (GET /dashboard/instruments): the same for every user. */
+export async function allInstruments(sql: Sql): Promise<{ instruments: InstrumentRow[]; quotes: Record<string, Quote> }> {
+  const [instruments, quotes] = await Promise.all([listInstruments(sql), currentQuotes()]);
+  return { instruments: instruments as InstrumentRow[], quotes: await firstQuotes(sql, instruments, quotes) };
 }
 export type DashboardData = Awaited<ReturnType<typeof loadDashboard>>;
 
