@@ -1,0 +1,185 @@
+// The admin dashboard's figures (/admin; spec admin.md §2.3, §3 "Dashboard data", §9), read from the
+// totals the triggers of migrations/1733050000000_admin-dashboard-totals.sql keep, never from a scan
+// of every deposit or order:
+// - money (deposits, withdrawals, Profit/Loss, the bar chart) counts real wallets only, each
+//   currency's sum converted to the App Currency (branding's first currency) at the engine's
+//   conversion rate (GET /v1/rates, the rate the pricing plans' charges use); a currency without a
+//   rate is left out and named;
+// - Total Trades and Trade Engagement count every trade opened in the range, demo ones too;
+// - Total Users counts the customers (role 3) who signed up in the range;
+// - Profit/Loss is the broker's: the negative of the customers' realised P/L (orders closed in the
+//   range; their P/L already has the spread cost taken off) plus the approved deposits' and
+//   withdrawals' fees. It is shown split into trading, spreads and fees.
+// - the open exposure: per instrument, the sums of the open real positions' exposure terms in the
+//   App Currency, which the page values at live quotes with the domain's `exposurePnl`.
+import { dec, Decimal, exact, type Category, type Side } from '@broker/engine/domain';
+import type { Sql } from '~/utils/db.server.ts';
+import { getSetting } from '~/modules/settings/settings.server.ts';
+import { engine } from '~/modules/trading/engine.server.ts';
+import { currentQuotes } from '~/modules/trading/quotes.server.ts';
+
+/** Days of the Recent Transactions chart (§9 "Dashboard covers the last 7 days"). */
+export const RECENT_DAYS = 7;
+export const CATEGORIES: readonly Category[] = ['forex', 'commodity', 'index', 'stock', 'crypto'];
+
+export interface DashboardRange { dateStart: string; dateEnd: string }
+
+export interface Money { amount: string; count: number }
+export interface ExposureRow {
+  instrument: string; category: Category; positions: number;
+  /** buy units − sell units (the instrument's base units) */
+  netUnits: string; buyUnits: string; sellUnits: string;
+  /** Σ of the positions' exposure terms in the App Currency (formulas.ts `exposure`) */
+  long: string; short: string; offset: string;
+  /** the broker's floating P/L at the engine's last quote (−customers'), null without one */
+  brokerPnl: string | null; bid: number | null; ask: number | null;
+}
+export interface DashboardData {
+  currency: string;
+  range: DashboardRange;
+  totalDeposits: Money;
+  totalWithdraws: Money;
+  totalTrades: number;
+  totalUsers: number;
+  profitLoss: { total: string; trading: string; spreads: string; fees: string; closedTrades: number };
+  recent: { days: string[]; deposits: string[]; withdrawals: string[] };
+  engagement: { category: Category; trades: number }[];
+  exposure: ExposureRow[];
+  /** wallet currencies whose figures are left out: no conversion rate to the App Currency */
+  unconverted: string[];
+}
+
+const dayOf = (d: Date) => d.toISOString().slice(0, 10);
+function addDays(day: string, n: number): string {
+  const d = new Date(`${day}T00:00:00Z`);
+  d.setUTCDate(d.getUTCDate() + n);
+  return dayOf(d);
+}
+
+type Rates = Map<string, Decimal | null>;
+
+/** Rates currency → App Currency from the engine (null: none), asked once per currency. */
+async function ratesTo(base: string, currencies: Iterable<string>): Promise<Rates> {
+  const out: Rates = new Map([[base, dec(1)]]);
+  const ask = [...new Set(currencies)].filter((c) => c !== base);
+  const answers = await Promise.all(ask.map((c) => engine().rate(c, base).catch(() => null)));
+  ask.forEach((c, i) => {
+    const r = answers[i];
+    out.set(c, r && r.ok ? dec(r.rate) : null);
+  });
+  return out;
+}
+
+/** Σ amount × rate over currencies; currencies without a rate are skipped (and reported by the caller). */
+function convert(rows: { currency: string; amount: string }[], rates: Rates): Decimal {
+  let s = dec(0);
+  for (const r of rows) {
+    const rate = rates.get(r.currency);
+    if (rate) s = s.plus(dec(r.amount).times(rate));
+  }
+  return s;
+}
+
+const money = (d: Decimal) => d.toDecimalPlaces(8, Decimal.ROUND_HALF_UP).toFixed(8);
+
+/**
+ * Everything the page shows for the range (inclusive UTC days; '' is unbounded). The bar chart
+ * shows the 7 days that end on the range's end day (today without one).
+ */
+export async function dashboardData(sql: Sql, range: DashboardRange, opts: { today?: string; quotes?: boolean } = {}): Promise<DashboardData> {
+  const base = (await getSetting(sql, 'branding')).currencies[0] ?? 'USD';
+  const from = range.dateStart || '-infinity';
+  const to = range.dateEnd || 'infinity';
+  const lastDay = range.dateEnd || opts.today || dayOf(new Date());
+  const firstDay = addDays(lastDay, -(RECENT_DAYS - 1));
+
+  const [moneyRows, countRows, recentRows, exposureRows] = await Promise.all([
+    sql<{ metric: string; currency: string; n: string; amount: string; fee: string }[]>`
+      SELECT metric, currency, sum(n)::text AS n, sum(amount)::text AS amount, sum(fee)::text AS fee
+        FROM admin_daily_totals
+       WHERE metric IN ('deposit', 'withdrawal', 'closed') AND day BETWEEN ${from}::date AND ${to}::date AND mode = 'real'
+       GROUP BY metric, currency`,
+    sql<{ metric: string; category: string; n: string }[]>`
+      SELECT metric, category, sum(n)::text AS n
+        FROM admin_daily_totals
+       WHERE metric IN ('trade', 'customer') AND day BETWEEN ${from}::date AND ${to}::date
+       GROUP BY metric, category`,
+    sql<{ metric: string; day: string; currency: string; amount: string }[]>`
+      SELECT metric, day::text AS day, currency, sum(amount)::text AS amount
+        FROM admin_daily_totals
+       WHERE metric IN ('deposit', 'withdrawal') AND day BETWEEN ${firstDay}::date AND ${lastDay}::date AND mode = 'real'
+       GROUP BY metric, day, currency`,
+    sql<{ name: string; category: Category; side: Side; currency: string; n: string; units: string; units_xr: string; notional_xr: string; spread_xr: string }[]>`
+      SELECT i.name, i.category, e.side, e.currency, sum(e.n)::text AS n, sum(e.units)::text AS units,
+             sum(e.units_xr)::text AS units_xr, sum(e.notional_xr)::text AS notional_xr, sum(e.spread_xr)::text AS spread_xr
+        FROM admin_open_exposure e JOIN instruments i ON i.id = e.instrument_id
+       WHERE e.mode = 'real'
+       GROUP BY i.name, i.category, e.side, e.currency
+      HAVING sum(e.n) > 0
+       ORDER BY i.name, e.side, e.currency`,
+  ]);
+
+  const rates = await ratesTo(base, [...moneyRows, ...recentRows, ...exposureRows].map((r) => r.currency));
+  const unconverted = [...rates].filter(([, r]) => r === null).map(([c]) => c).sort();
+
+  const of = (metric: string) => moneyRows.filter((r) => r.metric === metric);
+  const count = (rows: { n: string }[]) => rows.reduce((s, r) => s + Number(r.n), 0);
+  const deposits = of('deposit'), withdrawals = of('withdrawal'), closed = of('closed');
+  const fees = convert([...deposits, ...withdrawals].map((r) => ({ currency: r.currency, amount: r.fee })), rates);
+  const customersPnl = convert(closed, rates);
+  const spreads = convert(closed.map((r) => ({ currency: r.currency, amount: r.fee })), rates);
+  // the customers' P/L already has the spread taken off: the broker's trading result is the rest
+  const trading = customersPnl.neg().minus(spreads);
+
+  const days = Array.from({ length: RECENT_DAYS }, (_, i) => addDays(firstDay, i));
+  const perDay = (metric: string) => days.map((d) => money(convert(recentRows.filter((r) => r.metric === metric && r.day === d), rates)));
+
+  const trades = countRows.filter((r) => r.metric === 'trade');
+  const engagement = CATEGORIES.map((category) => ({ category, trades: count(trades.filter((r) => r.category === category)) }));
+
+  return {
+    currency: base,
+    range,
+    totalDeposits: { amount: money(convert(deposits, rates)), count: count(deposits) },
+    totalWithdraws: { amount: money(convert(withdrawals, rates)), count: count(withdrawals) },
+    totalTrades: count(trades),
+    totalUsers: count(countRows.filter((r) => r.metric === 'customer')),
+    profitLoss: { total: money(trading.plus(spreads).plus(fees)), trading: money(trading), spreads: money(spreads), fees: money(fees), closedTrades: count(closed) },
+    recent: { days, deposits: perDay('deposit'), withdrawals: perDay('withdrawal') },
+    engagement,
+    exposure: await exposureOf(exposureRows, rates, opts.quotes !== false),
+    unconverted,
+  };
+}
+
+/**
+ * Per instrument: the sums of its open real positions' exposure terms in the App Currency. A
+ * group of positions (one side, one wallet currency) is handed to the domain's `exposure` as one
+ * position: its units per exchange rate, its average open rate and its spread, at the rate
+ * currency → App Currency; being linear, the sum of the groups is the sum of the positions.
+ */
+async function exposureOf(rows: { name: string; category: Category; side: Side; currency: string; n: string; units: string; units_xr: string; notional_xr: string; spread_xr: string }[], rates: Rates, withQuotes: boolean): Promise<ExposureRow[]> {
+  const by = new Map<string, { category: Category; n: number; buy: Decimal; sell: Decimal; long: Decimal; short: Decimal; offset: Decimal }>();
+  for (const r of rows) {
+    const rate = rates.get(r.currency);
+    if (!rate) continue;
+    const x = exact.exposure(r.side, r.units_xr, dec(r.notional_xr).div(r.units_xr), r.spread_xr, dec(1).div(rate));
+    const e = by.get(r.name) ?? { category: r.category, n: 0, buy: dec(0), sell: dec(0), long: dec(0), short: dec(0), offset: dec(0) };
+    e.n += Number(r.n);
+    if (r.side === 'buy') e.buy = e.buy.plus(r.units); else e.sell = e.sell.plus(r.units);
+    e.long = e.long.plus(x.long); e.short = e.short.plus(x.short); e.offset = e.offset.plus(x.offset);
+    by.set(r.name, e);
+  }
+  const live = withQuotes && by.size ? await currentQuotes().catch(() => null) : null;
+  const quotes = new Map(live?.ok ? live.quotes.filter((q) => !q.stale && q.bids && q.asks).map((q) => [q.name, q]) : []);
+  return [...by].map(([instrument, e]) => {
+    const q = quotes.get(instrument);
+    const pnl = q ? exact.exposurePnl({ long: e.long, short: e.short, offset: e.offset }, dec(q.bids!), dec(q.asks!)).neg() : null;
+    return {
+      instrument, category: e.category, positions: e.n,
+      netUnits: e.buy.minus(e.sell).toFixed(), buyUnits: e.buy.toFixed(), sellUnits: e.sell.toFixed(),
+      long: e.long.toSignificantDigits(20).toFixed(), short: e.short.toSignificantDigits(20).toFixed(), offset: e.offset.toSignificantDigits(20).toFixed(),
+      brokerPnl: pnl ? money(pnl) : null, bid: q?.bids ?? null, ask: q?.asks ?? null,
+    };
+  });
+}
