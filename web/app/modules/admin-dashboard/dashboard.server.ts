@@ -97,17 +97,17 @@ export async function dashboardData(sql: Sql, range: DashboardRange, opts: { tod
     sql<{ metric: string; currency: string; n: string; amount: string; fee: string }[]>`
       SELECT metric, currency, sum(n)::text AS n, sum(amount)::text AS amount, sum(fee)::text AS fee
         FROM admin_daily_totals
-       WHERE metric IN ('deposit', 'withdrawal', 'closed') AND day BETWEEN ${from}::date AND ${to}::date AND mode = 'real'
+       WHERE metric IN ('deposit', 'withdrawal', 'closed') AND day BETWEEN ${from}::text::date AND ${to}::text::date AND mode = 'real'
        GROUP BY metric, currency`,
     sql<{ metric: string; category: string; n: string }[]>`
       SELECT metric, category, sum(n)::text AS n
         FROM admin_daily_totals
-       WHERE metric IN ('trade', 'customer') AND day BETWEEN ${from}::date AND ${to}::date
+       WHERE metric IN ('trade', 'customer') AND day BETWEEN ${from}::text::date AND ${to}::text::date
        GROUP BY metric, category`,
     sql<{ metric: string; day: string; currency: string; amount: string }[]>`
       SELECT metric, day::text AS day, currency, sum(amount)::text AS amount
         FROM admin_daily_totals
-       WHERE metric IN ('deposit', 'withdrawal') AND day BETWEEN ${firstDay}::date AND ${lastDay}::date AND mode = 'real'
+       WHERE metric IN ('deposit', 'withdrawal') AND day BETWEEN ${firstDay}::text::date AND ${lastDay}::text::date AND mode = 'real'
        GROUP BY metric, day, currency`,
     sql<{ name: string; category: Category; side: Side; currency: string; n: string; units: string; units_xr: string; notional_xr: string; spread_xr: string }[]>`
       SELECT i.name, i.category, e.side, e.currency, sum(e.n)::text AS n, sum(e.units)::text AS units,
