@@ -18,7 +18,11 @@ interface Case { name: string; path: string; loader: () => Promise<Loader> }
 const kyc = async () => (await import('../web/app/routes/_staff.admin.kyc.tsx')).loader as Loader;
 const pending = async () => (await import('../web/app/routes/_staff.admin.withdraws.pending.tsx')).loader as Loader;
 const history = async () => (await import('../web/app/routes/_staff.admin.withdraws.history.tsx')).loader as Loader;
+const dashboard = async () => (await import('../web/app/routes/_staff.admin._index.tsx')).loader as Loader;
 const CASES: Case[] = [
+  { name: 'Admin dashboard, all time', path: '/admin', loader: dashboard },
+  { name: 'Admin dashboard, this month', path: `/admin?dateStart=${monthStart()}`, loader: dashboard },
+  { name: 'Admin dashboard, a past year', path: '/admin?dateStart=2025-01-01&dateEnd=2025-12-31', loader: dashboard },
   { name: 'KYC, all (page 1)', path: '/admin/kyc', loader: kyc },
   { name: 'KYC, pending', path: '/admin/kyc?status=pending', loader: kyc },
   { name: 'KYC, searched: a name shared by 1 in 8 customers', path: '/admin/kyc?search=sofia', loader: kyc },
