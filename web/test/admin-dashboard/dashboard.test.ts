@@ -11,7 +11,7 @@ import { setupServer } from 'msw/node';
 import { Book } from '../../../engine/src/book/book.ts';
 import { connect as engineConnect } from '../../../engine/src/db.ts';
 import { adminEditOrder, closeOrder, placeOrder, type OrderDeps } from '../../../engine/src/orders/service.ts';
-import { dec, Decimal, exact, float } from '@broker/engine/domain';
+import { dec, exact, float } from '@broker/engine/domain';
 import { env } from '~/utils/env.server.ts';
 import { loader } from '~/routes/_staff.admin._index.tsx';
 import { dashboardData } from '~/modules/admin-dashboard/dashboard.server.ts';
@@ -144,7 +144,7 @@ async function page(query: string, cookie = admin.cookie) {
   return { status: out.init?.status ?? 200, data: out.data };
 }
 
-const m = (v: Decimal.Value) => dec(v).toFixed(8);
+const m = (v: Parameters<typeof dec>[0]) => dec(v).toFixed(8);
 
 describe('the figures of a period', () => {
   let c: Awaited<ReturnType<typeof customer>>;

@@ -154,7 +154,7 @@ function RecentChart({ d }: { d: DashboardData }) {
         <li><span className="swatch swatch-withdrawals" />{t('Withdrawals')}</li>
       </ul>
       <div ref={ref} className="admin-dash-plot" aria-hidden="true">
-        <BarChart width={width} height={260} data={rows} barCategoryGap="22.5%" accessibilityLayer={false} margin={{ top: 8, right: 8, bottom: 0, left: 0 }}>
+        <BarChart width={width} height={narrow ? 240 : 320} data={rows} barCategoryGap="22.5%" accessibilityLayer={false} margin={{ top: 8, right: 8, bottom: 0, left: 0 }}>
           <CartesianGrid vertical={false} className="admin-dash-grid" />
           <XAxis dataKey="label" tickLine={false} className="admin-dash-axis" interval={0} fontSize={narrow ? 11 : 12} />
           <YAxis width={narrow ? 56 : 88} tickLine={false} className="admin-dash-axis" fontSize={narrow ? 11 : 12}
@@ -259,8 +259,9 @@ function ExposurePanel({ rows, currency }: { rows: ExposureRow[]; currency: stri
       </div>
       <p className="muted admin-dash-sub">{t("Open positions of real wallets per instrument: net volume (units bought less units sold) and the broker's floating profit/loss (the negative of the customers') in {{currency}}, at the live prices.", { currency })}</p>
       {rows.length === 0 ? <p className="muted">{t('No open positions.')}</p> : (
-        <div className="table-scroll">
+        <div className="table-scroll" tabIndex={0} role="region" aria-labelledby="dash-exposure-title">
           <table className="admin-dash-table">
+            <caption className="sr-only">{t('Open exposure')} ({currency})</caption>
             <thead>
               <tr>
                 <th scope="col">{t('Instrument')}</th>
