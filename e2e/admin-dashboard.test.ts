@@ -85,26 +85,26 @@ describe('admin dashboard', () => {
   test('From / To filter through the URL, Reset clears them, a bad date is a message under the field', async () => {
     const { page } = await adminPage();
     await page.goto('/admin');
-    await page.getByLabel('From').fill('2099-01-01');
-    await page.getByLabel('To').fill('2099-01-31');
+    await page.getByLabel('From', { exact: true }).fill('2099-01-01');
+    await page.getByLabel('To', { exact: true }).fill('2099-01-31');
     await page.getByRole('button', { name: 'Apply' }).click();
     await page.waitForURL((u) => u.searchParams.get('dateStart') === '2099-01-01' && u.searchParams.get('dateEnd') === '2099-01-31');
     await page.getByText('01/01/2099 to 31/01/2099').waitFor();
     const trades = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: 'Total Trades' }) });
     expect(await trades.locator('.admin-dash-figure').textContent()).toBe('0');
-    expect(await page.getByLabel('From').inputValue()).toBe('2099-01-01');
+    expect(await page.getByLabel('From', { exact: true }).inputValue()).toBe('2099-01-01');
     await page.getByText('No trades in this period.').waitFor();
     await expectNoAxeViolations(page);
 
     await page.getByRole('link', { name: 'Reset' }).click();
     await page.waitForURL((u) => u.pathname === '/admin' && u.search === '');
     await page.getByText('All time').waitFor();
-    expect(await page.getByLabel('From').inputValue()).toBe('');
+    expect(await page.getByLabel('From', { exact: true }).inputValue()).toBe('');
 
     const bad = await page.goto('/admin?dateStart=2024-05-02&dateEnd=2024-05-01');
     expect(bad?.status()).toBe(400);
     await page.getByText('End date must be after start date').waitFor();
-    expect(await page.getByLabel('To').getAttribute('aria-invalid')).toBe('true');
+    expect(await page.getByLabel('To', { exact: true }).getAttribute('aria-invalid')).toBe('true');
     expect(await page.getByRole('heading', { name: 'Total Trades' }).count()).toBe(0);
     await expectNoAxeViolations(page);
     await page.context().close();

@@ -1,8 +1,9 @@
 // The admin dashboard (/admin; spec admin.md §2.3): From / To with Reset (state in the URL), the
-// five cards, the Recent Transactions bar chart and the Trade Engagement pie (recharts, drawn at a
-// fixed width on the server and at the card's width once the page runs; each with a table for
-// screen readers), and the live open exposure, valued with the domain's exposure formula at the
-// prices the engine streams.
+// five cards, the Recent Transactions bar chart and the Trade Engagement pie, and the live open
+// exposure, valued with the domain's exposure formula at the prices the engine streams. The charts
+// are recharts 2 (recharts 3 renders no SVG on the server: recharts/recharts#5997), drawn at a
+// fixed width that fits a 390 px screen on the server and at the card's width once the page runs;
+// each has a table for screen readers, and the SVG itself is hidden from them.
 import { useEffect, useRef, useState } from 'react';
 import { Form, Link, useLoaderData, useNavigation } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
@@ -203,7 +204,7 @@ function EngagementChart({ d }: { d: DashboardData }) {
         <div ref={ref} className="admin-dash-plot" aria-hidden="true">
           {total > 0 ? (
             <PieChart width={size} height={size} accessibilityLayer={false}>
-              <Pie data={slices} dataKey="trades" nameKey="category" innerRadius="45%" outerRadius="95%" isAnimationActive={false} stroke="none">
+              <Pie data={slices} dataKey="trades" nameKey="category" innerRadius="45%" outerRadius="95%" isAnimationActive={false} stroke="none" rootTabIndex={-1}>
                 {slices.map((e) => <Cell key={e.category} className={`admin-dash-slice-${e.category}`} />)}
               </Pie>
             </PieChart>
