@@ -19,10 +19,11 @@
 -- These are sums of the exposure's terms (engine/src/domain/formulas.ts `exposure`), not a
 -- formula: the page hands them to that module, which computes the P/L.
 --
--- Every change is applied as (new contribution − old contribution): inserts and deletes by
--- statement-level triggers over the transition tables (a bulk insert is one upsert), updates by a
--- row trigger only when a column that counts changes. Upserts are made in key order, so two
--- statements never wait for each other's rows in opposite orders.
+-- Every change is applied as (new contribution − old contribution). Orders, written one row per
+-- engine command, by a PL/pgSQL row trigger that does only the upserts the change needs; deposits,
+-- withdrawals and users (few writes, some in bulk) by statement-level triggers over the transition
+-- tables on insert and delete (a bulk insert is one upsert, made in key order) and a row trigger on
+-- updates of a column that counts.
 
 CREATE TABLE admin_daily_totals (
   metric   text NOT NULL CHECK (metric IN ('deposit', 'withdrawal', 'trade', 'closed', 'customer')),
@@ -129,13 +130,70 @@ CREATE FUNCTION admin_orders_apply(p_old orders[], p_new orders[]) RETURNS void 
                 notional_xr = t.notional_xr + excluded.notional_xr, spread_xr = t.spread_xr + excluded.spread_xr;
 $$;
 
+-- ---------------------------------------------------------------- orders: the engine's hot path
+-- One order command writes one row: a row trigger in PL/pgSQL (its statements planned once per
+-- connection) does only the upserts the change needs, e.g. a close: the 'closed' row and the
+-- exposure row, never the unchanged 'trade' row.
+CREATE FUNCTION admin_order_part(p_part text, o orders, s int) RETURNS void LANGUAGE plpgsql AS $$
+DECLARE
+  v_mode text;
+  v_cur text;
+  v_shard smallint := (o.balance_id % 8)::smallint;
+BEGIN
+  IF p_part = 'trade' AND o.deleted_at IS NOT NULL THEN RETURN; END IF;
+  IF p_part = 'closed' AND o.close_time IS NULL THEN RETURN; END IF;
+  IF p_part = 'exposure' AND (o.close_time IS NOT NULL OR o.deleted_at IS NOT NULL) THEN RETURN; END IF;
+  SELECT b.mode::text, b.currency::text INTO v_mode, v_cur FROM balances b WHERE b.id = o.balance_id;
+  IF p_part = 'trade' THEN
+    INSERT INTO admin_daily_totals AS t (metric, day, mode, currency, category, shard, n)
+    VALUES ('trade', admin_utc_day(o.created_at), v_mode, v_cur, o.kind::text, v_shard, s)
+    ON CONFLICT (metric, day, mode, currency, category, shard) DO UPDATE SET n = t.n + excluded.n;
+  ELSIF p_part = 'closed' THEN
+    INSERT INTO admin_daily_totals AS t (metric, day, mode, currency, category, shard, n, amount, fee)
+    VALUES ('closed', admin_utc_day(o.close_time), v_mode, v_cur, '', v_shard, s, s * o.pro_loss, s * (o.spread / o.exchange_rate))
+    ON CONFLICT (metric, day, mode, currency, category, shard)
+    DO UPDATE SET n = t.n + excluded.n, amount = t.amount + excluded.amount, fee = t.fee + excluded.fee;
+  ELSE
+    INSERT INTO admin_open_exposure AS t (instrument_id, side, mode, currency, shard, n, units, units_xr, notional_xr, spread_xr)
+    VALUES (o.instrument_id, o.type, v_mode, v_cur, v_shard, s, s * o.trade_amount, s * (o.trade_amount / o.exchange_rate),
+            s * (o.trade_amount * o.open_rate / o.exchange_rate), s * (o.spread / o.exchange_rate))
+    ON CONFLICT (instrument_id, side, mode, currency, shard)
+    DO UPDATE SET n = t.n + excluded.n, units = t.units + excluded.units, units_xr = t.units_xr + excluded.units_xr,
+                  notional_xr = t.notional_xr + excluded.notional_xr, spread_xr = t.spread_xr + excluded.spread_xr;
+  END IF;
+END $$;
+
+CREATE FUNCTION admin_orders_row() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF TG_OP = 'INSERT' THEN
+    PERFORM admin_order_part('trade', NEW, 1);
+    PERFORM admin_order_part('closed', NEW, 1);
+    PERFORM admin_order_part('exposure', NEW, 1);
+    RETURN NULL;
+  END IF;
+  -- an update: each part moves only when what it counts changed
+  IF (OLD.created_at, OLD.kind, OLD.balance_id, OLD.deleted_at IS NULL) IS DISTINCT FROM (NEW.created_at, NEW.kind, NEW.balance_id, NEW.deleted_at IS NULL) THEN
+    PERFORM admin_order_part('trade', OLD, -1);
+    PERFORM admin_order_part('trade', NEW, 1);
+  END IF;
+  IF (OLD.close_time, OLD.pro_loss, OLD.spread, OLD.exchange_rate, OLD.balance_id) IS DISTINCT FROM (NEW.close_time, NEW.pro_loss, NEW.spread, NEW.exchange_rate, NEW.balance_id) THEN
+    PERFORM admin_order_part('closed', OLD, -1);
+    PERFORM admin_order_part('closed', NEW, 1);
+  END IF;
+  IF (OLD.close_time IS NULL, OLD.deleted_at IS NULL, OLD.trade_amount, OLD.open_rate, OLD.spread, OLD.exchange_rate, OLD.type, OLD.instrument_id, OLD.balance_id)
+     IS DISTINCT FROM (NEW.close_time IS NULL, NEW.deleted_at IS NULL, NEW.trade_amount, NEW.open_rate, NEW.spread, NEW.exchange_rate, NEW.type, NEW.instrument_id, NEW.balance_id) THEN
+    PERFORM admin_order_part('exposure', OLD, -1);
+    PERFORM admin_order_part('exposure', NEW, 1);
+  END IF;
+  RETURN NULL;
+END $$;
+
 -- ---------------------------------------------------------------- triggers
 
 CREATE FUNCTION admin_totals_stmt() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   IF TG_TABLE_NAME = 'orders' THEN
-    IF TG_OP = 'INSERT' THEN PERFORM admin_orders_apply('{}', (SELECT coalesce(array_agg(n::orders), '{}') FROM admin_new n));
-    ELSE PERFORM admin_orders_apply((SELECT coalesce(array_agg(o::orders), '{}') FROM admin_old o), '{}'); END IF;
+    PERFORM admin_orders_apply((SELECT coalesce(array_agg(o::orders), '{}') FROM admin_old o), '{}');
   ELSIF TG_TABLE_NAME = 'deposits' THEN
     IF TG_OP = 'INSERT' THEN PERFORM admin_deposits_apply('{}', (SELECT coalesce(array_agg(n::deposits), '{}') FROM admin_new n));
     ELSE PERFORM admin_deposits_apply((SELECT coalesce(array_agg(o::deposits), '{}') FROM admin_old o), '{}'); END IF;
@@ -151,16 +209,14 @@ END $$;
 
 CREATE FUNCTION admin_totals_row() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  IF TG_TABLE_NAME = 'orders' THEN PERFORM admin_orders_apply(ARRAY[OLD::orders], ARRAY[NEW::orders]);
-  ELSIF TG_TABLE_NAME = 'deposits' THEN PERFORM admin_deposits_apply(ARRAY[OLD::deposits], ARRAY[NEW::deposits]);
+  IF TG_TABLE_NAME = 'deposits' THEN PERFORM admin_deposits_apply(ARRAY[OLD::deposits], ARRAY[NEW::deposits]);
   ELSIF TG_TABLE_NAME = 'withdrawals' THEN PERFORM admin_withdrawals_apply(ARRAY[OLD::withdrawals], ARRAY[NEW::withdrawals]);
   ELSIF TG_TABLE_NAME = 'users' THEN PERFORM admin_users_apply(ARRAY[OLD::users], ARRAY[NEW::users]);
   END IF;
   RETURN NULL;
 END $$;
 
-CREATE TRIGGER admin_totals_ins AFTER INSERT ON orders REFERENCING NEW TABLE AS admin_new
-  FOR EACH STATEMENT EXECUTE FUNCTION admin_totals_stmt();
+CREATE TRIGGER admin_totals_ins AFTER INSERT ON orders FOR EACH ROW EXECUTE FUNCTION admin_orders_row();
 CREATE TRIGGER admin_totals_del AFTER DELETE ON orders REFERENCING OLD TABLE AS admin_old
   FOR EACH STATEMENT EXECUTE FUNCTION admin_totals_stmt();
 CREATE TRIGGER admin_totals_upd AFTER UPDATE ON orders FOR EACH ROW
@@ -169,7 +225,7 @@ CREATE TRIGGER admin_totals_upd AFTER UPDATE ON orders FOR EACH ROW
         IS DISTINCT FROM
         (NEW.created_at, NEW.close_time, NEW.deleted_at, NEW.pro_loss, NEW.spread, NEW.exchange_rate, NEW.trade_amount,
          NEW.open_rate, NEW.type, NEW.kind, NEW.instrument_id, NEW.balance_id))
-  EXECUTE FUNCTION admin_totals_row();
+  EXECUTE FUNCTION admin_orders_row();
 
 CREATE TRIGGER admin_totals_ins AFTER INSERT ON deposits REFERENCING NEW TABLE AS admin_new
   FOR EACH STATEMENT EXECUTE FUNCTION admin_totals_stmt();
@@ -216,6 +272,8 @@ DROP TRIGGER IF EXISTS admin_totals_ins ON users;
 DROP TRIGGER IF EXISTS admin_totals_del ON users;
 DROP TRIGGER IF EXISTS admin_totals_upd ON users;
 DROP FUNCTION IF EXISTS admin_totals_row();
+DROP FUNCTION IF EXISTS admin_orders_row();
+DROP FUNCTION IF EXISTS admin_order_part(text, orders, int);
 DROP FUNCTION IF EXISTS admin_totals_stmt();
 DROP FUNCTION IF EXISTS admin_orders_apply(orders[], orders[]);
 DROP FUNCTION IF EXISTS admin_orders_delta(orders[], orders[]);
