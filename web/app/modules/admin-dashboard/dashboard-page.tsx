@@ -59,7 +59,7 @@ export function DashboardPage() {
             <ExposurePanel rows={d.exposure} currency={d.currency} />
           </RealtimeProvider>
         </>
-      ) : null}
+      ) : <p className="muted">{t('Correct the dates to see the figures.')}</p>}
     </section>
   );
 }
