@@ -72,8 +72,12 @@ beforeAll(async () => {
     const d = new Date(Date.UTC(1980 + Math.floor(Math.random() * 70), Math.floor(Math.random() * 12), 1 + Math.floor(Math.random() * 28)));
     DAY = d.toISOString().slice(0, 10);
     NEXT = addDays(DAY, 1);
-    const [n] = await sql`SELECT count(*)::int AS n FROM admin_daily_totals WHERE day BETWEEN ${addDays(DAY, -7)}::date AND ${addDays(DAY, 1)}::date`;
-    if (n.n === 0) break;
+    const [n] = await sql`
+      SELECT (SELECT count(*) FROM admin_daily_totals WHERE day BETWEEN ${addDays(DAY, -7)}::date AND ${addDays(DAY, 1)}::date)
+           + (SELECT count(*) FROM admin_rollup WHERE day BETWEEN ${addDays(DAY, -7)}::date AND ${addDays(DAY, 1)}::date)
+           + (SELECT count(*) FROM orders WHERE admin_utc_day(created_at) BETWEEN ${addDays(DAY, -7)}::date AND ${addDays(DAY, 1)}::date
+                                             OR admin_utc_day(close_time) BETWEEN ${addDays(DAY, -7)}::date AND ${addDays(DAY, 1)}::date) AS n`;
+    if (Number(n.n) === 0) break;
   }
   Object.assign(usd, await instrument('USD'));
   Object.assign(eur, await instrument('EUR'));

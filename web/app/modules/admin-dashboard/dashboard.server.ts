@@ -1,15 +1,25 @@
-// The admin dashboard's figures (/admin; spec admin.md §2.3, §3 "Dashboard data", §9), read from the
-// totals the triggers of migrations/1733050000000_admin-dashboard-totals.sql keep, never from a scan
-// of every deposit or order:
+// The admin dashboard's figures (/admin; spec admin.md §2.3, §3 "Dashboard data", §9). Nothing is
+// paid on the trading path (migrations/1733050000000_admin-dashboard-totals.sql):
+// - trades opened and closes' realised P/L and spreads: the rows the dashboard rolled up
+//   (admin_rollup, per day, from the append-only orders inserts and ledger entries, up to a
+//   watermark per source) plus the tail after the watermark aggregated live, in one statement, so
+//   the figures are exact and current; the loader moves the watermark now and then
+//   (`maybeRollup`), never on the page's path;
+// - deposits, withdrawals and customers: the day totals their (low-rate) triggers keep;
+// - the open exposure: live from the open orders (a covering partial index), cached ~1 s per process.
+// What is shown:
 // - money (deposits, withdrawals, Profit/Loss, the bar chart) counts real wallets only, each
 //   currency's sum converted to the App Currency (branding's first currency) at the engine's
 //   conversion rate (GET /v1/rates, the rate the pricing plans' charges use); a currency without a
 //   rate is left out and named;
-// - Total Trades and Trade Engagement count every trade opened in the range, demo ones too;
+// - Total Trades and Trade Engagement count every trade opened in the range, demo ones too, and
+//   not the ones staff deleted;
 // - Total Users counts the customers (role 3) who signed up in the range;
-// - Profit/Loss is the broker's: the negative of the customers' realised P/L (orders closed in the
-//   range; their P/L already has the spread cost taken off) plus the approved deposits' and
-//   withdrawals' fees. It is shown split into trading, spreads and fees.
+// - Profit/Loss is the broker's: the negative of the customers' realised P/L (closes in the range
+//   by close day, with staff corrections of closed trades; their P/L already has the spread cost
+//   taken off) plus the approved deposits' and withdrawals' fees. It is shown split into trading,
+//   spreads and fees. Closed trades counts the closes that posted a P/L (a close at exactly 0.00000000
+//   posts no ledger entry).
 // - the open exposure: per instrument, the sums of the open real positions' exposure terms in the
 //   App Currency, which the page values at live quotes with the domain's `exposurePnl`.
 import { dec, Decimal, exact, type Category, type Side } from '@broker/engine/domain';
@@ -86,45 +96,44 @@ const money = (d: Decimal) => d.toDecimalPlaces(8, Decimal.ROUND_HALF_UP).toFixe
  * Everything the page shows for the range (inclusive UTC days; '' is unbounded). The bar chart
  * shows the 7 days that end on the range's end day (today without one).
  */
-export async function dashboardData(sql: Sql, range: DashboardRange, opts: { today?: string; quotes?: boolean } = {}): Promise<DashboardData> {
+export async function dashboardData(sql: Sql, range: DashboardRange, opts: { today?: string; quotes?: boolean; exposureMaxAgeMs?: number; rollupEveryMs?: number } = {}): Promise<DashboardData> {
   const base = (await getSetting(sql, 'branding')).currencies[0] ?? 'USD';
   const from = range.dateStart || '-infinity';
   const to = range.dateEnd || 'infinity';
   const lastDay = range.dateEnd || opts.today || dayOf(new Date());
   const firstDay = addDays(lastDay, -(RECENT_DAYS - 1));
 
-  const [moneyRows, countRows, recentRows, exposureRows] = await Promise.all([
+  const [moneyRows, countRows, rolledRows, recentRows, exposureRows] = await Promise.all([
     sql<{ metric: string; currency: string; n: string; amount: string; fee: string }[]>`
       SELECT metric, currency, sum(n)::text AS n, sum(amount)::text AS amount, sum(fee)::text AS fee
         FROM admin_daily_totals
-       WHERE metric IN ('deposit', 'withdrawal', 'closed') AND day BETWEEN ${from}::text::date AND ${to}::text::date AND mode = 'real'
+       WHERE metric IN ('deposit', 'withdrawal') AND day BETWEEN ${from}::text::date AND ${to}::text::date AND mode = 'real'
        GROUP BY metric, currency`,
     sql<{ metric: string; category: string; n: string }[]>`
-      SELECT metric, category, sum(n)::text AS n
+      SELECT metric, '' AS category, sum(n)::text AS n
         FROM admin_daily_totals
-       WHERE metric IN ('trade', 'customer') AND day BETWEEN ${from}::text::date AND ${to}::text::date
-       GROUP BY metric, category`,
+       WHERE metric = 'customer' AND day BETWEEN ${from}::text::date AND ${to}::text::date
+       GROUP BY metric`,
+    sql<{ metric: string; mode: string; currency: string; category: string; n: string; amount: string; fee: string }[]>`
+      SELECT metric, mode, currency, category, sum(n)::text AS n, sum(amount)::text AS amount, sum(fee)::text AS fee
+        FROM (${rolledUp(sql, from, to)}) r
+       GROUP BY metric, mode, currency, category`,
     sql<{ metric: string; day: string; currency: string; amount: string }[]>`
       SELECT metric, day::text AS day, currency, sum(amount)::text AS amount
         FROM admin_daily_totals
        WHERE metric IN ('deposit', 'withdrawal') AND day BETWEEN ${firstDay}::text::date AND ${lastDay}::text::date AND mode = 'real'
        GROUP BY metric, day, currency`,
-    sql<{ name: string; category: Category; side: Side; currency: string; n: string; units: string; units_xr: string; notional_xr: string; spread_xr: string }[]>`
-      SELECT i.name, i.category, e.side, e.currency, sum(e.n)::text AS n, sum(e.units)::text AS units,
-             sum(e.units_xr)::text AS units_xr, sum(e.notional_xr)::text AS notional_xr, sum(e.spread_xr)::text AS spread_xr
-        FROM admin_open_exposure e JOIN instruments i ON i.id = e.instrument_id
-       WHERE e.mode = 'real'
-       GROUP BY i.name, i.category, e.side, e.currency
-      HAVING sum(e.n) > 0
-       ORDER BY i.name, e.side, e.currency`,
+    openBook(sql, opts.exposureMaxAgeMs ?? 0),
   ]);
+  maybeRollup(sql, opts.rollupEveryMs);
 
-  const rates = await ratesTo(base, [...moneyRows, ...recentRows, ...exposureRows].map((r) => r.currency));
+  const closed = rolledRows.filter((r) => r.metric === 'closed' && r.mode === 'real');
+  const rates = await ratesTo(base, [...moneyRows, ...closed, ...recentRows, ...exposureRows].map((r) => r.currency));
   const unconverted = [...rates].filter(([, r]) => r === null).map(([c]) => c).sort();
 
   const of = (metric: string) => moneyRows.filter((r) => r.metric === metric);
   const count = (rows: { n: string }[]) => rows.reduce((s, r) => s + Number(r.n), 0);
-  const deposits = of('deposit'), withdrawals = of('withdrawal'), closed = of('closed');
+  const deposits = of('deposit'), withdrawals = of('withdrawal');
   const fees = convert([...deposits, ...withdrawals].map((r) => ({ currency: r.currency, amount: r.fee })), rates);
   const customersPnl = convert(closed, rates);
   const spreads = convert(closed.map((r) => ({ currency: r.currency, amount: r.fee })), rates);
@@ -134,7 +143,7 @@ export async function dashboardData(sql: Sql, range: DashboardRange, opts: { tod
   const days = Array.from({ length: RECENT_DAYS }, (_, i) => addDays(firstDay, i));
   const perDay = (metric: string) => days.map((d) => money(convert(recentRows.filter((r) => r.metric === metric && r.day === d), rates)));
 
-  const trades = countRows.filter((r) => r.metric === 'trade');
+  const trades = rolledRows.filter((r) => r.metric === 'trade');
   const engagement = CATEGORIES.map((category) => ({ category, trades: count(trades.filter((r) => r.category === category)) }));
 
   return {
@@ -153,12 +162,84 @@ export async function dashboardData(sql: Sql, range: DashboardRange, opts: { tod
 }
 
 /**
+ * The rows of trades ('trade': day, category, n) and closes ('closed': day, mode, currency, n,
+ * amount = Σ P/L, fee = Σ spread cost) from `from` to `to` (UTC days): the rolled-up rows, the
+ * tail after the watermarks aggregated live, less the staff-deleted trades that were rolled up.
+ * One statement: the marks, the rollup and the tail are read in one snapshot, so a rollup step
+ * committing meanwhile is counted once.
+ */
+function rolledUp(sql: Sql, from: string, to: string) {
+  return sql`
+    WITH m AS (SELECT (SELECT last_id FROM admin_rollup_mark WHERE source = 'orders') AS o,
+                      (SELECT last_id FROM admin_rollup_mark WHERE source = 'ledger') AS l)
+    SELECT r.metric, r.day, r.mode, r.currency, r.category, r.n, r.amount, r.fee
+      FROM admin_rollup r WHERE r.day BETWEEN ${from}::text::date AND ${to}::text::date
+    UNION ALL
+    SELECT f.* FROM m, admin_trade_facts(m.o, NULL, true) f WHERE f.day BETWEEN ${from}::text::date AND ${to}::text::date
+    UNION ALL
+    SELECT f.* FROM m, admin_closed_facts(m.l, NULL) f WHERE f.day BETWEEN ${from}::text::date AND ${to}::text::date
+    UNION ALL
+    SELECT 'trade', admin_utc_day(o.created_at), '', '', o.kind::text, -count(*), 0, 0
+      FROM m, orders o
+     WHERE o.deleted_at IS NOT NULL AND o.id <= m.o
+       AND o.created_at >= ${from}::text::date::timestamp AT TIME ZONE 'UTC'
+       AND o.created_at < (${to}::text::date + 1)::timestamp AT TIME ZONE 'UTC'
+     GROUP BY 2, 5`;
+}
+
+let lastRollup = 0;
+let rolling: Promise<unknown> | null = null;
+
+/**
+ * One rollup step (admin_rollup_step: moves the watermarks over the rows that can no longer be
+ * joined by a lower id committing late; a step already running elsewhere makes it a no-op).
+ */
+export function rollupNow(sql: Sql, opts: { marginSeconds?: number; maxIds?: number } = {}): Promise<{ source: string; last_id: string }[]> {
+  return sql<{ source: string; last_id: string }[]>`
+    SELECT source, last_id::text AS last_id
+      FROM admin_rollup_step(make_interval(secs => ${opts.marginSeconds ?? 5}), ${opts.maxIds ?? 50_000})`.then((r) => [...r]);
+}
+
+/** At most one step per process every `everyMs` (default 30 s), in the background: the page never waits for it. */
+export function maybeRollup(sql: Sql, everyMs = 30_000) {
+  const now = Date.now();
+  if (rolling || now - lastRollup < everyMs) return;
+  lastRollup = now;
+  rolling = rollupNow(sql).catch((e) => console.error('admin dashboard rollup:', e)).finally(() => { rolling = null; });
+}
+
+interface BookRow { name: string; category: Category; side: Side; currency: string; n: string; units: string; units_xr: string; notional_xr: string; spread_xr: string }
+let book: { at: number; rows: Promise<BookRow[]> } | null = null;
+
+/**
+ * The open real positions' exposure terms per instrument, side and wallet currency, summed live
+ * over the open orders (orders_exposure_idx covers them), reused for `maxAgeMs` in this process.
+ */
+function openBook(sql: Sql, maxAgeMs: number): Promise<BookRow[]> {
+  if (book && Date.now() - book.at < maxAgeMs) return book.rows;
+  const rows = sql<BookRow[]>`
+    SELECT i.name, i.category, e.side, e.currency, e.n::text AS n, e.units::text AS units, e.units_xr::text AS units_xr,
+           e.notional_xr::text AS notional_xr, e.spread_xr::text AS spread_xr
+      FROM (SELECT o.instrument_id, o.type AS side, b.currency::text AS currency, count(*) AS n, sum(o.trade_amount) AS units,
+                   sum(o.trade_amount / o.exchange_rate) AS units_xr, sum(o.trade_amount * o.open_rate / o.exchange_rate) AS notional_xr,
+                   sum(o.spread / o.exchange_rate) AS spread_xr
+              FROM orders o JOIN balances b ON b.id = o.balance_id
+             WHERE o.close_time IS NULL AND o.deleted_at IS NULL AND b.mode = 'real'
+             GROUP BY o.instrument_id, o.type, b.currency) e
+      JOIN instruments i ON i.id = e.instrument_id
+     ORDER BY i.name, e.side, e.currency`.then((r) => [...r]);
+  book = { at: Date.now(), rows };
+  rows.catch(() => { book = null; });
+  return rows;
+}
+
+/**
  * Per instrument: the sums of its open real positions' exposure terms in the App Currency. A
  * group of positions (one side, one wallet currency) is handed to the domain's `exposure` as one
  * position: its units per exchange rate, its average open rate and its spread, at the rate
  * currency → App Currency; being linear, the sum of the groups is the sum of the positions.
  */
-async function exposureOf(rows: { name: string; category: Category; side: Side; currency: string; n: string; units: string; units_xr: string; notional_xr: string; spread_xr: string }[], rates: Rates, withQuotes: boolean): Promise<ExposureRow[]> {
+async function exposureOf(rows: BookRow[], rates: Rates, withQuotes: boolean): Promise<ExposureRow[]> {
   const by = new Map<string, { category: Category; n: number; buy: Decimal; sell: Decimal; long: Decimal; short: Decimal; offset: Decimal }>();
   for (const r of rows) {
     const rate = rates.get(r.currency);

@@ -27,5 +27,5 @@ export async function dashboardLoader({ request, context }: LoaderFunctionArgs) 
     }, { status: 400 });
   }
   const range = { dateStart: parsed.query.dateStart, dateEnd: parsed.query.dateEnd };
-  return data<DashboardLoaderData>({ filters: range, filterError: null, dashboard: await dashboardData(sql, range) });
+  return data<DashboardLoaderData>({ filters: range, filterError: null, dashboard: await dashboardData(sql, range, { exposureMaxAgeMs: 1000 }) });
 }
