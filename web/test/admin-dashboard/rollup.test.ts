@@ -176,14 +176,17 @@ describe('the rollup', () => {
     const [b] = await sql`INSERT INTO orders (user_id, balance_id, instrument_id, type, kind, trade_amount, open_rate, margin_used, leverage, created_at)
                           VALUES (${user.id}, ${user.wallet}, ${inst.id}, 'buy', 'index', 1, 100, 10, 10, ${DAY}::date + time '12:00') RETURNING id::text AS id`;
     const highId = BigInt(b.id);
-    expect(highId > lowId).toBe(true);
-    // steps while A is open: the mark stays below A's id (B's row waits with it)
-    for (let k = 0; k < 3; k++) {
-      await rollupNow(sql, { marginSeconds: 0 });
-      expect((await marks()).orders < lowId).toBe(true);
+    try {
+      expect(highId > lowId).toBe(true);
+      // steps while A is open: the mark stays below A's id (B's row waits with it)
+      for (let k = 0; k < 3; k++) {
+        await rollupNow(sql, { marginSeconds: 0 });
+        expect((await marks()).orders < lowId).toBe(true);
+      }
+    } finally {
+      release();
+      await a;
     }
-    release();
-    await a;
     await rollPast(highId, 0n);
     const now = await rolledOnDay();
     expect((now.trade ?? 0) - (before.trade ?? 0), 'both the late lower id and the higher one').toBe(2);

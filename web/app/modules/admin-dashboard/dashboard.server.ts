@@ -6,7 +6,8 @@
 //   the figures are exact and current; the loader moves the watermark now and then
 //   (`maybeRollup`), never on the page's path;
 // - deposits, withdrawals and customers: the day totals their (low-rate) triggers keep;
-// - the open exposure: live from the open orders (a covering partial index), cached ~1 s per process.
+// - the open exposure: live from the open orders (a covering partial index), read at most once a
+//   second per process and refreshed in the background (`openBook`).
 // What is shown:
 // - money (deposits, withdrawals, Profit/Loss, the bar chart) counts real wallets only, each
 //   currency's sum converted to the App Currency (branding's first currency) at the engine's
@@ -210,14 +211,36 @@ export function maybeRollup(sql: Sql, everyMs = 30_000) {
 
 interface BookRow { name: string; category: Category; side: Side; currency: string; n: string; units: string; units_xr: string; notional_xr: string; spread_xr: string }
 let book: { at: number; rows: Promise<BookRow[]> } | null = null;
+let refreshing: Promise<BookRow[]> | null = null;
+
+/** Forget the open book read last (the next page reads it afresh). */
+export function forgetOpenBook() { book = null; }
 
 /**
  * The open real positions' exposure terms per instrument, side and wallet currency, summed live
- * over the open orders (orders_exposure_idx covers them), reused for `maxAgeMs` in this process.
+ * over the open orders (orders_exposure_idx covers them). A read younger than `maxAgeMs` is
+ * reused; one up to 10 s old is shown while a fresh read runs in the background (the page
+ * does not wait for it); an older one, or none, is awaited.
  */
 function openBook(sql: Sql, maxAgeMs: number): Promise<BookRow[]> {
-  if (book && Date.now() - book.at < maxAgeMs) return book.rows;
-  const rows = sql<BookRow[]>`
+  const age = book ? Date.now() - book.at : Infinity;
+  if (book && age < maxAgeMs) return book.rows;
+  const read = () => {
+    const at = Date.now();
+    const rows = readOpenBook(sql);
+    refreshing = rows;
+    rows.then(() => { if (!book || book.at < at) book = { at, rows }; }, () => {}).finally(() => { if (refreshing === rows) refreshing = null; });
+    return rows;
+  };
+  if (book && maxAgeMs > 0 && age < 10_000) {
+    if (!refreshing) read();
+    return book.rows;
+  }
+  return refreshing && maxAgeMs > 0 ? refreshing : read();
+}
+
+function readOpenBook(sql: Sql): Promise<BookRow[]> {
+  return sql<BookRow[]>`
     SELECT i.name, i.category, e.side, e.currency, e.n::text AS n, e.units::text AS units, e.units_xr::text AS units_xr,
            e.notional_xr::text AS notional_xr, e.spread_xr::text AS spread_xr
       FROM (SELECT o.instrument_id, o.type AS side, b.currency::text AS currency, count(*) AS n, sum(o.trade_amount) AS units,
@@ -228,9 +251,6 @@ function openBook(sql: Sql, maxAgeMs: number): Promise<BookRow[]> {
              GROUP BY o.instrument_id, o.type, b.currency) e
       JOIN instruments i ON i.id = e.instrument_id
      ORDER BY i.name, e.side, e.currency`.then((r) => [...r]);
-  book = { at: Date.now(), rows };
-  rows.catch(() => { book = null; });
-  return rows;
 }
 
 /**
