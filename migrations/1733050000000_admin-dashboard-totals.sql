@@ -24,8 +24,9 @@
 --    committing late: it stops before the first row written by a transaction not older than the
 --    snapshot's xmin (any transaction still running that may hold a lower id) or written within
 --    p_margin. The reader adds the rows after the mark (the tail) live, in the same statement.
--- 2. Open exposure: read live from the open orders (orders_exposure_idx, covering), cached ~1 s
---    per web process.
+-- 2. Open exposure: read live from the open orders (orders_open_idx; no index of its own: one
+--    more index on orders would be one more write per order placed), at most once a second per
+--    web process.
 -- 3. Deposits, withdrawals and customers (a few writes per minute, never the engine): kept in
 --    admin_daily_totals by statement-level triggers over the transition tables on insert and
 --    delete and a row trigger on the updates of a column that counts. Per UTC day and metric:
@@ -58,11 +59,9 @@ CREATE TABLE admin_rollup_mark (
 );
 INSERT INTO admin_rollup_mark (source) VALUES ('orders'), ('ledger');
 
--- the staff-deleted trades (a few): what the reader subtracts from the rolled-up trade counts
+-- the staff-deleted trades (a few): what the reader subtracts from the rolled-up trade counts. A
+-- place or close never writes to it (its rows are not deleted: the predicate is false).
 CREATE INDEX orders_deleted_idx ON orders (created_at) INCLUDE (id, kind) WHERE deleted_at IS NOT NULL;
--- the open book, covering the exposure's columns
-CREATE INDEX orders_exposure_idx ON orders (instrument_id, type)
-  INCLUDE (balance_id, trade_amount, open_rate, exchange_rate, spread) WHERE close_time IS NULL AND deleted_at IS NULL;
 
 -- trades opened among the orders with p_lo < id <= p_hi (NULL: no upper bound); p_live: leave the
 -- deleted ones out (the tail; the rollup counts them and the reader subtracts them)
@@ -272,7 +271,6 @@ DROP TABLE IF EXISTS admin_daily_totals;
 DROP FUNCTION IF EXISTS admin_rollup_step(interval, bigint);
 DROP FUNCTION IF EXISTS admin_closed_facts(bigint, bigint);
 DROP FUNCTION IF EXISTS admin_trade_facts(bigint, bigint, boolean);
-DROP INDEX IF EXISTS orders_exposure_idx;
 DROP INDEX IF EXISTS orders_deleted_idx;
 DROP TABLE IF EXISTS admin_rollup_mark;
 DROP TABLE IF EXISTS admin_rollup;

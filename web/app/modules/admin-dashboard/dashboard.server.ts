@@ -6,7 +6,7 @@
 //   the figures are exact and current; the loader moves the watermark now and then
 //   (`maybeRollup`), never on the page's path;
 // - deposits, withdrawals and customers: the day totals their (low-rate) triggers keep;
-// - the open exposure: live from the open orders (a covering partial index), read at most once a
+// - the open exposure: live from the open orders (orders_open_idx), read at most once a
 //   second per process and refreshed in the background (`openBook`).
 // What is shown:
 // - money (deposits, withdrawals, Profit/Loss, the bar chart) counts real wallets only, each
@@ -218,7 +218,7 @@ export function forgetOpenBook() { book = null; }
 
 /**
  * The open real positions' exposure terms per instrument, side and wallet currency, summed live
- * over the open orders (orders_exposure_idx covers them). A read younger than `maxAgeMs` is
+ * over the open orders. A read younger than `maxAgeMs` is
  * reused; one up to 10 s old is shown while a fresh read runs in the background (the page
  * does not wait for it); an older one, or none, is awaited.
  */
