@@ -249,7 +249,8 @@ CREATE TRIGGER admin_totals_upd AFTER UPDATE ON users FOR EACH ROW
 SELECT admin_deposits_apply('{}', coalesce((SELECT array_agg(d) FROM deposits d WHERE d.status = 'approved'), '{}'));
 SELECT admin_withdrawals_apply('{}', coalesce((SELECT array_agg(w) FROM withdrawals w WHERE w.status = 'approved'), '{}'));
 SELECT admin_users_apply('{}', coalesce((SELECT array_agg(u) FROM users u WHERE u.role_id = 3 AND u.deleted_at IS NULL), '{}'));
--- the orders and ledger entries already there are the first tail; the dashboard rolls them up
+-- the orders and ledger entries already there: rolled up now (no step has run, so the tail is all history)
+SELECT * FROM admin_rollup_step('0 seconds', 1000000000000000);
 
 -- Down Migration
 DROP TRIGGER IF EXISTS admin_totals_ins ON deposits;

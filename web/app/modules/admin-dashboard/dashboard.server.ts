@@ -198,7 +198,7 @@ let rolling: Promise<unknown> | null = null;
 export function rollupNow(sql: Sql, opts: { marginSeconds?: number; maxIds?: number } = {}): Promise<{ source: string; last_id: string }[]> {
   return sql<{ source: string; last_id: string }[]>`
     SELECT source, last_id::text AS last_id
-      FROM admin_rollup_step(make_interval(secs => ${opts.marginSeconds ?? 5}), ${opts.maxIds ?? 50_000})`.then((r) => [...r]);
+      FROM admin_rollup_step(make_interval(secs => ${opts.marginSeconds ?? 5}), ${opts.maxIds ?? 500_000})`.then((r) => [...r]);
 }
 
 /** At most one step per process every `everyMs` (default 30 s), in the background: the page never waits for it. */
