@@ -25,7 +25,7 @@ const log = (l: string) => process.stderr.write(`[bench:lists] ${l}\n`);
 
 type Loader = (args: LoaderFunctionArgs) => unknown;
 type Kind = 'first' | 'deep' | 'filtered' | string;
-interface Case { list: string; kind: Kind; path: string; loader: () => Promise<Loader> }
+interface Case { list: string; kind: Kind; path: string; loader: () => Promise<Loader>; before?: () => Promise<void> }
 
 const route = (file: string) => async () => (await import(`../web/app/routes/${file}.tsx`)).loader as Loader;
 const customers = route('_staff.admin.customers.all');
@@ -35,8 +35,16 @@ const deposits = route('_staff.admin.deposits');
 const history = route('_staff.admin.withdraws.history');
 const pending = route('_staff.admin.withdraws.pending');
 const kyc = route('_staff.admin.kyc');
+const dashboard = route('_staff.admin._index');
+const monthStart = () => new Date().toISOString().slice(0, 8) + '01';
 
 const CASES: Case[] = [
+  { list: 'admin_dashboard', kind: 'all_time', path: '/admin', loader: dashboard },
+  { list: 'admin_dashboard', kind: 'this_month', path: `/admin?dateStart=${monthStart()}`, loader: dashboard },
+  { list: 'admin_dashboard', kind: 'past_year', path: '/admin?dateStart=2025-01-01&dateEnd=2025-12-31', loader: dashboard },
+  // each run reads the open book (every open order) afresh, as the first page of a process does
+  { list: 'admin_dashboard', kind: 'open_book_afresh', path: '/admin', loader: dashboard,
+    before: async () => (await import('../web/app/modules/admin-dashboard/dashboard.server.ts')).forgetOpenBook() },
   { list: 'customers', kind: 'first', path: '/admin/customers/all', loader: customers },
   { list: 'customers', kind: 'deep', path: '/admin/customers/all?page=6000', loader: customers },
   { list: 'customers', kind: 'filtered', path: '/admin/customers/all?search=customer4242', loader: customers },
@@ -118,9 +126,11 @@ try {
   log(`${JSON.stringify(data)}; ${RUNS} runs per case after ${WARMUP} warm-up runs`);
   const lists: Record<string, Record<string, unknown>> = {};
   let maxP95 = 0;
-  for (const c of CASES) {
+  // BENCH_CASES: only the lists whose name contains it
+  for (const c of CASES.filter((x) => !process.env.BENCH_CASES || x.list.includes(process.env.BENCH_CASES))) {
     const loader = await c.loader();
     const call = async () => {
+      await c.before?.();
       const request = new Request(`http://bench.local${c.path}`, { headers: { cookie } });
       const r = await loader({ request, params: {}, context: {} });
       const d = (r && typeof r === 'object' && 'data' in r ? (r as { data: unknown }).data : r) as { rows?: unknown[]; total?: number };

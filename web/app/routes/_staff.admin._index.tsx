@@ -1,13 +1,14 @@
-import type { LoaderFunctionArgs } from '@remix-run/node';
-import { requireAccess } from '~/modules/auth/guards.server.ts';
-import { PlaceholderPage } from '~/modules/shell/placeholder.tsx';
+import { dashboardLoader } from '~/modules/admin-dashboard/route.server.ts';
+import { DashboardPage } from '~/modules/admin-dashboard/dashboard-page.tsx';
+import { GeneralErrorBoundary } from '~/components/error-boundary.tsx';
 
-// /admin — roles from the permission map; a later issue fills this page.
-export async function loader({ request }: LoaderFunctionArgs) {
-  await requireAccess(request);
-  return null;
-}
+// /admin — the admin dashboard (role 1 from the permission map): modules/admin-dashboard.
+export const loader = dashboardLoader;
 
 export default function Page() {
-  return <PlaceholderPage title="Dashboard" />;
+  return <DashboardPage />;
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
 }

@@ -161,15 +161,21 @@ export function formatClientDateTime(v: When, locale = 'en', opts: DateOptions =
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${clock(d, !!opts.hour24)}`;
 }
 
-const dayCache = new Map<string, Intl.DateTimeFormat>();
-/** A calendar day (YYYY-MM-DD, a birth date: no time zone moves it). English: DD/MM/YYYY; other languages: theirs. */
-export function formatDay(v: string | null | undefined, locale = 'en'): string {
-  const m = v ? /^(\d{4})-(\d{2})-(\d{2})$/.exec(v) : null;
-  if (!m) return '';
-  if (isEnglish(locale)) return `${m[3]}/${m[2]}/${m[1]}`;
+/**
+ * A calendar day written YYYY-MM-DD (a UTC day, as the date filters name them). English:
+ * DD/MM/YYYY, or DD/MM when `short` (the specs' day order); other languages: theirs.
+ */
+export function formatDay(v: string | null | undefined, locale = 'en', short = false): string {
+  if (!v || !/^\d{4}-\d{2}-\d{2}$/.test(v)) return '';
+  const [y, m, d] = v.split('-');
+  if (isEnglish(locale)) return short ? `${d}/${m}` : `${d}/${m}/${y}`;
   const loc = safeLocale(locale);
-  let f = dayCache.get(loc);
-  if (!f) dayCache.set(loc, (f = new Intl.DateTimeFormat(loc, { year: 'numeric', month: '2-digit', day: '2-digit', timeZone: 'UTC' })));
+  const key = `day|${loc}|${short}`;
+  let f = dateCache.get(key);
+  if (!f) {
+    f = new Intl.DateTimeFormat(loc, { day: '2-digit', month: '2-digit', ...(short ? {} : { year: 'numeric' }), timeZone: 'UTC' });
+    dateCache.set(key, f);
+  }
   return f.format(new Date(`${v}T00:00:00Z`));
 }
 
@@ -187,7 +193,7 @@ export function formatterFor(locale: string, opts: DateOptions = {}) {
     amount: (v: Numeric | null | undefined) => formatAmount(v, loc),
     dateTime: (v: When) => formatDateTime(v, loc, opts),
     clientDateTime: (v: When) => formatClientDateTime(v, loc, opts),
-    day: (v: string | null | undefined) => formatDay(v, loc),
+    day: (v: string | null | undefined, short = false) => formatDay(v, loc, short),
   };
 }
 export type Formatter = ReturnType<typeof formatterFor>;
