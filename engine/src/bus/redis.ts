@@ -122,6 +122,17 @@ export class RedisBus implements Bus {
     return entries.map((e) => decode<T>(stream, e)).filter((m): m is BusMessage<T> => !!m);
   }
 
+  async tail(stream: string) {
+    const last = (await this.redis.xrevrange(this.key(stream), '+', '-', 'COUNT', 1)) as Entry[];
+    return last[0]?.[0] ?? '0-0';
+  }
+
+  /** The id of the oldest message still kept (a replay that starts before it has a gap). */
+  async head(stream: string) {
+    const first = (await this.redis.xrange(this.key(stream), '-', '+', 'COUNT', 1)) as Entry[];
+    return first[0]?.[0] ?? '0-0';
+  }
+
   async ping() {
     try { return (await this.redis.ping()) === 'PONG'; } catch { return false; }
   }
