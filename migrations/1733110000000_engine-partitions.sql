@@ -20,9 +20,12 @@ CREATE FUNCTION engine_close_order_at(
   p_order_id bigint, p_bid numeric, p_ask numeric, p_reason close_reason, p_at timestamptz,
   OUT status text, OUT balance_after numeric, OUT o orders
 ) LANGUAGE plpgsql AS $$
+DECLARE
+  v record;
 BEGIN
-  SELECT f.status, f.balance_after, f.o INTO status, balance_after, o
+  SELECT f.status, f.balance_after, f.o INTO v
     FROM engine_close_order(p_order_id, NULL, p_bid, p_ask, p_reason, NULL, NULL) f;
+  status := v.status; balance_after := v.balance_after; o := v.o;
   IF status = 'ok' THEN
     UPDATE orders x SET close_time = p_at WHERE x.id = p_order_id RETURNING * INTO o;
   END IF;

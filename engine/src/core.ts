@@ -265,12 +265,12 @@ export class Core {
     }[]>`
       SELECT o.id, o.balance_id, o.instrument_id, o.type, o.kind, o.trade_amount, o.open_rate, o.spread, o.exchange_rate,
              o.margin_used, o.profit, o.loss, to_jsonb(p) AS plan, b.balance,
-             floor(extract(epoch FROM o.open_time) * 1000)::bigint::text AS open_ms
+             floor(extract(epoch FROM o.created_at) * 1000)::bigint::text AS open_ms
         FROM orders o JOIN balances b ON b.id = o.balance_id JOIN users u ON u.id = o.user_id
         LEFT JOIN pricing_plans p ON p.id = u.pricing_plan_id
        WHERE o.close_time IS NULL AND o.deleted_at IS NULL
          AND (${this.partition.count}::int <= 1 OR o.balance_id % ${this.partition.count}::int = ANY(${parts}::int[]))
-       ORDER BY o.open_time, o.id`;
+       ORDER BY o.created_at, o.id`;
     return rows.map((r) => ({
       balance: Number(r.balance), openMs: Number(r.open_ms),
       input: {

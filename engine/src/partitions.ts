@@ -126,7 +126,9 @@ export class PartitionLeases {
     const counts = [...perPid.entries()];
     const max = Math.max(...counts.map(([, c]) => c)), min = Math.min(...counts.map(([, c]) => c));
     const busiest = Math.min(...counts.filter(([, c]) => c === max).map(([pid]) => pid));
-    if (mine > hi || (max - min >= 2 && busiest === this.pid && mine === max)) {
+    // rebalance only when every partition is owned: one move at a time, no two cores giving up at once
+    const unowned = this.count - Object.keys(holders).length;
+    if (mine > hi || (unowned === 0 && max - min >= 2 && busiest === this.pid && mine === max)) {
       const live = core.livePartitions();
       const p = live[live.length - 1];
       if (p !== undefined) await this.release(p, `rebalance: ${mine} partitions, ${n} live cores`);
