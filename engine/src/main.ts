@@ -18,7 +18,11 @@ import { PartitionLeases } from './partitions.ts';
 
 const config = loadConfig();
 const sql = connect(config.DATABASE_URL, { max: config.DATABASE_POOL });
-const bus = createBus(config.REDIS_URL, { prefix: config.ENGINE_CLUSTER === 'default' ? '' : `${config.ENGINE_CLUSTER}:` });
+const bus = createBus(config.REDIS_URL, {
+  prefix: config.ENGINE_CLUSTER === 'default' ? '' : `${config.ENGINE_CLUSTER}:`,
+  // ticks are kept by age, long enough for a partition takeover to replay what was missed
+  retainMs: { [TICKS]: config.TICK_RETENTION_MS },
+});
 const role = config.ENGINE_ROLE;
 const log = (m: string) => console.log(`[engine] ${m}`);
 if (role !== 'all' && bus.kind === 'memory') log(`warning: ENGINE_ROLE=${role} without REDIS_URL: no other process can reach this one's bus`);
