@@ -357,6 +357,7 @@ export class Core {
         }
         if (!idAfter(this.lastTickId, rep.cursor) || !batch.length) break;
       }
+      if (!this.owned.has(p)) return; // the lease was lost meanwhile: the next owner replays it
       // caught up (still synchronous since the last read): the positions join the live evaluator
       openUntil(Infinity);
       const out: CloseRequest[] = [];

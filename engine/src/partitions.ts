@@ -82,6 +82,8 @@ export class PartitionLeases {
   private async lost(e: unknown) {
     this.opts.log?.(`partitions: lock session lost (${(e as Error).message}); giving up ${[...this.opts.core.owned].join(', ') || 'nothing'}`);
     for (const p of [...this.opts.core.owned]) await this.opts.core.giveUp(p);
+    // a session that still answers must not go back to the pool holding locks
+    if (this.conn) await this.conn`SELECT pg_advisory_unlock_all()`.catch(() => {});
     try { this.conn?.release(); } catch { /* gone */ }
     this.conn = undefined;
   }
@@ -185,6 +187,7 @@ export class PartitionLeases {
     await this.busy;
     if (!this.conn) return;
     for (const p of this.opts.core.livePartitions()) await this.release(p, 'shutdown').catch(() => {});
+    await this.conn`SELECT pg_advisory_unlock_all()`.catch(() => {});
     try { this.conn.release(); } catch { /* gone */ }
     this.conn = undefined;
   }
