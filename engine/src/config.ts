@@ -11,6 +11,15 @@ const schema = z.object({
   /** Scale-out: core processes split the balances by id % ENGINE_PARTITIONS; this one keeps ENGINE_PARTITION. */
   ENGINE_PARTITIONS: z.coerce.number().int().min(1).max(1024).default(1),
   ENGINE_PARTITION: z.coerce.number().int().min(0).default(0),
+  /** Failover (ENGINE_ROLE=core with REDIS_URL): partitions are leases any live core takes over;
+   *  ENGINE_PARTITION is then only the one taken first. 0: fixed partitions, as before. */
+  ENGINE_FAILOVER: z.enum(['0', '1']).default('1'),
+  /** Engine processes that work together: their lease keys, engine_partitions rows and bus
+   *  stream names ('default': unprefixed streams) */
+  /** Redis bus: ticks are kept this long (XADD MINID ~), the longest a partition can stay
+   *  without an owner and still have every missed tick replayed. Default 10 minutes. */
+  TICK_RETENTION_MS: z.coerce.number().int().min(10_000).default(600_000),
+  ENGINE_CLUSTER: z.string().regex(/^[A-Za-z0-9_-]{1,40}$/).default('default'),
   /** Shared with web: signs realtime tickets and internal calls. */
   ENGINE_SECRET: z.string().min(16).default('dev-only-engine-secret-change-me'),
   /** Decrypts provider keys stored by web (see contract/secrets.ts). */

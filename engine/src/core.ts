@@ -10,11 +10,18 @@ import { closeOrder, PlaceContextCache, type OrderDeps, type OrderHooks } from '
 import type { OrderView } from './orders/view.ts';
 import { DEFAULT_STOPOUT, dec, planValue, type Category } from './domain/index.ts';
 import { Histogram } from './metrics.ts';
+import { idAfter, type BusMessage } from './bus/index.ts';
 
 /** How a close reason reads in a customer's notification. */
 export const CLOSE_REASON_LABELS: Record<string, string> = {
   manual: 'Closed by you', tp: 'Take profit', sl: 'Stop loss', stop_out: 'Stop out', zero_equity: 'Zero equity', admin: 'Closed by the broker',
 };
+
+/** A close the evaluator asked for on a bus tick: that tick's price and time (replay), and the id before it. */
+type TickClose = CloseRequest & { at?: { bid: number; ask: number; time: Date }; from?: string };
+
+/** A partition taken over and catching up on the ticks it missed (takeOver). */
+interface Replay { risk: RiskEvaluator; cursor: string; ticks: number }
 
 export interface RealtimeEvent { topic: string; event: string; data: unknown }
 
@@ -40,6 +47,11 @@ export interface CoreOptions {
    * Default { count: 1, index: 0 }: every balance.
    */
   partition?: { count: number; index: number };
+  /**
+   * Failover (partitions.ts): this process owns no partition at start; the lease manager hands
+   * it partitions (takeOver) and takes them back (giveUp). `partition.index` is then only unused.
+   */
+  leased?: boolean;
   /** a feed price older than this is not traded on (PRICE_MAX_AGE_MS); 0: no age limit */
   priceMaxAgeMs?: number;
 }
@@ -66,9 +78,24 @@ export class Core {
   started = false;
 
   readonly partition: { count: number; index: number };
+  /** The partitions this process evaluates and publishes for (one, fixed, without failover). */
+  readonly owned = new Set<number>();
+  /** Partitions taken over and still replaying the ticks they missed. */
+  private replays = new Map<number, Replay>();
+  /** the id of the last tick read from the bus's live stream */
+  lastTickId = '0-0';
+  /** in-flight closes a tick asked for: position id → the id of the tick before it */
+  private tickCloses = new Map<number, string>();
+  /** positions a replay was closing when it handed over: back to the live index if the close fails */
+  private handover = new Map<number, CloseRequest & { input: ReturnType<RiskEvaluator['position']> }>();
+  /** this process, as health and metrics name it */
+  ownerName = `${process.env.HOSTNAME ?? 'engine'}:${process.pid}`;
+  /** failover counters (metrics) */
+  readonly failover = { takeovers: 0, releases: 0, replayedTicks: 0, replayCloses: 0, lastTakeoverMs: 0 };
 
   constructor(private opts: CoreOptions) {
     this.partition = opts.partition ?? { count: 1, index: 0 };
+    if (!opts.leased) this.owned.add(this.partition.count <= 1 ? 0 : this.partition.index);
     this.book = new Book(opts.now, { maxAgeMs: opts.priceMaxAgeMs });
     this.risk = new RiskEvaluator((id) => this.book.tradableById(id) !== undefined);
     const hooks: OrderHooks = {
@@ -83,15 +110,44 @@ export class Core {
       instrumentsOf: (id) => this.risk.instrumentsOf(id),
     };
     this.executor = new CloseExecutor({
-      close: (r) => closeOrder(this.orders, { orderId: r.positionId, reason: r.reason }),
-      forget: (id) => this.executor.submit(this.risk.removePosition(id)),
-      release: (id) => this.risk.releaseClose(id),
+      close: async (r: TickClose) => {
+        try { return await closeOrder(this.orders, { orderId: r.positionId, reason: r.reason, at: r.at }); }
+        finally { this.tickCloses.delete(r.positionId); }
+      },
+      forget: (id) => { this.handover.delete(id); this.executor.submit(this.risk.removePosition(id)); },
+      release: (id) => {
+        const h = this.handover.get(id);
+        this.handover.delete(id);
+        // a replayed close that failed: the position goes on being watched, live
+        if (h?.input && !this.risk.position(id)) this.executor.submit(this.risk.addPosition(h.input));
+        else this.risk.releaseClose(id);
+      },
     });
+  }
+
+  /** The partition of a balance. */
+  partitionOf(balanceId: number) {
+    return this.partition.count <= 1 ? 0 : balanceId % this.partition.count;
   }
 
   /** Whether this process keeps the positions (and publishes the balance events) of a balance. */
   owns(balanceId: number) {
-    return this.partition.count <= 1 || balanceId % this.partition.count === this.partition.index;
+    return this.owned.has(this.partitionOf(balanceId));
+  }
+
+  /** Partitions owned and evaluating live (not replaying): what the lease manager may save. */
+  livePartitions() { return [...this.owned].filter((p) => !this.replays.has(p)).sort((a, b) => a - b); }
+  replaying() { return [...this.replays.keys()].sort((a, b) => a - b); }
+
+  /**
+   * The stream id up to which every tick is processed and every close it asked for has
+   * settled: a new owner replays from here, so a crossing whose close had not committed when
+   * this process died is seen again (the conditional close keeps it once).
+   */
+  safeTickId() {
+    let safe = this.lastTickId;
+    for (const id of this.tickCloses.values()) if (idAfter(safe, id)) safe = id;
+    return safe;
   }
 
   onQuote(fn: (q: Quote) => void) { this.quoteListeners.add(fn); return () => this.quoteListeners.delete(fn); }
@@ -106,9 +162,15 @@ export class Core {
   async start() {
     const { sql, bus } = this.opts;
     await this.reloadInstruments();
+    // the live stream from its current end: lastTickId is where a takeover's replay hands over
+    this.lastTickId = await bus.tail(TICKS).catch(() => '0-0');
     await this.rebuild();
-    this.stops.push(bus.subscribe<Tick>(TICKS, (m) => this.ingest(m.data)));
-    if (this.partition.count > 1) {
+    this.stops.push(bus.subscribe<Tick>(TICKS, (m) => {
+      const prev = this.lastTickId;
+      this.lastTickId = m.id;
+      this.ingest(m.data, prev);
+    }, { from: this.lastTickId }));
+    if (this.partition.count > 1 || this.opts.leased) {
       this.stops.push(bus.subscribe<OrderMessage>(ORDERS, (m) => this.applyRemote(m.data)));
     }
     this.listen = await sql.listen('balance_changed', (payload) => {
@@ -116,6 +178,7 @@ export class Core {
         const { balanceId, userId, balance } = JSON.parse(payload);
         if (!this.owns(Number(balanceId))) return; // its partition's owner publishes it, once
         this.executor.submit(this.risk.setBalance(Number(balanceId), Number(balance)));
+        this.replays.get(this.partitionOf(Number(balanceId)))?.risk.setBalance(Number(balanceId), Number(balance));
         void this.publish(`user:${userId}`, 'balance', { balanceId: Number(balanceId), balance });
       } catch (e) { console.error('[core] balance_changed', e); }
     });
@@ -193,35 +256,146 @@ export class Core {
     for (const q of quotes) this.book.seed(q);
   }
 
-  /** Open positions and balances from PostgreSQL: the evaluator's whole state. */
-  async rebuild() {
+  /** Open positions and balances of some partitions (default: all owned), oldest first. */
+  private async loadOpen(parts: number[]) {
     const rows = await this.opts.sql<{
       id: bigint; balance_id: bigint; instrument_id: bigint; type: 'buy' | 'sell'; kind: Category; trade_amount: string;
       open_rate: string; spread: string; exchange_rate: string; margin_used: string; profit: string | null; loss: string | null;
-      plan: Record<string, unknown> | null; balance: string;
+      plan: Record<string, unknown> | null; balance: string; open_ms: string;
     }[]>`
       SELECT o.id, o.balance_id, o.instrument_id, o.type, o.kind, o.trade_amount, o.open_rate, o.spread, o.exchange_rate,
-             o.margin_used, o.profit, o.loss, to_jsonb(p) AS plan, b.balance
+             o.margin_used, o.profit, o.loss, to_jsonb(p) AS plan, b.balance,
+             floor(extract(epoch FROM o.created_at) * 1000)::bigint::text AS open_ms
         FROM orders o JOIN balances b ON b.id = o.balance_id JOIN users u ON u.id = o.user_id
         LEFT JOIN pricing_plans p ON p.id = u.pricing_plan_id
        WHERE o.close_time IS NULL AND o.deleted_at IS NULL
-         AND (${this.partition.count}::int <= 1 OR o.balance_id % ${this.partition.count}::int = ${this.partition.index}::int)`;
-    const out: CloseRequest[] = [];
-    for (const r of rows) this.risk.setBalance(Number(r.balance_id), Number(r.balance), out);
-    for (const r of rows) {
-      this.risk.addPosition({
+         AND (${this.partition.count}::int <= 1 OR o.balance_id % ${this.partition.count}::int = ANY(${parts}::int[]))
+       ORDER BY o.created_at, o.id`;
+    return rows.map((r) => ({
+      balance: Number(r.balance), openMs: Number(r.open_ms),
+      input: {
         id: Number(r.id), accountId: Number(r.balance_id), instrumentId: Number(r.instrument_id), side: r.type,
         amount: +r.trade_amount, open: +r.open_rate, spread: +r.spread, exchangeRate: +r.exchange_rate, margin: +r.margin_used,
         tp: r.profit === null ? null : +r.profit, sl: r.loss === null ? null : +r.loss,
         stopout: planValue(r.plan, r.kind, 'stopout') ?? DEFAULT_STOPOUT,
-      }, out);
-    }
+      },
+    }));
+  }
+
+  /** Open positions and balances from PostgreSQL: the evaluator's whole state (of the given partitions). */
+  async rebuild(parts = [...this.owned]) {
+    if (!parts.length) return 0;
+    const rows = await this.loadOpen(parts);
+    const out: CloseRequest[] = [];
+    for (const r of rows) this.risk.setBalance(r.input.accountId, r.balance, out);
+    for (const r of rows) this.risk.addPosition(r.input, out);
     this.executor.submit(out);
     return rows.length;
   }
 
-  /** One tick: book, candles, risk, listeners. */
-  ingest(t: Tick) {
+  /**
+   * Failover: this process now holds the lease of partition `p`. Its positions are rebuilt from
+   * PostgreSQL and, when the previous owner saved how far it got (`fromId`), the ticks since
+   * then are replayed through a private evaluator before the positions join the live one: a
+   * level crossed while the partition had no owner closes at the crossing tick's price, with
+   * its time (closeOrder `at`), even if the price has gone back since. A replayed tick is a
+   * real feed tick, fresh at its own time, so the fresh-price rule holds: no saved quote prices
+   * anything. A position is only replayed against ticks after it was opened.
+   */
+  async takeOver(p: number, fromId: string | null) {
+    const started = performance.now();
+    this.owned.add(p);
+    this.failover.takeovers++;
+    if (!fromId || this.opts.bus.kind === 'memory') {
+      await this.rebuild([p]);
+      this.failover.lastTakeoverMs = Math.round(performance.now() - started);
+      return;
+    }
+    const rep: Replay = { risk: new RiskEvaluator(() => true), cursor: fromId, ticks: 0 };
+    this.replays.set(p, rep);
+    try {
+      const rows = await this.loadOpen([p]);
+      for (const r of rows) rep.risk.setBalance(r.input.accountId, r.balance);
+      let next = 0;
+      let last: { bid: number; ask: number; time: Date; from: string } | undefined;
+      const submit = (closes: CloseRequest[], at: typeof last) => {
+        if (!at) return;
+        for (const c of closes as TickClose[]) {
+          c.at = { bid: at.bid, ask: at.ask, time: at.time };
+          this.tickCloses.set(c.positionId, at.from);
+          this.failover.replayCloses++;
+        }
+        this.executor.submit(closes);
+      };
+      const openUntil = (ms: number) => {
+        for (; next < rows.length && rows[next].openMs <= ms; next++) {
+          if (!rep.risk.position(rows[next].input.id) && this.closedDuringReplay.has(rows[next].input.id)) continue;
+          submit(rep.risk.addPosition(rows[next].input), last);
+        }
+      };
+      const stream = this.opts.bus as { head?: (s: string) => Promise<string> };
+      const head = await stream.head?.(TICKS);
+      if (head && head !== '0-0' && idAfter(head, fromId) && fromId !== '0-0') {
+        console.error(`[core] partition ${p}: ticks after ${fromId} are no longer kept (oldest ${head}): replaying from there`);
+      }
+      for (;;) {
+        if (!this.owned.has(p)) return; // given up meanwhile
+        const batch: BusMessage<Tick>[] = await this.opts.bus.range<Tick>(TICKS, rep.cursor, 2000);
+        // from here on synchronous: the live stream cannot move under us
+        for (const m of batch) {
+          if (idAfter(m.id, this.lastTickId)) break; // the live stream has not read it yet: it will
+          const t = m.data;
+          const inst = this.book.instruments.get(t.symbol);
+          const from = rep.cursor;
+          rep.cursor = m.id;
+          if (!inst || !(t.bid > 0) || !(t.ask >= t.bid)) continue;
+          openUntil(Number(m.id.split('-')[0]));
+          last = { bid: t.bid, ask: t.ask, time: new Date(t.ts), from };
+          rep.ticks++;
+          this.failover.replayedTicks++;
+          submit(rep.risk.onTick(inst.id, t.bid, t.ask), last);
+        }
+        if (!idAfter(this.lastTickId, rep.cursor) || !batch.length) break;
+      }
+      if (!this.owned.has(p)) return; // the lease was lost meanwhile: the next owner replays it
+      // caught up (still synchronous since the last read): the positions join the live evaluator
+      openUntil(Infinity);
+      const out: CloseRequest[] = [];
+      const balances = new Set<number>();
+      for (const h of rep.risk.held()) {
+        const { closing, ...input } = h;
+        if (closing) { this.handover.set(input.id, { positionId: input.id, accountId: input.accountId, instrumentId: input.instrumentId, reason: 'tp', input }); continue; }
+        if (!balances.has(input.accountId)) {
+          balances.add(input.accountId);
+          this.risk.setBalance(input.accountId, rep.risk.balanceOf(input.accountId) ?? 0, out);
+        }
+        this.risk.addPosition(input, out);
+      }
+      this.executor.submit(out);
+    } finally {
+      this.replays.delete(p);
+      this.closedDuringReplay.clear();
+    }
+    this.failover.lastTakeoverMs = Math.round(performance.now() - started);
+  }
+
+  /** positions closed while a replay was loading (a close message may beat the rebuild's read) */
+  private closedDuringReplay = new Set<number>();
+
+  /**
+   * Failover: the lease of partition `p` is given up (rebalancing, shutdown): its positions and
+   * accounts leave the evaluator; the new owner rebuilds them. Resolves to the id to replay from.
+   */
+  async giveUp(p: number) {
+    this.owned.delete(p);
+    this.replays.delete(p);
+    this.failover.releases++;
+    this.risk.dropAccounts((a) => this.partitionOf(a) === p);
+    return this.safeTickId();
+  }
+
+  /** One tick: book, candles, risk, listeners. `prevId`: the bus id before it (for safeTickId). */
+  ingest(t: Tick, prevId?: string) {
     const q = this.book.apply(t);
     if (!q) return;
     const inst = this.book.instruments.get(t.symbol)!;
@@ -230,6 +404,7 @@ export class Core {
     const s = performance.now();
     const closes = this.risk.onTick(inst.id, t.bid, t.ask);
     this.evalLatency.observe((performance.now() - s) * 1000);
+    if (prevId !== undefined) for (const c of closes) this.tickCloses.set(c.positionId, prevId);
     this.executor.submit(closes);
     for (const fn of this.quoteListeners) fn(q);
   }
@@ -328,6 +503,9 @@ export class Core {
 
   private applyClosed(o: OrderView, balanceAfter: string | null) {
     if (!this.owns(o.balance_id)) return this.forward({ op: 'closed', order: o, balanceAfter });
+    this.handover.delete(o.id);
+    const rep = this.replays.get(this.partitionOf(o.balance_id));
+    if (rep) { this.closedDuringReplay.add(o.id); rep.risk.removePosition(o.id, balanceAfter === null ? undefined : Number(balanceAfter)); }
     this.executor.submit(this.risk.removePosition(o.id, balanceAfter === null ? undefined : Number(balanceAfter)));
   }
 
@@ -337,10 +515,15 @@ export class Core {
     if (cur && !o.close_time && !this.risk.isClosing(o.id)) {
       this.executor.submit(this.risk.addPosition(this.positionInput(o, cur.stopout)));
     }
+    const rep = this.replays.get(this.partitionOf(o.balance_id));
+    const r = rep?.risk.position(o.id);
+    if (rep && r && !o.close_time && !rep.risk.isClosing(o.id)) rep.risk.updateLevels(o.id, this.positionInput(o, r.stopout).tp, this.positionInput(o, r.stopout).sl);
   }
 
   private applyDeleted(o: OrderView) {
     if (!this.owns(o.balance_id)) return this.forward({ op: 'deleted', order: o });
     this.executor.submit(this.risk.removePosition(o.id));
+    const rep = this.replays.get(this.partitionOf(o.balance_id));
+    if (rep) { this.closedDuringReplay.add(o.id); rep.risk.removePosition(o.id); }
   }
 }

@@ -14,10 +14,15 @@ import { backfill } from './feed/backfill.ts';
 import type { FeedProvider, Heartbeat } from './feed/feed.ts';
 import { FeedManager } from './feed/providers/manager.ts';
 import { secretsKey } from './contract/secrets.ts';
+import { PartitionLeases } from './partitions.ts';
 
 const config = loadConfig();
 const sql = connect(config.DATABASE_URL, { max: config.DATABASE_POOL });
-const bus = createBus(config.REDIS_URL);
+const bus = createBus(config.REDIS_URL, {
+  prefix: config.ENGINE_CLUSTER === 'default' ? '' : `${config.ENGINE_CLUSTER}:`,
+  // ticks are kept by age, long enough for a partition takeover to replay what was missed
+  retainMs: { [TICKS]: config.TICK_RETENTION_MS },
+});
 const role = config.ENGINE_ROLE;
 const log = (m: string) => console.log(`[engine] ${m}`);
 if (role !== 'all' && bus.kind === 'memory') log(`warning: ENGINE_ROLE=${role} without REDIS_URL: no other process can reach this one's bus`);
@@ -26,17 +31,28 @@ const feeds: FeedProvider[] = [];
 let manager: FeedManager | undefined;
 let core: Core | undefined;
 let hub: Hub | undefined;
+let leases: PartitionLeases | undefined;
+let leaseSql: ReturnType<typeof connect> | undefined;
 
 if (role === 'all' || role === 'core') {
   const partition = { count: config.ENGINE_PARTITIONS, index: config.ENGINE_PARTITION };
   if (partition.count > 1 && bus.kind === 'memory') log('warning: ENGINE_PARTITIONS > 1 without REDIS_URL: the other partitions never hear of this one\'s orders');
-  core = new Core({ sql, bus, partition, priceMaxAgeMs: config.PRICE_MAX_AGE_MS });
+  // failover: several core processes over Redis share the partitions as leases (partitions.ts);
+  // one process (ENGINE_ROLE=all) or the in-process bus keeps its fixed partition, as before
+  const leased = role === 'core' && bus.kind === 'redis' && config.ENGINE_FAILOVER === '1';
+  core = new Core({ sql, bus, partition, priceMaxAgeMs: config.PRICE_MAX_AGE_MS, leased });
   await core.start();
+  if (leased) {
+    leaseSql = connect(config.DATABASE_URL, { max: 2 });
+    leases = new PartitionLeases({ sql: leaseSql, core, cluster: config.ENGINE_CLUSTER, owner: core.ownerName, prefer: partition.index, log });
+    await leases.start();
+  }
   hub = new Hub(bus);
   const h = hub;
   core.onQuote((q) => h.onQuote(q));
   log(`core: ${core.book.instruments.size} instruments, ${core.risk.openPositions} open positions rebuilt` +
-    (partition.count > 1 ? ` (partition ${partition.index} of ${partition.count})` : ''));
+    (leased ? ` (partitions leased: owns ${[...core.owned].join(', ') || 'none yet'} of ${partition.count}, cluster ${config.ENGINE_CLUSTER})`
+      : partition.count > 1 ? ` (partition ${partition.index} of ${partition.count})` : ''));
 }
 
 if (role === 'all' || role === 'feed') {
@@ -101,6 +117,7 @@ if (role === 'all' || role === 'feed') {
 
 const app = createApp({
   sql, core, bus, hub, secret: config.ENGINE_SECRET, testControls: config.ENGINE_TEST_CONTROLS === '1',
+  partitions: leases ? () => leases!.status() : undefined,
   feeds: () => [...(manager?.providers() ?? []), ...feeds].map((f) => f.status()),
 }).listen({ hostname: config.ENGINE_HOST, port: config.ENGINE_PORT, idleTimeout: 0 });
 
@@ -115,7 +132,9 @@ async function shutdown(signal: string) {
   await manager?.stop();
   hub?.close();
   await app.stop();
+  await leases?.stop();
   await core?.stop();
+  await leaseSql?.end({ timeout: 2 });
   await bus.close();
   await sql.end({ timeout: 5 });
   process.exit(0);

@@ -29,6 +29,8 @@ export interface Bus {
   consume<T>(stream: string, group: string, consumer: string, handler: Handler<T>, opts?: ConsumeOptions): () => void;
   /** Messages after `afterId` still kept in the stream (for resuming a client). */
   range<T>(stream: string, afterId: string, count?: number): Promise<BusMessage<T>[]>;
+  /** The id of the newest message kept in a stream ('0-0' when empty). */
+  tail(stream: string): Promise<string>;
   ping(): Promise<boolean>;
   close(): Promise<void>;
 }

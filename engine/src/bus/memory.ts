@@ -87,6 +87,8 @@ export class MemoryBus implements Bus {
     return this.stream(stream).items.filter((m) => idAfter(m.id, afterId)).slice(0, count) as BusMessage<T>[];
   }
 
+  async tail(stream: string) { return this.stream(stream).items.at(-1)?.id ?? '0-0'; }
+
   async ping() { return !this.closed; }
   async close() { this.closed = true; for (const s of this.streams.values()) s.subs.clear(); }
 }

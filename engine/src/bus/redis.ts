@@ -17,10 +17,15 @@ export class RedisBus implements Bus {
   private readers = new Set<Redis>();
   private closed = false;
 
-  constructor(private redis: Redis, private maxLen = 100_000, private prefix = '') {}
+  /**
+   * @param retainMs streams kept by age instead of length (XADD MINID ~ now − ms): the ticks
+   *   stream keeps every tick of the last TICK_RETENTION_MS, whatever the tick rate, so a core
+   *   that takes a partition over can replay what its dead owner missed (core.ts takeOver)
+   */
+  constructor(private redis: Redis, private maxLen = 100_000, private prefix = '', private retainMs: Record<string, number> = {}) {}
 
-  static connect(url: string, opts: { maxLen?: number; prefix?: string } = {}) {
-    return new RedisBus(new Redis(url, { maxRetriesPerRequest: 2, lazyConnect: false }), opts.maxLen, opts.prefix);
+  static connect(url: string, opts: { maxLen?: number; prefix?: string; retainMs?: Record<string, number> } = {}) {
+    return new RedisBus(new Redis(url, { maxRetriesPerRequest: 2, lazyConnect: false }), opts.maxLen, opts.prefix, opts.retainMs);
   }
 
   private key(stream: string) { return this.prefix + stream; }
@@ -32,6 +37,8 @@ export class RedisBus implements Bus {
   }
 
   async publish<T>(stream: string, data: T): Promise<string> {
+    const ms = this.retainMs[stream];
+    if (ms) return (await this.redis.xadd(this.key(stream), 'MINID', '~', String(Date.now() - ms), '*', 'd', JSON.stringify(data)))!;
     return (await this.redis.xadd(this.key(stream), 'MAXLEN', '~', this.maxLen, '*', 'd', JSON.stringify(data)))!;
   }
 
@@ -120,6 +127,17 @@ export class RedisBus implements Bus {
   async range<T>(stream: string, afterId: string, count = 1000): Promise<BusMessage<T>[]> {
     const entries = (await this.redis.xrange(this.key(stream), `(${afterId}`, '+', 'COUNT', count)) as Entry[];
     return entries.map((e) => decode<T>(stream, e)).filter((m): m is BusMessage<T> => !!m);
+  }
+
+  async tail(stream: string) {
+    const last = (await this.redis.xrevrange(this.key(stream), '+', '-', 'COUNT', 1)) as Entry[];
+    return last[0]?.[0] ?? '0-0';
+  }
+
+  /** The id of the oldest message still kept (a replay that starts before it has a gap). */
+  async head(stream: string) {
+    const first = (await this.redis.xrange(this.key(stream), '-', '+', 'COUNT', 1)) as Entry[];
+    return first[0]?.[0] ?? '0-0';
   }
 
   async ping() {

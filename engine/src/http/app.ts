@@ -25,11 +25,13 @@ export interface AppDeps {
   bus?: Bus;
   hub?: Hub;
   feeds?: () => FeedStatus[];
+  /** failover (partitions.ts): which process owns which partition */
+  partitions?: () => Promise<unknown>;
   secret?: string;
   testControls?: boolean;
 }
 
-export function createApp({ sql, startedAt = new Date(), core, bus, hub, feeds, secret = 'dev-only-engine-secret-change-me', testControls = false }: AppDeps) {
+export function createApp({ sql, startedAt = new Date(), core, bus, hub, feeds, partitions, secret = 'dev-only-engine-secret-change-me', testControls = false }: AppDeps) {
   return new Elysia({ prefix: '/v1' })
     .error({ HttpError, Refused })
     .onError(({ code, error, set }) => {
@@ -76,6 +78,7 @@ export function createApp({ sql, startedAt = new Date(), core, bus, hub, feeds, 
         database,
         ...(bus ? { bus: { kind: bus.kind, status: busUp } } : {}),
         ...(feeds ? { feeds: feeds() } : {}),
+        ...(partitions ? { partitions: await partitions().catch((e) => ({ error: (e as Error).message })) } : {}),
         uptimeSeconds: Math.round((Date.now() - startedAt.getTime()) / 1000),
       };
     })

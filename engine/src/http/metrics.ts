@@ -17,6 +17,14 @@ export function metricsText(core: Core, hub?: Hub): string {
     metric('engine_closes_total', 'counter', 'Closes settled by this process, by reason',
       Object.entries(core.closesByReason).map(([reason, n]) => [{ reason }, n])),
     metric('engine_close_failures_total', 'counter', 'Close attempts that failed and were retried', [[null, core.executor.failures]]),
+    // failover (partitions.ts): the partitions this process owns, and its takeovers
+    metric('engine_partition_owned', 'gauge', 'Balance partitions this process owns (1) or is replaying into (0.5)',
+      [...core.owned].sort((a, b) => a - b).map((p) => [{ partition: String(p), owner: core.ownerName }, core.replaying().includes(p) ? 0.5 : 1])),
+    metric('engine_partition_takeovers_total', 'counter', 'Partitions this process took over', [[null, core.failover.takeovers]]),
+    metric('engine_partition_releases_total', 'counter', 'Partitions this process gave up', [[null, core.failover.releases]]),
+    metric('engine_replayed_ticks_total', 'counter', 'Missed ticks replayed after a takeover', [[null, core.failover.replayedTicks]]),
+    metric('engine_replay_closes_total', 'counter', 'Closes a replayed tick asked for', [[null, core.failover.replayCloses]]),
+    metric('engine_last_takeover_milliseconds', 'gauge', 'Time of the last takeover (rebuild and replay)', [[null, core.failover.lastTakeoverMs]]),
     metric('engine_sse_clients', 'gauge', 'Connected SSE clients', [[null, hub?.clientCount ?? 0]]),
   ].join('\n') + '\n';
 }

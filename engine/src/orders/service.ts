@@ -261,6 +261,12 @@ export interface CloseInput {
   /** staff or customer who closed it; null for automatic closes */
   actorId?: number | null;
   ip?: string | null;
+  /**
+   * A trigger found while a new partition owner replays the ticks it missed (core.ts takeOver):
+   * closed at that tick's price and with its time. The tick was a fresh feed price at its own
+   * time, so the fresh-price rule holds; nothing else may pass a price.
+   */
+  at?: { bid: number; ask: number; time: Date };
 }
 
 type CloseOut = { status: 'ok' | 'not_found' | 'already_closed'; balance_after: string | null } & OrderRow;
@@ -275,6 +281,16 @@ export async function closeOrder(deps: OrderDeps, input: CloseInput): Promise<Re
     instrumentId = Number(o.instrument_id);
   }
   const inst = book.byId.get(instrumentId);
+  if (input.at && inst && input.reason !== 'manual' && input.reason !== 'admin') {
+    const [r] = await sql<CloseOut[]>`
+      SELECT f.status, f.balance_after, (f.o).*
+        FROM engine_close_order_at(${input.orderId}, ${String(input.at.bid)}, ${String(input.at.ask)}, ${input.reason}, ${input.at.time}) f`;
+    if (r.status === 'not_found') return refuse('not_found', 'Order not found');
+    if (r.status === 'already_closed') return refuse('already_closed', 'Order is already closed');
+    const order = orderView(r, inst.name);
+    deps.hooks?.closed?.(order, r.balance_after);
+    return { ok: true, order, balanceAfter: r.balance_after };
+  }
   const q = inst && book.tradable(inst.name);
   if (!inst || !q || (input.reason === 'manual' && !book.isOpen(inst.category))) {
     // refused before any write: pick the message the order's state calls for first

@@ -235,6 +235,26 @@ export class RiskEvaluator {
     if (x.count === 0) a.exposure.delete(p.instrumentId);
   }
 
+  /**
+   * Partition failover (core.ts): forget every account `drop` picks and its positions, when this
+   * process gives their partition up. Their heap entries go stale (gen) and are skipped.
+   */
+  dropAccounts(drop: (accountId: number) => boolean) {
+    for (const [id, a] of this.accounts) {
+      if (!drop(id)) continue;
+      for (const p of [...a.positions]) this.removePosition(p.id);
+      for (const b of this.books.values()) b.waiting.delete(a);
+      a.gen++; a.closing = true;
+      this.accounts.delete(id);
+    }
+  }
+
+  /** Every position held, with whether a close is under way (a replay hands them over). */
+  *held(): Iterable<PositionInput & { closing: boolean }> { yield* this.positions.values(); }
+
+  /** The balance the evaluator holds for an account (undefined: unknown here). */
+  balanceOf(accountId: number): number | undefined { return this.accounts.get(accountId)?.balance; }
+
   /** An instrument was deleted (it can have no positions): forget its price and heaps. */
   dropInstrument(instrumentId: number) {
     const b = this.books.get(instrumentId);
