@@ -25,18 +25,22 @@ export type MoreAdapterName = keyof typeof MORE_ADAPTERS;
 export const UNDOCUMENTED: readonly { name: string; reason: string }[] = [];
 
 /**
- * Providers whose public API documentation was found but whose adapter is not written yet: they
- * stay unoffered until it is.
+ * Providers whose public API documentation was found but whose adapter is not written: the parts
+ * needed to write it honestly could not be read (checked 2026-11-25). They must stay unoffered to
+ * customers until an adapter exists.
  */
 export const NOT_BUILT: readonly { name: string; docs: string; reason: string }[] = [
   {
     name: 'globiance',
     docs: 'https://developers.globiancepay.com/docs/globiance-checkout/api/apis',
-    reason: 'documented (create-checkout at https://merchant-api.globiancepay.com/merchant-api-service); adapter not written in this branch',
+    reason: 'POST /create-checkout (base https://merchant-api.globiancepay.com/merchant-api-service, apiKey in the body) is documented, '
+      + 'but the checkout page URL in its answer, the webhook payload (https://developers.globiancepay.com/docs/globiance-checkout/api/webhook) '
+      + 'and any webhook signature or status call could not be read: no adapter rather than a guessed one',
   },
   {
     name: 'prmoney',
     docs: 'http://prmoney.com/page/api',
-    reason: 'documented (OAuth2 client_credentials token at https://prmoney.com/oauth/token, then the payment page); adapter not written in this branch',
+    reason: 'the OAuth2 client_credentials token (POST https://prmoney.com/oauth/token) is documented, but the payment page call '
+      + 'and the payment notification (fields, signature) that follow it could not be read: no adapter rather than a guessed one',
   },
 ];
