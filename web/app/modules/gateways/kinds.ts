@@ -60,7 +60,8 @@ export const GATEWAY_SPECS: Record<GatewayKind, GatewayKindSpec> = {
   stripe: { fields: [secretKey('key1'), { key: 'key2', title: 'Webhook signing secret', secret: true }], ...paid },
   prmoney: { fields: [{ key: 'key1', title: 'Client ID' }, { key: 'key2', title: 'Client secret', secret: true }], fee: false, active: false, qr: false },
   wipays: { fields: [publicKey('key1'), secretKey('key2')], ...paid },
-  perfectmoney: { fields: [{ key: 'key1', title: 'USD wallet' }, { key: 'key2', title: 'EUR wallet' }], ...paid },
+  // beyond §3: the alternate passphrase, without which no status notification can be verified (V2_HASH)
+  perfectmoney: { fields: [{ key: 'key1', title: 'USD wallet' }, { key: 'key2', title: 'EUR wallet' }, { key: 'key3', title: 'Alternate passphrase', secret: true }], ...paid },
   globiance: { fields: [{ key: 'key1', title: 'API key', secret: true }, secretKey('key2')], ...paid },
   moonpay: {
     fields: [
@@ -96,8 +97,11 @@ export const GATEWAY_AVAILABILITY: Record<GatewayKind, { state: GatewayState; do
   perfectmoney: { state: 'available', docs: 'Perfect Money Shopping Cart Interface v2.0 specification (perfectmoney.is)' },
   moonpay: { state: 'available', docs: 'https://dev.moonpay.com/api-reference/widget/webhooks/signature' },
   wipays: { state: 'available', docs: 'https://docs.wipays.com' },
-  globiance: { state: 'available', docs: 'https://developers.globiance.com/docs/globiance-checkout/api/apis' },
-  prmoney: { state: 'available', docs: 'http://prmoney.com/page/api' },
+  // only part of these two APIs is publicly readable (Globiance: the create call, not the checkout
+  // answer nor any notification signature; PRMoney: the OAuth token step only): no adapter is
+  // written against a guess, so they are not offered in this version
+  globiance: { state: 'unavailable', docs: 'https://developers.globiance.com/docs/globiance-checkout/api/apis (create-checkout request only)' },
+  prmoney: { state: 'unavailable', docs: 'http://prmoney.com/page/api (OAuth2 token step only)' },
 };
 
 /** The gateways a customer may never be offered in this version. */
