@@ -10,6 +10,7 @@
 // - Four-eyes: above the site's 'second approval above' amount, two different staff members must
 //   approve; the first approval leaves the request pending, 'awaiting second approval'.
 // - The KYC switches are enforced here when on.
+import { UNAVAILABLE_GATEWAYS } from '~/modules/gateways/kinds.ts';
 import { parseDecimal } from '@broker/engine/domain';
 import type { Sql } from '~/utils/db.server.ts';
 import { audit } from '~/modules/audit/audit.server.ts';
@@ -93,10 +94,11 @@ const gatewayRow = (g: Record<string, unknown>): Gateway => ({
   keys: [g.key1, g.key2, g.key3, g.key4, g.key5].map((k) => (k == null ? null : String(k))), filePath: (g.file_path as string | null) ?? null,
 });
 
-/** The gateways a customer may deposit through: the active ones, manual ones first. */
+/** The gateways a customer may deposit through: the active ones, manual ones first; never one not available in this version. */
 export async function activeGateways(sql: Sql): Promise<Gateway[]> {
   const rows = await sql`SELECT name, title, is_manual, fee::text AS fee, key1, key2, key3, key4, key5, file_path
-                           FROM payment_gateways WHERE is_active ORDER BY is_manual DESC, title`;
+                           FROM payment_gateways WHERE is_active AND name::text <> ALL(${UNAVAILABLE_GATEWAYS as string[]}::text[])
+                          ORDER BY is_manual DESC, title`;
   return rows.map(gatewayRow);
 }
 
@@ -105,7 +107,7 @@ export async function activeGateway(sql: Sql, name: string): Promise<Gateway | n
   if (!/^[a-z]{2,20}$/.test(name)) return null;
   const [g] = await sql`SELECT name, title, is_manual, fee::text AS fee, key1, key2, key3, key4, key5, file_path
                           FROM payment_gateways WHERE name = ${name}::text::gateway_kind AND is_active`;
-  return g ? gatewayRow(g) : null;
+  return g && !(UNAVAILABLE_GATEWAYS as readonly string[]).includes(name) ? gatewayRow(g) : null;
 }
 
 /** The withdrawal fee settings (admin: fee % and fixed fee). */
