@@ -1,39 +1,58 @@
 // One process of SSE clients for bench:sse (several run side by side so the reading side is not
 export {};
 // the bottleneck). Measures between MEASURE_FROM and MEASURE_TO (epoch ms) and prints JSON.
+// Frames are cut and searched as bytes (no text decoding of 6 kB messages 10,000 times over),
+// so that a client's own parsing does not add to the latency it measures.
 const { BASE, TICKET, CLIENTS, MEASURE_FROM, MEASURE_TO, SAMPLE_EVERY } = process.env;
 const n = Number(CLIENTS), from = Number(MEASURE_FROM), to = Number(MEASURE_TO), sampleEvery = Number(SAMPLE_EVERY ?? 20);
 const fresh: number[] = [], ages: number[] = [];
 let messages = 0, connected = 0;
-const T = /"t":([\d.]+)/g;
+const END = Buffer.from('\n\n'), PRICE = Buffer.from('event: priceUpdate'), T = Buffer.from('"t":');
+
+/** The numbers after each `"t":` in frame[start, end). */
+function times(buf: Buffer, start: number, end: number, each: (t: number) => void) {
+  let i = buf.indexOf(T, start);
+  while (i >= 0 && i < end) {
+    let j = i + T.length, v = 0, frac = 0, scale = 1;
+    for (; j < end; j++) {
+      const c = buf[j];
+      if (c >= 48 && c <= 57) { if (frac) { scale /= 10; v += (c - 48) * scale; } else v = v * 10 + (c - 48); }
+      else if (c === 46) frac = 1;
+      else break;
+    }
+    each(v);
+    i = buf.indexOf(T, j);
+  }
+}
 
 async function client(i: number) {
   const res = await fetch(`${BASE}/stream?topics=prices&ticket=${TICKET}`);
   if (res.status !== 200) throw new Error(`client ${i}: ${res.status}`);
   connected++;
   const reader = res.body!.getReader();
-  const dec = new TextDecoder();
-  let buf = '';
+  let rest: Buffer | null = null;
+  const sample = i % sampleEvery === 0;
   for (;;) {
     const r = await reader.read();
     if (r.done) return;
     const now = Date.now();
     if (now > to) { await reader.cancel(); return; }
-    buf += dec.decode(r.value, { stream: true });
-    let cut;
-    while ((cut = buf.indexOf('\n\n')) >= 0) {
-      const frame = buf.slice(0, cut);
-      buf = buf.slice(cut + 2);
-      if (now < from || !frame.startsWith('event: priceUpdate')) continue;
-      messages++;
-      let newest = 0;
-      for (const m of frame.matchAll(T)) {
-        const t = +m[1];
-        if (t > newest) newest = t;
-        if (i % sampleEvery === 0) ages.push(now - t);
+    if (now < from) { rest = null; continue; } // frames are cut from the first chunk after `from`
+    const buf: Buffer = rest ? Buffer.concat([rest, r.value]) : Buffer.from(r.value.buffer, r.value.byteOffset, r.value.byteLength);
+    let start = 0, cut;
+    while ((cut = buf.indexOf(END, start)) >= 0) {
+      if (cut - start >= PRICE.length && buf.compare(PRICE, 0, PRICE.length, start, start + PRICE.length) === 0) {
+        messages++;
+        let newest = 0;
+        times(buf, start, cut, (t) => {
+          if (t > newest) newest = t;
+          if (sample) ages.push(now - t);
+        });
+        fresh.push(now - newest);
       }
-      fresh.push(now - newest);
+      start = cut + 2;
     }
+    rest = start < buf.length ? Buffer.from(buf.subarray(start)) : null;
   }
 }
 

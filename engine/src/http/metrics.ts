@@ -1,5 +1,6 @@
 import type { Core } from '../core.ts';
 import type { Hub } from '../realtime/hub.ts';
+import type { Gateway } from '../realtime/gateway.ts';
 import { metric } from '../metrics.ts';
 
 let last = { at: performance.now(), ticks: 0 };
@@ -18,5 +19,13 @@ export function metricsText(core: Core, hub?: Hub): string {
       Object.entries(core.closesByReason).map(([reason, n]) => [{ reason }, n])),
     metric('engine_close_failures_total', 'counter', 'Close attempts that failed and were retried', [[null, core.executor.failures]]),
     metric('engine_sse_clients', 'gauge', 'Connected SSE clients', [[null, hub?.clientCount ?? 0]]),
+  ].join('\n') + '\n';
+}
+
+export function gatewayMetricsText(g: Gateway): string {
+  return [
+    metric('engine_ticks_total', 'counter', 'Ticks received from the bus', [[null, g.ticks]]),
+    metric('engine_sse_clients', 'gauge', 'Connected SSE clients', [[null, g.hub.clientCount]]),
+    metric('engine_sse_messages_total', 'counter', 'SSE messages sent', [[null, g.hub.messagesSent]]),
   ].join('\n') + '\n';
 }
