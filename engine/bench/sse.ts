@@ -82,7 +82,12 @@ const ticker = setInterval(() => {
   else void fetch(`${base}/test/quotes`, { method: 'POST', headers, body: JSON.stringify(body) }).then((r) => r.arrayBuffer());
 }, 1000 / HZ / SLOTS);
 
+// the gateway's CPU time over the measured window (utime + stime, in clock ticks)
+const cpuTicks = () => readFileSync(`/proc/${engine.pid}/stat`, 'utf8').split(') ')[1].split(' ').slice(11, 13).reduce((a, x) => a + Number(x), 0);
+await Bun.sleep(Math.max(0, measureFrom - Date.now()));
+const cpu0 = cpuTicks(), at0 = Date.now();
 await Bun.sleep(Math.max(0, measureTo - Date.now() - 200));
+const gatewayCpuPct = Math.round(((cpuTicks() - cpu0) / 100) / ((Date.now() - at0) / 1000) * 100);
 const rss = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${engine.pid}/status`, 'utf8'))?.[1] ?? 0) / 1024; // with every client connected
 const outputs = await Promise.all(procs.map(async (p) => JSON.parse(await new Response(p.stdout).text())));
 clearInterval(ticker);
@@ -111,7 +116,8 @@ console.log(JSON.stringify({
   ...(bus ? { bus_p50_ms: percentile(busLag, 50), bus_p99_ms: percentile(busLag, 99) } : {}),
   quote_age_p50_ms: +percentile(ages, 50).toFixed(1), quote_age_p99_ms: +percentile(ages, 99).toFixed(1),
   messages_per_s: Math.round(messages / SECONDS), per_client_msgs_per_s: +(messages / SECONDS / CLIENTS).toFixed(2),
-  rss_mb: Math.round(rss),
+  rss_mb: Math.round(rss), engine_cpu_pct: gatewayCpuPct,
+  clients_cpu_pct: Math.round(outputs.reduce((a, o) => a + o.cpu_s, 0) / SECONDS * 100),
   target: big ? { p99_ms: 200, rss_mb: 1024 } : { p99_ms: 100, rss_mb: 500 },
 }));
 process.exit(0);

@@ -1,6 +1,8 @@
 // SSE fan-out. Prices are coalesced: at most one 'priceUpdate' every 250 ms per client,
 // carrying only the instruments that changed, encoded once and shared by every client. A
-// client whose buffer is full skips a round and later gets one snapshot of what it missed.
+// client whose buffer is full skips a round and later gets the snapshot of every price (also
+// encoded once and shared, like the one a new client starts with): nothing on the hot path is
+// serialised per client, and one timer serves every client's 250 ms window.
 // User events carry the bus id as the SSE id so a client resumes with Last-Event-ID; a client
 // that cannot keep up with them is disconnected (and resumes) rather than buffered forever.
 import type { Quote } from '../book/book.ts';
@@ -20,7 +22,7 @@ export interface Client {
   userId: number;
   topics: Set<string>;
   controller: ReadableStreamDefaultController<Uint8Array>;
-  missed: Set<string> | null;     // instruments skipped while the buffer was full
+  missed: boolean;                 // skipped a round while its buffer was full
   backlog: BusMessage<RealtimeEvent>[] | null; // live events held while resuming
   lastSent: string;                // last event id sent
   closed: boolean;
@@ -41,6 +43,8 @@ export class Hub {
   private seq = 0;
   /** the last heartbeat per feed api: a status page opened between two beats sees it at once */
   private beats = new Map<string, Uint8Array>();
+  /** every latest price, encoded once until the next price changes it */
+  private snapshotFrame: Uint8Array | null = null;
   messagesSent = 0;
 
   constructor(private bus: Bus) {
@@ -64,6 +68,7 @@ export class Hub {
       t: performance.timeOrigin + q.ingestedAt,
     });
     this.changed.add(q.name);
+    this.snapshotFrame = null;
     // Leading edge: the first tick 250 ms after the last message goes out at once (after the
     // rest of its batch), so what a client receives is fresh; a trailing timer sends what is
     // left when no further tick comes.
@@ -81,7 +86,7 @@ export class Hub {
     return new ReadableStream<Uint8Array>({
       start: (controller) => {
         client = {
-          id: ++this.seq, userId, topics: new Set(topics), controller, missed: null,
+          id: ++this.seq, userId, topics: new Set(topics), controller, missed: false,
           backlog: lastEventId ? [] : null, lastSent: lastEventId ?? '0-0', closed: false, onClose,
         };
         this.clients.add(client);
@@ -92,7 +97,7 @@ export class Hub {
         }
         controller.enqueue(enc.encode(`retry: 2000\n: connected\n\n`));
         if (topics.includes('prices') && this.latest.size) {
-          this.send(client, priceFrame([...this.latest.values()]));
+          this.send(client, this.snapshot());
         }
         if (topics.includes('heartbeat')) for (const b of this.beats.values()) this.send(client, b);
         if (lastEventId) void this.resume(client, lastEventId);
@@ -129,18 +134,23 @@ export class Hub {
       }
     }
     const set = this.byTopic.get(m.data.topic);
-    if (!set) return;
+    if (!set?.size) return;
+    let bytes: Uint8Array | undefined; // encoded once for every subscriber (a heartbeat has many)
     for (const c of set) {
       if (c.backlog) c.backlog.push(m);
-      else this.sendEvent(c, m);
+      else this.sendEvent(c, m, (bytes ??= eventFrame(m)));
     }
   }
 
-  private sendEvent(c: Client, m: BusMessage<RealtimeEvent>) {
+  private sendEvent(c: Client, m: BusMessage<RealtimeEvent>, bytes?: Uint8Array) {
     if (!idAfter(m.id, c.lastSent)) return; // already sent while resuming
     if ((c.controller.desiredSize ?? 0) <= 0) { this.drop(c); return; } // it resumes with Last-Event-ID
     c.lastSent = m.id;
-    this.send(c, enc.encode(`id: ${m.id}\nevent: ${m.data.event}\ndata: ${JSON.stringify({ topic: m.data.topic, ...wrap(m.data.data) })}\n\n`));
+    this.send(c, bytes ?? eventFrame(m));
+  }
+
+  private snapshot(): Uint8Array {
+    return (this.snapshotFrame ??= priceFrame([...this.latest.values()]));
   }
 
   private flushPrices() {
@@ -158,14 +168,12 @@ export class Hub {
       const room = c.controller.desiredSize ?? 0;
       if (room <= 0) {
         // slow client: remember what it missed instead of queueing more
-        c.missed ??= new Set();
-        for (const n of names) c.missed.add(n);
+        c.missed = true;
         continue;
       }
       if (c.missed) {
-        for (const n of names) c.missed.add(n);
-        this.send(c, priceFrame([...c.missed].map((n) => this.latest.get(n)!)));
-        c.missed = null;
+        this.send(c, this.snapshot());
+        c.missed = false;
       } else this.send(c, shared);
     }
   }
@@ -184,6 +192,10 @@ export class Hub {
 
 function priceFrame(items: PriceItem[]): Uint8Array {
   return enc.encode(`event: priceUpdate\ndata: ${JSON.stringify(items)}\n\n`);
+}
+
+function eventFrame(m: BusMessage<RealtimeEvent>): Uint8Array {
+  return enc.encode(`id: ${m.id}\nevent: ${m.data.event}\ndata: ${JSON.stringify({ topic: m.data.topic, ...wrap(m.data.data) })}\n\n`);
 }
 
 const wrap = (d: unknown) => (d && typeof d === 'object' && !Array.isArray(d) ? (d as object) : { data: d });
