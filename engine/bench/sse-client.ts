@@ -1,10 +1,12 @@
 // One process of SSE clients for bench:sse (several run side by side so the reading side is not
 export {};
-// the bottleneck). Measures between MEASURE_FROM and MEASURE_TO (epoch ms) and prints JSON.
+// the bottleneck). Connects its clients, then reads "<from> <to>" (epoch ms) on stdin, sent by
+// bench:sse once every client of every process is connected, measures between them and prints JSON.
 // Frames are cut and searched as bytes (no text decoding of 6 kB messages 10,000 times over),
 // so that a client's own parsing adds as little as it can to the latency it measures.
-const { BASE, TICKET, CLIENTS, MEASURE_FROM, MEASURE_TO, SAMPLE_EVERY } = process.env;
-const n = Number(CLIENTS), from = Number(MEASURE_FROM), to = Number(MEASURE_TO), sampleEvery = Number(SAMPLE_EVERY ?? 20);
+const { BASE, TICKET, CLIENTS, SAMPLE_EVERY } = process.env;
+let from = Infinity, to = Infinity;
+const n = Number(CLIENTS), sampleEvery = Number(SAMPLE_EVERY ?? 20);
 const fresh: number[] = [], ages: number[] = [];
 let messages = 0, connected = 0;
 const END = Buffer.from('\n\n'), PRICE = Buffer.from('event: priceUpdate'), T = Buffer.from('"t":');
@@ -105,14 +107,17 @@ function client(i: number): Promise<void> {
   });
 }
 
-let cpuAtFrom: NodeJS.CpuUsage | undefined;
-setTimeout(() => { cpuAtFrom = process.cpuUsage(); }, Math.max(0, from - Date.now()));
 const all: Promise<void>[] = [];
 for (let i = 0; i < n; i++) {
   all.push(client(i).catch((e) => console.error(e.message)));
   if (i % 100 === 99) await Bun.sleep(20);
 }
-console.error(`[clients] ${connected} connected`);
+let cpuAtFrom: NodeJS.CpuUsage | undefined;
+for await (const line of console) {
+  [from, to] = line.trim().split(' ').map(Number);
+  break;
+}
+setTimeout(() => { cpuAtFrom = process.cpuUsage(); }, Math.max(0, from - Date.now()));
 await Promise.race([Promise.all(all), Bun.sleep(Math.max(0, to - Date.now()) + 2000)]);
 const cpu = process.cpuUsage(cpuAtFrom);
 console.log(JSON.stringify({ connected, messages, fresh, ages, cpu_s: (cpu.user + cpu.system) / 1e6 }));

@@ -51,7 +51,7 @@ const ticket = signTicket(SECRET, { uid: Number(u.id), role: 3, sid: Number(s.id
 
 const bus = ROLE === 'gateway' ? RedisBus.connect(REDIS, { prefix: PREFIX }) : undefined;
 const engine = ROLE === 'gateway'
-  ? await startEngine({ DATABASE_URL: db.url, ENGINE_ROLE: 'gateway', REDIS_URL: REDIS, REDIS_PREFIX: PREFIX, DATABASE_POOL: '4' }, PORT, { fds: hard })
+  ? await startEngine({ DATABASE_URL: db.url, ENGINE_ROLE: 'gateway', REDIS_URL: REDIS, REDIS_PREFIX: PREFIX, }, PORT, { fds: hard })
   : await startEngine({ DATABASE_URL: db.url, ENGINE_ROLE: 'core' }, PORT, { fds: hard });
 const busLag: number[] = [];
 const stopLag = bus?.subscribe<{ ts: number }>(TICKS, (m) => { if (Date.now() >= measureFrom && Date.now() < measureTo) busLag.push(Date.now() - m.data.ts); });
@@ -60,14 +60,13 @@ const headers = { 'content-type': 'application/json', 'x-engine-secret': SECRET 
 
 // the clients: several processes, so that reading 40,000 messages a second is not the bottleneck
 const PROCS = Number(process.env.BENCH_CLIENT_PROCS ?? Math.max(4, Math.ceil(CLIENTS / 2500)));
-// every client connects (100 per 20 ms per process) before the measured window opens
-const measureFrom = Date.now() + 6000 + Math.ceil(CLIENTS / PROCS / 100) * 40, measureTo = measureFrom + SECONDS * 1000;
+let measureFrom = Infinity, measureTo = Infinity;
 const procs = Array.from({ length: PROCS }, (_, p) => Bun.spawn(raised([process.execPath, `${import.meta.dir}/sse-client.ts`]), {
   env: {
     ...process.env, BASE: base, TICKET: ticket, CLIENTS: String(Math.floor(CLIENTS / PROCS) + (p < CLIENTS % PROCS ? 1 : 0)),
-    MEASURE_FROM: String(measureFrom), MEASURE_TO: String(measureTo), BUN_CONFIG_MAX_HTTP_REQUESTS: '65535',
+    BUN_CONFIG_MAX_HTTP_REQUESTS: '65535',
   },
-  stdout: 'pipe', stderr: 'inherit',
+  stdin: 'pipe', stdout: 'pipe', stderr: 'inherit',
 }));
 
 // the feed: every instrument ticks HZ times a second, staggered (a tenth of them every 10 ms);
@@ -82,6 +81,19 @@ const ticker = setInterval(() => {
   else void fetch(`${base}/test/quotes`, { method: 'POST', headers, body: JSON.stringify(body) }).then((r) => r.arrayBuffer());
 }, 1000 / HZ / SLOTS);
 
+// the measured window opens 2 s after every client is connected (each checked its ticket and
+// session, as a browser's stream is)
+const metricValue = async (name: string) => {
+  const text = await fetch(`${base}/metrics`).then((r) => r.text()).catch(() => '');
+  return Number(new RegExp(`^${name} (\\S+)`, 'm').exec(text)?.[1] ?? 0);
+};
+const connectStart = Date.now();
+while (Date.now() - connectStart < 120_000 && (await metricValue('engine_sse_clients')) < CLIENTS) await Bun.sleep(250);
+const connect_s = +((Date.now() - connectStart) / 1000).toFixed(1);
+measureFrom = Date.now() + 2000;
+measureTo = measureFrom + SECONDS * 1000;
+for (const p of procs) { p.stdin.write(`${measureFrom} ${measureTo}\n`); await p.stdin.flush(); }
+
 // the gateway's CPU time over the measured window (utime + stime, in clock ticks)
 const cpuTicks = () => readFileSync(`/proc/${engine.pid}/stat`, 'utf8').split(') ')[1].split(' ').slice(11, 13).reduce((a, x) => a + Number(x), 0);
 await Bun.sleep(Math.max(0, measureFrom - Date.now()));
@@ -89,6 +101,8 @@ const cpu0 = cpuTicks(), at0 = Date.now();
 await Bun.sleep(Math.max(0, measureTo - Date.now() - 200));
 const gatewayCpuPct = Math.round(((cpuTicks() - cpu0) / 100) / ((Date.now() - at0) / 1000) * 100);
 const rss = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${engine.pid}/status`, 'utf8'))?.[1] ?? 0) / 1024; // with every client connected
+const scrape = ROLE === 'gateway' ? await fetch(`${base}/metrics`).then((r) => r.text()).catch(() => '') : '';
+const counter = (name: string) => Number(new RegExp(`^${name} (\\S+)`, 'm').exec(scrape)?.[1] ?? NaN);
 const outputs = await Promise.all(procs.map(async (p) => JSON.parse(await new Response(p.stdout).text())));
 clearInterval(ticker);
 const fresh: number[] = outputs.flatMap((o) => o.fresh);
@@ -116,7 +130,8 @@ console.log(JSON.stringify({
   ...(bus ? { bus_p50_ms: percentile(busLag, 50), bus_p99_ms: percentile(busLag, 99) } : {}),
   quote_age_p50_ms: +percentile(ages, 50).toFixed(1), quote_age_p99_ms: +percentile(ages, 99).toFixed(1),
   messages_per_s: Math.round(messages / SECONDS), per_client_msgs_per_s: +(messages / SECONDS / CLIENTS).toFixed(2),
-  rss_mb: Math.round(rss), engine_cpu_pct: gatewayCpuPct,
+  ...(scrape ? { server_msgs: counter('engine_sse_messages_total'), server_skipped_rounds: counter('engine_sse_rounds_skipped_total') } : {}),
+  connect_s, rss_mb: Math.round(rss), engine_cpu_pct: gatewayCpuPct,
   clients_cpu_pct: Math.round(outputs.reduce((a, o) => a + o.cpu_s, 0) / SECONDS * 100),
   target: big ? { p99_ms: 200, rss_mb: 1024 } : { p99_ms: 100, rss_mb: 500 },
 }));

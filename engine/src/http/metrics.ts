@@ -27,5 +27,6 @@ export function gatewayMetricsText(g: Gateway): string {
     metric('engine_ticks_total', 'counter', 'Ticks received from the bus', [[null, g.ticks]]),
     metric('engine_sse_clients', 'gauge', 'Connected SSE clients', [[null, g.hub.clientCount]]),
     metric('engine_sse_messages_total', 'counter', 'SSE messages sent', [[null, g.hub.messagesSent]]),
+    metric('engine_sse_rounds_skipped_total', 'counter', 'Price rounds skipped for a client whose buffer was full', [[null, g.hub.roundsSkipped]]),
   ].join('\n') + '\n';
 }

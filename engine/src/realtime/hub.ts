@@ -12,7 +12,6 @@ import { idAfter } from '../bus/bus.ts';
 
 export const PRICE_INTERVAL_MS = 250;
 const TRAILING_GRACE_MS = 100;
-const BUFFER_BYTES = 256 * 1024;
 const enc = new TextEncoder();
 
 interface PriceItem { name: string; bids: number; asks: number; closeoutBid: number; closeoutAsk: number; t: number }
@@ -21,7 +20,12 @@ export interface Client {
   id: number;
   userId: number;
   topics: Set<string>;
-  controller: ReadableStreamDefaultController<Uint8Array>;
+  /** Bun's direct stream: a write goes to the socket, no queue of its own in between */
+  sink: DirectSink;
+  /** the last write did not fit the socket: the client is behind until it drains */
+  blocked: boolean;
+  /** ends the stream */
+  end: () => void;
   missed: boolean;                 // skipped a round while its buffer was full
   backlog: BusMessage<RealtimeEvent>[] | null; // live events held while resuming
   lastSent: string;                // last event id sent
@@ -29,6 +33,8 @@ export interface Client {
   /** called once when the stream ends (the realtime route's presence count) */
   onClose?: () => void;
 }
+
+interface DirectSink { write(data: Uint8Array): number | Promise<number>; close(error?: Error): void }
 
 export class Hub {
   private clients = new Set<Client>();
@@ -46,6 +52,8 @@ export class Hub {
   /** every latest price, encoded once until the next price changes it */
   private snapshotFrame: Uint8Array | null = null;
   messagesSent = 0;
+  /** price rounds a client skipped because its buffer was full (it was slower than the prices) */
+  roundsSkipped = 0;
 
   constructor(private bus: Bus) {
     this.unsub = bus.subscribe<RealtimeEvent>(EVENTS, (m) => this.onEvent(m));
@@ -82,11 +90,16 @@ export class Hub {
 
   /** Open a stream for verified claims and allowed topics; `lastEventId` resumes user events. */
   open(userId: number, topics: string[], lastEventId?: string, onClose?: () => void): ReadableStream<Uint8Array> {
-    let client!: Client;
-    return new ReadableStream<Uint8Array>({
-      start: (controller) => {
+    let client: Client | undefined;
+    // A direct stream (Bun): pull() runs once when the response starts and stays pending while
+    // the stream is open; writes go straight to the connection, and one that does not fit
+    // returns a promise (the client is behind) instead of growing a queue per client.
+    const source = {
+      type: 'direct' as const,
+      pull: (sink: DirectSink) => new Promise<void>((end) => {
+        if (client) return; // pulled again by a reader: the stream is already open
         client = {
-          id: ++this.seq, userId, topics: new Set(topics), controller, missed: false,
+          id: ++this.seq, userId, topics: new Set(topics), sink, blocked: false, end, missed: false,
           backlog: lastEventId ? [] : null, lastSent: lastEventId ?? '0-0', closed: false, onClose,
         };
         this.clients.add(client);
@@ -95,15 +108,16 @@ export class Hub {
           if (!set) this.byTopic.set(t, (set = new Set()));
           set.add(client);
         }
-        controller.enqueue(enc.encode(`retry: 2000\n: connected\n\n`));
+        this.send(client, enc.encode(`retry: 2000\n: connected\n\n`));
         if (topics.includes('prices') && this.latest.size) {
           this.send(client, this.snapshot());
         }
         if (topics.includes('heartbeat')) for (const b of this.beats.values()) this.send(client, b);
         if (lastEventId) void this.resume(client, lastEventId);
-      },
-      cancel: () => this.drop(client),
-    }, { highWaterMark: BUFFER_BYTES, size: (chunk) => chunk?.byteLength ?? 0 });
+      }),
+      cancel: () => { if (client) this.drop(client); },
+    };
+    return new ReadableStream(source as unknown as UnderlyingDefaultSource<Uint8Array>);
   }
 
   drop(c: Client) {
@@ -112,7 +126,8 @@ export class Hub {
     c.onClose?.();
     this.clients.delete(c);
     for (const t of c.topics) this.byTopic.get(t)?.delete(c);
-    try { c.controller.close(); } catch { /* already closed */ }
+    try { c.sink.close(); } catch { /* already closed */ }
+    c.end();
   }
 
   private async resume(c: Client, after: string) {
@@ -144,7 +159,7 @@ export class Hub {
 
   private sendEvent(c: Client, m: BusMessage<RealtimeEvent>, bytes?: Uint8Array) {
     if (!idAfter(m.id, c.lastSent)) return; // already sent while resuming
-    if ((c.controller.desiredSize ?? 0) <= 0) { this.drop(c); return; } // it resumes with Last-Event-ID
+    if (c.blocked) { this.drop(c); return; } // it resumes with Last-Event-ID
     c.lastSent = m.id;
     this.send(c, bytes ?? eventFrame(m));
   }
@@ -165,10 +180,10 @@ export class Hub {
     if (!names.length || !subs?.size) return;
     const shared = priceFrame(names.map((n) => this.latest.get(n)!));
     for (const c of subs) {
-      const room = c.controller.desiredSize ?? 0;
-      if (room <= 0) {
+      if (c.blocked) {
         // slow client: remember what it missed instead of queueing more
         c.missed = true;
+        this.roundsSkipped++;
         continue;
       }
       if (c.missed) {
@@ -180,13 +195,17 @@ export class Hub {
 
   private send(c: Client, bytes: Uint8Array) {
     try {
-      c.controller.enqueue(bytes);
+      const r = c.sink.write(bytes);
       this.messagesSent++;
+      if (typeof r !== 'number') {
+        c.blocked = true;
+        r.then(() => { c.blocked = false; }, () => this.drop(c));
+      }
     } catch { this.drop(c); }
   }
 
   private broadcastRaw(bytes: Uint8Array) {
-    for (const c of this.clients) if ((c.controller.desiredSize ?? 0) > 0) this.send(c, bytes);
+    for (const c of this.clients) if (!c.blocked) this.send(c, bytes);
   }
 }
 
