@@ -6,6 +6,7 @@
 // marks the sessions of its open streams as seen.
 import { describe, expect, test, afterAll } from 'bun:test';
 import { spawn, type ChildProcess } from 'node:child_process';
+import Redis from 'ioredis';
 import path from 'node:path';
 import { db, createUser, createInstrument, createSession, uniq, SECRET, within } from './helpers.ts';
 import { Core, TICKS } from '../src/core.ts';
@@ -24,6 +25,11 @@ let child: ChildProcess | undefined;
 afterAll(async () => {
   child?.kill('SIGKILL');
   for (const c of cleanup.reverse()) await c().catch(() => {});
+  if (redisUp) { // this run's streams
+    const r = new Redis(REDIS);
+    await r.del(`${PREFIX}${TICKS}`, `${PREFIX}events`).catch(() => {});
+    r.disconnect();
+  }
   await sql.end();
 });
 
