@@ -30,8 +30,11 @@ export async function freshDatabase(name: string) {
   return { sql, url: url.toString(), drop };
 }
 
-export async function startEngine(env: Record<string, string>, port: number): Promise<ChildProcess> {
-  const child = spawn(path.join(root, 'node_modules/.bin/bun'), [...(process.env.BENCH_ENGINE_ARGS?.split(' ').filter(Boolean) ?? []), 'engine/src/main.ts'], {
+/** `opts.fds`: start it through `ulimit -n <fds>` (bench:sse's thousands of connections). */
+export async function startEngine(env: Record<string, string>, port: number, opts: { fds?: string } = {}): Promise<ChildProcess> {
+  const cmd = [path.join(root, 'node_modules/.bin/bun'), ...(process.env.BENCH_ENGINE_ARGS?.split(' ').filter(Boolean) ?? []), 'engine/src/main.ts'];
+  const [file, ...args] = opts.fds ? ['sh', '-c', `ulimit -n ${opts.fds} 2>/dev/null; exec "$@"`, 'sh', ...cmd] : cmd;
+  const child = spawn(file, args, {
     cwd: root, env: { ...process.env, ENGINE_PORT: String(port), ENGINE_SECRET: SECRET, ENGINE_TEST_CONTROLS: '1', ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   });

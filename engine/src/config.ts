@@ -4,10 +4,13 @@ import { z } from 'zod';
 const schema = z.object({
   DATABASE_URL: z.string().url(),
   REDIS_URL: z.string().url().optional(),
+  /** Prefixes the bus's Redis keys, so that several engines can share one Redis (benches, tests). */
+  REDIS_PREFIX: z.string().max(100).default(''),
   DATABASE_POOL: z.coerce.number().int().min(1).max(200).default(20),
   ENGINE_HOST: z.string().default('127.0.0.1'),
   ENGINE_PORT: z.coerce.number().int().min(0).max(65535).default(4000),
-  ENGINE_ROLE: z.enum(['all', 'feed', 'core']).default('all'),
+  /** all: one process does everything; feed; core; gateway: only /v1/stream (+ health, metrics), fed from the bus */
+  ENGINE_ROLE: z.enum(['all', 'feed', 'core', 'gateway']).default('all'),
   /** Scale-out: core processes split the balances by id % ENGINE_PARTITIONS; this one keeps ENGINE_PARTITION. */
   ENGINE_PARTITIONS: z.coerce.number().int().min(1).max(1024).default(1),
   ENGINE_PARTITION: z.coerce.number().int().min(0).default(0),

@@ -1,13 +1,16 @@
 // Engine entry point: wiring per role, listening, clean shutdown.
 //   all  (default) feed + core + HTTP/SSE in one process, in-process bus unless REDIS_URL
 //   feed  ticks to the bus only
-//   core  book, risk, orders, HTTP/SSE; ticks from the bus (REDIS_URL)
+//   core  book, risk, orders, HTTP/SSE; ticks from the bus (REDIS_URL); publishes realtime events
+//   gateway  only /v1/stream (+ /v1/health, /v1/metrics): prices from the feed's ticks and user,
+//         track and heartbeat events from the bus (REDIS_URL); as many as the browsers need
 import { loadConfig } from './config.ts';
 import { connect } from './db.ts';
 import { createApp } from './http/app.ts';
 import { createBus } from './bus/index.ts';
 import { Core, TICKS, EVENTS, type RealtimeEvent } from './core.ts';
 import { Hub } from './realtime/hub.ts';
+import { Gateway } from './realtime/gateway.ts';
 import { loadInstruments, type Instrument, type Tick } from './book/book.ts';
 import { Simulator } from './feed/simulator.ts';
 import { backfill } from './feed/backfill.ts';
@@ -19,7 +22,8 @@ import { PartitionLeases } from './partitions.ts';
 const config = loadConfig();
 const sql = connect(config.DATABASE_URL, { max: config.DATABASE_POOL });
 const bus = createBus(config.REDIS_URL, {
-  prefix: config.ENGINE_CLUSTER === 'default' ? '' : `${config.ENGINE_CLUSTER}:`,
+  // REDIS_PREFIX names the keys outright; else a cluster other than 'default' prefixes them with its name
+  prefix: config.REDIS_PREFIX || (config.ENGINE_CLUSTER === 'default' ? '' : `${config.ENGINE_CLUSTER}:`),
   // ticks are kept by age, long enough for a partition takeover to replay what was missed
   retainMs: { [TICKS]: config.TICK_RETENTION_MS },
 });
@@ -33,6 +37,7 @@ let core: Core | undefined;
 let hub: Hub | undefined;
 let leases: PartitionLeases | undefined;
 let leaseSql: ReturnType<typeof connect> | undefined;
+let gateway: Gateway | undefined;
 
 if (role === 'all' || role === 'core') {
   const partition = { count: config.ENGINE_PARTITIONS, index: config.ENGINE_PARTITION };
@@ -53,6 +58,12 @@ if (role === 'all' || role === 'core') {
   log(`core: ${core.book.instruments.size} instruments, ${core.risk.openPositions} open positions rebuilt` +
     (leased ? ` (partitions leased: owns ${[...core.owned].join(', ') || 'none yet'} of ${partition.count}, cluster ${config.ENGINE_CLUSTER})`
       : partition.count > 1 ? ` (partition ${partition.index} of ${partition.count})` : ''));
+}
+
+if (role === 'gateway') {
+  gateway = new Gateway({ sql, bus });
+  await gateway.start();
+  log(`gateway: ${gateway.book.instruments.size} instruments, streams fed from the bus`);
 }
 
 if (role === 'all' || role === 'feed') {
@@ -116,7 +127,7 @@ if (role === 'all' || role === 'feed') {
 }
 
 const app = createApp({
-  sql, core, bus, hub, secret: config.ENGINE_SECRET, testControls: config.ENGINE_TEST_CONTROLS === '1',
+  sql, core, bus, hub, gateway, secret: config.ENGINE_SECRET, testControls: config.ENGINE_TEST_CONTROLS === '1',
   partitions: leases ? () => leases!.status() : undefined,
   feeds: () => [...(manager?.providers() ?? []), ...feeds].map((f) => f.status()),
 }).listen({ hostname: config.ENGINE_HOST, port: config.ENGINE_PORT, idleTimeout: 0 });
@@ -131,6 +142,7 @@ async function shutdown(signal: string) {
   for (const f of feeds) await f.stop();
   await manager?.stop();
   hub?.close();
+  await gateway?.stop();
   await app.stop();
   await leases?.stop();
   await core?.stop();

@@ -4,12 +4,13 @@ import type { Sql } from '../db.ts';
 import type { Core } from '../core.ts';
 import type { Bus } from '../bus/index.ts';
 import type { Hub } from '../realtime/hub.ts';
+import type { Gateway } from '../realtime/gateway.ts';
 import type { FeedStatus } from '../feed/feed.ts';
 import { HttpError } from './errors.ts';
 import { orderRoutes } from './orders.ts';
 import { marketRoutes } from './market.ts';
-import { realtimeRoutes } from './realtime.ts';
-import { metricsText } from './metrics.ts';
+import { realtimeRoutes, streamRoutes } from './realtime.ts';
+import { metricsText, gatewayMetricsText } from './metrics.ts';
 import { requireSecret } from './internal.ts';
 import { engineServerInfo } from './server-info.ts';
 import { DECIMAL_INPUTS, parseDecimal, type DecimalField } from '../domain/index.ts';
@@ -24,6 +25,8 @@ export interface AppDeps {
   core?: Core;
   bus?: Bus;
   hub?: Hub;
+  /** ENGINE_ROLE=gateway: the stream and its metrics, no core */
+  gateway?: Gateway;
   feeds?: () => FeedStatus[];
   /** failover (partitions.ts): which process owns which partition */
   partitions?: () => Promise<unknown>;
@@ -31,7 +34,7 @@ export interface AppDeps {
   testControls?: boolean;
 }
 
-export function createApp({ sql, startedAt = new Date(), core, bus, hub, feeds, partitions, secret = 'dev-only-engine-secret-change-me', testControls = false }: AppDeps) {
+export function createApp({ sql, startedAt = new Date(), core, bus, hub, gateway, feeds, partitions, secret = 'dev-only-engine-secret-change-me', testControls = false }: AppDeps) {
   return new Elysia({ prefix: '/v1' })
     .error({ HttpError, Refused })
     .onError(({ code, error, set }) => {
@@ -88,8 +91,12 @@ export function createApp({ sql, startedAt = new Date(), core, bus, hub, feeds, 
       return { server: await engineServerInfo() };
     })
     // typed as the engine with every role (the typed client's App); a process without a core answers 404
-    .use(core ? coreRoutes(core, hub, secret, testControls) : (new Elysia() as unknown as ReturnType<typeof coreRoutes>))
-    .use(hub && core ? realtimeRoutes(hub, core, sql, secret) : (new Elysia() as unknown as ReturnType<typeof realtimeRoutes>));
+    .use(core ? coreRoutes(core, hub, secret, testControls)
+      : gateway ? (gatewayRoutes(gateway) as unknown as ReturnType<typeof coreRoutes>)
+      : (new Elysia() as unknown as ReturnType<typeof coreRoutes>))
+    .use(hub && core ? realtimeRoutes(hub, core, sql, secret)
+      : gateway ? (streamRoutes(gateway.hub, sql, secret) as unknown as ReturnType<typeof realtimeRoutes>)
+      : (new Elysia() as unknown as ReturnType<typeof realtimeRoutes>));
 }
 
 function coreRoutes(core: Core, hub: Hub | undefined, secret: string, testControls: boolean) {
@@ -101,6 +108,14 @@ function coreRoutes(core: Core, hub: Hub | undefined, secret: string, testContro
     .use(marketRoutes(core))
     .use(orderRoutes(core, secret))
     .use(testControls ? testRoutes(core, secret) : (new Elysia() as unknown as ReturnType<typeof testRoutes>));
+}
+
+/** A gateway's own metrics (its stream clients, the ticks it fanned out). */
+function gatewayRoutes(gateway: Gateway) {
+  return new Elysia().get('/metrics', ({ set }) => {
+    set.headers['content-type'] = 'text/plain; version=0.0.4';
+    return gatewayMetricsText(gateway);
+  });
 }
 
 /** Only with ENGINE_TEST_CONTROLS=1: end-to-end tests set prices. */

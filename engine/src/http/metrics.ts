@@ -1,5 +1,6 @@
 import type { Core } from '../core.ts';
 import type { Hub } from '../realtime/hub.ts';
+import type { Gateway } from '../realtime/gateway.ts';
 import { metric } from '../metrics.ts';
 
 let last = { at: performance.now(), ticks: 0 };
@@ -26,5 +27,14 @@ export function metricsText(core: Core, hub?: Hub): string {
     metric('engine_replay_closes_total', 'counter', 'Closes a replayed tick asked for', [[null, core.failover.replayCloses]]),
     metric('engine_last_takeover_milliseconds', 'gauge', 'Time of the last takeover (rebuild and replay)', [[null, core.failover.lastTakeoverMs]]),
     metric('engine_sse_clients', 'gauge', 'Connected SSE clients', [[null, hub?.clientCount ?? 0]]),
+  ].join('\n') + '\n';
+}
+
+export function gatewayMetricsText(g: Gateway): string {
+  return [
+    metric('engine_ticks_total', 'counter', 'Ticks received from the bus', [[null, g.ticks]]),
+    metric('engine_sse_clients', 'gauge', 'Connected SSE clients', [[null, g.hub.clientCount]]),
+    metric('engine_sse_messages_total', 'counter', 'SSE messages sent', [[null, g.hub.messagesSent]]),
+    metric('engine_sse_rounds_skipped_total', 'counter', 'Price rounds skipped for a client whose buffer was full', [[null, g.hub.roundsSkipped]]),
   ].join('\n') + '\n';
 }

@@ -1,5 +1,6 @@
 // GET /v1/stream (SSE, ticket in the query as EventSource cannot set headers) and
-// POST /v1/events (web publishes notifications and tracking).
+// POST /v1/events (web publishes notifications and tracking). A gateway process
+// (realtime/gateway.ts) serves the stream alone; a core serves both.
 import { Elysia, t } from 'elysia';
 import type { Core } from '../core.ts';
 import type { Hub } from '../realtime/hub.ts';
@@ -14,7 +15,8 @@ import { requireSecret } from './internal.ts';
  */
 export const presenceTouchMs = () => Number(process.env.PRESENCE_TOUCH_MS) || 60_000;
 
-export function realtimeRoutes(hub: Hub, core: Core, sql: Sql, secret: string) {
+/** GET /v1/stream: a core's (ENGINE_ROLE all or core) and a gateway's (ENGINE_ROLE=gateway). */
+export function streamRoutes(hub: Hub, sql: Sql, secret: string) {
   // session id → streams open on this process; their sessions are touched once a minute, so a
   // user who keeps a page open shows online in the back-office without making requests
   const open = new Map<number, number>();
@@ -64,7 +66,12 @@ export function realtimeRoutes(hub: Hub, core: Core, sql: Sql, secret: string) {
         topics: t.Optional(t.String({ maxLength: 500 })),
         lastEventId: t.Optional(t.String({ pattern: '^\\d+-\\d+$' })),
       }),
-    })
+    });
+}
+
+/** POST /v1/events: a core's only (it publishes to the bus; every hub, a gateway's too, fans it out). */
+export function eventRoutes(core: Core, secret: string) {
+  return new Elysia()
     .post('/events', async ({ body, headers }) => {
       requireSecret(headers, secret);
       if (!/^(user|track):\d+$|^heartbeat$/.test(body.topic)) throw new HttpError(400, 'Unknown topic');
@@ -77,4 +84,9 @@ export function realtimeRoutes(hub: Hub, core: Core, sql: Sql, secret: string) {
         data: t.Optional(t.Unknown()),
       }),
     });
+}
+
+/** Both, as a core serves them. */
+export function realtimeRoutes(hub: Hub, core: Core, sql: Sql, secret: string) {
+  return new Elysia().use(streamRoutes(hub, sql, secret)).use(eventRoutes(core, secret));
 }

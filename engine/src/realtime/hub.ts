@@ -1,6 +1,8 @@
 // SSE fan-out. Prices are coalesced: at most one 'priceUpdate' every 250 ms per client,
 // carrying only the instruments that changed, encoded once and shared by every client. A
-// client whose buffer is full skips a round and later gets one snapshot of what it missed.
+// client whose buffer is full skips a round and later gets the snapshot of every price (also
+// encoded once and shared, like the one a new client starts with): nothing on the hot path is
+// serialised per client, and one timer serves every client's 250 ms window.
 // User events carry the bus id as the SSE id so a client resumes with Last-Event-ID; a client
 // that cannot keep up with them is disconnected (and resumes) rather than buffered forever.
 import type { Quote } from '../book/book.ts';
@@ -10,7 +12,6 @@ import { idAfter } from '../bus/bus.ts';
 
 export const PRICE_INTERVAL_MS = 250;
 const TRAILING_GRACE_MS = 100;
-const BUFFER_BYTES = 256 * 1024;
 const enc = new TextEncoder();
 
 interface PriceItem { name: string; bids: number; asks: number; closeoutBid: number; closeoutAsk: number; t: number }
@@ -19,14 +20,21 @@ export interface Client {
   id: number;
   userId: number;
   topics: Set<string>;
-  controller: ReadableStreamDefaultController<Uint8Array>;
-  missed: Set<string> | null;     // instruments skipped while the buffer was full
+  /** Bun's direct stream: a write goes to the socket, no queue of its own in between */
+  sink: DirectSink;
+  /** the last write did not fit the socket: the client is behind until it drains */
+  blocked: boolean;
+  /** ends the stream */
+  end: () => void;
+  missed: boolean;                 // skipped a round while its buffer was full
   backlog: BusMessage<RealtimeEvent>[] | null; // live events held while resuming
   lastSent: string;                // last event id sent
   closed: boolean;
   /** called once when the stream ends (the realtime route's presence count) */
   onClose?: () => void;
 }
+
+interface DirectSink { write(data: Uint8Array): number | Promise<number>; close(error?: Error): void }
 
 export class Hub {
   private clients = new Set<Client>();
@@ -41,7 +49,11 @@ export class Hub {
   private seq = 0;
   /** the last heartbeat per feed api: a status page opened between two beats sees it at once */
   private beats = new Map<string, Uint8Array>();
+  /** every latest price, encoded once until the next price changes it */
+  private snapshotFrame: Uint8Array | null = null;
   messagesSent = 0;
+  /** price rounds a client skipped because its buffer was full (it was slower than the prices) */
+  roundsSkipped = 0;
 
   constructor(private bus: Bus) {
     this.unsub = bus.subscribe<RealtimeEvent>(EVENTS, (m) => this.onEvent(m));
@@ -61,9 +73,10 @@ export class Hub {
   onQuote(q: Quote) {
     this.latest.set(q.name, {
       name: q.name, bids: q.bid, asks: q.ask, closeoutBid: q.closeoutBid, closeoutAsk: q.closeoutAsk,
-      t: performance.timeOrigin + q.ingestedAt,
+      t: Math.round(performance.timeOrigin + q.ingestedAt), // whole ms: 60 quotes × 4 a second × every client
     });
     this.changed.add(q.name);
+    this.snapshotFrame = null;
     // Leading edge: the first tick 250 ms after the last message goes out at once (after the
     // rest of its batch), so what a client receives is fresh; a trailing timer sends what is
     // left when no further tick comes.
@@ -77,11 +90,16 @@ export class Hub {
 
   /** Open a stream for verified claims and allowed topics; `lastEventId` resumes user events. */
   open(userId: number, topics: string[], lastEventId?: string, onClose?: () => void): ReadableStream<Uint8Array> {
-    let client!: Client;
-    return new ReadableStream<Uint8Array>({
-      start: (controller) => {
+    let client: Client | undefined;
+    // A direct stream (Bun): pull() runs once when the response starts and stays pending while
+    // the stream is open; writes go straight to the connection, and one that does not fit
+    // returns a promise (the client is behind) instead of growing a queue per client.
+    const source = {
+      type: 'direct' as const,
+      pull: (sink: DirectSink) => new Promise<void>((end) => {
+        if (client) return; // pulled again by a reader: the stream is already open
         client = {
-          id: ++this.seq, userId, topics: new Set(topics), controller, missed: null,
+          id: ++this.seq, userId, topics: new Set(topics), sink, blocked: false, end, missed: false,
           backlog: lastEventId ? [] : null, lastSent: lastEventId ?? '0-0', closed: false, onClose,
         };
         this.clients.add(client);
@@ -90,15 +108,16 @@ export class Hub {
           if (!set) this.byTopic.set(t, (set = new Set()));
           set.add(client);
         }
-        controller.enqueue(enc.encode(`retry: 2000\n: connected\n\n`));
+        this.send(client, enc.encode(`retry: 2000\n: connected\n\n`));
         if (topics.includes('prices') && this.latest.size) {
-          this.send(client, priceFrame([...this.latest.values()]));
+          this.send(client, this.snapshot());
         }
         if (topics.includes('heartbeat')) for (const b of this.beats.values()) this.send(client, b);
         if (lastEventId) void this.resume(client, lastEventId);
-      },
-      cancel: () => this.drop(client),
-    }, { highWaterMark: BUFFER_BYTES, size: (chunk) => chunk?.byteLength ?? 0 });
+      }),
+      cancel: () => { if (client) this.drop(client); },
+    };
+    return new ReadableStream(source as unknown as UnderlyingDefaultSource<Uint8Array>);
   }
 
   drop(c: Client) {
@@ -107,7 +126,8 @@ export class Hub {
     c.onClose?.();
     this.clients.delete(c);
     for (const t of c.topics) this.byTopic.get(t)?.delete(c);
-    try { c.controller.close(); } catch { /* already closed */ }
+    try { c.sink.close(); } catch { /* already closed */ }
+    c.end();
   }
 
   private async resume(c: Client, after: string) {
@@ -129,18 +149,23 @@ export class Hub {
       }
     }
     const set = this.byTopic.get(m.data.topic);
-    if (!set) return;
+    if (!set?.size) return;
+    let bytes: Uint8Array | undefined; // encoded once for every subscriber (a heartbeat has many)
     for (const c of set) {
       if (c.backlog) c.backlog.push(m);
-      else this.sendEvent(c, m);
+      else this.sendEvent(c, m, (bytes ??= eventFrame(m)));
     }
   }
 
-  private sendEvent(c: Client, m: BusMessage<RealtimeEvent>) {
+  private sendEvent(c: Client, m: BusMessage<RealtimeEvent>, bytes?: Uint8Array) {
     if (!idAfter(m.id, c.lastSent)) return; // already sent while resuming
-    if ((c.controller.desiredSize ?? 0) <= 0) { this.drop(c); return; } // it resumes with Last-Event-ID
+    if (c.blocked) { this.drop(c); return; } // it resumes with Last-Event-ID
     c.lastSent = m.id;
-    this.send(c, enc.encode(`id: ${m.id}\nevent: ${m.data.event}\ndata: ${JSON.stringify({ topic: m.data.topic, ...wrap(m.data.data) })}\n\n`));
+    this.send(c, bytes ?? eventFrame(m));
+  }
+
+  private snapshot(): Uint8Array {
+    return (this.snapshotFrame ??= priceFrame([...this.latest.values()]));
   }
 
   private flushPrices() {
@@ -155,35 +180,41 @@ export class Hub {
     if (!names.length || !subs?.size) return;
     const shared = priceFrame(names.map((n) => this.latest.get(n)!));
     for (const c of subs) {
-      const room = c.controller.desiredSize ?? 0;
-      if (room <= 0) {
+      if (c.blocked) {
         // slow client: remember what it missed instead of queueing more
-        c.missed ??= new Set();
-        for (const n of names) c.missed.add(n);
+        c.missed = true;
+        this.roundsSkipped++;
         continue;
       }
       if (c.missed) {
-        for (const n of names) c.missed.add(n);
-        this.send(c, priceFrame([...c.missed].map((n) => this.latest.get(n)!)));
-        c.missed = null;
+        this.send(c, this.snapshot());
+        c.missed = false;
       } else this.send(c, shared);
     }
   }
 
   private send(c: Client, bytes: Uint8Array) {
     try {
-      c.controller.enqueue(bytes);
+      const r = c.sink.write(bytes);
       this.messagesSent++;
+      if (typeof r !== 'number') {
+        c.blocked = true;
+        r.then(() => { c.blocked = false; }, () => this.drop(c));
+      }
     } catch { this.drop(c); }
   }
 
   private broadcastRaw(bytes: Uint8Array) {
-    for (const c of this.clients) if ((c.controller.desiredSize ?? 0) > 0) this.send(c, bytes);
+    for (const c of this.clients) if (!c.blocked) this.send(c, bytes);
   }
 }
 
 function priceFrame(items: PriceItem[]): Uint8Array {
   return enc.encode(`event: priceUpdate\ndata: ${JSON.stringify(items)}\n\n`);
+}
+
+function eventFrame(m: BusMessage<RealtimeEvent>): Uint8Array {
+  return enc.encode(`id: ${m.id}\nevent: ${m.data.event}\ndata: ${JSON.stringify({ topic: m.data.topic, ...wrap(m.data.data) })}\n\n`);
 }
 
 const wrap = (d: unknown) => (d && typeof d === 'object' && !Array.isArray(d) ? (d as object) : { data: d });
