@@ -9,6 +9,7 @@ import { renderToPipeableStream } from 'react-dom/server';
 import { I18nextProvider } from 'react-i18next';
 import { FALLBACK_LANGUAGE, type Resources } from '~/modules/i18n/i18n.ts';
 import { serverI18n } from '~/modules/i18n/i18n.server.ts';
+import { bootPayments } from '~/modules/payments/boot.server.ts';
 
 const ABORT_DELAY = 5_000;
 
@@ -66,6 +67,9 @@ class Gather extends Transform {
  * /favicon.ico, a 405) is one line, not a stack trace; a request the client dropped is not an
  * error; anything else is logged in full.
  */
+// payments (issue 13): the reconciliation job of pending card deposits, and the mock providers under MOCKS=1
+bootPayments();
+
 export const handleError: HandleErrorFunction = (error, { request }) => {
   if (request.signal.aborted) return;
   if (isRouteErrorResponse(error)) {

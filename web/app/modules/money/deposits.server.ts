@@ -8,6 +8,7 @@ import type { ListQuery } from '~/components/ui/list-params.ts';
 import { prefixMatch } from '~/utils/prefix-search.server.ts';
 import { engine } from '~/modules/trading/engine.server.ts';
 import { activeGateways, isKycApproved, type Gateway } from './money.server.ts';
+import { depositPaymentEvents, type PaymentEventRow } from '~/modules/payments/events.server.ts';
 
 export type DepositStatus = 'pending' | 'approved' | 'declined';
 export const DEPOSIT_STATUSES: readonly DepositStatus[] = ['pending', 'approved', 'declined'];
@@ -87,7 +88,11 @@ export interface DepositRow {
   awaitingSecond: boolean;
 }
 
-export interface StaffDepositRow extends DepositRow { userId: number; email: string; reference: string | null }
+export interface StaffDepositRow extends DepositRow {
+  userId: number; email: string; reference: string | null;
+  /** a card / wallet deposit's provider notifications and status checks (modules/payments) */
+  paymentEvents: PaymentEventRow[];
+}
 
 function details(d: unknown): DepositDetails {
   const o = (d && typeof d === 'object' ? d : {}) as Record<string, unknown>;
@@ -179,9 +184,13 @@ export async function staffDeposits(sql: Sql, q: ListQuery & { status?: DepositS
          ORDER BY ${order('d')}`,
     count,
   ]);
+  const events = await depositPaymentEvents(sql, rows.map((r) => Number(r.id)));
   return {
     total: total.n as number,
-    rows: rows.map((r): StaffDepositRow => ({ ...row(r), userId: Number(r.user_id), email: String(r.email), reference: (r.reference as string | null) ?? null })),
+    rows: rows.map((r): StaffDepositRow => ({
+      ...row(r), userId: Number(r.user_id), email: String(r.email), reference: (r.reference as string | null) ?? null,
+      paymentEvents: events.get(Number(r.id)) ?? [],
+    })),
   };
 }
 
