@@ -25,7 +25,18 @@ CREATE INDEX payment_events_deposit_idx ON payment_events (deposit_id, id);
 -- the reconciliation job's scan: pending deposits of card / wallet gateways, oldest first
 CREATE INDEX deposits_pending_gateway_idx ON deposits (gateway, created_at) WHERE status = 'pending';
 
+-- The reconciliation job's last look at each pending deposit, so a payment its provider cannot
+-- answer about (unreachable, unknown to it) does not hold back the others: the least recently
+-- checked come first.
+CREATE TABLE payment_checks (
+  deposit_id  bigint PRIMARY KEY REFERENCES deposits (id),
+  checked_at  timestamptz NOT NULL DEFAULT now(),
+  attempts    integer NOT NULL DEFAULT 1,
+  last_error  text
+);
+
 -- Down Migration
+DROP TABLE IF EXISTS payment_checks;
 DROP INDEX IF EXISTS deposits_pending_gateway_idx;
 DROP TABLE IF EXISTS payment_events;
 DROP TYPE IF EXISTS payment_event_outcome;

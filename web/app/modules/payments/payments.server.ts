@@ -271,16 +271,19 @@ export const EXPIRED_REASON = 'Payment expired';
  */
 export async function reconcilePending(sql: Sql, opts: { minutes?: number; limit?: number } = {}): Promise<{ settled: number; expired: number }> {
   const minutes = opts.minutes ?? env().PAYMENT_PENDING_MINUTES;
+  // the least recently checked first: one the provider cannot answer about never holds back the rest
   const rows = await sql`
-    SELECT id, gateway, reference FROM deposits
-     WHERE status = 'pending' AND gateway IN ${sql(Object.keys(ADAPTERS))}
-       AND created_at < now() - make_interval(mins => ${minutes})
-     ORDER BY gateway, created_at LIMIT ${opts.limit ?? 100}`;
+    SELECT d.id, d.gateway, d.reference FROM deposits d LEFT JOIN payment_checks c ON c.deposit_id = d.id
+     WHERE d.status = 'pending' AND d.gateway IN ${sql(Object.keys(ADAPTERS))}
+       AND d.created_at < now() - make_interval(mins => ${minutes})
+     ORDER BY c.checked_at NULLS FIRST, d.created_at LIMIT ${opts.limit ?? 100}`;
   let settled = 0, expired = 0;
   for (const d of rows) {
     const id = Number(d.id);
     const r = d.reference ? await checkStatus(sql, d.gateway, id, d.reference, 'status') : null;
-    if (d.reference && r === null) continue; // provider unreachable: asked again on the next run
+    await sql`INSERT INTO payment_checks (deposit_id, last_error) VALUES (${id}, ${d.reference && r === null ? 'status unavailable' : null})
+              ON CONFLICT (deposit_id) DO UPDATE SET checked_at = now(), attempts = payment_checks.attempts + 1, last_error = EXCLUDED.last_error`;
+    if (d.reference && r === null) continue; // provider unreachable: asked again on a later run
     if (r?.outcome === 'applied') { settled++; continue; }
     if (r?.outcome === 'rejected') continue; // paid with other figures: held for review, never expired
     const [still] = await sql`SELECT status FROM deposits WHERE id = ${id}`;
