@@ -102,7 +102,7 @@ describe('order and capture', () => {
 
   test('approved, back at the capture page: captured once, credited once, Deposit Successful; again: nothing more', async () => {
     const { c, id, orderId } = await startDeposit('100');
-    const ret = await run(captureReturn.loader(args(get(`/payments/paypal/capture?token=${orderId}&PayerID=X`, c.cookie))));
+    const ret = await run(Promise.resolve().then(() => captureReturn.loader(args(get(`/payments/paypal/capture?token=${orderId}&PayerID=X`, c.cookie)))));
     expect(ret.location).toBe(`/payments/paypal/capture/${orderId}`);
     paypalApprove(orderId);
     const r = await run(capture.loader(args(get(`/payments/paypal/capture/${orderId}`, c.cookie), { orderId })));
