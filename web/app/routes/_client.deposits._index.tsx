@@ -1,4 +1,4 @@
-import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node';
+import { redirect, redirectDocument, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node';
 import { useActionData, useLoaderData } from '@remix-run/react';
 import { db } from '~/utils/db.server.ts';
 import { requireAccess } from '~/modules/auth/guards.server.ts';
@@ -55,7 +55,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
     await abandonPayment(sql, created.id, message);
     return replyRefused(submission, { status: 503, toast: message });
   }
-  return redirect(started.start.url);
+  // a document navigation: the provider's page (or the mock's, same origin) is not a route of this app
+  return redirectDocument(started.start.url);
 }
 
 export default function Page() {

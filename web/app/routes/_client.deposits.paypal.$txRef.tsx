@@ -1,4 +1,4 @@
-import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node';
+import { redirect, redirectDocument, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node';
 import { useActionData, useLoaderData } from '@remix-run/react';
 import { db, type Sql } from '~/utils/db.server.ts';
 import { notFound, requireAccess } from '~/modules/auth/guards.server.ts';
@@ -41,7 +41,8 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   if (deposit.status !== 'pending') return replyRefused(submission, { status: 409, toast: 'This deposit was already decided' });
   const started = await startPayment(sql, { depositId: deposit.id, gateway: 'paypal', origin: await publicOrigin(sql) });
   if (!started.ok || started.start.kind !== 'redirect') return replyRefused(submission, { status: 503, toast: started.ok ? 'This gateway is not available yet' : started.message });
-  return redirect(started.start.url);
+  // a document navigation: the provider's page (or the mock's, same origin) is not a route of this app
+  return redirectDocument(started.start.url);
 }
 
 export default function Page() {

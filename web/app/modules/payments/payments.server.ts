@@ -110,6 +110,9 @@ export async function applyEvent(sql: Sql, gateway: string, ev: VerifiedEvent, k
   return finish('verified', r.message);
 }
 
+/** Notifications are a few kilobytes; anything far larger is refused unread. */
+const MAX_NOTIFICATION_BYTES = 256 * 1024;
+
 /** What the webhook route answers. */
 export interface WebhookAnswer { status: number; body: string; contentType: string }
 
@@ -123,7 +126,9 @@ export async function handleWebhook(sql: Sql, gateway: string, request: Request,
   const json = (status: number, body: unknown): WebhookAnswer => ({ status, body: JSON.stringify(body), contentType: 'application/json' });
   const adapter = adapterFor(gateway);
   if (!adapter) return json(404, { error: 'Unknown gateway' });
+  if (Number(request.headers.get('content-length') ?? 0) > MAX_NOTIFICATION_BYTES) return json(413, { error: 'too_large' });
   const rawBody = await request.text();
+  if (rawBody.length > MAX_NOTIFICATION_BYTES) return json(413, { error: 'too_large' });
   const config = await gatewayConfig(sql, gateway);
   if (!config) return json(404, { error: 'Unknown gateway' });
   let ev: VerifiedEvent | null;

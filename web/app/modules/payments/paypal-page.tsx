@@ -28,7 +28,7 @@ export function PaypalPaymentPage({ data, reply }: { data: PaypalPageData; reply
       <p><Link to="/deposits">← {t('Back to deposits')}</Link></p>
       <div className="deposit-layout">
         <div className="card wallet-pay-card">
-          <p className="wallet-pay-logo" aria-label="PayPal"><span aria-hidden="true">Pay</span><span aria-hidden="true">Pal</span></p>
+          <p className="wallet-pay-logo" role="img" aria-label="PayPal"><span aria-hidden="true">Pay</span><span aria-hidden="true">Pal</span></p>
           <p className="wallet-pay-amount">{f.money(d.total, d.currency)}</p>
           <p className="muted">{t('Deposit #{{id}}', { id: d.id })} · <DepositStatusChip status={d.status} /></p>
         </div>
