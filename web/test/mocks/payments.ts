@@ -98,6 +98,7 @@ interface MockOrder {
   returnUrl: string; base: string;
 }
 export const paypalOrders = new Map<string, MockOrder>();
+const paypalRequests = new Map<string, string>();
 export const paypalCalls: { method: string; path: string; auth: string | null; requestId: string | null; body: unknown }[] = [];
 /** the mock PayPal's signing key; its certificate is 'published' at PAYPAL_CERT_URL */
 const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
@@ -175,6 +176,10 @@ function paypalHandlersFor(base: string) {
       const body = await request.json() as { intent?: string; purchase_units?: MockOrder['purchase_units']; payment_source?: { paypal?: { experience_context?: { return_url?: string } } } };
       paypalCalls.push({ method: 'POST', path: '/v2/checkout/orders', auth: request.headers.get('authorization'), requestId: request.headers.get('paypal-request-id'), body });
       if (!bearerOk(request)) return paypalError(401, 'AUTHENTICATION_FAILURE', 'Authentication failed due to invalid authentication credentials or a missing Authorization header.');
+      // PayPal-Request-Id: the same request again answers the order it created
+      const requestId = request.headers.get('paypal-request-id');
+      const known = requestId ? paypalOrders.get(paypalRequests.get(requestId) ?? '') : undefined;
+      if (known) return HttpResponse.json({ id: known.id, status: known.status, payment_source: { paypal: {} }, links: known.links });
       const unit = body.purchase_units?.[0];
       if (body.intent !== 'CAPTURE' || !unit || !/^\d+(\.\d{1,2})?$/.test(unit.amount?.value ?? '')) return paypalError(422, 'UNPROCESSABLE_ENTITY', 'INVALID_PARAMETER_VALUE');
       const returnUrl = body.payment_source?.paypal?.experience_context?.return_url ?? '';
@@ -187,6 +192,7 @@ function paypalHandlersFor(base: string) {
         ],
       };
       paypalOrders.set(oid, order);
+      if (requestId) paypalRequests.set(requestId, oid);
       return HttpResponse.json({ id: oid, status: order.status, payment_source: { paypal: {} }, links: order.links });
     }),
     http.get(`${base}/v2/checkout/orders/:id`, ({ request, params }) => {
