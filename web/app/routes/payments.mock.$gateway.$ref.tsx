@@ -34,7 +34,7 @@ export async function loader({ params }: LoaderFunctionArgs) {
   } else throw notFound();
   const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${esc(title)}</title><style>body{font-family:system-ui,sans-serif;background:#f6f8fa;color:#1a1f36;display:grid;place-items:center;min-height:100vh;margin:0}
-main{background:#fff;border-radius:12px;padding:32px;box-shadow:0 2px 12px #0002;max-width:360px;width:90%}h1{font-size:20px;margin:0 0 8px}
+main{box-sizing:border-box;background:#fff;border-radius:12px;padding:32px;box-shadow:0 2px 12px #0002;max-width:360px;width:90%}h1{font-size:20px;margin:0 0 8px}
 .amount{font-size:32px;font-weight:600;margin:16px 0}button{font:inherit;padding:12px;border-radius:8px;border:0;width:100%;margin-top:8px;cursor:pointer}
 .pay{background:#4338ca;color:#fff}.cancel{background:#e5e7eb;color:#1a1f36}</style></head>
 <body><main><h1>${esc(title)}</h1><p>Test mode: no money moves.</p><p class="amount">${esc(amount)}</p>
