@@ -110,6 +110,8 @@ const suites: Suite[] = [
         ENGINE_PORT: String(enginePort),
         ENGINE_URL: `http://127.0.0.1:${enginePort}`,
         ENGINE_TEST_CONTROLS: '1',
+        // payment providers answered by the mocks of web/test/mocks/payments.ts (e2e/card-deposits.test.ts)
+        MOCKS: '1',
       };
       const stack = startChild('stack', process.execPath, ['--import', 'tsx', 'scripts/start.ts'], { cwd: repoRoot, env: stackEnv, quiet: !process.env.E2E_VERBOSE });
       try {

@@ -1,4 +1,4 @@
-import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node';
+import { redirect, redirectDocument, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node';
 import { useActionData, useLoaderData } from '@remix-run/react';
 import { db } from '~/utils/db.server.ts';
 import { requireAccess } from '~/modules/auth/guards.server.ts';
@@ -6,7 +6,8 @@ import { pageMeta } from '~/modules/shell/meta.ts';
 import { listQuery } from '~/components/ui/list-params.ts';
 import { parseForm } from '~/components/ui/forms.ts';
 import { replyRefused } from '~/utils/reply.server.ts';
-import { checkDeposit } from '~/modules/money/money.server.ts';
+import { checkDeposit, createDeposit } from '~/modules/money/money.server.ts';
+import { abandonPayment, gatewayReady, publicOrigin, startPayment } from '~/modules/payments/payments.server.ts';
 import { customerDeposits, depositForm, manualGatewayPath } from '~/modules/money/deposits.server.ts';
 import { DepositSchema } from '~/modules/money/deposit-schemas.ts';
 import { DepositsPage } from '~/modules/money/deposit-client.tsx';
@@ -41,8 +42,21 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
   const next = checked.gateway.manual ? manualGatewayPath(checked.gateway, checked.wallet.id, checked.fees.amount) : null;
   if (next) return redirect(next);
-  // card and wallet gateways (PayPal, Stripe…) plug in here in a later issue: until then none is offered
-  return replyRefused(submission, { status: 400, toast: 'This gateway is not available yet', fieldErrors: { gateway: ['This gateway is not available yet'] } });
+  // card and wallet gateways with an adapter (modules/payments): a pending deposit with the same fee
+  // rules, then the provider's checkout (Stripe) or the wallet payment page (PayPal)
+  const notAvailable = () => replyRefused(submission, { status: 400, toast: 'This gateway is not available yet', fieldErrors: { gateway: ['This gateway is not available yet'] } });
+  if (!(await gatewayReady(sql, gateway))) return notAvailable();
+  const created = await createDeposit(sql, { userId: s.user.id, balanceId, gateway, amount });
+  if (!created.ok) return replyRefused(submission, { status: created.status, toast: created.message });
+  if (gateway === 'paypal') return redirect(`/deposits/paypal/${created.id}`);
+  const started = await startPayment(sql, { depositId: created.id, gateway, origin: await publicOrigin(sql) });
+  if (!started.ok || started.start.kind !== 'redirect') {
+    const message = started.ok ? 'This gateway is not available yet' : started.message;
+    await abandonPayment(sql, created.id, message);
+    return replyRefused(submission, { status: 503, toast: message });
+  }
+  // a document navigation: the provider's page (or the mock's, same origin) is not a route of this app
+  return redirectDocument(started.start.url);
 }
 
 export default function Page() {

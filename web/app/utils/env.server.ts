@@ -27,6 +27,14 @@ const schema = z.object({
    * each web process asks the engine at most this often; 0 asks on every request.
    */
   QUOTES_MAX_AGE_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
+  /**
+   * MOCKS=1: every payment provider (Stripe, PayPal) is answered by the msw handlers of
+   * web/test/mocks/payments.ts and their mock checkout pages, so a card deposit can be tried end to
+   * end without a provider account (modules/payments). Never in production.
+   */
+  MOCKS: z.preprocess((v) => v === '1' || v === 'true', z.boolean()).default(false),
+  /** Minutes a card / wallet deposit may stay pending before its provider is asked and it is settled or expired. */
+  PAYMENT_PENDING_MINUTES: z.coerce.number().int().min(1).max(1440).default(30),
   /** What web/server.mjs listens on: the fallback of the public address. */
   PORT: z.string().optional(),
 });

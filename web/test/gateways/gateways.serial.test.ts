@@ -72,7 +72,7 @@ describe('each kind\'s form: admin.md §3', () => {
     expect(table).toEqual({
       flutterwave: { fields: ['key1:Public key', 'key2:Secret key*', 'key3:Encryption key*'], fee: true, active: true, qr: false },
       coinpayments: { fields: ['key1:Public key', 'key2:Secret key*', 'key3:Payment currency'], fee: true, active: true, qr: false },
-      paypal: { fields: ['key1:Client key', 'key2:Secret key*', 'key3:Mode'], fee: true, active: true, qr: false },
+      paypal: { fields: ['key1:Client key', 'key2:Secret key*', 'key3:Mode', 'key4:Webhook ID'], fee: true, active: true, qr: false },
       bank: { fields: ['key1:Bank name', 'key2:Account holder name', 'key3:IBAN/account number', 'key4:BIC/Swift code', 'key5:Country'], fee: false, active: false, qr: false },
       btc: { fields: ['key1:Wallet address'], fee: true, active: true, qr: true },
       usdt: { fields: ['key1:Wallet address'], fee: true, active: true, qr: true },

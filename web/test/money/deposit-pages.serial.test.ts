@@ -109,7 +109,7 @@ describe('four-eyes on /admin/deposits', () => {
 });
 
 describe('gateways', () => {
-  test('an active card gateway is offered but not wired yet: a message, and no deposit', async () => {
+  test('an active card gateway without its keys is offered but not available: a message, and no deposit', async () => {
     await sql`UPDATE payment_gateways SET is_active = true WHERE name = 'stripe'`;
     const c = await customer();
     const page = await run(index.loader(args(get('/deposits', c.cookie))));

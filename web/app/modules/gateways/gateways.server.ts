@@ -116,15 +116,16 @@ export async function saveGateway(
  * A gateway's saved settings for its adapter, secrets decrypted; null for a kind that has no row.
  * Server only: what it returns never goes to a browser.
  */
-export async function gatewayConfig(sql: Sql, name: string): Promise<GatewayConfig | null> {
+export async function gatewayConfig(sql: Sql, name: string): Promise<(GatewayConfig & { active: boolean }) | null> {
   if (!isGatewayKind(name)) return null;
-  const [r] = await sql`SELECT name::text AS name, key1, key2, key3, key4, key5, fee::text AS fee
+  const [r] = await sql`SELECT name::text AS name, key1, key2, key3, key4, key5, fee::text AS fee, is_active
                           FROM payment_gateways WHERE name = ${name}::text::gateway_kind`;
   if (!r) return null;
   const secrets = new Set(secretColumns(name));
   const keys = {} as Record<KeyColumn, string | null>;
   for (const k of KEY_COLUMNS) keys[k] = secrets.has(k) ? reveal(r[k]) : ((r[k] as string | null) ?? null);
-  return { name, ...keys, fee: String(r.fee) };
+  // active: a switched-off gateway still settles the payments it started
+  return { name, ...keys, fee: String(r.fee), active: r.is_active === true };
 }
 
 // ---------------------------------------------------------------- the routes' loader and action

@@ -45,6 +45,8 @@ export const GATEWAY_SPECS: Record<GatewayKind, GatewayKindSpec> = {
     fields: [
       { key: 'key1', title: 'Client key' }, secretKey('key2'),
       { key: 'key3', title: 'Mode', options: [{ value: 'live', title: 'Live' }, { value: 'sandbox', title: 'Sandbox' }] },
+      // beyond §3: PayPal's verify-webhook-signature call needs the webhook's id
+      { key: 'key4', title: 'Webhook ID' },
     ],
     ...paid,
   },

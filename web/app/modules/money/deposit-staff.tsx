@@ -15,6 +15,7 @@ import { useFormat, type Formatter } from '~/components/ui/format.ts';
 import { DecisionSchemas } from './deposit-schemas.ts';
 import { DepositStatusChip } from './deposit-client.tsx';
 import { HistoryLink, useCanSeeAudit } from '~/modules/audit/history-link.tsx';
+import { PaymentEventsButton } from '~/modules/payments/events-staff.tsx';
 import type { StaffDepositRow, DepositStatus } from './deposits.server.ts';
 import { EXACT_COUNT_LIMIT } from '~/modules/trades/limits.ts';
 
@@ -96,7 +97,15 @@ function staffColumns(t: T, f: Formatter, act: (a: Acting) => void): ColumnDef<S
     },
     { id: 'gateway', header: t('Gateway'), enableSorting: false, cell: ({ row }) => t(row.original.gatewayTitle) },
     { id: 'description', header: t('Description'), enableSorting: false, cell: ({ row }) => <StaffDescription row={row.original} /> },
-    { id: 'reference', header: t('Reference'), enableSorting: false, cell: ({ row }) => row.original.reference ?? '-' },
+    {
+      id: 'reference', header: t('Reference'), enableSorting: false,
+      cell: ({ row }) => (
+        <span className="status-cell">
+          <span className="cell-text">{row.original.reference ?? '-'}</span>
+          <PaymentEventsButton depositId={row.original.id} events={row.original.paymentEvents} />
+        </span>
+      ),
+    },
     { id: 'amount', header: t('Amount'), enableSorting: false, cell: ({ row }) => money(row.original.amount, row.original) },
     { id: 'fee', header: t('Fee'), enableSorting: false, cell: ({ row }) => money(row.original.fee, row.original) },
     { id: 'total', header: t('Total'), enableSorting: false, cell: ({ row }) => money(row.original.total, row.original) },

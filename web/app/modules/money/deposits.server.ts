@@ -10,6 +10,7 @@ import { boundedCount, SEARCH_COUNT_LIMIT } from '~/utils/bounded-count.server.t
 import { EXACT_COUNT_LIMIT } from '~/modules/trades/limits.ts';
 import { engine } from '~/modules/trading/engine.server.ts';
 import { activeGateways, isKycApproved, type Gateway } from './money.server.ts';
+import { depositPaymentEvents, type PaymentEventRow } from '~/modules/payments/events.server.ts';
 
 export type DepositStatus = 'pending' | 'approved' | 'declined';
 export const DEPOSIT_STATUSES: readonly DepositStatus[] = ['pending', 'approved', 'declined'];
@@ -89,7 +90,11 @@ export interface DepositRow {
   awaitingSecond: boolean;
 }
 
-export interface StaffDepositRow extends DepositRow { userId: number; email: string; reference: string | null }
+export interface StaffDepositRow extends DepositRow {
+  userId: number; email: string; reference: string | null;
+  /** a card / wallet deposit's provider notifications and status checks (modules/payments) */
+  paymentEvents: PaymentEventRow[];
+}
 
 function details(d: unknown): DepositDetails {
   const o = (d && typeof d === 'object' ? d : {}) as Record<string, unknown>;
@@ -198,10 +203,14 @@ export async function staffDeposits(sql: Sql, q: ListQuery & { status?: DepositS
       return read(tx as unknown as Sql);
     })
     : await read(sql);
+  const events = await depositPaymentEvents(sql, rows.map((r) => Number(r.id)));
   const seen = q.offset + rows.length + (total.estimated && rows.length === q.limit ? 1 : 0);
   return {
     total: total.estimated ? Math.max(total.total, seen) : total.total, estimated: total.estimated, countLimit,
-    rows: rows.map((r): StaffDepositRow => ({ ...row(r), userId: Number(r.user_id), email: String(r.email), reference: (r.reference as string | null) ?? null })),
+    rows: rows.map((r): StaffDepositRow => ({
+      ...row(r), userId: Number(r.user_id), email: String(r.email), reference: (r.reference as string | null) ?? null,
+      paymentEvents: events.get(Number(r.id)) ?? [],
+    })),
   };
 }
 

@@ -249,7 +249,11 @@ export async function requestWithdrawal(sql: Sql, r: WithdrawalRequest, floating
 export interface DecisionInput {
   kind: MoneyKind;
   id: number;
-  actorId: number;
+  /**
+   * The staff member; null for a payment provider's verified notification (modules/payments): a
+   * payment the provider confirmed is credited as it is, without four-eyes.
+   */
+  actorId: number | null;
   ip?: string | null;
   decision: Decision;
   /** required to decline a withdrawal; optional for a deposit */
@@ -300,7 +304,7 @@ export async function decideMoney(sql: Sql, d: DecisionInput): Promise<DecisionR
     const before = { status: row.status, firstApprovedBy: row.first_approved_by };
 
     if (d.decision === 'approve') {
-      if (await needsSecondApproval(tx, row.amount)) {
+      if (d.actorId !== null && await needsSecondApproval(tx, row.amount)) {
         if (row.first_approved_by === null) {
           await tx`UPDATE ${table} SET first_approved_by = ${d.actorId}, first_approved_at = now() WHERE id = ${d.id}`;
           await audit(tx, { actorId: d.actorId, action: `${d.kind}.approve_first`, targetKind: d.kind, targetId: d.id, before, after: { status: 'pending', firstApprovedBy: d.actorId, ...figures }, ip: d.ip });

@@ -27,6 +27,12 @@ export interface PaymentRequest {
   returnUrl: string;
   cancelUrl: string;
   notifyUrl: string;
+  /**
+   * When the deposit stops waiting for the payment (created + PAYMENT_PENDING_MINUTES): a provider
+   * that can close its checkout at a given time (Stripe's expires_at) is told, so a customer cannot
+   * pay after the reconciliation job expired the deposit. Added for Stripe; optional for the others.
+   */
+  expiresAt?: Date;
 }
 
 /** How the customer's browser continues to the provider. */

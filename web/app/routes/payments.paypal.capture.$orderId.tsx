@@ -1,0 +1,20 @@
+import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node';
+import { db } from '~/utils/db.server.ts';
+import { notFound, requireAccess } from '~/modules/auth/guards.server.ts';
+import { capturePaypal } from '~/modules/payments/payments.server.ts';
+
+// /payments/paypal/capture/{orderId} (client-area.md, card-wallet payment): the customer approved
+// the PayPal order; it is captured through the adapter and the capture goes through the payments
+// pipeline (amount and currency checked, credited once). Then the Deposits page's result modal.
+async function capture({ request, params, context }: LoaderFunctionArgs) {
+  const sql = db();
+  const s = await requireAccess(request, sql, context);
+  const orderId = params.orderId ?? '';
+  if (!/^[A-Za-z0-9-]{5,64}$/.test(orderId)) throw notFound();
+  const to = await capturePaypal(sql, s.user.id, orderId);
+  if (!to) throw notFound();
+  return redirect(to);
+}
+
+export const loader = capture;
+export const action = (args: ActionFunctionArgs) => capture(args);
