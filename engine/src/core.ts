@@ -6,7 +6,7 @@ import { Book, loadInstruments, type Instrument, type Quote, type Tick } from '.
 import { CandleBuilder } from './book/candles.ts';
 import { RiskEvaluator, type CloseRequest } from './risk/evaluator.ts';
 import { CloseExecutor } from './risk/executor.ts';
-import { closeOrder, PlaceContextCache, type OrderDeps, type OrderHooks } from './orders/service.ts';
+import { closeOrder, closeOrders, PlaceContextCache, type OrderDeps, type OrderHooks } from './orders/service.ts';
 import type { OrderView } from './orders/view.ts';
 import { DEFAULT_STOPOUT, dec, planValue, type Category } from './domain/index.ts';
 import { Histogram } from './metrics.ts';
@@ -42,6 +42,8 @@ export interface CoreOptions {
   partition?: { count: number; index: number };
   /** a feed price older than this is not traded on (PRICE_MAX_AGE_MS); 0: no age limit */
   priceMaxAgeMs?: number;
+  /** automatic closes per batch statement (CLOSE_BATCH_SIZE, default 1000); 1: one statement per close */
+  closeBatchSize?: number;
 }
 
 export class Core {
@@ -84,9 +86,10 @@ export class Core {
     };
     this.executor = new CloseExecutor({
       close: (r) => closeOrder(this.orders, { orderId: r.positionId, reason: r.reason }),
+      closeMany: (rs) => closeOrders(this.orders, rs.map((r) => ({ orderId: r.positionId, reason: r.reason, instrumentId: r.instrumentId }))),
       forget: (id) => this.executor.submit(this.risk.removePosition(id)),
       release: (id) => this.risk.releaseClose(id),
-    });
+    }, { batchSize: opts.closeBatchSize });
   }
 
   /** Whether this process keeps the positions (and publishes the balance events) of a balance. */
