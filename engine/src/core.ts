@@ -147,6 +147,7 @@ export class Core {
     await this.cacheListen?.unlisten().catch(() => {});
     clearTimeout(this.instrumentReload);
     await this.executor.idle();
+    await this.notesIdle();
     await this.flush().catch(() => {});
     this.started = false;
   }
@@ -271,15 +272,17 @@ export class Core {
     this.closesByReason[reason] = (this.closesByReason[reason] ?? 0) + 1;
     this.applyClosed(o, balanceAfter);
     void this.publish(`user:${o.user_id}`, 'order.closed', o);
-    if (reason !== 'manual') void this.notifyClosed(o, reason);
+    if (reason !== 'manual') this.notifyClosed(o, reason);
   }
 
   /**
    * A position the customer did not close themselves leaves a notification, so it is in their
    * dropdown even when they were away. Written after the close committed: a failure here never
    * undoes a close. The live page already toasts the order.closed event, hence toast: false.
+   * Notifications of the closes settled together (a batch of a flash crash) are written with
+   * one INSERT, then each published.
    */
-  private async notifyClosed(o: OrderView, reason: string) {
+  private notifyClosed(o: OrderView, reason: string) {
     // the figures travel as values (data) for the web to format in the reader's language; the
     // English text beside them shows units without trailing zeros and rates with the instrument's digits
     const digits = this.book.byId.get(o.instrument_id)?.digits ?? 5;
@@ -289,14 +292,42 @@ export class Core {
     };
     const title = `Position #${o.id} closed: ${CLOSE_REASON_LABELS[reason] ?? reason}`;
     const description = `${o.type === 'buy' ? 'Buy' : 'Sell'} ${data.amount} ${data.instrument} at ${dec(o.close_rate ?? 0).toFixed(digits)}, P/L ${dec(data.pnl).toFixed(5)}`;
-    try {
-      const [n] = await this.opts.sql<{ id: bigint }[]>`
-        INSERT INTO notifications (user_id, title, description, url, data)
-        VALUES (${o.user_id}, ${title}, ${description}, '/dashboard', ${this.opts.sql.json(data)}) RETURNING id`;
-      await this.publish(`user:${o.user_id}`, 'notification', { id: Number(n.id), title, description, url: '/dashboard', data, toast: false });
-    } catch (err) {
-      console.error('[core] notification', (err as Error).message);
-    }
+    this.closeNotes.push({ userId: o.user_id, title, description, data });
+    if (this.closeNotes.length === 1) setImmediate(() => void this.writeCloseNotes());
+  }
+
+  private closeNotes: { userId: number; title: string; description: string; data: Record<string, unknown> }[] = [];
+  /** close notifications being written (tests and benchmarks wait on them with notesIdle) */
+  private notesInFlight: Promise<void> = Promise.resolve();
+
+  /** Resolves when every close notification asked for so far is written and published. */
+  notesIdle(): Promise<void> { return this.writeCloseNotes(); }
+
+  private writeCloseNotes() {
+    const notes = this.closeNotes.splice(0);
+    if (!notes.length) return this.notesInFlight;
+    const sql = this.opts.sql;
+    const write = async () => {
+      try {
+        const rows = await sql<{ id: bigint; order_id: string }[]>`
+          INSERT INTO notifications (user_id, title, description, url, data)
+          SELECT n.user_id, n.title, n.description, '/dashboard', n.data::jsonb
+            FROM unnest(${notes.map((n) => String(n.userId))}::bigint[], ${notes.map((n) => n.title)}::text[],
+                        ${notes.map((n) => n.description)}::text[], ${notes.map((n) => JSON.stringify(n.data))}::text[])
+                 WITH ORDINALITY AS n (user_id, title, description, data, k)
+           ORDER BY n.k
+          RETURNING id, data->>'id' AS order_id`;
+        const ids = new Map(rows.map((r) => [r.order_id, Number(r.id)]));
+        for (const n of notes) {
+          void this.publish(`user:${n.userId}`, 'notification',
+            { id: ids.get(String(n.data.id)), title: n.title, description: n.description, url: '/dashboard', data: n.data, toast: false });
+        }
+      } catch (err) {
+        console.error('[core] notification', (err as Error).message);
+      }
+    };
+    this.notesInFlight = this.notesInFlight.then(write);
+    return this.notesInFlight;
   }
 
   private onModified(o: OrderView) {
