@@ -29,14 +29,17 @@ async function build(s: Scenario) {
     const u = await createUser(sql, { deposit: d });
     balances.push(u.balanceId); users.push(u.userId);
   }
-  const ids: string[] = [];
-  for (const o of s.orders) {
-    const [r] = await sql<{ id: bigint }[]>`
-      INSERT INTO orders (user_id, balance_id, instrument_id, type, kind, trade_amount, open_rate, exchange_rate, spread, margin_used, leverage)
-      VALUES (${users[o.on]}, ${balances[o.on]}, ${inst.id}, ${o.side}, 'crypto', ${o.amount}, ${o.open}, ${o.xr ?? '1'}, ${o.spread ?? '0'}, ${o.margin}, 10)
-      RETURNING id`;
-    ids.push(String(r.id));
-  }
+  // one statement, the ids in spec order
+  const rows = await sql<{ id: bigint }[]>`
+    INSERT INTO orders (user_id, balance_id, instrument_id, type, kind, trade_amount, open_rate, exchange_rate, spread, margin_used, leverage)
+    SELECT u, b, ${inst.id}, side::order_side, 'crypto', amount, open, xr, spread, margin, 10
+      FROM unnest(${s.orders.map((o) => String(users[o.on]))}::bigint[], ${s.orders.map((o) => String(balances[o.on]))}::bigint[],
+                  ${s.orders.map((o) => o.side)}::text[], ${s.orders.map((o) => o.amount)}::numeric[], ${s.orders.map((o) => o.open)}::numeric[],
+                  ${s.orders.map((o) => o.xr ?? '1')}::numeric[], ${s.orders.map((o) => o.spread ?? '0')}::numeric[],
+                  ${s.orders.map((o) => o.margin)}::numeric[]) WITH ORDINALITY AS v (u, b, side, amount, open, xr, spread, margin, k)
+     ORDER BY k
+    RETURNING id`;
+  const ids = rows.map((r) => String(r.id)).sort((x, y) => Number(x) - Number(y));
   for (let b = 0; b < balances.length; b++) {
     const m = s.margins?.[b] ?? s.orders.filter((o) => o.on === b).reduce((a, o) => a.plus(o.margin), money(0)).toString();
     await sql`UPDATE balances SET margin = ${m} WHERE id = ${balances[b]}`;
@@ -134,7 +137,7 @@ describe('a batch close equals one-by-one closes', () => {
     expect(many).toEqual(one);
     // the scenario did what its name says: every order closed, the ledger equals the balances
     expect(many.orders.every((o) => !o.open)).toBe(true);
-  });
+  }, 30_000);
 
   test('the write-off cases do write off, and each balance is the sum of its ledger', async () => {
     const s = SCENARIOS[2];
@@ -214,7 +217,7 @@ describe('concurrency', () => {
       }
       await exactlyOnce(ids, balances);
     }
-  });
+  }, 60_000);
 
   test('two batches over the same balances in opposite orders (and singles) do not deadlock', async () => {
     for (let round = 0; round < 3; round++) {
@@ -230,7 +233,7 @@ describe('concurrency', () => {
       await Promise.all([run(a), run(b), run([...a].reverse()), ...singles]);
       await exactlyOnce(ids, balances);
     }
-  });
+  }, 60_000);
 });
 
 describe('the executor', () => {
@@ -277,5 +280,5 @@ describe('the executor', () => {
     } finally {
       await E.stop();
     }
-  });
+  }, 30_000);
 });
