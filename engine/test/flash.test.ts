@@ -60,7 +60,7 @@ async function snapshot(ids: string[], balances: number[], answers: { status: st
   return {
     answers,
     orders: orders.map((o) => ({ ...o, id: index.get(String(o.id)) })),
-    balances: bal,
+    balances: [...bal],
     ledger: ledger.map((l) => ({ ...l, balance_id: balances.indexOf(Number(l.balance_id)), ref_id: index.get(l.ref_id) })),
   };
 }
