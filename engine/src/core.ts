@@ -44,6 +44,8 @@ export interface CoreOptions {
   priceMaxAgeMs?: number;
   /** automatic closes per batch statement (CLOSE_BATCH_SIZE, default 1000); 1: one statement per close */
   closeBatchSize?: number;
+  /** batch close statements running at once (CLOSE_BATCH_CONCURRENCY, default 4) */
+  closeBatchConcurrency?: number;
 }
 
 export class Core {
@@ -89,7 +91,7 @@ export class Core {
       closeMany: (rs) => closeOrders(this.orders, rs.map((r) => ({ orderId: r.positionId, reason: r.reason, instrumentId: r.instrumentId }))),
       forget: (id) => this.executor.submit(this.risk.removePosition(id)),
       release: (id) => this.risk.releaseClose(id),
-    }, { batchSize: opts.closeBatchSize });
+    }, { batchSize: opts.closeBatchSize, batchConcurrency: opts.closeBatchConcurrency ?? 4 });
   }
 
   /** Whether this process keeps the positions (and publishes the balance events) of a balance. */

@@ -30,7 +30,7 @@ let hub: Hub | undefined;
 if (role === 'all' || role === 'core') {
   const partition = { count: config.ENGINE_PARTITIONS, index: config.ENGINE_PARTITION };
   if (partition.count > 1 && bus.kind === 'memory') log('warning: ENGINE_PARTITIONS > 1 without REDIS_URL: the other partitions never hear of this one\'s orders');
-  core = new Core({ sql, bus, partition, priceMaxAgeMs: config.PRICE_MAX_AGE_MS, closeBatchSize: config.CLOSE_BATCH_SIZE });
+  core = new Core({ sql, bus, partition, priceMaxAgeMs: config.PRICE_MAX_AGE_MS, closeBatchSize: config.CLOSE_BATCH_SIZE, closeBatchConcurrency: config.CLOSE_BATCH_CONCURRENCY });
   await core.start();
   hub = new Hub(bus);
   const h = hub;

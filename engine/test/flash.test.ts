@@ -151,6 +151,33 @@ describe('a batch close equals one-by-one closes', () => {
     expect(many.balances).toEqual([{ balance: '0.00000000', margin: '0.00000000' }]);
   });
 
+  test('each balance of a batch is announced once on balance_changed, with its final amount', async () => {
+    const s: Scenario = { name: 'notify', deposits: ['100', '50'], orders: [
+      { side: 'buy', amount: '1', open: '100', margin: '10', bid: '89', ask: '90', on: 0 },
+      { side: 'buy', amount: '1', open: '100', margin: '10', bid: '104', ask: '105', on: 1 },
+      { side: 'buy', amount: '2', open: '100', margin: '20', bid: '94', ask: '95', on: 0 },
+    ] };
+    const { ids, balances } = await build(s);
+    const heard: { balanceId: number; balance: string }[] = [];
+    const listener = await sql.listen('balance_changed', (p) => {
+      const m = JSON.parse(p);
+      if (balances.includes(Number(m.balanceId))) heard.push({ balanceId: Number(m.balanceId), balance: m.balance });
+    });
+    try {
+      await sql`SELECT * FROM engine_close_orders(${ids}::bigint[], ${s.orders.map((o) => o.bid)}::numeric[],
+        ${s.orders.map((o) => o.ask)}::numeric[], '{sl,tp,sl}')`;
+      const end = Date.now() + 3000;
+      while (heard.length < 2 && Date.now() < end) await Bun.sleep(10);
+      await Bun.sleep(50);
+      // 100 − 10 − 10 = 80; 50 + 5 = 55
+      expect(heard.sort((a, b) => a.balanceId - b.balanceId)).toEqual([
+        { balanceId: balances[0], balance: '80.00000000' }, { balanceId: balances[1], balance: '55.00000000' },
+      ]);
+    } finally {
+      await listener.unlisten();
+    }
+  });
+
   test('an order already closed or unknown answers as a single close would, and closes nothing twice', async () => {
     const s: Scenario = { name: 'twice', deposits: ['100'], orders: [
       { side: 'buy', amount: '1', open: '100', margin: '10', bid: '90', ask: '91', on: 0 },
