@@ -8,6 +8,8 @@ import { createInstrument, createUser, cryptoEngine, db } from './helpers.ts';
 import { CASES } from './trading-cases.ts';
 import { exact, money, rate } from '../src/domain/index.ts';
 import { EVENTS, type RealtimeEvent } from '../src/core.ts';
+import { CloseExecutor } from '../src/risk/executor.ts';
+import { refuse } from '../src/orders/results.ts';
 
 const sql = db(24);
 afterAll(() => sql.end());
@@ -308,4 +310,58 @@ describe('the executor', () => {
       await E.stop();
     }
   }, 30_000);
+});
+
+describe('the executor\'s batches (no database)', () => {
+  test('at most batchSize each, a balance\'s closes together and in order, a failed batch retried one by one', async () => {
+    const batches: number[][] = [];
+    const singles: number[] = [];
+    const released: number[] = [];
+    const BAD = 1234;
+    const ex = new CloseExecutor({
+      close: async (r) => { singles.push(r.positionId); return r.positionId === BAD ? refuse('invalid', 'bad') : { ok: true, balanceAfter: null }; },
+      closeMany: async (rs) => {
+        batches.push(rs.map((r) => r.positionId));
+        await Bun.sleep(1);
+        if (rs.some((r) => r.positionId === BAD)) throw new Error('one bad order');
+        return rs.map(() => ({ ok: true as const, balanceAfter: null }));
+      },
+      forget: () => {},
+      release: (id) => released.push(id),
+    }, { batchSize: 100, batchConcurrency: 3 });
+    // 1,000 closes over 70 balances, arriving interleaved
+    const reqs = Array.from({ length: 1000 }, (_, i) => ({ positionId: i, accountId: (i * 7) % 70, instrumentId: 1, reason: 'sl' as const }));
+    ex.submit(reqs);
+    await ex.idle();
+    const account = (id: number) => (id * 7) % 70;
+    expect(batches.every((b) => b.length <= 100)).toBe(true);
+    const seen = new Map<number, number>();
+    batches.forEach((b, k) => b.forEach((id) => {
+      // no balance in two batches, and its closes in the order asked
+      expect(seen.get(account(id)) ?? k).toBe(k);
+      seen.set(account(id), k);
+    }));
+    for (const b of batches) {
+      for (const a of new Set(b.map(account))) {
+        const mine = b.filter((id) => account(id) === a);
+        expect(mine).toEqual([...mine].sort((x, y) => x - y));
+      }
+    }
+    expect(batches.flat().sort((x, y) => x - y)).toEqual(reqs.map((r) => r.positionId));
+    expect(ex.closesByReason.sl).toBe(1000);
+    expect(singles).toEqual([]);
+    // now one bad order in a batch: the batch fails, its orders are closed one by one, only the bad one fails
+    const logged = console.error;
+    console.error = () => {};
+    try {
+      ex.submit(Array.from({ length: 50 }, (_, i) => ({ positionId: 1200 + i, accountId: i % 5, instrumentId: 1, reason: 'sl' as const })));
+      await ex.idle();
+    } finally { console.error = logged; }
+    expect(ex.batchFailures).toBe(1);
+    expect(singles.sort((x, y) => x - y)).toEqual(Array.from({ length: 50 }, (_, i) => 1200 + i));
+    expect(ex.closesByReason.sl).toBe(1049);
+    expect(ex.failures).toBe(1);
+    await Bun.sleep(1100);
+    expect(released).toEqual([BAD]);
+  });
 });
