@@ -20,8 +20,8 @@
 --    The (ref_kind, ref_id, kind) key still makes a posting happen at most once: a reference
 --    posted before fails the whole statement, and the engine then closes that batch one by one
 --    (engine_close_order → post_ledger's idempotency rules);
---  * the balance is set as post_ledger sets it (under broker.ledger_posting), and one
---    balance_changed NOTIFY per balance carries its final amount;
+--  * the balance is set as post_ledger sets it (under broker.ledger_posting), and each posting
+--    sends the balance_changed NOTIFY post_ledger would (the balance after it, in order);
 --  * a staff close (reason admin) is audited as engine_close_order does.
 -- Answers one row per requested id, in array order: status ('ok', 'already_closed',
 -- 'not_found'), balance_after (the balance after this order's posting; null without one) and
@@ -95,9 +95,10 @@ BEGIN
      WHERE b.id = rl.balance_id
     RETURNING b.id
   ), notified AS (
-    SELECT pg_notify('balance_changed', json_build_object('balanceId', f.balance_id, 'userId', f.user_id,
-                                                          'balance', f.balance::numeric(24, 8)::text)::text)
-      FROM finals f
+    -- as post_ledger does: one per posting, with the balance after it, in posting order
+    SELECT pg_notify('balance_changed', json_build_object('balanceId', n.balance_id, 'userId', n.user_id,
+                                                          'balance', n.balance::text)::text)
+      FROM (SELECT p.balance_id, p.user_id, (p.s - p.m)::numeric(24, 8) AS balance FROM posts p ORDER BY p.balance_id, p.seq) n
   ), audited AS (
     INSERT INTO audit_events (actor_id, action, target_kind, target_id, before, after, ip)
     SELECT p_actor_id, 'order.force_close', 'order', c.id::text, jsonb_build_object('close_time', NULL),

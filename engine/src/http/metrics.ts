@@ -17,6 +17,8 @@ export function metricsText(core: Core, hub?: Hub): string {
     metric('engine_closes_total', 'counter', 'Closes settled by this process, by reason',
       Object.entries(core.closesByReason).map(([reason, n]) => [{ reason }, n])),
     metric('engine_close_failures_total', 'counter', 'Close attempts that failed and were retried', [[null, core.executor.failures]]),
+    metric('engine_close_batches_total', 'counter', 'Batch close statements (engine_close_orders) run', [[null, core.executor.batches]]),
+    metric('engine_close_batch_failures_total', 'counter', 'Batch close statements that failed and were closed one by one', [[null, core.executor.batchFailures]]),
     metric('engine_sse_clients', 'gauge', 'Connected SSE clients', [[null, hub?.clientCount ?? 0]]),
   ].join('\n') + '\n';
 }
