@@ -308,28 +308,31 @@ export class Core {
   private writeCloseNotes() {
     const notes = this.closeNotes.splice(0);
     if (!notes.length) return this.notesInFlight;
-    const sql = this.opts.sql;
-    const write = async () => {
-      try {
-        const rows = await sql<{ id: bigint; order_id: string }[]>`
-          INSERT INTO notifications (user_id, title, description, url, data)
-          SELECT n.user_id, n.title, n.description, '/dashboard', n.data::jsonb
-            FROM unnest(${notes.map((n) => String(n.userId))}::bigint[], ${notes.map((n) => n.title)}::text[],
-                        ${notes.map((n) => n.description)}::text[], ${notes.map((n) => JSON.stringify(n.data))}::text[])
-                 WITH ORDINALITY AS n (user_id, title, description, data, k)
-           ORDER BY n.k
-          RETURNING id, data->>'id' AS order_id`;
-        const ids = new Map(rows.map((r) => [r.order_id, Number(r.id)]));
-        for (const n of notes) {
-          void this.publish(`user:${n.userId}`, 'notification',
-            { id: ids.get(String(n.data.id)), title: n.title, description: n.description, url: '/dashboard', data: n.data, toast: false });
-        }
-      } catch (err) {
-        console.error('[core] notification', (err as Error).message);
-      }
-    };
-    this.notesInFlight = this.notesInFlight.then(write);
+    this.notesInFlight = this.notesInFlight.then(() => this.insertCloseNotes(notes));
     return this.notesInFlight;
+  }
+
+  private async insertCloseNotes(notes: Core['closeNotes']): Promise<void> {
+    const sql = this.opts.sql;
+    try {
+      const rows = await sql<{ id: bigint; order_id: string }[]>`
+        INSERT INTO notifications (user_id, title, description, url, data)
+        SELECT n.user_id, n.title, n.description, '/dashboard', n.data::jsonb
+          FROM unnest(${notes.map((n) => String(n.userId))}::bigint[], ${notes.map((n) => n.title)}::text[],
+                      ${notes.map((n) => n.description)}::text[], ${notes.map((n) => JSON.stringify(n.data))}::text[])
+               WITH ORDINALITY AS n (user_id, title, description, data, k)
+         ORDER BY n.k
+        RETURNING id, data->>'id' AS order_id`;
+      const ids = new Map(rows.map((r) => [r.order_id, Number(r.id)]));
+      for (const n of notes) {
+        void this.publish(`user:${n.userId}`, 'notification',
+          { id: ids.get(String(n.data.id)), title: n.title, description: n.description, url: '/dashboard', data: n.data, toast: false });
+      }
+    } catch (err) {
+      // one bad row (say, a user gone) must not cost the others theirs: write them one by one
+      if (notes.length > 1) { for (const n of notes) await this.insertCloseNotes([n]); return; }
+      console.error('[core] notification', (err as Error).message);
+    }
   }
 
   private onModified(o: OrderView) {
