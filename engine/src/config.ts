@@ -37,6 +37,9 @@ const schema = z.object({
   /** A feed price older than this many ms is not traded on (0: no age limit). A quote saved
    *  by an earlier process is never traded on, whatever its age. */
   PRICE_MAX_AGE_MS: z.coerce.number().int().min(0).default(0),
+  // automatic closes (tp, sl, stop-out) settled per statement in a flash crash; 1: one by one
+  CLOSE_BATCH_SIZE: z.coerce.number().int().min(1).max(5000).default(1000),
+  CLOSE_BATCH_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(4),
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
 });
 

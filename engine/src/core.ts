@@ -6,7 +6,7 @@ import { Book, loadInstruments, type Instrument, type Quote, type Tick } from '.
 import { CandleBuilder } from './book/candles.ts';
 import { RiskEvaluator, type CloseRequest } from './risk/evaluator.ts';
 import { CloseExecutor } from './risk/executor.ts';
-import { closeOrder, PlaceContextCache, type OrderDeps, type OrderHooks } from './orders/service.ts';
+import { closeOrder, closeOrders, PlaceContextCache, type OrderDeps, type OrderHooks } from './orders/service.ts';
 import type { OrderView } from './orders/view.ts';
 import { DEFAULT_STOPOUT, dec, planValue, type Category } from './domain/index.ts';
 import { Histogram } from './metrics.ts';
@@ -54,6 +54,10 @@ export interface CoreOptions {
   leased?: boolean;
   /** a feed price older than this is not traded on (PRICE_MAX_AGE_MS); 0: no age limit */
   priceMaxAgeMs?: number;
+  /** automatic closes per batch statement (CLOSE_BATCH_SIZE, default 1000); 1: one statement per close */
+  closeBatchSize?: number;
+  /** batch close statements running at once (CLOSE_BATCH_CONCURRENCY, default 4) */
+  closeBatchConcurrency?: number;
 }
 
 export class Core {
@@ -114,6 +118,25 @@ export class Core {
         try { return await closeOrder(this.orders, { orderId: r.positionId, reason: r.reason, at: r.at }); }
         finally { this.tickCloses.delete(r.positionId); }
       },
+      // a batch closes at the book's price of now (the tick that crossed the levels); a replayed
+      // close carries the older tick it crossed on, so it goes alone with that price and time
+      closeMany: async (rs: TickClose[]) => {
+        try {
+          const out: Awaited<ReturnType<typeof closeOrder>>[] = new Array(rs.length);
+          const live: number[] = [];
+          for (let i = 0; i < rs.length; i++) {
+            if (rs[i].at) out[i] = await closeOrder(this.orders, { orderId: rs[i].positionId, reason: rs[i].reason, at: rs[i].at });
+            else live.push(i);
+          }
+          if (live.length) {
+            const res = await closeOrders(this.orders, live.map((i) => ({ orderId: rs[i].positionId, reason: rs[i].reason, instrumentId: rs[i].instrumentId })));
+            live.forEach((i, k) => { out[i] = res[k]; });
+          }
+          return out;
+        } finally {
+          for (const r of rs) this.tickCloses.delete(r.positionId);
+        }
+      },
       forget: (id) => { this.handover.delete(id); this.executor.submit(this.risk.removePosition(id)); },
       release: (id) => {
         const h = this.handover.get(id);
@@ -122,7 +145,7 @@ export class Core {
         if (h?.input && !this.risk.position(id)) this.executor.submit(this.risk.addPosition(h.input));
         else this.risk.releaseClose(id);
       },
-    });
+    }, { batchSize: opts.closeBatchSize, batchConcurrency: opts.closeBatchConcurrency ?? 4 });
   }
 
   /** The partition of a balance. */
@@ -207,6 +230,7 @@ export class Core {
     await this.cacheListen?.unlisten().catch(() => {});
     clearTimeout(this.instrumentReload);
     await this.executor.idle();
+    await this.notesIdle();
     await this.flush().catch(() => {});
     this.started = false;
   }
@@ -443,15 +467,17 @@ export class Core {
     this.closesByReason[reason] = (this.closesByReason[reason] ?? 0) + 1;
     this.applyClosed(o, balanceAfter);
     void this.publish(`user:${o.user_id}`, 'order.closed', o);
-    if (reason !== 'manual') void this.notifyClosed(o, reason);
+    if (reason !== 'manual') this.notifyClosed(o, reason);
   }
 
   /**
    * A position the customer did not close themselves leaves a notification, so it is in their
    * dropdown even when they were away. Written after the close committed: a failure here never
    * undoes a close. The live page already toasts the order.closed event, hence toast: false.
+   * Notifications of the closes settled together (a batch of a flash crash) are written with
+   * one INSERT, then each published.
    */
-  private async notifyClosed(o: OrderView, reason: string) {
+  private notifyClosed(o: OrderView, reason: string) {
     // the figures travel as values (data) for the web to format in the reader's language; the
     // English text beside them shows units without trailing zeros and rates with the instrument's digits
     const digits = this.book.byId.get(o.instrument_id)?.digits ?? 5;
@@ -461,12 +487,43 @@ export class Core {
     };
     const title = `Position #${o.id} closed: ${CLOSE_REASON_LABELS[reason] ?? reason}`;
     const description = `${o.type === 'buy' ? 'Buy' : 'Sell'} ${data.amount} ${data.instrument} at ${dec(o.close_rate ?? 0).toFixed(digits)}, P/L ${dec(data.pnl).toFixed(5)}`;
+    this.closeNotes.push({ userId: o.user_id, title, description, data });
+    if (this.closeNotes.length === 1) setImmediate(() => void this.writeCloseNotes());
+  }
+
+  private closeNotes: { userId: number; title: string; description: string; data: Record<string, unknown> }[] = [];
+  /** close notifications being written (tests and benchmarks wait on them with notesIdle) */
+  private notesInFlight: Promise<void> = Promise.resolve();
+
+  /** Resolves when every close notification asked for so far is written and published. */
+  notesIdle(): Promise<void> { return this.writeCloseNotes(); }
+
+  private writeCloseNotes() {
+    const notes = this.closeNotes.splice(0);
+    if (!notes.length) return this.notesInFlight;
+    this.notesInFlight = this.notesInFlight.then(() => this.insertCloseNotes(notes));
+    return this.notesInFlight;
+  }
+
+  private async insertCloseNotes(notes: Core['closeNotes']): Promise<void> {
+    const sql = this.opts.sql;
     try {
-      const [n] = await this.opts.sql<{ id: bigint }[]>`
+      const rows = await sql<{ id: bigint; order_id: string }[]>`
         INSERT INTO notifications (user_id, title, description, url, data)
-        VALUES (${o.user_id}, ${title}, ${description}, '/dashboard', ${this.opts.sql.json(data)}) RETURNING id`;
-      await this.publish(`user:${o.user_id}`, 'notification', { id: Number(n.id), title, description, url: '/dashboard', data, toast: false });
+        SELECT n.user_id, n.title, n.description, '/dashboard', n.data::jsonb
+          FROM unnest(${notes.map((n) => String(n.userId))}::bigint[], ${notes.map((n) => n.title)}::text[],
+                      ${notes.map((n) => n.description)}::text[], ${notes.map((n) => JSON.stringify(n.data))}::text[])
+               WITH ORDINALITY AS n (user_id, title, description, data, k)
+         ORDER BY n.k
+        RETURNING id, data->>'id' AS order_id`;
+      const ids = new Map(rows.map((r) => [r.order_id, Number(r.id)]));
+      for (const n of notes) {
+        void this.publish(`user:${n.userId}`, 'notification',
+          { id: ids.get(String(n.data.id)), title: n.title, description: n.description, url: '/dashboard', data: n.data, toast: false });
+      }
     } catch (err) {
+      // one bad row (say, a user gone) must not cost the others theirs: write them one by one
+      if (notes.length > 1) { for (const n of notes) await this.insertCloseNotes([n]); return; }
       console.error('[core] notification', (err as Error).message);
     }
   }

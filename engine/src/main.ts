@@ -45,7 +45,8 @@ if (role === 'all' || role === 'core') {
   // failover: several core processes over Redis share the partitions as leases (partitions.ts);
   // one process (ENGINE_ROLE=all) or the in-process bus keeps its fixed partition, as before
   const leased = role === 'core' && bus.kind === 'redis' && config.ENGINE_FAILOVER === '1';
-  core = new Core({ sql, bus, partition, priceMaxAgeMs: config.PRICE_MAX_AGE_MS, leased });
+  core = new Core({ sql, bus, partition, priceMaxAgeMs: config.PRICE_MAX_AGE_MS, leased,
+    closeBatchSize: config.CLOSE_BATCH_SIZE, closeBatchConcurrency: config.CLOSE_BATCH_CONCURRENCY });
   await core.start();
   if (leased) {
     leaseSql = connect(config.DATABASE_URL, { max: 2 });

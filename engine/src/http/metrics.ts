@@ -26,6 +26,8 @@ export function metricsText(core: Core, hub?: Hub): string {
     metric('engine_replayed_ticks_total', 'counter', 'Missed ticks replayed after a takeover', [[null, core.failover.replayedTicks]]),
     metric('engine_replay_closes_total', 'counter', 'Closes a replayed tick asked for', [[null, core.failover.replayCloses]]),
     metric('engine_last_takeover_milliseconds', 'gauge', 'Time of the last takeover (rebuild and replay)', [[null, core.failover.lastTakeoverMs]]),
+    metric('engine_close_batches_total', 'counter', 'Batch close statements (engine_close_orders) run', [[null, core.executor.batches]]),
+    metric('engine_close_batch_failures_total', 'counter', 'Batch close statements that failed and were closed one by one', [[null, core.executor.batchFailures]]),
     metric('engine_sse_clients', 'gauge', 'Connected SSE clients', [[null, hub?.clientCount ?? 0]]),
   ].join('\n') + '\n';
 }

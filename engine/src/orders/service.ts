@@ -316,6 +316,64 @@ export async function closeOrder(deps: OrderDeps, input: CloseInput): Promise<Re
   return { ok: true, order, balanceAfter: r.balance_after };
 }
 
+/** One automatic close of a batch (closeOrders); the instrument is the evaluator's when it knows it. */
+export interface BatchCloseInput { orderId: number; reason: CloseReason; instrumentId?: number }
+
+type BatchCloseOut = { order_id: bigint; status: 'ok' | 'not_found' | 'already_closed'; balance_after: string | null } & OrderRow;
+
+/**
+ * Many closes in one statement (engine_close_orders, a flash crash): the same close as
+ * closeOrder for each order — at its instrument's tradable price, conditional on the order
+ * still being open, balances locked in id order, the same ledger rows — answered per order in
+ * input order, with the same `closed` hook for each that closed. An order whose instrument has
+ * no fresh price goes through closeOrder (which picks the refusal). Throws when the statement
+ * fails (nothing changed): the caller closes that batch one by one.
+ */
+export async function closeOrders(deps: OrderDeps, inputs: BatchCloseInput[], opts: { actorId?: number | null; ip?: string | null } = {}):
+  Promise<Result<{ order: OrderView; balanceAfter: string | null }>[]> {
+  const { sql, book } = deps;
+  const out: Result<{ order: OrderView; balanceAfter: string | null }>[] = new Array(inputs.length);
+  const at: number[] = [], ids: string[] = [], bids: string[] = [], asks: string[] = [], reasons: string[] = [], names: string[] = [];
+  const single: number[] = [];
+  const quotes = new Map<number, { bid: number; ask: number; name: string } | null>();
+  inputs.forEach((input, i) => {
+    const iid = input.instrumentId ?? deps.instrumentOf?.(input.orderId);
+    if (iid === undefined) { single.push(i); return; }
+    let q = quotes.get(iid);
+    if (q === undefined) {
+      // one price per instrument for the whole batch, read once (the tick that crossed the levels)
+      const inst = book.byId.get(iid);
+      const t = inst && book.tradable(inst.name);
+      q = inst && t ? { bid: t.bid, ask: t.ask, name: inst.name } : null;
+      quotes.set(iid, q);
+    }
+    if (!q || input.reason === 'manual') { single.push(i); return; }
+    at.push(i); ids.push(String(input.orderId)); bids.push(String(q.bid)); asks.push(String(q.ask));
+    reasons.push(input.reason); names.push(q.name);
+  });
+  if (ids.length) {
+    const rows = await sql<BatchCloseOut[]>`
+      SELECT f.order_id, f.status, f.balance_after, (f.o).*
+        FROM engine_close_orders(${ids}::bigint[], ${bids}::numeric[], ${asks}::numeric[], ${reasons}::close_reason[],
+                                 ${opts.actorId ?? null}, ${opts.ip ?? null}) f`;
+    rows.forEach((r, k) => {
+      const i = at[k];
+      if (Number(r.order_id) !== inputs[i].orderId) throw new Error('engine_close_orders answered out of order');
+      if (r.status === 'not_found') out[i] = refuse('not_found', 'Order not found');
+      else if (r.status === 'already_closed') out[i] = refuse('already_closed', 'Order is already closed');
+      else {
+        const order = orderView(r, names[k]);
+        deps.hooks?.closed?.(order, r.balance_after);
+        out[i] = { ok: true, order, balanceAfter: r.balance_after };
+      }
+    });
+  }
+  for (const i of single) {
+    out[i] = await closeOrder(deps, { orderId: inputs[i].orderId, reason: inputs[i].reason, actorId: opts.actorId, ip: opts.ip });
+  }
+  return out;
+}
+
 /** PATCH /v1/orders/:id (contract/orders.ts): undefined leaves a level, null or 0 removes it. */
 export type ModifyInput = ModifyOrderInput & { orderId: number };
 
