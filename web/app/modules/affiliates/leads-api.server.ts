@@ -7,7 +7,7 @@
 // email never both create. GET /api/v1/leads pages the affiliate's own leads with status and FTD.
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/max';
+import { parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js';
 import countries from 'world-countries';
 import type { Sql } from '~/utils/db.server.ts';
 import { defaultStore, hitLimit, type Limit, type RateLimitStore } from '~/modules/auth/rate-limit.server.ts';
@@ -29,12 +29,16 @@ export function resolveCountry(raw: string): { code: CountryCode; name: string }
   return code ? { code: code as CountryCode, name: byCode.get(code)! } : null;
 }
 
-/** The phone in E.164, read with the country as the default region ('07700 900123' in GB, '0044 7700 900123', '+44 …'). */
+/**
+ * The phone in E.164, read with the country as the default region ('07700 900123' in GB, '0044 7700 900123', '+44 …').
+ * A number of a possible length for its country is taken (isPossible): the metadata's assigned ranges
+ * change faster than releases, and a lead must not be refused for it (Ofcom's 07700 900xxx included).
+ */
 export function phoneE164(raw: string, country?: CountryCode): string | null {
   let v = raw.trim();
   if (/^00[1-9]/.test(v.replace(/[\s().-]/g, ''))) v = `+${v.replace(/[\s().-]/g, '').slice(2)}`;
   const p = parsePhoneNumberFromString(v, country);
-  return p && p.isValid() ? p.number : null;
+  return p && p.isPossible() ? p.number : null;
 }
 
 export const normEmail = (e: string) => e.trim().toLowerCase();
