@@ -65,7 +65,7 @@ export async function authenticateKey(sql: Sql, key: string | null): Promise<Key
   }
   const stored = (await getSetting(sql, 'webhookApiKeyLeads')).key;
   if (!stored) return null;
-  let plain = '';
+  let plain: string;
   try { plain = decryptSecret(stored, secretsKey(env().SECRETS_KEY)); } catch { return null; }
   return plain && sameSecret(plain, key) ? { kind: 'broker' } : null;
 }
