@@ -7,6 +7,7 @@ import { createUser, postgresStore, sessionFor, testSql, unique, uniqueEmail } f
 import { getLeads, normEmail, phoneE164, postLeads } from '~/modules/affiliates/leads-api.server.ts';
 import { authenticateKey, generateKey, sha256 } from '~/modules/affiliates/keys.server.ts';
 import { openApiDocument } from '~/modules/affiliates/openapi.ts';
+import { accessFor } from '~/modules/auth/permissions.ts';
 import { affiliate, apiGet, apiPost, lead, ukMobile, type Affiliate } from './support.ts';
 
 const sql = testSql(6);
@@ -47,6 +48,10 @@ describe('keys', () => {
     expect((await post(apiPost(second.key, lead()))).status).toBe(201);
     const [{ n }] = await sql`SELECT count(*)::int AS n FROM affiliate_api_keys WHERE user_id = ${u.id} AND revoked_at IS NULL`;
     expect(n).toBe(1);
+  });
+
+  test('/api/v1/* is outside the pages\' permission map: the key is its only check', () => {
+    for (const role of [0, 1, 3, 4]) expect(accessFor('/api/v1/leads', role)).toMatchObject({ allowed: true, area: 'public' });
   });
 
   test('no key, a wrong key, a cookie instead of a key, a key of a non-affiliate or a deactivated one: 401', async () => {
