@@ -15,6 +15,8 @@ import { authenticateKey, keyFromRequest, type KeyOwner } from './keys.server.ts
 
 export const MAX_BATCH = 500;
 export const MAX_BODY_BYTES = 1_000_000;
+/** How long a client id's first answer is replayed. */
+export const IDEMPOTENCY_HOURS = 24;
 export const API_LIMIT: Limit = { name: 'api:leads', max: 120, windowSeconds: 60 };
 
 // ------------------------------------------------------------------ countries
@@ -139,9 +141,13 @@ export async function postLeads(sql: Sql, request: Request, opts: ApiOptions = {
 
   return sql.begin(async (tx) => {
     const t = tx as unknown as Sql;
+    // an id past its window starts afresh
+    const upsert = () => t`ON CONFLICT (owner, idem_key) DO UPDATE SET request_hash = EXCLUDED.request_hash, status = EXCLUDED.status,
+                       response = EXCLUDED.response, created_at = now()`;
     if (idemKey) {
       await t`SELECT pg_advisory_xact_lock(hashtext(${`idem:${who}:${idemKey}`}))`;
-      const [seen] = await t`SELECT request_hash, status, response FROM api_idempotency WHERE owner = ${who} AND idem_key = ${`req:${idemKey}`}`;
+      const [seen] = await t`SELECT request_hash, status, response FROM api_idempotency WHERE owner = ${who} AND idem_key = ${`req:${idemKey}`}
+                                    AND created_at > now() - make_interval(hours => ${IDEMPOTENCY_HOURS})`;
       if (seen) {
         if (seen.request_hash !== requestHash) return problem(409, 'This Idempotency-Key was used with another request body');
         return json(Number(seen.status), seen.response, { 'idempotent-replayed': 'true' });
@@ -169,7 +175,8 @@ export async function postLeads(sql: Sql, request: Request, opts: ApiOptions = {
       const cid = x.input.clientId;
       const base = { index: x.index, ...(cid ? { clientId: cid } : {}) };
       if (cid) {
-        const [seen] = await t`SELECT request_hash, response FROM api_idempotency WHERE owner = ${who} AND idem_key = ${`lead:${cid}`}`;
+        const [seen] = await t`SELECT request_hash, response FROM api_idempotency WHERE owner = ${who} AND idem_key = ${`lead:${cid}`}
+                                      AND created_at > now() - make_interval(hours => ${IDEMPOTENCY_HOURS})`;
         if (seen) {
           results[x.index] = seen.request_hash === x.itemHash
             ? { ...(seen.response as LeadResult), index: x.index }
@@ -199,7 +206,7 @@ export async function postLeads(sql: Sql, request: Request, opts: ApiOptions = {
       results[x.index] = result;
       if (cid) {
         await t`INSERT INTO api_idempotency (owner, idem_key, request_hash, status, response)
-                VALUES (${who}, ${`lead:${cid}`}, ${x.itemHash}, 200, ${t.json(result as never)})`;
+                VALUES (${who}, ${`lead:${cid}`}, ${x.itemHash}, 200, ${t.json(result as never)}) ${upsert()}`;
       }
     }
     let status: number;
@@ -215,8 +222,10 @@ export async function postLeads(sql: Sql, request: Request, opts: ApiOptions = {
     }
     if (idemKey) {
       await t`INSERT INTO api_idempotency (owner, idem_key, request_hash, status, response)
-              VALUES (${who}, ${`req:${idemKey}`}, ${requestHash}, ${status}, ${t.json(response as never)})`;
+              VALUES (${who}, ${`req:${idemKey}`}, ${requestHash}, ${status}, ${t.json(response as never)}) ${upsert()}`;
     }
+    // now and then, the answers past their window go (api_idempotency_created_idx)
+    if (Math.random() < 0.01) await t`DELETE FROM api_idempotency WHERE created_at < now() - make_interval(hours => ${IDEMPOTENCY_HOURS})`;
     return json(status, response);
   });
 }
