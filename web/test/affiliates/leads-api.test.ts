@@ -101,6 +101,7 @@ describe('POST /api/v1/leads', () => {
     expect((await post(apiPost(a.key, '{nope'))).status).toBe(400);
     expect((await post(new Request('http://app.test/api/v1/leads', { method: 'POST', body: 'a=1', headers: { authorization: `Bearer ${a.key}`, 'content-type': 'application/x-www-form-urlencoded' } }))).status).toBe(415);
     expect((await post(apiPost(a.key, { leads: [] }))).status).toBe(422);
+    expect((await post(apiPost(a.key, { leads: [lead({ city: 'x'.repeat(1_100_000) })] }))).status).toBe(413);
     expect((await post(apiPost(a.key, { leads: Array.from({ length: 501 }, () => lead()) }))).status).toBe(422);
   });
 

@@ -110,9 +110,21 @@ async function readBody(request: Request): Promise<{ text: string } | Response> 
   if (!/^application\/json\b/i.test(type)) return problem(415, 'The body must be JSON (Content-Type: application/json)');
   const declared = Number(request.headers.get('content-length') ?? '0');
   if (declared > MAX_BODY_BYTES) return problem(413, `The body exceeds ${MAX_BODY_BYTES} bytes`);
-  const buf = await request.arrayBuffer();
-  if (buf.byteLength > MAX_BODY_BYTES) return problem(413, `The body exceeds ${MAX_BODY_BYTES} bytes`);
-  return { text: new TextDecoder().decode(buf) };
+  // read up to the cap and no further (a chunked body has no length to check first)
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = request.body?.getReader();
+  while (reader) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > MAX_BODY_BYTES) {
+      await reader.cancel().catch(() => {});
+      return problem(413, `The body exceeds ${MAX_BODY_BYTES} bytes`);
+    }
+    chunks.push(value);
+  }
+  return { text: Buffer.concat(chunks).toString('utf8') };
 }
 
 // ------------------------------------------------------------------ POST
