@@ -1,13 +1,16 @@
-import type { LoaderFunctionArgs } from '@remix-run/node';
-import { requireAccess } from '~/modules/auth/guards.server.ts';
-import { PlaceholderPage } from '~/modules/shell/placeholder.tsx';
+import { leadsAction, leadsLoader } from '~/modules/crm/route.server.ts';
+import { LeadTablePage } from '~/modules/crm/lead-table.tsx';
+import { GeneralErrorBoundary } from '~/components/error-boundary.tsx';
 
-// /affiliate — roles from the permission map; a later issue fills this page.
-export async function loader({ request }: LoaderFunctionArgs) {
-  await requireAccess(request);
-  return null;
-}
+// /affiliate — the affiliate's own leads (role 4): the CRM lead table over the 'affiliate' screen of
+// modules/crm (their leads only, the columns an affiliate sees, delete = DELETE /affiliate/leads/{id}).
+export const loader = leadsLoader('affiliate');
+export const action = leadsAction('affiliate');
 
 export default function Page() {
-  return <PlaceholderPage title="Leads" />;
+  return <LeadTablePage />;
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
 }

@@ -1,13 +1,15 @@
-import type { LoaderFunctionArgs } from '@remix-run/node';
-import { requireAccess } from '~/modules/auth/guards.server.ts';
-import { PlaceholderPage } from '~/modules/shell/placeholder.tsx';
+import { apiKeyAction, apiKeyLoader } from '~/modules/affiliates/api-key.server.ts';
+import { ApiKeyPage } from '~/modules/affiliates/api-key-page.tsx';
+import { GeneralErrorBoundary } from '~/components/error-boundary.tsx';
 
-// /affiliate/api — roles from the permission map; a later issue fills this page.
-export async function loader({ request }: LoaderFunctionArgs) {
-  await requireAccess(request);
-  return null;
-}
+// /affiliate/api — API Key (role 4 from the permission map): modules/affiliates.
+export const loader = apiKeyLoader;
+export const action = apiKeyAction;
 
 export default function Page() {
-  return <PlaceholderPage title="API Key" />;
+  return <ApiKeyPage />;
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
 }

@@ -60,7 +60,7 @@ function LeadTable({ data }: { data: ListData }) {
   const columns = useMemo<ColumnDef<LeadRow>[]>(() => {
     const date = (v: string | null) => (v ? f.dateTime(v) : '—');
     const dash = (v: string | null | undefined) => (v ? v : '—');
-    return [
+    const all: ColumnDef<LeadRow>[] = [
       { id: 'id', header: t('ID'), cell: ({ row: { original: o } }) => o.id },
       { id: 'firstName', header: t('First Name'), cell: ({ row: { original: o } }) => o.firstName },
       { id: 'lastName', header: t('Last Name'), cell: ({ row: { original: o } }) => o.lastName },
@@ -72,11 +72,11 @@ function LeadTable({ data }: { data: ListData }) {
             <span>{dash(o.phone)}</span>
             {o.phone ? (
               <>
-                <button type="button" className="btn btn-sm btn-ghost lead-icon" aria-disabled="true"
+                {screen.own ? null : <button type="button" className="btn btn-sm btn-ghost lead-icon" aria-disabled="true"
                   aria-label={t('Call {{name}}', { name: `${o.firstName} ${o.lastName}`.trim() })}
                   title={t('Click-to-call comes with the telephony integration')}>
                   <svg viewBox="0 0 24 24" width="14" height="14" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="2"><path d="M5 4h4l2 5-2.5 1.5a11 11 0 0 0 5 5L15 13l5 2v4a2 2 0 0 1-2 2A16 16 0 0 1 3 6a2 2 0 0 1 2-2" /></svg>
-                </button>
+                </button>}
                 {data.masked ? null : (
                   <button type="button" className="btn btn-sm btn-ghost lead-icon" aria-label={t('Copy phone number')} title={t('Copy phone number')} onClick={() => void copy(o.phone)}>
                     <svg viewBox="0 0 24 24" width="14" height="14" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="2"><rect x="9" y="9" width="11" height="11" rx="2" /><path d="M5 15V5a2 2 0 0 1 2-2h10" /></svg>
@@ -120,8 +120,8 @@ function LeadTable({ data }: { data: ListData }) {
         id: 'actions', header: t('Actions'), enableSorting: false,
         cell: ({ row: { original: o } }) => (
           <div className="row-actions">
-            <button type="button" className="btn btn-sm btn-ghost" onClick={() => setEditing(o)} aria-label={t('Edit lead #{{id}}', { id: o.id })}>{t('Edit')}</button>
-            {data.manages ? <button type="button" className="btn btn-sm btn-ghost" onClick={() => setDeleting(o)} aria-label={t('Delete lead #{{id}}', { id: o.id })}>{t('Delete')}</button> : null}
+            {screen.own ? null : <button type="button" className="btn btn-sm btn-ghost" onClick={() => setEditing(o)} aria-label={t('Edit lead #{{id}}', { id: o.id })}>{t('Edit')}</button>}
+            {data.manages || screen.own ? <button type="button" className="btn btn-sm btn-ghost" onClick={() => setDeleting(o)} aria-label={t('Delete lead #{{id}}', { id: o.id })}>{t('Delete')}</button> : null}
             {data.manages && o.linkedId === null ? <button type="button" className="btn btn-sm btn-ghost" onClick={() => setConverting(o)} aria-label={t('Convert lead #{{id}} to a user', { id: o.id })}>{t('Convert')}</button> : null}
             {screen.key === 'retention' && o.linkedId !== null ? <Link className="btn btn-sm btn-ghost" to={`/admin/customers/edit/${o.linkedId}`}>{t('View User')}</Link> : null}
           </div>
@@ -141,6 +141,9 @@ function LeadTable({ data }: { data: ListData }) {
       { id: 'ftdAt', header: t('FTD At'), cell: ({ row: { original: o } }) => date(o.ftdAt) },
       { id: 'affiliator', header: t('Affiliator'), cell: ({ row: { original: o } }) => (o.affiliateId ? `${o.affiliateName ?? ''} (#${o.affiliateId})` : '—') },
     ];
+    // a screen that shows some columns (the affiliate's own list) keeps those and the actions
+    const shown = screen.columns;
+    return shown ? all.filter((c) => c.id === 'actions' || shown.includes(c.id as never)) : all;
   }, [t, f, data.masked, data.manages, screen.key]); // eslint-disable-line react-hooks/exhaustive-deps -- copy only pushes a toast
 
   return (
@@ -148,16 +151,16 @@ function LeadTable({ data }: { data: ListData }) {
       <h1 className="page-title">{title}</h1>
       <LeadFilters data={data} />
       {data.filterError ? <p className="field-error" role="alert">{t(data.filterError.message)}</p> : null}
-      <div className="crm-bulk card" role="group" aria-label={t('Bulk actions')}>
+      {screen.own ? null : <div className="crm-bulk card" role="group" aria-label={t('Bulk actions')}>
         <span className="muted crm-selected" aria-live="polite">{t('{{count}} selected', { count: selected })}</span>
         {moves.map((g) => <BulkMove key={g} screen={screen.key} target={g} selection={selection} count={selected} />)}
         {data.manages ? <BulkAssign data={data} selection={selection} count={selected} /> : null}
         {canAdd ? <button type="button" className="btn btn-primary btn-sm crm-add" onClick={() => setAdding(true)}>{t('Add Lead')}</button> : null}
-      </div>
+      </div>}
       {data.estimated ? <p className="muted crm-note">{t('More than {{limit}} leads match: the total is an estimate.', { limit: f.amount(EXACT_COUNT_LIMIT) })}</p> : null}
       {data.bounded || data.total > MAX_DEPTH ? <p className="muted crm-note">{t('Pages reach the first {{limit}} leads of a list: reverse the sort or narrow the filter to reach the others.', { limit: f.amount(MAX_DEPTH) })}</p> : null}
       <DataTable columns={columns} data={data.rows} total={data.total} getRowId={(r) => String(r.id)} caption={title}
-        selectable onSelectionChange={setSelection} maxRows={MAX_DEPTH} />
+        selectable={!screen.own} onSelectionChange={setSelection} maxRows={MAX_DEPTH} />
       <EditLeadDialog row={editing} data={data} agent={agent} onClose={() => setEditing(null)} />
       <ConfirmDialog open={!!deleting} onClose={() => setDeleting(null)} intent="delete" fields={deleting ? { id: deleting.id } : undefined}
         title={t('Delete lead #{{id}}', { id: deleting?.id ?? '' })} confirmLabel={t('Yes')} message={t('Are you sure to delete this lead?')} />

@@ -45,7 +45,8 @@ export async function teamMembers(sql: Sql, managerId: number): Promise<number[]
   return rows.map((r) => Number(r.user_id));
 }
 
-export type Scope = { kind: 'all' } | { kind: 'manager'; id: number; members: number[] } | { kind: 'agent'; id: number } | { kind: 'retention'; id: number };
+export type Scope = { kind: 'all' } | { kind: 'manager'; id: number; members: number[] } | { kind: 'agent'; id: number } | { kind: 'retention'; id: number }
+  | { kind: 'affiliate'; id: number };
 
 /**
  * Which leads the caller may see or touch, or null: none. Admins all; managers the leads they
@@ -58,6 +59,8 @@ export async function resolveScope(sql: Sql, caller: Caller): Promise<Scope | nu
     case 2: return { kind: 'manager', id: caller.id, members: await teamMembers(sql, caller.id) };
     case 5: return { kind: 'agent', id: caller.id };
     case 6: return { kind: 'retention', id: caller.id };
+    // affiliates: the leads credited to them (the affiliate portal; the CRM screens are closed to them)
+    case 4: return { kind: 'affiliate', id: caller.id };
     default: return null;
   }
 }
@@ -71,6 +74,7 @@ export function scopeCondition(sql: Sql, scope: Scope): Fragment {
       : sql`l.manager_id = ${scope.id}`;
     case 'agent': return sql`l.agent_id = ${scope.id}`;
     case 'retention': return sql`l.ret_id = ${scope.id}`;
+    case 'affiliate': return sql`l.affiliate_id = ${scope.id}`;
   }
 }
 
@@ -78,7 +82,7 @@ export function scopeCondition(sql: Sql, scope: Scope): Fragment {
 function screenCondition(sql: Sql, screen: Screen): Fragment {
   const set = screen.set === 'clients'
     ? sql`l.user_id IS NOT NULL AND l."group" <> 'archived'`
-    : sql`l."group" = ${screen.set}::lead_group`;
+    : screen.set === 'any' ? sql`TRUE` : sql`l."group" = ${screen.set}::lead_group`;
   const fresh = screen.newOnly ? sql`AND l.user_id IS NULL` : sql``;
   const source = screen.source === 'live' ? sql`AND l.is_live`
     : screen.source === 'manual' ? sql`AND NOT l.is_live`
@@ -367,6 +371,8 @@ export async function bulkAssign(sql: Sql, ctx: ListContext, f: LeadFilters, sel
 
 /** One lead the caller may see (any screen), or null. */
 async function leadInScope(sql: Sql, caller: Caller, id: number, lock = false) {
+  // the staff's actions only: an affiliate deletes their own leads through deleteOwnLead
+  if (!STAFF.includes(caller.roleId)) return null;
   const resolved = await resolveScope(sql, caller);
   if (!resolved) return null;
   const scope = scopeCondition(sql, resolved);
@@ -452,6 +458,24 @@ export async function deleteLead(sql: Sql, caller: Caller, id: number, ip: strin
     const lead = await leadInScope(t, caller, id, true);
     if (!lead) return NOT_FOUND;
     await t`UPDATE leads SET deleted_at = now(), updated_at = now() WHERE id = ${id}`;
+    await audit(t, { actorId: caller.id, action: 'lead.delete', targetKind: 'lead', targetId: id, before: { ...lead }, after: { deleted: true }, ip: auditIp(ip) });
+    return { ok: true, status: 200, toast: 'Lead deleted successfully' };
+  });
+}
+
+/**
+ * An affiliate deletes one of their own leads (crm.md §7 DELETE /affiliate/leads/{id}): a soft delete,
+ * audited; another affiliate's lead, a deleted one or no lead at all is 'Lead not found' and nothing changes.
+ */
+export async function deleteOwnLead(sql: Sql, caller: Caller, id: number, ip: string | null): Promise<ActionResult> {
+  if (caller.roleId !== 4) return refuse(403, 'Forbidden');
+  return sql.begin(async (tx) => {
+    const t = tx as unknown as Sql;
+    const [lead] = await t`
+      UPDATE leads SET deleted_at = now(), updated_at = now()
+       WHERE id = ${id} AND affiliate_id = ${caller.id} AND deleted_at IS NULL
+       RETURNING id, first_name, last_name, email, phone, country, lead_status, "group"`;
+    if (!lead) return NOT_FOUND;
     await audit(t, { actorId: caller.id, action: 'lead.delete', targetKind: 'lead', targetId: id, before: { ...lead }, after: { deleted: true }, ip: auditIp(ip) });
     return { ok: true, status: 200, toast: 'Lead deleted successfully' };
   });

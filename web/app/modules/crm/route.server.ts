@@ -11,7 +11,7 @@ import { replyDone, replyRefused } from '~/utils/reply.server.ts';
 import { SCREENS, SORTABLE, type ScreenKey, type SortKey } from './screens.ts';
 import { LEAD_FILTERS, parseLeadForm } from './schemas.ts';
 import {
-  addLead, addNote, bulkAssign, bulkMove, convertLead, deleteLead, editLead, leadNotes, listLeads, masksFor,
+  addLead, addNote, bulkAssign, bulkMove, convertLead, deleteLead, deleteOwnLead, editLead, leadNotes, listLeads, masksFor,
   staffChoices, statusChoices, type ActionResult, type Caller, type LeadFilters, type LeadRow, type NoteRow,
 } from './leads.server.ts';
 
@@ -83,6 +83,8 @@ export function leadsAction(key: ScreenKey) {
     if (submission.status !== 'success') return replyRefused(submission, { intent, hideFields: ['password'] });
     const v = submission.value as Record<string, unknown>;
     let r: ActionResult;
+    // the affiliate portal offers one action: deleting one's own lead
+    if (screen.own && intent !== 'delete') return replyRefused(submission, { intent, status: 403, toast: 'Forbidden' });
     switch (intent) {
       case 'move':
       case 'assign': {
@@ -98,7 +100,7 @@ export function leadsAction(key: ScreenKey) {
         break;
       }
       case 'edit': r = await editLead(sql, caller, v as unknown as Parameters<typeof editLead>[2], ip); break;
-      case 'delete': r = await deleteLead(sql, caller, v.id as number, ip); break;
+      case 'delete': r = screen.own ? await deleteOwnLead(sql, caller, v.id as number, ip) : await deleteLead(sql, caller, v.id as number, ip); break;
       case 'note': r = await addNote(sql, caller, v.leadId as number, v.content as string, ip); break;
       case 'add': r = await addLead(sql, caller, v as unknown as Parameters<typeof addLead>[2], ip); break;
       case 'convert': r = await convertLead(sql, caller, v.id as number, v.password as string, ip); break;

@@ -4,14 +4,15 @@
 
 export type LeadGroup = 'sales' | 'retentions' | 'archived';
 export type ScreenKey =
-  | 'clients' | 'sales-all' | 'sales-live' | 'sales-manual' | 'leads-live' | 'leads-manual' | 'leads-affiliate' | 'archived' | 'retention';
+  | 'clients' | 'sales-all' | 'sales-live' | 'sales-manual' | 'leads-live' | 'leads-manual' | 'leads-affiliate' | 'archived' | 'retention'
+  | 'affiliate';
 
 export interface Screen {
   key: ScreenKey;
   path: string;
   title: string;
   /** which leads: a group (or the linked clients outside the archive) */
-  set: 'clients' | LeadGroup;
+  set: 'clients' | LeadGroup | 'any';
   /** the new-leads screens: not yet a client */
   newOnly?: boolean;
   /** how the lead came in */
@@ -20,6 +21,10 @@ export interface Screen {
   moves: LeadGroup[];
   /** the agent the assign control sets and the agent filter reads: sales agents (agentId) or retention agents (retId) */
   agentField: 'agentId' | 'retId';
+  /** the columns shown, when not all (the affiliate's own list) */
+  columns?: readonly SortKey[];
+  /** the affiliate portal: the caller's own leads, deleted by their owner (DELETE /affiliate/leads/{id}) */
+  own?: boolean;
 }
 
 const SALES_MOVES: LeadGroup[] = ['retentions', 'archived'];
@@ -34,6 +39,12 @@ export const SCREENS: Record<ScreenKey, Screen> = {
   'leads-affiliate': { key: 'leads-affiliate', path: '/admin/leads/all', title: 'Affiliate Leads', set: 'sales', newOnly: true, source: 'affiliate', moves: SALES_MOVES, agentField: 'agentId' },
   archived: { key: 'archived', path: '/admin/crm/archived', title: 'Archived', set: 'archived', moves: ['sales'], agentField: 'agentId' },
   retention: { key: 'retention', path: '/admin/crm/retention', title: 'Retention', set: 'retentions', moves: ['sales', 'archived'], agentField: 'retId' },
+  // the affiliate portal (/affiliate, role 4): their own leads in any group, the columns about the lead
+  // and its progress (no staff names, no notes)
+  affiliate: {
+    key: 'affiliate', path: '/affiliate', title: 'Leads', set: 'any', moves: [], agentField: 'agentId', own: true,
+    columns: ['id', 'firstName', 'lastName', 'email', 'phone', 'country', 'status', 'registeredAt', 'city', 'depositedAt', 'funnelLink', 'reference', 'leadSourceId', 'ftdAt'],
+  },
 };
 
 /**
@@ -57,6 +68,7 @@ export function moveAllowed(screen: Screen, target: LeadGroup, roleId: number): 
 /** The groups a lead may come from when moved to `target` from this screen. */
 export function sourceGroups(screen: Screen, target: LeadGroup): LeadGroup[] {
   if (screen.set === 'clients') return (['sales', 'retentions', 'archived'] as LeadGroup[]).filter((g) => g !== target);
+  if (screen.set === 'any') return [];
   return MOVES_FROM[screen.set].includes(target) ? [screen.set] : [];
 }
 
@@ -65,7 +77,7 @@ export const MOVE_LABELS: Record<ScreenKey | 'default', Partial<Record<LeadGroup
   clients: { sales: 'Send to Sales', retentions: 'Send to Retentions', archived: 'Archive' },
   retention: { sales: 'Send to Sales', archived: 'Archive' },
   archived: { sales: 'Bulk Remove Archive' },
-  'sales-all': {}, 'sales-live': {}, 'sales-manual': {}, 'leads-live': {}, 'leads-manual': {}, 'leads-affiliate': {},
+  affiliate: {}, 'sales-all': {}, 'sales-live': {}, 'sales-manual': {}, 'leads-live': {}, 'leads-manual': {}, 'leads-affiliate': {},
 };
 
 export function moveLabel(screen: ScreenKey, target: LeadGroup): string {

@@ -1,0 +1,281 @@
+// The leads API (issue 15, docs/specs.md#affiliates-and-the-leads-api): POST /api/v1/leads takes one
+// lead or a batch of up to MAX_BATCH, authenticated by an affiliate's key or the broker's leads
+// webhook key (keys.server.ts; never a cookie), rate-limited per key, idempotent on a client id
+// (the Idempotency-Key header for the request, clientId per lead). Duplicates are decided by the
+// normalised email and the phone in E.164 (libphonenumber-js, the lead's country as the default
+// region), both index lookups under advisory locks taken in a fixed order, so concurrent posts of one
+// email never both create. GET /api/v1/leads pages the affiliate's own leads with status and FTD.
+import { createHash } from 'node:crypto';
+import { z } from 'zod';
+import { parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js';
+import countries from 'world-countries';
+import type { Sql } from '~/utils/db.server.ts';
+import { defaultStore, hitLimit, type Limit, type RateLimitStore } from '~/modules/auth/rate-limit.server.ts';
+import { authenticateKey, keyFromRequest, type KeyOwner } from './keys.server.ts';
+
+export const MAX_BATCH = 500;
+export const MAX_BODY_BYTES = 1_000_000;
+/** How long a client id's first answer is replayed. */
+export const IDEMPOTENCY_HOURS = 24;
+export const API_LIMIT: Limit = { name: 'api:leads', max: 120, windowSeconds: 60 };
+
+// ------------------------------------------------------------------ countries
+
+const byCode = new Map(countries.map((c) => [c.cca2.toUpperCase(), c.name.common]));
+const byName = new Map(countries.flatMap((c) => [[c.name.common.toLowerCase(), c.cca2], [c.name.official.toLowerCase(), c.cca2], [c.cca3.toLowerCase(), c.cca2]] as [string, string][]));
+
+/** A country given as an ISO 3166 code (GB, GBR) or its name: its code and the name the CRM shows. */
+export function resolveCountry(raw: string): { code: CountryCode; name: string } | null {
+  const v = raw.trim();
+  const code = v.length === 2 && byCode.has(v.toUpperCase()) ? v.toUpperCase() : byName.get(v.toLowerCase());
+  return code ? { code: code as CountryCode, name: byCode.get(code)! } : null;
+}
+
+/**
+ * The phone in E.164, read with the country as the default region ('07700 900123' in GB, '0044 7700 900123', '+44 …').
+ * A number of a possible length for its country is taken (isPossible): the metadata's assigned ranges
+ * change faster than releases, and a lead must not be refused for it (Ofcom's 07700 900xxx included).
+ */
+export function phoneE164(raw: string, country?: CountryCode): string | null {
+  let v = raw.trim();
+  if (/^00[1-9]/.test(v.replace(/[\s().-]/g, ''))) v = `+${v.replace(/[\s().-]/g, '').slice(2)}`;
+  const p = parsePhoneNumberFromString(v, country);
+  return p && p.isPossible() ? p.number : null;
+}
+
+export const normEmail = (e: string) => e.trim().toLowerCase();
+
+// ------------------------------------------------------------------ validation
+
+const opt = (max: number) => z.string().trim().max(max, `At most ${max} characters`).optional();
+
+export const LeadInput = z.object({
+  firstName: z.string({ required_error: 'First name is required' }).trim().min(1, 'First name is required').max(100, 'At most 100 characters'),
+  lastName: z.string({ required_error: 'Last name is required' }).trim().min(1, 'Last name is required').max(100, 'At most 100 characters'),
+  email: z.string({ required_error: 'Email is required' }).trim().max(254, 'At most 254 characters').email('Invalid email address'),
+  phone: z.string({ required_error: 'Phone is required' }).trim().min(1, 'Phone is required').max(40, 'At most 40 characters'),
+  country: z.string({ required_error: 'Country is required' }).trim().min(1, 'Country is required').max(100, 'At most 100 characters')
+    .refine((c) => resolveCountry(c) !== null, 'Unknown country (an ISO 3166 code such as GB, or the country name)'),
+  city: opt(100),
+  funnelLink: z.string().trim().max(500, 'At most 500 characters').url('Invalid URL').refine((u) => /^https?:\/\//i.test(u), 'Invalid URL').optional(),
+  reference: opt(200),
+  leadSourceId: opt(200),
+  clientId: z.string().trim().min(1).max(100, 'At most 100 characters').optional(),
+}).strict().superRefine((v, ctx) => {
+  const c = resolveCountry(v.country);
+  if (c && !phoneE164(v.phone, c.code)) ctx.addIssue({ code: 'custom', path: ['phone'], message: 'Invalid phone number for this country' });
+});
+export type LeadInput = z.infer<typeof LeadInput>;
+
+export interface FieldError { path: string; message: string }
+const issues = (e: z.ZodError, prefix = ''): FieldError[] =>
+  e.issues.map((i) => ({ path: prefix + (i.path.length ? i.path.join('.') : ''), message: i.code === 'unrecognized_keys' ? `Unknown field: ${i.keys.join(', ')}` : i.message }));
+
+// ------------------------------------------------------------------ results
+
+export type LeadResult =
+  | { index: number; clientId?: string; status: 'created'; id: number }
+  | { index: number; clientId?: string; status: 'duplicate'; reason: 'email' | 'phone'; id?: number }
+  | { index: number; clientId?: string; status: 'rejected'; errors: FieldError[] }
+  | { index: number; clientId?: string; status: 'conflict'; message: string };
+
+const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...headers } });
+const problem = (status: number, message: string, extra: Record<string, unknown> = {}, headers: Record<string, string> = {}) =>
+  json(status, { error: message, ...extra }, headers);
+
+const ownerId = (o: KeyOwner) => (o.kind === 'broker' ? 'broker' : `affiliate:${o.userId}`);
+const hashOf = (s: string) => createHash('sha256').update(s).digest('hex');
+/** A canonical JSON (sorted keys) so the same body in another key order is the same request. */
+function canonical(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
+  if (v && typeof v === 'object') return `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canonical((v as Record<string, unknown>)[k])}`).join(',')}}`;
+  return JSON.stringify(v);
+}
+
+export interface ApiOptions { store?: RateLimitStore; limit?: Limit }
+
+/** Key, then rate limit: the owner, or the refusal to answer. */
+async function admit(sql: Sql, request: Request, opts: ApiOptions): Promise<KeyOwner | Response> {
+  const owner = await authenticateKey(sql, keyFromRequest(request));
+  if (!owner) return problem(401, 'A valid API key is required (Authorization: Bearer <key> or X-API-Key)', {}, { 'www-authenticate': 'Bearer realm="leads"' });
+  const store = opts.store ?? (await defaultStore(sql));
+  const hit = await hitLimit(store, opts.limit ?? API_LIMIT, owner.kind === 'broker' ? 'broker' : `key:${owner.keyId}`);
+  if (!hit.allowed) return problem(429, 'Too many requests', { retryAfter: hit.retryAfterSeconds }, { 'retry-after': String(hit.retryAfterSeconds) });
+  return owner;
+}
+
+async function readBody(request: Request): Promise<{ text: string } | Response> {
+  const type = request.headers.get('content-type') ?? '';
+  if (!/^application\/json\b/i.test(type)) return problem(415, 'The body must be JSON (Content-Type: application/json)');
+  const declared = Number(request.headers.get('content-length') ?? '0');
+  if (declared > MAX_BODY_BYTES) return problem(413, `The body exceeds ${MAX_BODY_BYTES} bytes`);
+  // read up to the cap and no further (a chunked body has no length to check first)
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = request.body?.getReader();
+  while (reader) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > MAX_BODY_BYTES) {
+      await reader.cancel().catch(() => {});
+      return problem(413, `The body exceeds ${MAX_BODY_BYTES} bytes`);
+    }
+    chunks.push(value);
+  }
+  return { text: Buffer.concat(chunks).toString('utf8') };
+}
+
+// ------------------------------------------------------------------ POST
+
+interface Ready { index: number; input: LeadInput; email: string; phone: string; country: { code: CountryCode; name: string }; itemHash: string }
+
+/** POST /api/v1/leads: one lead (an object) or a batch ({ "leads": [...] } or an array). */
+export async function postLeads(sql: Sql, request: Request, opts: ApiOptions = {}): Promise<Response> {
+  const owner = await admit(sql, request, opts);
+  if (owner instanceof Response) return owner;
+  const body = await readBody(request);
+  if (body instanceof Response) return body;
+  let parsed: unknown;
+  try { parsed = JSON.parse(body.text); } catch { return problem(400, 'The body is not valid JSON'); }
+  const batch = Array.isArray(parsed) || (!!parsed && typeof parsed === 'object' && 'leads' in parsed);
+  const items: unknown[] = Array.isArray(parsed) ? parsed : batch ? (parsed as { leads: unknown }).leads as unknown[] : [parsed];
+  if (!Array.isArray(items)) return problem(422, 'Invalid request', { errors: [{ path: 'leads', message: 'Expected an array of leads' }] });
+  if (items.length === 0) return problem(422, 'Invalid request', { errors: [{ path: 'leads', message: 'At least one lead is required' }] });
+  if (items.length > MAX_BATCH) return problem(422, 'Invalid request', { errors: [{ path: 'leads', message: `At most ${MAX_BATCH} leads per request` }] });
+  if (!batch && (!parsed || typeof parsed !== 'object')) return problem(422, 'Invalid request', { errors: [{ path: '', message: 'Expected a lead object' }] });
+
+  const idemKey = request.headers.get('idempotency-key')?.trim() || null;
+  if (idemKey !== null && idemKey.length > 200) return problem(422, 'Invalid request', { errors: [{ path: 'Idempotency-Key', message: 'At most 200 characters' }] });
+  const who = ownerId(owner);
+  const requestHash = hashOf(canonical(parsed));
+
+  return sql.begin(async (tx) => {
+    const t = tx as unknown as Sql;
+    // an id past its window starts afresh
+    const upsert = () => t`ON CONFLICT (owner, idem_key) DO UPDATE SET request_hash = EXCLUDED.request_hash, status = EXCLUDED.status,
+                       response = EXCLUDED.response, created_at = now()`;
+    if (idemKey) {
+      await t`SELECT pg_advisory_xact_lock(hashtext(${`idem:${who}:${idemKey}`}))`;
+      const [seen] = await t`SELECT request_hash, status, response FROM api_idempotency WHERE owner = ${who} AND idem_key = ${`req:${idemKey}`}
+                                    AND created_at > now() - make_interval(hours => ${IDEMPOTENCY_HOURS})`;
+      if (seen) {
+        if (seen.request_hash !== requestHash) return problem(409, 'This Idempotency-Key was used with another request body');
+        return json(Number(seen.status), seen.response, { 'idempotent-replayed': 'true' });
+      }
+    }
+    const results: LeadResult[] = new Array(items.length);
+    const ready: Ready[] = [];
+    items.forEach((raw, index) => {
+      const r = LeadInput.safeParse(raw);
+      const clientId = raw && typeof raw === 'object' && typeof (raw as { clientId?: unknown }).clientId === 'string' ? (raw as { clientId: string }).clientId : undefined;
+      if (!r.success) { results[index] = { index, ...(clientId ? { clientId } : {}), status: 'rejected', errors: issues(r.error, batch ? `leads.${index}.` : '') }; return; }
+      const country = resolveCountry(r.data.country)!;
+      ready.push({ index, input: r.data, email: normEmail(r.data.email), phone: phoneE164(r.data.phone, country.code)!, country, itemHash: hashOf(canonical(raw)) });
+    });
+    if (!batch && ready.length === 0) {
+      const r = results[0] as Extract<LeadResult, { status: 'rejected' }>;
+      return problem(422, 'Invalid lead', { errors: r.errors });
+    }
+    // the locks of every email and phone, in one order: concurrent posts wait, never deadlock
+    const lockKeys = [...new Set(ready.flatMap((x) => [`lead-email:${x.email}`, `lead-phone:${x.phone}`]))].sort();
+    for (const k of lockKeys) await t`SELECT pg_advisory_xact_lock(hashtext(${k}))`;
+
+    const affiliateId = owner.kind === 'affiliate' ? owner.userId : null;
+    for (const x of ready) {
+      const cid = x.input.clientId;
+      const base = { index: x.index, ...(cid ? { clientId: cid } : {}) };
+      if (cid) {
+        const [seen] = await t`SELECT request_hash, response FROM api_idempotency WHERE owner = ${who} AND idem_key = ${`lead:${cid}`}
+                                      AND created_at > now() - make_interval(hours => ${IDEMPOTENCY_HOURS})`;
+        if (seen) {
+          results[x.index] = seen.request_hash === x.itemHash
+            ? { ...(seen.response as LeadResult), index: x.index }
+            : { ...base, status: 'conflict', message: 'This clientId was used with another lead' };
+          continue;
+        }
+      }
+      const dup = await t`
+        (SELECT id, affiliate_id, 'email' AS reason FROM leads WHERE email_norm = ${x.email} AND deleted_at IS NULL AND email_norm <> '' ORDER BY id LIMIT 1)
+        UNION ALL
+        (SELECT id, affiliate_id, 'phone' AS reason FROM leads WHERE phone_e164 = ${x.phone} AND deleted_at IS NULL ORDER BY id LIMIT 1)`;
+      let result: LeadResult;
+      if (dup.length) {
+        const d = dup[0];
+        const mine = affiliateId !== null && d.affiliate_id !== null && Number(d.affiliate_id) === affiliateId;
+        result = { ...base, status: 'duplicate', reason: d.reason, ...(mine ? { id: Number(d.id) } : {}) };
+      } else {
+        const v = x.input;
+        const [row] = await t`
+          INSERT INTO leads (first_name, last_name, email, phone, phone_e164, country, city, funnel_link, reference, lead_source_id,
+                             lead_status, "group", is_live, affiliate_id)
+          VALUES (${v.firstName}, ${v.lastName}, ${x.email}, ${v.phone}, ${x.phone}, ${x.country.name}, ${v.city ?? ''},
+                  ${v.funnelLink ?? null}, ${v.reference ?? null}, ${v.leadSourceId ?? null}, 'New', 'sales', true, ${affiliateId})
+          RETURNING id`;
+        result = { ...base, status: 'created', id: Number(row.id) };
+      }
+      results[x.index] = result;
+      if (cid) {
+        await t`INSERT INTO api_idempotency (owner, idem_key, request_hash, status, response)
+                VALUES (${who}, ${`lead:${cid}`}, ${x.itemHash}, 200, ${t.json(result as never)}) ${upsert()}`;
+      }
+    }
+    let status: number;
+    let response: unknown;
+    if (!batch) {
+      const r = results[0];
+      status = r.status === 'created' ? 201 : r.status === 'conflict' ? 409 : 200;
+      response = r.status === 'conflict' ? { error: r.message } : stripIndex(r);
+    } else {
+      const count = (s: LeadResult['status']) => results.filter((r) => r.status === s).length;
+      status = count('rejected') === results.length ? 422 : 200;
+      response = { created: count('created'), duplicates: count('duplicate'), rejected: count('rejected'), conflicts: count('conflict'), results };
+    }
+    if (idemKey) {
+      await t`INSERT INTO api_idempotency (owner, idem_key, request_hash, status, response)
+              VALUES (${who}, ${`req:${idemKey}`}, ${requestHash}, ${status}, ${t.json(response as never)}) ${upsert()}`;
+    }
+    // now and then, the answers past their window go (api_idempotency_created_idx)
+    if (Math.random() < 0.01) await t`DELETE FROM api_idempotency WHERE created_at < now() - make_interval(hours => ${IDEMPOTENCY_HOURS})`;
+    return json(status, response);
+  });
+}
+
+function stripIndex(r: LeadResult) {
+  const { index: _index, ...rest } = r;
+  return rest;
+}
+
+// ------------------------------------------------------------------ GET
+
+const ListQuery = z.object({
+  page: z.coerce.number({ invalid_type_error: 'page must be a number' }).int('page must be an integer').min(1, 'page must be at least 1').max(10_000, 'page must be at most 10000').default(1),
+  limit: z.coerce.number({ invalid_type_error: 'limit must be a number' }).int('limit must be an integer').min(1, 'limit must be at least 1').max(100, 'limit must be at most 100').default(25),
+});
+
+/** GET /api/v1/leads?page=&limit=: the affiliate's own leads, newest first, with status and FTD. */
+export async function getLeads(sql: Sql, request: Request, opts: ApiOptions = {}): Promise<Response> {
+  const owner = await admit(sql, request, opts);
+  if (owner instanceof Response) return owner;
+  if (owner.kind !== 'affiliate') return problem(403, 'Listing leads needs an affiliate key');
+  const params = new URL(request.url).searchParams;
+  const q = ListQuery.safeParse({ page: params.get('page') ?? undefined, limit: params.get('limit') ?? undefined });
+  if (!q.success) return problem(422, 'Invalid query', { errors: issues(q.error) });
+  const { page, limit } = q.data;
+  const [{ n }] = await sql`SELECT count(*)::int AS n FROM leads WHERE affiliate_id = ${owner.userId} AND deleted_at IS NULL`;
+  const rows = await sql`
+    SELECT id, first_name, last_name, email, phone, country, city, funnel_link, reference, lead_source_id, lead_status,
+           created_at, ftd_at, deposited_at, user_id IS NOT NULL AS registered
+      FROM leads WHERE affiliate_id = ${owner.userId} AND deleted_at IS NULL
+     ORDER BY id DESC LIMIT ${limit} OFFSET ${(page - 1) * limit}`;
+  const iso = (d: unknown) => (d ? (d as Date).toISOString() : null);
+  return json(200, {
+    data: rows.map((r) => ({
+      id: Number(r.id), firstName: r.first_name, lastName: r.last_name, email: r.email, phone: r.phone, country: r.country, city: r.city,
+      funnelLink: r.funnel_link, reference: r.reference, leadSourceId: r.lead_source_id, status: r.lead_status,
+      registered: r.registered, createdAt: iso(r.created_at), ftdAt: iso(r.ftd_at), depositedAt: iso(r.deposited_at),
+    })),
+    meta: { page, limit, total: n },
+  });
+}
