@@ -24,6 +24,8 @@ function concrete(path: string, user: TestUser | null): string {
   const wallet = user ? wallets[user.id] : 1;
   if (path === '/deposits/bank/:id') return `/deposits/bank/${wallet}?amount=100`;
   if (path === '/deposits/crypto/:id') return `/deposits/crypto/usdt?balance=${wallet}&amount=100`;
+  // the PayPal page opens on the user's own pending PayPal deposit (others' are 404)
+  if (path === '/deposits/paypal/:txRef') return `/deposits/paypal/${user ? paypalDeposits[user.id] : 1}`;
   // a language's translations open on a language that exists (others are 404)
   if (path === '/admin/languages/:code') return '/admin/languages/en';
   // a customer's page opens on a customer every allowed role may see (see beforeAll)
@@ -33,6 +35,7 @@ function concrete(path: string, user: TestUser | null): string {
 
 const users: Record<number, { user: TestUser; cookie: string }> = {};
 const wallets: Record<number, number> = {};
+const paypalDeposits: Record<number, number> = {};
 let customer: TestUser;
 beforeAll(async () => {
   await ensureGateways(sql);
@@ -41,6 +44,9 @@ beforeAll(async () => {
     const user = await createUser(sql, { roleId });
     users[roleId] = { user, cookie: (await sessionFor(sql, user.id)).cookie };
     wallets[user.id] = await walletFor(sql, user.id);
+    const [d] = await sql`INSERT INTO deposits (user_id, balance_id, gateway, amount, fee, total)
+                          VALUES (${user.id}, ${wallets[user.id]}, 'paypal', 100, 0, 100) RETURNING id`;
+    paypalDeposits[user.id] = Number(d.id);
   }
   // a client assigned to this file's sales and retention agents
   customer = await createUser(sql, { roleId: 3 });

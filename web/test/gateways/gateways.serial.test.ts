@@ -182,7 +182,7 @@ describe('secrets', () => {
     expect(stripe.values).toEqual({});
 
     // the adapters' view: decrypted
-    expect(await gatewayConfig(sql, 'stripe')).toEqual({ name: 'stripe', key1: secret, key2: hook, key3: null, key4: null, key5: null, fee: '2.7500' });
+    expect(await gatewayConfig(sql, 'stripe')).toEqual({ name: 'stripe', key1: secret, key2: hook, key3: null, key4: null, key5: null, fee: '2.7500', active: true });
 
     // empty keeps the stored secret (the same ciphertext), a new value replaces it
     const again = await save(automatic, '/admin/gateways', { name: 'stripe', fee: '3', key1: '', key2: '' });
