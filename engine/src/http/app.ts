@@ -12,7 +12,7 @@ import { marketRoutes } from './market.ts';
 import { realtimeRoutes, streamRoutes } from './realtime.ts';
 import { metricsText, gatewayMetricsText } from './metrics.ts';
 import { requireSecret } from './internal.ts';
-import { engineServerInfo } from './server-info.ts';
+import { serverInfo } from '../contract/server-info.ts';
 import { DECIMAL_INPUTS, parseDecimal, type DecimalField } from '../domain/index.ts';
 import { Refused, STATUS } from '../orders/results.ts';
 import { numberRefusal } from '../orders/service.ts';
@@ -88,7 +88,7 @@ export function createApp({ sql, startedAt = new Date(), core, bus, hub, gateway
     // the admin's Server Information page, through web (the secret): this process's CPU and memory
     .get('/server', async ({ headers }) => {
       requireSecret(headers, secret);
-      return { server: await engineServerInfo() };
+      return { server: await serverInfo() };
     })
     // typed as the engine with every role (the typed client's App); a process without a core answers 404
     .use(core ? coreRoutes(core, hub, secret, testControls)

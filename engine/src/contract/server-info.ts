@@ -1,7 +1,7 @@
-// GET /v1/server (staff pages through web, x-engine-secret): the engine process's machine and
-// its own share, for the admin's Server Information page next to the web process's
-// (docs/specs.md: CPU model, CPU usage out of 100 %, logical cores, memory usage out of 100 %,
-// total memory in MB). CPU usage is measured between two readings (the first waits a short sample).
+// The admin's Server Information page (docs/specs.md: CPU model, CPU usage out of 100 %, logical
+// cores, memory usage out of 100 %, total memory in MB) for the process that calls it: the web
+// process reads its own, the engine answers GET /v1/server (x-engine-secret) with its own. CPU
+// usage is measured between two readings (the first, or one after a long pause, waits a short sample).
 import os from 'node:os';
 
 interface CpuTimes { busy: number; total: number }
@@ -21,13 +21,13 @@ const STALE_MS = 30_000;
 const clamp = (v: number) => Math.min(100, Math.max(0, v));
 let last: { at: number; times: CpuTimes; proc: NodeJS.CpuUsage } | null = null;
 
-export interface EngineServerInfo {
+export interface ServerInfo {
   cpuModel: string; cpuUsage: number; cores: number; memoryUsage: number; totalMemoryMb: number;
   /** this process: its CPU share of the machine (0–100) and resident memory */
   processCpu: number; processMemoryMb: number; uptimeSeconds: number;
 }
 
-export async function engineServerInfo(): Promise<EngineServerInfo> {
+export async function serverInfo(): Promise<ServerInfo> {
   const now = Date.now();
   if (!last || now - last.at > STALE_MS) {
     last = { at: now, times: cpuTimes(), proc: process.cpuUsage() };
@@ -52,4 +52,9 @@ export async function engineServerInfo(): Promise<EngineServerInfo> {
     processMemoryMb: Math.round(process.memoryUsage().rss / (1024 * 1024)),
     uptimeSeconds: Math.round(process.uptime()),
   };
+}
+
+/** The machine's CPU usage now (0–100), as serverInfo measures it. */
+export async function cpuUsage(): Promise<number> {
+  return (await serverInfo()).cpuUsage;
 }
