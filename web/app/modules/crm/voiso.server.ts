@@ -60,7 +60,7 @@ export async function voisoConfig(sql: Sql): Promise<VoisoConfig | null> {
   const [row] = await sql`SELECT value1, value2 FROM api_settings WHERE key = 'voiso'`;
   const cluster = String(row?.value1 ?? '').trim();
   if (!cluster || !CLUSTER.test(cluster) || !row?.value2) return null;
-  let apiKey = '';
+  let apiKey: string;
   try { apiKey = decryptSecret(String(row.value2), secretsKey(env().SECRETS_KEY)); } catch { return null; }
   return apiKey ? { cluster, apiKey } : null;
 }
@@ -88,7 +88,7 @@ async function voisoFetch(url: string, init: RequestInit): Promise<unknown> {
     throw new VoisoError(name === 'TimeoutError' || name === 'AbortError' ? CALL_TOASTS.timeout : CALL_TOASTS.unreachable, null);
   }
   const text = await res.text().catch(() => '');
-  let body: unknown = null;
+  let body: unknown;
   try { body = text ? JSON.parse(text) : null; } catch { body = null; }
   const said = providerMessage(body);
   if (!res.ok) throw new VoisoError(said ?? `Voiso answered ${res.status}`, res.status);
