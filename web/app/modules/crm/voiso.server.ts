@@ -147,9 +147,9 @@ export interface CallOptions { ip?: string | null; store?: RateLimitStore }
  */
 export async function startCall(sql: Sql, caller: Caller, leadId: number, agent: string | null, o: CallOptions = {}): Promise<CallResult> {
   const scope = await resolveScope(sql, caller);
-  if (!scope) return { ok: false, status: 404, message: 'Not Found' };
+  if (!scope) return { ok: false, status: 404, message: '' };
   const [lead] = await sql`SELECT l.id, l.phone FROM leads l WHERE l.id = ${leadId} AND l.deleted_at IS NULL AND ${scopeCondition(sql, scope)}`;
-  if (!lead) return { ok: false, status: 404, message: 'Not Found' };
+  if (!lead) return { ok: false, status: 404, message: '' };
 
   let who: string;
   if (caller.roleId === 5 || caller.roleId === 6) {
