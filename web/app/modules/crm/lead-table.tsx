@@ -23,6 +23,20 @@ import type { LeadsLoader, NoteRow } from './route.server.ts';
 type ListData = Extract<ReturnType<typeof useLoaderData<LeadsLoader>>, { kind: 'list' }>;
 
 const NOTE_PREVIEW = 12;
+/** The click-to-call resource route (modules/crm/voiso.server.ts): the lead's id goes, never its number. */
+const CALL_ACTION = '/admin/crm/voiso/startCall';
+const AGENT_STATUS: Record<string, string> = {
+  available: 'Available', idle: 'Idle', logout: 'Logout', offline: 'Offline', inbound: 'Inbound', outbound: 'Outbound',
+  'dialer waiting': 'Dialer waiting', unavailable: 'Unavailable',
+};
+/** crm.md §4: offline and unavailable danger; available success; inbound and outbound warning. */
+function agentTone(status: string): string {
+  const s = status.toLowerCase();
+  if (s === 'available') return 'chip-approved';
+  if (s === 'inbound' || s === 'outbound') return 'chip-pending';
+  if (s === 'logout' || s === 'offline' || s.startsWith('unavailable')) return 'chip-declined';
+  return '';
+}
 const GROUP_LABELS: Record<LeadGroup, string> = { sales: 'Sales', retentions: 'Retentions', archived: 'Archived' };
 
 export function LeadTablePage() {
@@ -44,6 +58,11 @@ function LeadTable({ data }: { data: ListData }) {
   const [converting, setConverting] = useState<LeadRow | null>(null);
   const [notesOf, setNotesOf] = useState<LeadRow | null>(null);
   const [adding, setAdding] = useState(false);
+  const [calling, setCalling] = useState<LeadRow | null>(null);
+  // an agent calls as themselves at once; admins and managers choose the agent (CallDialog)
+  const callFetcher = useFetcher<Reply>();
+  const callPending = callFetcher.state !== 'idle';
+  useFetcherToast(callFetcher);
   const selected = selection.all ? data.total : selection.ids.length;
   const moves = screen.moves.filter((g) => moveAllowed(screen, g, data.roleId));
   const canAdd = data.manages && (screen.set === 'sales');
@@ -72,9 +91,10 @@ function LeadTable({ data }: { data: ListData }) {
             <span>{dash(o.phone)}</span>
             {o.phone ? (
               <>
-                {screen.own ? null : <button type="button" className="btn btn-sm btn-ghost lead-icon" aria-disabled="true"
+                {screen.own ? null : <button type="button" className="btn btn-sm btn-ghost lead-icon" disabled={callPending}
                   aria-label={t('Call {{name}}', { name: `${o.firstName} ${o.lastName}`.trim() })}
-                  title={t('Click-to-call comes with the telephony integration')}>
+                  title={t('Call {{name}}', { name: `${o.firstName} ${o.lastName}`.trim() })}
+                  onClick={() => (agent ? callFetcher.submit({ leadId: String(o.id) }, { method: 'post', action: CALL_ACTION }) : setCalling(o))}>
                   <svg viewBox="0 0 24 24" width="14" height="14" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="2"><path d="M5 4h4l2 5-2.5 1.5a11 11 0 0 0 5 5L15 13l5 2v4a2 2 0 0 1-2 2A16 16 0 0 1 3 6a2 2 0 0 1 2-2" /></svg>
                 </button>}
                 {data.masked ? null : (
@@ -144,7 +164,7 @@ function LeadTable({ data }: { data: ListData }) {
     // a screen that shows some columns (the affiliate's own list) keeps those and the actions
     const shown = screen.columns;
     return shown ? all.filter((c) => c.id === 'actions' || shown.includes(c.id as never)) : all;
-  }, [t, f, data.masked, data.manages, screen.key]); // eslint-disable-line react-hooks/exhaustive-deps -- copy only pushes a toast
+  }, [t, f, data.masked, data.manages, screen.key, agent, callPending]); // eslint-disable-line react-hooks/exhaustive-deps -- copy only pushes a toast
 
   return (
     <section className="page crm-leads">
@@ -166,6 +186,7 @@ function LeadTable({ data }: { data: ListData }) {
         title={t('Delete lead #{{id}}', { id: deleting?.id ?? '' })} confirmLabel={t('Yes')} message={t('Are you sure to delete this lead?')} />
       <ConvertDialog row={converting} onClose={() => setConverting(null)} />
       <NotesDialog row={notesOf} onClose={() => setNotesOf(null)} />
+      {agent ? null : <CallDialog row={calling} onClose={() => setCalling(null)} />}
       {canAdd ? <AddLeadDialog open={adding} data={data} onClose={() => setAdding(false)} /> : null}
     </section>
   );
@@ -426,6 +447,54 @@ function NotesDialog({ row, onClose }: { row: LeadRow | null; onClose: () => voi
         </div>
         <SubmitButton pending={save.state !== 'idle'}>{t('Submit')}</SubmitButton>
       </save.Form>
+    </Modal>
+  );
+}
+
+type AgentsAnswer = { ok: true; agents: { email: string; ext: string; status: string }[] } | { ok: false; message: string };
+
+/** Admins and managers: the agent who makes the call, from Voiso's agents and their status. */
+function CallDialog({ row, onClose }: { row: LeadRow | null; onClose: () => void }) {
+  const { t } = useTranslation();
+  const agents = useFetcher<AgentsAnswer>();
+  const call = useFetcher<Reply>();
+  const [agent, setAgent] = useState('');
+  const pending = call.state !== 'idle';
+  const open = !!row;
+  useEffect(() => {
+    if (open) { setAgent(''); agents.load('/admin/crm/voiso/agents'); }
+  }, [open]); // eslint-disable-line react-hooks/exhaustive-deps -- load once per opening
+  useFetcherToast(call, { onSuccess: onClose });
+  const answer = agents.data;
+  const loading = agents.state !== 'idle' || !answer;
+  const name = row ? `${row.firstName} ${row.lastName}`.trim() : '';
+  return (
+    <Modal open={open} onClose={onClose} title={t('Call {{name}}', { name })} size="sm" dismissible={!pending}
+      footer={<>
+        <button type="button" className="btn btn-ghost" onClick={onClose} disabled={pending}>{t('Cancel')}</button>
+        <SubmitButton form="voiso-call" pending={pending} disabled={!agent || loading}>{pending ? t('Calling…') : t('Call')}</SubmitButton>
+      </>}>
+      <call.Form id="voiso-call" method="post" action={CALL_ACTION} className="voiso-call">
+        <input type="hidden" name="leadId" value={row?.id ?? ''} />
+        {loading ? <p className="muted" role="status">{t('Loading agents…')}</p>
+          : !answer.ok ? <p className="field-error" role="alert">{t(answer.message)}</p>
+            : answer.agents.length === 0 ? <p className="muted">{t('Voiso lists no agents')}</p>
+              : (
+                <fieldset className="voiso-agents">
+                  <legend>{t('Agent who makes the call')}</legend>
+                  {answer.agents.map((a) => {
+                    const value = a.email || a.ext;
+                    return (
+                      <label key={value} className="voiso-agent">
+                        <input type="radio" name="agent" value={value} checked={agent === value} onChange={() => setAgent(value)} />
+                        <span className="voiso-agent-name">{a.email || a.ext}{a.email && a.ext ? <span className="muted"> · {t('Ext. {{ext}}', { ext: a.ext })}</span> : null}</span>
+                        <span className={`chip ${agentTone(a.status)}`}>{AGENT_STATUS[a.status] ? t(AGENT_STATUS[a.status]) : a.status || '—'}</span>
+                      </label>
+                    );
+                  })}
+                </fieldset>
+              )}
+      </call.Form>
     </Modal>
   );
 }

@@ -1,0 +1,14 @@
+// GET /admin/crm/voiso/agents (crm.md §7) — Voiso's agents with their status for the call dialog
+// (admins and managers; an agent calls as themselves): modules/crm/voiso.server.ts.
+import { data, type LoaderFunctionArgs } from '@remix-run/node';
+import { db } from '~/utils/db.server.ts';
+import { requireAccess } from '~/modules/auth/guards.server.ts';
+import { listVoisoAgents } from '~/modules/crm/voiso.server.ts';
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const sql = db();
+  const s = await requireAccess(request, sql, context);
+  if (s.user.roleId !== 1 && s.user.roleId !== 2) throw new Response('Forbidden', { status: 403 });
+  const r = await listVoisoAgents(sql);
+  return data(r, { headers: { 'Cache-Control': 'no-store' } });
+}

@@ -1,0 +1,27 @@
+// POST /admin/crm/voiso/startCall (crm.md §7) — starts a Voiso call for a lead: modules/crm/voiso.server.ts.
+// The browser posts the lead's id (never a number) and, for admins and managers, the agent.
+import { data, type ActionFunctionArgs } from '@remix-run/node';
+import { z } from 'zod';
+import { db } from '~/utils/db.server.ts';
+import { clientIp } from '~/utils/request.server.ts';
+import { requireAccess } from '~/modules/auth/guards.server.ts';
+import { RECORD_ID, parseForm, type Reply } from '~/components/ui/forms.ts';
+import { CALL_TOASTS, startCall } from '~/modules/crm/voiso.server.ts';
+
+const Schema = z.object({ leadId: RECORD_ID, agent: z.string().trim().max(260).optional() });
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  if (request.method.toUpperCase() !== 'POST') throw new Response('Method Not Allowed', { status: 405 });
+  const sql = db();
+  const s = await requireAccess(request, sql, context);
+  const submission = parseForm(await request.formData(), Schema);
+  if (submission.status !== 'success') throw new Response('Not Found', { status: 404 });
+  const r = await startCall(sql, { id: s.user.id, roleId: s.user.roleId }, submission.value.leadId, submission.value.agent ?? null, { ip: clientIp(request, context) });
+  if (!r.ok && r.status === 404) throw new Response('Not Found', { status: 404 });
+  const body: Reply = r.ok ? { ok: true, toast: CALL_TOASTS.started } : { ok: false, toast: r.message };
+  return data(body, { status: r.ok ? 200 : r.status });
+}
+
+export function loader() {
+  throw new Response('Not Found', { status: 404 });
+}

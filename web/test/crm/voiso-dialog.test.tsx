@@ -1,0 +1,82 @@
+// @vitest-environment jsdom
+// The lead table's phone button (lead-table.tsx) in a DOM with a real Remix router: an admin's opens
+// the agent dialog listing Voiso's agents (GET /admin/crm/voiso/agents) with their status chips in
+// crm.md §4's colours and words, and Call posts the lead's id and the chosen agent (never a number);
+// an agent's button posts at once, as themselves.
+import { afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { createRemixStub } from '@remix-run/testing';
+import i18next from 'i18next';
+import { initReactI18next } from 'react-i18next';
+import { LeadTablePage } from '~/modules/crm/lead-table.tsx';
+import { ToastProvider } from '~/components/ui/toast.tsx';
+
+beforeAll(async () => {
+  await i18next.use(initReactI18next).init({ lng: 'en', resources: { en: { translation: {} } }, interpolation: { escapeValue: false } });
+});
+afterEach(cleanup);
+
+const row = {
+  id: 41, firstName: 'Lee', lastName: 'Masked', email: 'le****ed@example.com', phone: '******23', note: null, country: 'Spain', city: 'Madrid',
+  status: 'New', statusColor: null, group: 'sales', managerId: null, managerName: null, agentId: null, agentName: null, retId: null, retName: null,
+  registeredAt: '2026-11-20T10:00:00.000Z', depositedAt: null, lastAccess: null, ftdAt: null, funnelLink: null, reference: null, leadSourceId: null,
+  affiliateId: null, affiliateName: null, linkedId: null, linkedName: null,
+};
+const listData = (roleId: number) => ({
+  kind: 'list', screen: 'sales-all', roleId, masked: roleId >= 5, manages: roleId <= 2, statuses: [], agents: [], managers: [], salesAgents: [], retAgents: [],
+  rows: [row], total: 1, estimated: false, bounded: false, filters: { status: '', agent: '', dateStart: '', dateEnd: '' }, filterError: null,
+});
+
+function stub(roleId: number) {
+  const posted: Record<string, string>[] = [];
+  const Stub = createRemixStub([
+    { path: '/admin/crm/sales/all', Component: () => <ToastProvider><LeadTablePage /></ToastProvider>, loader: () => listData(roleId) },
+    {
+      path: '/admin/crm/voiso/agents',
+      loader: () => ({ ok: true, agents: [
+        { email: 'pt@fg.com', ext: '7777', status: 'available' },
+        { email: 'px@fg.com', ext: '5555', status: 'unavailable' },
+        { email: 'po@fg.com', ext: '3333', status: 'outbound' },
+      ] }),
+    },
+    {
+      path: '/admin/crm/voiso/startCall',
+      action: async ({ request }) => {
+        posted.push(Object.fromEntries([...(await request.formData()).entries()].map(([k, v]) => [k, String(v)])));
+        return { ok: true, toast: 'Call started successfully' };
+      },
+    },
+  ]);
+  render(<Stub initialEntries={['/admin/crm/sales/all']} />);
+  return posted;
+}
+const toasts = () => screen.queryAllByRole('region', { name: 'Notifications' }).flatMap((r) => Array.from(r.querySelectorAll('.toast')).map((t) => t.querySelector('strong')?.textContent));
+
+describe('the phone button', () => {
+  test("an admin's opens the agent dialog with Voiso's agents and status chips; Call posts the lead id and the agent", async () => {
+    const posted = stub(1);
+    fireEvent.click(await screen.findByRole('button', { name: 'Call Lee Masked' }));
+    const dialog = await screen.findByRole('dialog');
+    const available = await within(dialog).findByRole('radio', { name: /pt@fg\.com/ });
+    const chip = (text: string) => within(dialog).getByText(text);
+    expect(chip('Available').className).toContain('chip-approved');
+    expect(chip('Unavailable').className).toContain('chip-declined');
+    expect(chip('Outbound').className).toContain('chip-pending');
+    const submit = within(dialog).getByRole('button', { name: 'Call' }) as HTMLButtonElement;
+    expect(submit.disabled).toBe(true);
+    fireEvent.click(available);
+    await waitFor(() => expect(submit.disabled).toBe(false));
+    fireEvent.click(submit);
+    await waitFor(() => expect(posted).toEqual([{ leadId: '41', agent: 'pt@fg.com' }]));
+    await waitFor(() => expect(toasts()).toEqual(['Call started successfully']));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+  });
+
+  test("an agent's posts at once with the lead id only (they call as themselves)", async () => {
+    const posted = stub(5);
+    fireEvent.click(await screen.findByRole('button', { name: 'Call Lee Masked' }));
+    await waitFor(() => expect(posted).toEqual([{ leadId: '41' }]));
+    expect(screen.queryByRole('dialog')).toBeNull();
+    await waitFor(() => expect(toasts()).toEqual(['Call started successfully']));
+  });
+});
