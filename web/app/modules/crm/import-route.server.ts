@@ -22,7 +22,7 @@ export async function importAction({ request, context }: ActionFunctionArgs) {
   const q = await queueImport(sql, { id: s.user.id }, { id: file.id }, { ip: clientIp(request, context) });
   if (!q.ok) {
     await discardUploads(sql, s.user.id, [file.id]);
-    return data({ ok: false as const, message: q.message, params: {} }, { status: 422 });
+    return data({ ok: false as const, message: q.message, params: q.params ?? {} }, { status: 422 });
   }
   kickImports(sql);
   return data({ ok: true as const, id: q.id, status: await importStatus(sql, q.id) });

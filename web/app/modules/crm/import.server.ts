@@ -66,7 +66,7 @@ function records(file: string, delimiter: string) {
 }
 
 /** Checks a stored upload is a CSV of leads: its header names the required columns. */
-export async function inspectCsv(file: string): Promise<{ ok: true; header: string[]; delimiter: ',' | ';'; total: number } | { ok: false; message: string }> {
+export async function inspectCsv(file: string): Promise<{ ok: true; header: string[]; delimiter: ',' | ';'; total: number } | { ok: false; message: string; params?: Record<string, string> }> {
   const delimiter = detectDelimiter(await headerLine(file));
   let header: string[] | null = null;
   let total = 0;
@@ -76,12 +76,12 @@ export async function inspectCsv(file: string): Promise<{ ok: true; header: stri
       else total++;
     }
   } catch (e) {
-    return { ok: false, message: `The file is not a readable CSV: ${e instanceof Error ? e.message : String(e)}` };
+    return { ok: false, message: 'The file is not a readable CSV ({{error}}).', params: { error: e instanceof Error ? e.message : String(e) } };
   }
   if (!header) return { ok: false, message: 'The file is empty.' };
   const fields = new Set(header.map((h) => FIELD_OF[headerKey(h)]).filter(Boolean));
   const missing = (['firstName', 'lastName', 'email', 'phone', 'country'] as const).filter((f) => !fields.has(f));
-  if (missing.length) return { ok: false, message: `The header must name the columns firstName, lastName, email, phone and country (missing: ${missing.join(', ')}).` };
+  if (missing.length) return { ok: false, message: 'The header must name the columns firstName, lastName, email, phone and country (missing: {{missing}}).', params: { missing: missing.join(', ') } };
   if (total === 0) return { ok: false, message: 'The file has no rows.' };
   return { ok: true, header, delimiter, total };
 }
@@ -90,7 +90,7 @@ export async function inspectCsv(file: string): Promise<{ ok: true; header: stri
 
 /** Queues an import of an uploaded lead CSV; refuses a file that is not one (nothing queued). */
 export async function queueImport(sql: Sql, caller: { id: number }, upload: { id: number }, opts: { dir?: string; ip?: string | null } = {}):
-  Promise<{ ok: true; id: number } | { ok: false; message: string }> {
+  Promise<{ ok: true; id: number } | { ok: false; message: string; params?: Record<string, string> }> {
   const [u] = await sql`SELECT stored_name, original_name, kind FROM uploads WHERE id = ${upload.id} AND owner_id = ${caller.id}`;
   if (!u || u.kind !== 'lead_csv') return { ok: false, message: 'Upload a CSV file.' };
   const info = await inspectCsv(path.join(opts.dir ?? uploadDir(), u.stored_name));
