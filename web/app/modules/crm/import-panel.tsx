@@ -3,7 +3,7 @@
 // reloading the status route), with the report of rejected rows when it is done. A page reload
 // finds the running import again (the status route without an id answers the latest one).
 import { useEffect, useId, useState } from 'react';
-import { useFetcher } from '@remix-run/react';
+import { useFetcher, useRevalidator } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
 import { Modal } from '~/components/ui/modal.tsx';
 import { useToast } from '~/components/ui/toast.tsx';
@@ -36,6 +36,14 @@ export function ImportCsv() {
   const status = poll.data?.status ?? (upload.data?.ok ? upload.data.status : null) ?? null;
   const active = status && (status.status === 'queued' || status.status === 'running');
   const shownId = status?.id ?? id;
+
+  // the list shows the new leads once the import is over
+  const revalidator = useRevalidator();
+  const [wasActive, setWasActive] = useState(false);
+  useEffect(() => {
+    if (active) setWasActive(true);
+    else if (wasActive) { setWasActive(false); revalidator.revalidate(); }
+  }, [active]); // eslint-disable-line react-hooks/exhaustive-deps
 
   useEffect(() => {
     if (!active || shownId === null) return;
