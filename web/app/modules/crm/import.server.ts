@@ -17,7 +17,11 @@ import { audit } from '~/modules/audit/audit.server.ts';
 import { LeadInput, normEmail, phoneE164, resolveCountry } from '~/modules/affiliates/leads-api.server.ts';
 import { uploadDir } from '~/modules/uploads/uploads.server.ts';
 
-export const BATCH = 1000;
+/**
+ * Rows per transaction: each takes up to two advisory locks per row, and the shared lock table holds
+ * max_locks_per_transaction × max_connections (6,400 by default) for all sessions at once.
+ */
+export const BATCH = 500;
 export const STALE_SECONDS = 30;
 export const MAX_ATTEMPTS = 3;
 
@@ -217,7 +221,8 @@ async function writeBatch(sql: Sql, id: number, worker: string, rows: Row[], fie
   await sql.begin(async (tx) => {
     // the API's locks (same keys, one fixed order) so an import and API posts never both create
     const keys = [...new Set(ok.flatMap((x) => [`lead-email:${x.email}`, `lead-phone:${x.phone}`]))].sort();
-    if (keys.length) await tx`SELECT count(pg_advisory_xact_lock(hashtext(k))) FROM (SELECT k FROM unnest(${keys}::text[]) k ORDER BY k COLLATE "C") s`;
+    // (taken in the array's order, the API's JS sort: WITH ORDINALITY, not a collation's)
+    if (keys.length) await tx`SELECT count(pg_advisory_xact_lock(hashtext(k))) FROM (SELECT k FROM unnest(${keys}::text[]) WITH ORDINALITY AS u(k, n) ORDER BY n) s`;
     const [haveE, haveP] = ok.length ? await Promise.all([
       tx`SELECT DISTINCT email_norm AS k FROM leads WHERE email_norm = ANY(${ok.map((x) => x.email)}::text[]) AND deleted_at IS NULL AND email_norm <> ''`,
       tx`SELECT DISTINCT phone_e164 AS k FROM leads WHERE phone_e164 = ANY(${ok.map((x) => x.phone)}::text[]) AND deleted_at IS NULL`,
