@@ -184,6 +184,35 @@ describe('lead CSV import', () => {
     expect(attempts).toBeGreaterThanOrEqual(2);
   });
 
+  test('the import takes the leads API\'s locks: a lead being posted with the same email is waited for and found', async () => {
+    const tok = unique('Lock');
+    const email = `${unique('lock')}@example.com`;
+    const other = testSql(1);
+    let release!: () => void;
+    const held = new Promise<void>((r) => { release = r; });
+    let locked!: () => void;
+    const isLocked = new Promise<void>((r) => { locked = r; });
+    // what postLeads does for a new lead: its email's lock, then the insert, committed later
+    const poster = other.begin(async (tx) => {
+      await tx`SELECT pg_advisory_xact_lock(hashtext(${`lead-email:${email}`}))`;
+      await tx`INSERT INTO leads (first_name, last_name, email, phone, country, city, lead_status, "group", is_live)
+               VALUES ('Api', ${tok}, ${email}, ${mobile().intl}, 'United Kingdom', '', 'New', 'sales', true)`;
+      locked();
+      await held;
+    });
+    await isLocked;
+    const up = await upload(`firstName,lastName,email,phone,country\nL,${tok},${email.toUpperCase()},${mobile().national},GB\n`, admin);
+    const done = finished(up.data.id);
+    await new Promise((r) => setTimeout(r, 300));
+    expect((await status(up.data.id)).created).toBe(0); // waiting on the lock
+    release();
+    await poster;
+    await other.end();
+    expect(await done).toMatchObject({ status: 'done', created: 0, duplicates: 1 });
+    const [{ n }] = await sql`SELECT count(*)::int AS n FROM leads WHERE last_name = ${tok}`;
+    expect(n).toBe(1);
+  });
+
   test('an import that keeps dying is marked failed', async () => {
     const up = await upload(`firstName,lastName,email,phone,country\nA,B,${unique('f')}@example.com,${mobile().national},GB\n`, admin);
     await finished(up.data.id);
