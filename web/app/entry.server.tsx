@@ -11,11 +11,13 @@ import { FALLBACK_LANGUAGE } from '~/modules/i18n/i18n.ts';
 import { loadResources, serverI18n } from '~/modules/i18n/i18n.server.ts';
 import { db } from '~/utils/db.server.ts';
 import { bootPayments } from '~/modules/payments/boot.server.ts';
+import { bootLeadImports } from '~/modules/crm/import-boot.server.ts';
 
 const ABORT_DELAY = 5_000;
 
 // payments (issue 13): the reconciliation job of pending card deposits, and the mock providers under MOCKS=1
 bootPayments();
+bootLeadImports();
 
 /**
  * React writes a page in 2 kB pieces, and each piece would travel alone: Remix's writer flushes

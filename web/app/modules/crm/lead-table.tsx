@@ -19,6 +19,7 @@ import { AddLeadSchema, ConvertLeadSchema, EditLeadSchema, NoteSchema } from './
 import { EXACT_COUNT_LIMIT, MAX_DEPTH, SCREENS, moveAllowed, moveLabel, type LeadGroup, type ScreenKey } from './screens.ts';
 import type { LeadRow } from './leads.server.ts';
 import type { LeadsLoader, NoteRow } from './route.server.ts';
+import { ImportCsv } from './import-panel.tsx';
 
 type ListData = Extract<ReturnType<typeof useLoaderData<LeadsLoader>>, { kind: 'list' }>;
 
@@ -176,6 +177,7 @@ function LeadTable({ data }: { data: ListData }) {
         {moves.map((g) => <BulkMove key={g} screen={screen.key} target={g} selection={selection} count={selected} />)}
         {data.manages ? <BulkAssign data={data} selection={selection} count={selected} /> : null}
         {canAdd ? <button type="button" className="btn btn-primary btn-sm crm-add" onClick={() => setAdding(true)}>{t('Add Lead')}</button> : null}
+        {canAdd ? <ImportCsv /> : null}
       </div>}
       {data.estimated ? <p className="muted crm-note">{t('More than {{limit}} leads match: the total is an estimate.', { limit: f.amount(EXACT_COUNT_LIMIT) })}</p> : null}
       {data.bounded || data.total > MAX_DEPTH ? <p className="muted crm-note">{t('Pages reach the first {{limit}} leads of a list: reverse the sort or narrow the filter to reach the others.', { limit: f.amount(MAX_DEPTH) })}</p> : null}

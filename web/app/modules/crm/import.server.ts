@@ -1,0 +1,336 @@
+// CSV lead import (issue 15): an admin or manager uploads a CSV (kind lead_csv, the upload
+// service), and a background job of the web process reads it with csv-parse, validates every row
+// with the leads API's schema (LeadInput) and decides duplicates by the API's own rules (normEmail,
+// phoneE164 with the country as default region, under the same advisory locks), against existing
+// leads and inside the file. Rows go in batches of BATCH: one transaction per batch writes the
+// leads (one multi-row INSERT … SELECT FROM unnest skipping duplicates), the rejected rows with
+// their reason (lead_import_errors) and the counters, so an interrupted import resumes after
+// rows_read. Work is claimed with FOR UPDATE SKIP LOCKED and owned by a worker token; a stale
+// heartbeat (the process died) lets another run resume it, up to MAX_ATTEMPTS.
+import { randomBytes } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { open } from 'node:fs/promises';
+import path from 'node:path';
+import { parse } from 'csv-parse';
+import type { Sql } from '~/utils/db.server.ts';
+import { audit } from '~/modules/audit/audit.server.ts';
+import { LeadInput, normEmail, phoneE164, resolveCountry } from '~/modules/affiliates/leads-api.server.ts';
+import { uploadDir } from '~/modules/uploads/uploads.server.ts';
+
+/**
+ * Rows per transaction: each takes up to two advisory locks per row, and the shared lock table holds
+ * max_locks_per_transaction × max_connections (6,400 by default) for all sessions at once.
+ */
+export const BATCH = 500;
+export const STALE_SECONDS = 30;
+export const MAX_ATTEMPTS = 3;
+
+export interface ImportStatus {
+  id: number; status: 'queued' | 'running' | 'done' | 'failed'; fileName: string; totalRows: number | null; rowsRead: number;
+  created: number; duplicates: number; errors: number; message: string | null; startedAt: string | null; finishedAt: string | null;
+}
+
+// ------------------------------------------------------------------ the CSV's columns
+
+/** The columns a file may name (any case, spaces, '_' or '-'), as the API's fields. */
+const FIELD_OF: Record<string, keyof LeadInput> = {
+  firstname: 'firstName', first: 'firstName', name: 'firstName', lastname: 'lastName', last: 'lastName', surname: 'lastName',
+  email: 'email', emailaddress: 'email', mail: 'email', phone: 'phone', phonenumber: 'phone', telephone: 'phone', mobile: 'phone',
+  country: 'country', countrycode: 'country', city: 'city', funnellink: 'funnelLink', funnel: 'funnelLink', reference: 'reference',
+  leadsourceid: 'leadSourceId', leadsource: 'leadSourceId', source: 'leadSourceId',
+};
+const headerKey = (h: string) => h.replace(/^\uFEFF/, '').toLowerCase().replace(/[^a-z]/g, '');
+
+/** The delimiter of a header line: ';' when it has more semicolons than commas outside quotes. */
+export function detectDelimiter(line: string): ',' | ';' {
+  let commas = 0, semis = 0, quoted = false;
+  for (const ch of line) {
+    if (ch === '"') quoted = !quoted;
+    else if (!quoted && ch === ',') commas++;
+    else if (!quoted && ch === ';') semis++;
+  }
+  return semis > commas ? ';' : ',';
+}
+
+async function headerLine(file: string): Promise<string> {
+  const h = await open(file, 'r');
+  try {
+    const buf = Buffer.alloc(64 * 1024);
+    const { bytesRead } = await h.read(buf, 0, buf.length, 0);
+    return buf.subarray(0, bytesRead).toString('utf8').replace(/^\uFEFF/, '').split(/\r?\n/)[0];
+  } finally {
+    await h.close();
+  }
+}
+
+function records(file: string, delimiter: string) {
+  return createReadStream(file).pipe(parse({
+    bom: true, delimiter, relax_column_count: true, skip_empty_lines: true, trim: true, max_record_size: 64 * 1024,
+  }));
+}
+
+/** Checks a stored upload is a CSV of leads: its header names the required columns. */
+export async function inspectCsv(file: string): Promise<{ ok: true; header: string[]; delimiter: ',' | ';'; total: number } | { ok: false; message: string; params?: Record<string, string> }> {
+  const delimiter = detectDelimiter(await headerLine(file));
+  let header: string[] | null = null;
+  let total = 0;
+  try {
+    for await (const rec of records(file, delimiter)) {
+      if (!header) header = rec as string[];
+      else total++;
+    }
+  } catch (e) {
+    return { ok: false, message: 'The file is not a readable CSV ({{error}}).', params: { error: e instanceof Error ? e.message : String(e) } };
+  }
+  if (!header) return { ok: false, message: 'The file is empty.' };
+  const fields = new Set(header.map((h) => FIELD_OF[headerKey(h)]).filter(Boolean));
+  const missing = (['firstName', 'lastName', 'email', 'phone', 'country'] as const).filter((f) => !fields.has(f));
+  if (missing.length) return { ok: false, message: 'The header must name the columns firstName, lastName, email, phone and country (missing: {{missing}}).', params: { missing: missing.join(', ') } };
+  if (total === 0) return { ok: false, message: 'The file has no rows.' };
+  return { ok: true, header, delimiter, total };
+}
+
+// ------------------------------------------------------------------ starting and reading
+
+/** Queues an import of an uploaded lead CSV; refuses a file that is not one (nothing queued). */
+export async function queueImport(sql: Sql, caller: { id: number }, upload: { id: number }, opts: { dir?: string; ip?: string | null } = {}):
+  Promise<{ ok: true; id: number } | { ok: false; message: string; params?: Record<string, string> }> {
+  const [u] = await sql`SELECT stored_name, original_name, kind FROM uploads WHERE id = ${upload.id} AND owner_id = ${caller.id}`;
+  if (!u || u.kind !== 'lead_csv') return { ok: false, message: 'Upload a CSV file.' };
+  const info = await inspectCsv(path.join(opts.dir ?? uploadDir(), u.stored_name));
+  if (!info.ok) return info;
+  return sql.begin(async (tx) => {
+    const [row] = await tx`
+      INSERT INTO lead_imports (upload_id, created_by, header, delimiter, total_rows)
+      VALUES (${upload.id}, ${caller.id}, ${tx.json(info.header)}, ${info.delimiter}, ${info.total}) RETURNING id`;
+    await audit(tx as unknown as Sql, { actorId: caller.id, action: 'lead_import.start', targetKind: 'lead_import', targetId: Number(row.id),
+      after: { file: u.original_name, uploadId: upload.id, rows: info.total }, ip: opts.ip ?? null });
+    return { ok: true as const, id: Number(row.id) };
+  });
+}
+
+/** An import's state, for its owner or any admin/manager (the callers the route admits). */
+export async function importStatus(sql: Sql, id: number): Promise<ImportStatus | null> {
+  const [r] = await sql`
+    SELECT i.*, u.original_name FROM lead_imports i JOIN uploads u ON u.id = i.upload_id WHERE i.id = ${id}`;
+  if (!r) return null;
+  const iso = (d: unknown) => (d ? (d as Date).toISOString() : null);
+  return {
+    id: Number(r.id), status: r.status, fileName: r.original_name, totalRows: r.total_rows, rowsRead: r.rows_read, created: r.created,
+    duplicates: r.duplicates, errors: r.errors, message: r.message, startedAt: iso(r.started_at), finishedAt: iso(r.finished_at),
+  };
+}
+
+export async function latestImport(sql: Sql, userId: number): Promise<ImportStatus | null> {
+  const [r] = await sql`SELECT id FROM lead_imports WHERE created_by = ${userId} ORDER BY id DESC LIMIT 1`;
+  return r ? importStatus(sql, Number(r.id)) : null;
+}
+
+// ------------------------------------------------------------------ the job
+
+interface Row { rowNo: number; raw: string[] }
+interface Rejected { rowNo: number; kind: 'invalid' | 'duplicate'; reason: string; raw: string[] }
+
+/** Claims one import to run (queued, or running with a stale heartbeat) for this worker. */
+export async function claimImport(sql: Sql, worker: string): Promise<number | null> {
+  // an import that keeps dying is given up
+  await sql`UPDATE lead_imports SET status = 'failed', finished_at = now(), message = 'The import was interrupted too many times.'
+             WHERE status = 'running' AND heartbeat_at < now() - make_interval(secs => ${STALE_SECONDS}) AND attempts >= ${MAX_ATTEMPTS}`;
+  const [r] = await sql`
+    UPDATE lead_imports SET status = 'running', worker = ${worker}, attempts = attempts + 1, heartbeat_at = now(),
+                            started_at = coalesce(started_at, now())
+     WHERE id = (SELECT id FROM lead_imports
+                  WHERE status = 'queued' OR (status = 'running' AND heartbeat_at < now() - make_interval(secs => ${STALE_SECONDS}))
+                  ORDER BY id FOR UPDATE SKIP LOCKED LIMIT 1)
+    RETURNING id`;
+  return r ? Number(r.id) : null;
+}
+
+class Lost extends Error {}
+
+/** Runs a claimed import to its end (from rows_read on): done, or failed with a message. */
+export async function runImport(sql: Sql, id: number, worker: string, opts: { dir?: string; batch?: number; stopAfterBatches?: number } = {}): Promise<void> {
+  const [job] = await sql`
+    SELECT i.*, u.stored_name, u.original_name FROM lead_imports i JOIN uploads u ON u.id = i.upload_id WHERE i.id = ${id} AND i.worker = ${worker}`;
+  if (!job) return;
+  const file = path.join(opts.dir ?? uploadDir(), job.stored_name);
+  const header = job.header as string[];
+  const fields = header.map((h) => FIELD_OF[headerKey(h)] ?? null);
+  const skip = job.rows_read as number;
+  const size = opts.batch ?? BATCH;
+  let batches = 0;
+  try {
+    let rowNo = 0;
+    let batch: Row[] = [];
+    let first = true;
+    for await (const rec of records(file, job.delimiter)) {
+      if (first) { first = false; continue; }
+      rowNo++;
+      if (rowNo <= skip) continue;
+      batch.push({ rowNo, raw: rec as string[] });
+      if (batch.length >= size) {
+        await writeBatch(sql, id, worker, batch, fields);
+        batch = [];
+        if (opts.stopAfterBatches && ++batches >= opts.stopAfterBatches) return; // a simulated crash (tests)
+      }
+    }
+    if (batch.length) await writeBatch(sql, id, worker, batch, fields);
+    await finish(sql, id, worker, 'done', null);
+  } catch (e) {
+    if (e instanceof Lost) return;
+    await finish(sql, id, worker, 'failed', e instanceof Error ? e.message.slice(0, 500) : 'The import failed.');
+  }
+}
+
+async function finish(sql: Sql, id: number, worker: string, status: 'done' | 'failed', message: string | null) {
+  await sql.begin(async (tx) => {
+    const [r] = await tx`UPDATE lead_imports SET status = ${status}, message = ${message}, finished_at = now(), heartbeat_at = now()
+                          WHERE id = ${id} AND worker = ${worker} AND status = 'running'
+                          RETURNING created_by, upload_id, rows_read, created, duplicates, errors`;
+    if (!r) return;
+    await audit(tx as unknown as Sql, { actorId: Number(r.created_by), action: `lead_import.${status}`, targetKind: 'lead_import', targetId: id,
+      after: { uploadId: Number(r.upload_id), rows: r.rows_read, created: r.created, duplicates: r.duplicates, errors: r.errors, message } });
+  });
+}
+
+const issueText = (e: import('zod').ZodError) => e.issues.map((i) => {
+  const msg = i.code === 'unrecognized_keys' ? `Unknown field: ${i.keys.join(', ')}` : i.message;
+  return i.path.length ? `${i.path.join('.')}: ${msg}` : msg;
+}).join('; ');
+
+/** One batch in one transaction: the leads, the rejected rows and the counters (owned by `worker`). */
+async function writeBatch(sql: Sql, id: number, worker: string, rows: Row[], fields: (keyof LeadInput | null)[]) {
+  const rejected: Rejected[] = [];
+  type Ok = { rowNo: number; raw: string[]; v: LeadInput; email: string; phone: string; country: string };
+  const ok: Ok[] = [];
+  const emails = new Map<string, number>(), phones = new Map<string, number>();
+  for (const r of rows) {
+    const input: Record<string, string> = {};
+    fields.forEach((f, i) => { const v = r.raw[i]; if (f && v !== undefined && v !== '' && input[f] === undefined) input[f] = v; });
+    const p = LeadInput.safeParse(input);
+    if (!p.success) { rejected.push({ rowNo: r.rowNo, kind: 'invalid', reason: issueText(p.error), raw: r.raw }); continue; }
+    const country = resolveCountry(p.data.country)!;
+    const email = normEmail(p.data.email), phone = phoneE164(p.data.phone, country.code)!;
+    // inside the file: the first row of an email or phone wins (earlier batches are in leads already)
+    const e = emails.get(email), ph = phones.get(phone);
+    if (e !== undefined) { rejected.push({ rowNo: r.rowNo, kind: 'duplicate', reason: `Duplicate email (row ${e} of the file)`, raw: r.raw }); continue; }
+    if (ph !== undefined) { rejected.push({ rowNo: r.rowNo, kind: 'duplicate', reason: `Duplicate phone (row ${ph} of the file)`, raw: r.raw }); continue; }
+    emails.set(email, r.rowNo); phones.set(phone, r.rowNo);
+    ok.push({ rowNo: r.rowNo, raw: r.raw, v: p.data, email, phone, country: country.name });
+  }
+  await sql.begin(async (tx) => {
+    // the API's locks (same keys, one fixed order) so an import and API posts never both create
+    const keys = [...new Set(ok.flatMap((x) => [`lead-email:${x.email}`, `lead-phone:${x.phone}`]))].sort();
+    // (taken in the array's order, the API's JS sort: WITH ORDINALITY, not a collation's)
+    if (keys.length) await tx`SELECT count(pg_advisory_xact_lock(hashtext(k))) FROM (SELECT k FROM unnest(${keys}::text[]) WITH ORDINALITY AS u(k, n) ORDER BY n) s`;
+    const [haveE, haveP] = ok.length ? await Promise.all([
+      tx`SELECT DISTINCT email_norm AS k FROM leads WHERE email_norm = ANY(${ok.map((x) => x.email)}::text[]) AND deleted_at IS NULL AND email_norm <> ''`,
+      tx`SELECT DISTINCT phone_e164 AS k FROM leads WHERE phone_e164 = ANY(${ok.map((x) => x.phone)}::text[]) AND deleted_at IS NULL`,
+    ]) : [[], []];
+    const se = new Set(haveE.map((r) => r.k as string)), sp = new Set(haveP.map((r) => r.k as string));
+    const fresh: Ok[] = [];
+    for (const x of ok) {
+      if (se.has(x.email)) rejected.push({ rowNo: x.rowNo, kind: 'duplicate', reason: 'Duplicate email (an existing lead)', raw: x.raw });
+      else if (sp.has(x.phone)) rejected.push({ rowNo: x.rowNo, kind: 'duplicate', reason: 'Duplicate phone (an existing lead)', raw: x.raw });
+      else fresh.push(x);
+    }
+    let created = 0;
+    if (fresh.length) {
+      const col = <T>(f: (x: Ok) => T) => fresh.map(f);
+      const res = await tx`
+        INSERT INTO leads (first_name, last_name, email, phone, phone_e164, country, city, funnel_link, reference, lead_source_id,
+                           lead_status, "group", is_live)
+        SELECT f, l, e, p, pe, c, ci, fl, r, ls, 'New', 'sales', false
+          FROM unnest(${col((x) => x.v.firstName)}::text[], ${col((x) => x.v.lastName)}::text[], ${col((x) => x.email)}::text[],
+                      ${col((x) => x.v.phone)}::text[], ${col((x) => x.phone)}::text[], ${col((x) => x.country)}::text[],
+                      ${col((x) => x.v.city ?? '')}::text[], ${col((x) => x.v.funnelLink ?? null) as string[]}::text[],
+                      ${col((x) => x.v.reference ?? null) as string[]}::text[], ${col((x) => x.v.leadSourceId ?? null) as string[]}::text[])
+               AS t(f, l, e, p, pe, c, ci, fl, r, ls)
+         WHERE NOT EXISTS (SELECT 1 FROM leads x WHERE x.email_norm = lower(btrim(t.e)) AND x.deleted_at IS NULL AND x.email_norm <> '')
+           AND NOT EXISTS (SELECT 1 FROM leads x WHERE x.phone_e164 = t.pe AND x.deleted_at IS NULL)`;
+      created = res.count;
+    }
+    if (rejected.length) {
+      rejected.sort((a, b) => a.rowNo - b.rowNo);
+      await tx`
+        INSERT INTO lead_import_errors (import_id, row_no, kind, reason, raw)
+        SELECT ${id}, n, k, r, raw::jsonb FROM unnest(${rejected.map((x) => x.rowNo)}::int[], ${rejected.map((x) => x.kind)}::text[],
+                                                    ${rejected.map((x) => x.reason)}::text[], ${rejected.map((x) => JSON.stringify(x.raw))}::text[]) AS t(n, k, r, raw)
+        ON CONFLICT (import_id, row_no) DO NOTHING`;
+    }
+    const dups = rejected.filter((x) => x.kind === 'duplicate').length;
+    const [u] = await tx`
+      UPDATE lead_imports SET rows_read = rows_read + ${rows.length}, created = created + ${created}, duplicates = duplicates + ${dups},
+                              errors = errors + ${rejected.length - dups}, heartbeat_at = now()
+       WHERE id = ${id} AND worker = ${worker} AND status = 'running' RETURNING id`;
+    // another process took the import over (this one was thought dead): its batch is undone
+    if (!u) throw new Lost();
+  });
+}
+
+// ------------------------------------------------------------------ the runner of a web process
+
+const WORKER = `${process.pid}:${randomBytes(6).toString('hex')}`;
+let running = false;
+let timer: ReturnType<typeof setInterval> | null = null;
+
+/** Runs every import there is to run, one after another, in this process. */
+export async function drainImports(sql: Sql, opts: { dir?: string; worker?: string } = {}): Promise<number> {
+  if (running) return 0;
+  running = true;
+  let n = 0;
+  try {
+    for (;;) {
+      const id = await claimImport(sql, opts.worker ?? WORKER);
+      if (id === null) return n;
+      await runImport(sql, id, opts.worker ?? WORKER, opts);
+      n++;
+    }
+  } finally {
+    running = false;
+  }
+}
+
+/** Called once at boot: resumes interrupted imports and then looks for work every few seconds. */
+export function startImportJob(sql: Sql, everyMs = 3_000): void {
+  if (timer) return;
+  const tick = () => { drainImports(sql).catch((e) => console.error('[lead-import] job failed', e)); };
+  timer = setInterval(tick, everyMs);
+  timer.unref?.();
+  tick();
+}
+
+/** Wakes the runner now (after an import is queued) instead of at its next tick. */
+export function kickImports(sql: Sql): void {
+  setImmediate(() => { drainImports(sql).catch((e) => console.error('[lead-import] job failed', e)); });
+}
+
+// ------------------------------------------------------------------ the report
+
+const cell = (v: unknown) => {
+  const s = String(v ?? '');
+  // a cell a spreadsheet would run as a formula is quoted with a leading apostrophe
+  const safe = /^[=+\-@\t\r]/.test(s) ? `'${s}` : s;
+  return /[",\r\n;]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+};
+
+/** The rejected rows of an import as CSV (row, kind, reason, then the file's own columns), streamed. */
+export function reportStream(sql: Sql, id: number, header: string[]): ReadableStream<Uint8Array> {
+  const enc = new TextEncoder();
+  const cursor = sql`SELECT row_no, kind, reason, raw FROM lead_import_errors WHERE import_id = ${id} ORDER BY row_no`.cursor(1000);
+  const it = cursor[Symbol.asyncIterator]();
+  let started = false;
+  return new ReadableStream<Uint8Array>({
+    async pull(ctrl) {
+      if (!started) {
+        started = true;
+        ctrl.enqueue(enc.encode(`\uFEFF${['Row', 'Kind', 'Reason', ...header].map(cell).join(',')}\r\n`));
+        return;
+      }
+      const { done, value } = await it.next();
+      if (done) { ctrl.close(); return; }
+      ctrl.enqueue(enc.encode(value.map((r) => [r.row_no, r.kind, r.reason, ...(r.raw as string[])].map(cell).join(',')).join('\r\n') + '\r\n'));
+    },
+    async cancel() { await it.return?.(); },
+  });
+}

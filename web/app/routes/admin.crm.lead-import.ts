@@ -1,0 +1,4 @@
+// POST /admin/crm/lead-import: upload a lead CSV and queue its import; GET ?id=N: an import's
+// progress (the page polls it), without id: the caller's latest import. Admins and managers
+// (permissions: the /admin/crm/ prefix). modules/crm/import-route.server.ts.
+export { importAction as action, importLoader as loader } from '~/modules/crm/import-route.server.ts';
