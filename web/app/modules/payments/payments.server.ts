@@ -24,9 +24,17 @@ import { NotificationRefused, type GatewayAdapter, type GatewayConfig, type Paym
 import { gatewayConfig } from '~/modules/gateways/gateways.server.ts';
 import { stripeAdapter } from './adapters/stripe.server.ts';
 import { paypalAdapter } from './adapters/paypal.server.ts';
+import { MORE_ADAPTERS } from './adapters/more.server.ts';
 
 /** The gateways with a working adapter; every other card / wallet gateway is 'not available in this version'. */
-export const ADAPTERS: Record<string, GatewayAdapter> = { stripe: stripeAdapter, paypal: paypalAdapter };
+export const ADAPTERS: Record<string, GatewayAdapter> = { stripe: stripeAdapter, paypal: paypalAdapter, ...MORE_ADAPTERS };
+
+/**
+ * Gateways whose provider offers no payment status API (their fetchStatus throws): a deposit of
+ * theirs still pending after PAYMENT_PENDING_MINUTES is expired without asking, the reason recorded.
+ */
+export const NO_STATUS_API: ReadonlySet<string> = new Set(['perfectmoney', 'wipays']);
+export const EXPIRED_NO_STATUS_REASON = 'Payment expired: no notification received and the provider offers no status API';
 
 export function adapterFor(gateway: string): GatewayAdapter | null {
   return Object.hasOwn(ADAPTERS, gateway) ? ADAPTERS[gateway] : null;
@@ -285,10 +293,12 @@ export async function reconcilePending(sql: Sql, opts: { minutes?: number; limit
   let settled = 0, expired = 0;
   for (const d of rows) {
     const id = Number(d.id);
-    const r = d.reference ? await checkStatus(sql, d.gateway, id, d.reference, 'status') : null;
-    await sql`INSERT INTO payment_checks (deposit_id, last_error) VALUES (${id}, ${d.reference && r === null ? 'status unavailable' : null})
+    const noStatus = NO_STATUS_API.has(d.gateway);
+    const r = d.reference && !noStatus ? await checkStatus(sql, d.gateway, id, d.reference, 'status') : null;
+    const unavailable = Boolean(d.reference) && !noStatus && r === null;
+    await sql`INSERT INTO payment_checks (deposit_id, last_error) VALUES (${id}, ${unavailable ? 'status unavailable' : null})
               ON CONFLICT (deposit_id) DO UPDATE SET checked_at = now(), attempts = payment_checks.attempts + 1, last_error = EXCLUDED.last_error`;
-    if (d.reference && r === null) continue; // provider unreachable: asked again on a later run
+    if (unavailable) continue; // provider unreachable: asked again on a later run
     if (r?.outcome === 'applied') { settled++; continue; }
     if (r?.outcome === 'rejected') continue; // paid with other figures: held for review, never expired
     const [still] = await sql`SELECT status FROM deposits WHERE id = ${id}`;
@@ -297,7 +307,7 @@ export async function reconcilePending(sql: Sql, opts: { minutes?: number; limit
     if (x.ok) {
       expired++;
       await sql`INSERT INTO payment_events (deposit_id, gateway, event_id, kind, state, outcome, reason, raw)
-                VALUES (${id}, ${d.gateway}, ${`expired:${id}`}, 'expiry', 'failed', 'applied', ${EXPIRED_REASON}, ${sql.json({ providerRef: d.reference } as never)})
+                VALUES (${id}, ${d.gateway}, ${`expired:${id}`}, 'expiry', 'failed', 'applied', ${noStatus ? EXPIRED_NO_STATUS_REASON : EXPIRED_REASON}, ${sql.json({ providerRef: d.reference } as never)})
                 ON CONFLICT (gateway, event_id) DO NOTHING`;
     }
   }
