@@ -67,7 +67,7 @@ async function hit(role: string, cookie: string | null, method: 'GET' | 'POST', 
     });
     const text = await res.text();
     if (res.status >= 500) findings.push({ kind: '5xx', role, method, url: path, status: res.status, note: text.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ').slice(0, 160) });
-    if (/This page is being built/.test(text)) findings.push({ kind: 'being-built', role, method, url: path, status: res.status });
+    if ((res.headers.get('content-type') ?? '').includes('text/html') && /This page is being built/.test(text)) findings.push({ kind: 'being-built', role, method, url: path, status: res.status });
     return { status: res.status, text };
   } catch (e) {
     findings.push({ kind: 'error', role, method, url: path, status: 0, note: String(e) });
