@@ -70,6 +70,11 @@ describe('the list query schema', () => {
     }
   });
 
+  test('a search never carries a NUL or control character to PostgreSQL (probe: 500 on search=%00)', () => {
+    const r = q(`search=${encodeURIComponent(`a'"%_\\`)}%00b%0A`);
+    expect(r.ok && r.query.search).toBe(`a'"%_\\b`);
+  });
+
   test('page size from the allowed set, sort from the allow-list, dir asc|desc, search bounded', () => {
     const r = q(`limit=1000000&sort=pg_sleep(1)&dir=sideways&search=${'x'.repeat(5000)}`);
     expect(r.ok && r.query).toMatchObject({ limit: 15, sort: 'id', dir: 'desc' });

@@ -36,7 +36,9 @@ function schema(sortable: readonly string[] | undefined, defaultSort: string) {
     limit: z.coerce.number().refine((n) => (PAGE_SIZES as readonly number[]).includes(n)).catch(DEFAULT_PAGE_SIZE),
     sort: z.string().regex(/^[A-Za-z0-9_.]{1,64}$/).refine((s) => !sortable || sortable.includes(s)).catch(defaultSort),
     dir: z.enum(['asc', 'desc']).catch('desc'),
-    search: z.string().catch('').transform((s) => s.slice(0, MAX_SEARCH)),
+    // control characters (NUL above all: PostgreSQL text cannot hold it) are never searched for
+    // eslint-disable-next-line no-control-regex
+    search: z.string().catch('').transform((s) => s.replace(/[\u0000-\u001f\u007f]/g, '').slice(0, MAX_SEARCH)),
     dateStart: z.string().default('').refine((v) => v === '' || isDay(v), { message: 'The start date must be a date between 1970-01-01 and 2100-12-31.' }),
     dateEnd: z.string().default('').refine((v) => v === '' || isDay(v), { message: 'The end date must be a date between 1970-01-01 and 2100-12-31.' }),
   }).superRefine((q, ctx) => {
