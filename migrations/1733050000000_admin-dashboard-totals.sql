@@ -78,7 +78,9 @@ $$;
 CREATE FUNCTION admin_closed_facts(p_lo bigint, p_hi bigint)
 RETURNS TABLE (metric text, day date, mode text, currency text, category text, n bigint, amount numeric, fee numeric)
 LANGUAGE sql STABLE AS $$
-  SELECT 'closed', admin_utc_day(o.close_time), b.mode::text, b.currency::text, '',
+  -- the order's close day; an entry whose order shows no close time (written outside the engine's
+  -- close) counts on the day it was posted, never on no day
+  SELECT 'closed', admin_utc_day(coalesce(o.close_time, l.created_at)), b.mode::text, b.currency::text, '',
          count(*) FILTER (WHERE l.kind = 'trade_pnl'), sum(l.amount),
          sum(CASE WHEN l.kind = 'trade_pnl'
                   THEN o.spread - coalesce((SELECT sum((a.after->>'spread')::numeric - (a.before->>'spread')::numeric)

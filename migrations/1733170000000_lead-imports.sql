@@ -25,6 +25,7 @@ CREATE TABLE lead_imports (
 );
 CREATE INDEX lead_imports_pending_idx ON lead_imports (id) WHERE status IN ('queued', 'running');
 CREATE INDEX lead_imports_user_idx ON lead_imports (created_by, id DESC);
+CREATE INDEX lead_imports_upload_idx ON lead_imports (upload_id);
 
 CREATE TABLE lead_import_errors (
   import_id  bigint NOT NULL REFERENCES lead_imports (id) ON DELETE CASCADE,

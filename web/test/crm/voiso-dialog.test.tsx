@@ -39,6 +39,8 @@ function stub(roleId: number) {
         { email: 'po@fg.com', ext: '3333', status: 'outbound' },
       ] }),
     },
+    // the list's CSV import panel asks for the caller's latest import: none
+    { path: '/admin/crm/lead-import', loader: () => ({ status: null }) },
     {
       path: '/admin/crm/voiso/startCall',
       action: async ({ request }) => {
