@@ -75,7 +75,7 @@ describe('ConfirmDialog', () => {
     release();
     await waitFor(() => expect(onClose).toHaveBeenCalledTimes(1));
     expect(posted).toEqual([{ intent: 'delete', id: '7' }]);
-    expect(toasts()).toEqual(['User deleted successfully']);
+    await waitFor(() => expect(toasts()).toEqual(['User deleted successfully'])); // the toast may render a turn after the close
     expect(screen.queryByRole('dialog')).toBeNull();
   });
 
