@@ -13,7 +13,7 @@ import type { ImportStatus } from './import.server.ts';
 const STATUS_URL = '/admin/crm/lead-import';
 type Upload = { ok: true; id: number; status: ImportStatus | null } | { ok: false; message: string; params: Record<string, string> };
 
-export function ImportCsv() {
+export function ImportCsv({ initial }: { initial: ImportStatus | null }) {
   const { t } = useTranslation();
   const { push } = useToast();
   const [open, setOpen] = useState(false);
@@ -23,8 +23,6 @@ export function ImportCsv() {
   const fileId = useId();
   const formId = useId();
 
-  // the latest import of the caller, once (a reload shows a running import again)
-  useEffect(() => { poll.load(STATUS_URL); }, []); // eslint-disable-line react-hooks/exhaustive-deps
 
   useEffect(() => {
     const d = upload.data;
@@ -33,7 +31,8 @@ export function ImportCsv() {
     else push({ type: 'error', title: t(d.message || 'Something went wrong', d.params) });
   }, [upload.state, upload.data]); // eslint-disable-line react-hooks/exhaustive-deps
 
-  const status = poll.data?.status ?? (upload.data?.ok ? upload.data.status : null) ?? null;
+  // the caller's latest import comes with the page (a reload shows a running import again)
+  const status = poll.data?.status ?? (upload.data?.ok ? upload.data.status : null) ?? initial;
   const active = status && (status.status === 'queued' || status.status === 'running');
   const shownId = status?.id ?? id;
 

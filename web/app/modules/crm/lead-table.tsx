@@ -177,7 +177,7 @@ function LeadTable({ data }: { data: ListData }) {
         {moves.map((g) => <BulkMove key={g} screen={screen.key} target={g} selection={selection} count={selected} />)}
         {data.manages ? <BulkAssign data={data} selection={selection} count={selected} /> : null}
         {canAdd ? <button type="button" className="btn btn-primary btn-sm crm-add" onClick={() => setAdding(true)}>{t('Add Lead')}</button> : null}
-        {canAdd ? <ImportCsv /> : null}
+        {canAdd ? <ImportCsv initial={data.lastImport ?? null} /> : null}
       </div>}
       {data.estimated ? <p className="muted crm-note">{t('More than {{limit}} leads match: the total is an estimate.', { limit: f.amount(EXACT_COUNT_LIMIT) })}</p> : null}
       {data.bounded || data.total > MAX_DEPTH ? <p className="muted crm-note">{t('Pages reach the first {{limit}} leads of a list: reverse the sort or narrow the filter to reach the others.', { limit: f.amount(MAX_DEPTH) })}</p> : null}

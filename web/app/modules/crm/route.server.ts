@@ -2,6 +2,7 @@
 // the role from the permission map on every read and post, the URL's list state parsed before any
 // SQL, the caller's scope and masking applied on the server, and every action answered as one Reply.
 // A bulk action posts to the list's own URL: its filter is read from there exactly as the list reads it.
+import { latestImport } from './import.server.ts';
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node';
 import { db } from '~/utils/db.server.ts';
 import { clientIp } from '~/utils/request.server.ts';
@@ -41,7 +42,7 @@ export function leadsLoader(key: ScreenKey) {
     const parsed = readFilters(params);
     const q = parsed.ok ? parsed.query : null;
     // the page and the pickers at once (the pool has room): one round trip's wait instead of two
-    const [statuses, managers, salesAgents, retAgents, list] = await Promise.all([
+    const [statuses, managers, salesAgents, retAgents, list, lastImport] = await Promise.all([
       statusChoices(sql),
       caller.roleId === 1 ? staffChoices(sql, caller, 2) : Promise.resolve([]),
       staffChoices(sql, caller, 5),
@@ -50,10 +51,13 @@ export function leadsLoader(key: ScreenKey) {
         status: q.status, agent: manages ? q.agent : '', dateStart: q.dateStart, dateEnd: q.dateEnd, search: q.search,
         sort: q.sort as SortKey, dir: q.dir, limit: q.limit, offset: q.offset,
       }) : Promise.resolve(null),
+      // the CSV import panel's starting point (the caller's latest import), read with the page rather
+      // than by a fetcher on mount, which raced the first filter's navigation
+      manages && screen.set === 'sales' ? latestImport(sql, caller.id) : Promise.resolve(null),
     ]);
     const agents = agentRole === 6 ? retAgents : salesAgents;
     const base = {
-      kind: 'list' as const, screen: key, roleId: caller.roleId, masked, manages, statuses, agents, managers, salesAgents, retAgents,
+      kind: 'list' as const, screen: key, roleId: caller.roleId, masked, manages, statuses, agents, managers, salesAgents, retAgents, lastImport,
     };
     if (!parsed.ok || !q || !list) {
       return data({
