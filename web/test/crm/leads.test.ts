@@ -100,6 +100,38 @@ describe('role scoping of every list', () => {
   });
 });
 
+describe('sorting by a person column', () => {
+  test('orders by the person\'s name (then person, then lead), people-less leads last, the same whether the list is small or large', async () => {
+    const tok = unique('sp');
+    const [zed, amy, bob] = await Promise.all([staff(5), staff(5), staff(5)]);
+    // ids in the opposite order of the names, so an id sort could not pass
+    await sql`UPDATE users SET full_name = CASE id WHEN ${zed.id} THEN 'Aaron Zed' WHEN ${amy.id} THEN 'Mia Amy' ELSE 'Zoe Bob' END
+               WHERE id IN (${zed.id}, ${amy.id}, ${bob.id})`;
+    const b1 = await lead(tok, { agent: bob.id });
+    const z1 = await lead(tok, { agent: zed.id });
+    const n1 = await lead(tok, { agent: null });
+    const a1 = await lead(tok, { agent: amy.id });
+    const z2 = await lead(tok, { agent: zed.id });
+    const asc = [z1, z2, a1, b1, n1];
+    const desc = [b1, a1, z2, z1, n1];
+    const rows = async (dir: string) => ((await list(`/admin/crm/sales/all?search=${tok}&sort=agent&dir=${dir}&limit=50`, admin.cookie)).data.rows as { id: number }[]).map((r) => r.id);
+    expect(await rows('asc')).toEqual(asc);
+    expect(await rows('desc')).toEqual(desc);
+    // the large-list path (loose index scan over the people, then each one's leads) picks the same pages
+    const { leadCondition, pickPage } = await import('~/modules/crm/leads.server.ts');
+    const { SCREENS } = await import('~/modules/crm/screens.ts');
+    const ctx = { caller: { id: admin.id, roleId: 1 }, screen: SCREENS['sales-all'], masked: false };
+    const cond = () => leadCondition(sql, ctx, { status: '', agent: '', dateStart: '', dateEnd: '', search: tok }, { kind: 'all' });
+    for (const [dir, want] of [['asc', asc], ['desc', desc]] as const) {
+      for (const small of [true, false]) {
+        const pages = [];
+        for (let offset = 0; offset < 5; offset += 2) pages.push(...await pickPage(sql, cond(), { sort: 'agent', dir, limit: 2 }, offset, small));
+        expect(pages).toEqual(want);
+      }
+    }
+  });
+});
+
 describe('masking', () => {
   test('with the switch off, agents never receive the email or phone; admins do', async () => {
     if ((await getSetting(sql, 'showUserInfoAgent')).enabled === 'on') return; // the serial file flips it

@@ -177,10 +177,14 @@ export async function pickPage(sql: Sql, cond: Fragment, q: Pick<LeadListQuery, 
   return [...ids, ...rest.map((r) => Number(r.id))];
 }
 
+/** The columns that hold a person (a user's id): they sort by the person's name, then the person, then the lead. */
+const PERSON_SORTS: ReadonlySet<SortKey> = new Set<SortKey>(['manager', 'agent', 'retAgent', 'affiliator']);
+
 /** The page query pickPage runs first (what bench:crm explains). */
 export function pageQuery(sql: Sql, cond: Fragment, q: Pick<LeadListQuery, 'sort' | 'dir' | 'limit'>, offset: number, small: boolean): Fragment {
   const dir = q.dir === 'asc' ? sql`ASC` : sql`DESC`;
   const col = sql(SORT_COLUMNS[q.sort] ?? 'id');
+  if (PERSON_SORTS.has(q.sort)) return personPageQuery(sql, cond, SORT_COLUMNS[q.sort], dir, q.limit, offset, small);
   if (small) {
     return q.sort === 'id'
       ? sql`SELECT x.id FROM (SELECT l.id FROM leads l WHERE ${cond} OFFSET 0) x ORDER BY x.id ${dir} LIMIT ${q.limit} OFFSET ${offset}`
@@ -190,6 +194,32 @@ export function pageQuery(sql: Sql, cond: Fragment, q: Pick<LeadListQuery, 'sort
   if (q.sort === 'id') return sql`SELECT l.id FROM leads l WHERE ${cond} ORDER BY l.id ${dir} LIMIT ${q.limit} OFFSET ${offset}`;
   const valued = NULLABLE.has(q.sort) ? sql`AND l.${col} IS NOT NULL` : sql``;
   return sql`SELECT l.id FROM leads l WHERE ${cond} ${valued} ORDER BY l.${col} ${dir}, l.id ${dir} LIMIT ${q.limit} OFFSET ${offset}`;
+}
+
+/**
+ * A page sorted by a person column (name, person id, lead id). A small list joins the names and sorts.
+ * A large one cannot walk an index of names on leads, but the people in a column are few: their ids
+ * are read from the column's index by a loose index scan (one probe per person), sorted by name, and
+ * each one's leads are walked in id order on the (person, id) index until the page is full (the
+ * incremental sort stops there). Leads without a person are pickPage's second step.
+ */
+function personPageQuery(sql: Sql, cond: Fragment, column: string, dir: Fragment, limit: number, offset: number, small: boolean): Fragment {
+  const col = sql(column);
+  if (small) {
+    return sql`SELECT x.id FROM (SELECT l.id, u.full_name AS name, u.id AS person FROM leads l LEFT JOIN users u ON u.id = l.${col}
+                                  WHERE ${cond} OFFSET 0) x
+                ORDER BY x.name ${dir} NULLS LAST, x.person ${dir} NULLS LAST, x.id ${dir} LIMIT ${limit} OFFSET ${offset}`;
+  }
+  return sql`
+    WITH RECURSIVE people AS (
+      (SELECT s.${col} AS uid FROM leads s WHERE s.${col} IS NOT NULL ORDER BY s.${col} LIMIT 1)
+      UNION ALL
+      SELECT (SELECT s.${col} FROM leads s WHERE s.${col} > people.uid ORDER BY s.${col} LIMIT 1) FROM people WHERE people.uid IS NOT NULL
+    )
+    SELECT x.id
+      FROM (SELECT u.id AS uid, u.full_name FROM users u WHERE u.id IN (SELECT uid FROM people) ORDER BY u.full_name ${dir}, u.id ${dir}) p
+     CROSS JOIN LATERAL (SELECT l.id FROM leads l WHERE l.${col} = p.uid AND ${cond} ORDER BY l.id ${dir} LIMIT ${offset + limit}) x
+     ORDER BY p.full_name ${dir}, p.uid ${dir}, x.id ${dir} LIMIT ${limit} OFFSET ${offset}`;
 }
 
 const iso = (v: unknown) => (v ? (v as Date).toISOString() : null);
