@@ -83,6 +83,24 @@ describe('CRM sales leads', () => {
     // agents have no agent filter nor assign control
     expect(await agentPage.getByRole('button', { name: /^Filter Agent/ }).count()).toBe(0);
     expect(await agentPage.getByRole('button', { name: 'Assign Agent' }).count()).toBe(0);
+    expect(await agentPage.getByRole('button', { name: /^Reveal/ }).count()).toBe(0);
     await expectNoAxeViolations(agentPage);
+
+    // the broker lets sales agents reveal: one click shows one lead's phone, and the reveal is audited
+    const [saved] = await sql`SELECT value FROM site_settings WHERE key = 'showUserInfoAgent'`;
+    await sql`INSERT INTO site_settings (key, value) VALUES ('showUserInfoAgent', ${sql.json({ enabled: 'off', revealSales: 'on', revealRetention: 'off' })})
+              ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value`;
+    try {
+      await agentPage.reload();
+      await agentPage.getByRole('button', { name: `Reveal the phone of lead #${wanted[0]}` }).click();
+      await agentPage.getByText('+44 7700 901456').waitFor();
+      expect(await agentPage.getByText('+44 7700 902456').count()).toBe(0);
+      const [row] = await sql`SELECT after FROM audit_events WHERE action = 'lead.reveal' AND actor_id = ${agent.id} AND target_id = ${String(wanted[0])}`;
+      expect(row.after).toEqual({ field: 'phone' });
+      await expectNoAxeViolations(agentPage);
+    } finally {
+      if (saved) await sql`UPDATE site_settings SET value = ${sql.json(saved.value)} WHERE key = 'showUserInfoAgent'`;
+      else await sql`DELETE FROM site_settings WHERE key = 'showUserInfoAgent'`;
+    }
   }, 120_000);
 });

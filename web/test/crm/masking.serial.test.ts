@@ -8,7 +8,7 @@ import { maskEmail } from '~/utils/mask.ts';
 import { crmSupport } from './support.ts';
 
 const sql = testSql();
-const { staff, lead, list } = crmSupport(sql);
+const { staff, lead, list, act } = crmSupport(sql);
 afterAll(async () => { await sql.end(); });
 
 describe('the agent masking switch', () => {
@@ -22,7 +22,7 @@ describe('the agent masking switch', () => {
     await lead(tok, { group: 'retentions', ret: ret.id, email, phone: '+49 151 2345 6789' });
     const before = await getSetting(sql, 'showUserInfoAgent');
     try {
-      await setSetting(db(), 'showUserInfoAgent', { enabled: 'off' });
+      await setSetting(db(), 'showUserInfoAgent', { enabled: 'off', revealSales: 'off', revealRetention: 'off' });
       for (const [path, who] of [['/admin/crm/sales/all', agent], ['/admin/crm/retention', ret]] as const) {
         const r = await list(`${path}?search=${tok}`, who.cookie);
         const json = JSON.stringify(r.data);
@@ -32,12 +32,62 @@ describe('the agent masking switch', () => {
         expect(r.data.rows[0]).toMatchObject({ email: maskEmail(email), phone: '******89' });
       }
       expect(JSON.stringify((await list(`/admin/crm/sales/all?search=${tok}`, admin.cookie)).data)).toContain(email);
-      await setSetting(db(), 'showUserInfoAgent', { enabled: 'on' });
+      await setSetting(db(), 'showUserInfoAgent', { enabled: 'on', revealSales: 'off', revealRetention: 'off' });
       for (const [path, who] of [['/admin/crm/sales/all', agent], ['/admin/crm/retention', ret]] as const) {
         const r = await list(`${path}?search=${tok}`, who.cookie);
         expect(r.data.masked).toBe(false);
         expect(r.data.rows[0]).toMatchObject({ email, phone: '+49 151 2345 6789' });
       }
+    } finally {
+      await setSetting(db(), 'showUserInfoAgent', before);
+    }
+  });
+});
+
+describe('Reveal', () => {
+  test('only a role the broker allows reveals a contact of a lead in scope; each reveal is audited, refusals write nothing', async () => {
+    const [agent, other, ret, admin] = await Promise.all([staff(5), staff(5), staff(6), staff(1)]);
+    const tok = unique('rv');
+    const email = uniqueEmail('revealme').toLowerCase();
+    const mine = await lead(tok, { agent: agent.id, email, phone: '+49 151 2345 6789' });
+    const theirs = await lead(tok, { agent: other.id });
+    const retained = await lead(tok, { group: 'retentions', ret: ret.id, email, phone: '+49 151 2345 6789' });
+    const reveals = async () => Number((await sql`SELECT count(*)::int AS n FROM audit_events WHERE action = 'lead.reveal' AND target_id IN (${String(mine)}, ${String(theirs)}, ${String(retained)})`)[0].n);
+    const reveal = (path: string, id: number, field: string, cookie: string) => act(path, { intent: 'reveal', id: String(id), field }, cookie);
+    const before = await getSetting(sql, 'showUserInfoAgent');
+    try {
+      await setSetting(db(), 'showUserInfoAgent', { enabled: 'off', revealSales: 'on', revealRetention: 'off' });
+      expect((await list(`/admin/crm/sales/all?search=${tok}`, agent.cookie)).data.canReveal).toBe(true);
+      expect((await list(`/admin/crm/retention?search=${tok}`, ret.cookie)).data.canReveal).toBe(false);
+
+      const r = await reveal('/admin/crm/sales/all', mine, 'email', agent.cookie);
+      expect(r.status).toBe(200);
+      expect(r.data.revealed).toEqual({ id: mine, field: 'email', value: email });
+      expect((await reveal('/admin/crm/sales/all', mine, 'phone', agent.cookie)).data.revealed.value).toBe('+49 151 2345 6789');
+      const [row] = await sql`SELECT actor_id, after, ip FROM audit_events WHERE action = 'lead.reveal' AND target_id = ${String(mine)} ORDER BY id LIMIT 1`;
+      expect(Number(row.actor_id)).toBe(agent.id);
+      expect(row.after).toEqual({ field: 'email' });
+      expect(JSON.stringify(row)).not.toContain(email);
+      expect(await reveals()).toBe(2);
+
+      // another agent's lead, a retention agent whose role may not, a bad field, an admin (nothing masked): nothing revealed, nothing audited
+      const refused = [
+        await reveal('/admin/crm/sales/all', theirs, 'email', agent.cookie),
+        await reveal('/admin/crm/retention', retained, 'email', ret.cookie),
+        await reveal('/admin/crm/sales/all', mine, 'password', agent.cookie),
+        await reveal('/admin/crm/sales/all', mine, 'email', admin.cookie),
+      ];
+      expect(refused.map((x) => x.status)).toEqual([404, 403, 400, 403]);
+      expect(JSON.stringify(refused)).not.toContain(email);
+      expect(await reveals()).toBe(2);
+
+      // the switch shown to agents (everything unmasked) leaves nothing to reveal
+      await setSetting(db(), 'showUserInfoAgent', { enabled: 'on', revealSales: 'on', revealRetention: 'on' });
+      expect((await reveal('/admin/crm/sales/all', mine, 'email', agent.cookie)).status).toBe(403);
+      await setSetting(db(), 'showUserInfoAgent', { enabled: 'off', revealSales: 'off', revealRetention: 'on' });
+      expect((await reveal('/admin/crm/sales/all', mine, 'email', agent.cookie)).status).toBe(403);
+      expect((await reveal('/admin/crm/retention', retained, 'phone', ret.cookie)).data.revealed.value).toBe('+49 151 2345 6789');
+      expect(await reveals()).toBe(3);
     } finally {
       await setSetting(db(), 'showUserInfoAgent', before);
     }

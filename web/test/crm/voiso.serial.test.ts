@@ -184,7 +184,7 @@ describe('scope and masking', () => {
     const tok = unique('vo');
     const id = await lead(tok, { agent: agent.id, phone: '+44 7700 900123' });
     const rid = await lead(tok, { group: 'retentions', ret: ret.id, phone: '+49 151 2345 6789' });
-    await setSetting(db(), 'showUserInfoAgent', { enabled: 'off' });
+    await setSetting(db(), 'showUserInfoAgent', { enabled: 'off', revealSales: 'off', revealRetention: 'off' });
     const l = await list(`/admin/crm/sales/all?search=${tok}`, agent.cookie);
     expect(l.data.rows[0]).toMatchObject({ id, phone: '******23' });
     // an agent's chosen 'agent' is ignored: they call as themselves

@@ -34,7 +34,7 @@ async function setup() {
 
 describe('sales agent and showUserInfoAgent', () => {
   test('off: masked in the loader; a save keeps the stored email and phone', async () => {
-    await setSetting(db(), 'showUserInfoAgent', { enabled: 'off' });
+    await setSetting(db(), 'showUserInfoAgent', { enabled: 'off', revealSales: 'off', revealRetention: 'off' });
     const { cookie, c } = await setup();
     const r = await load(get(`/admin/customers/edit/${c.id}`, cookie), c.id);
     const json = JSON.stringify(r);
@@ -51,7 +51,7 @@ describe('sales agent and showUserInfoAgent', () => {
   });
 
   test('on: the agent sees and edits the contact details', async () => {
-    await setSetting(db(), 'showUserInfoAgent', { enabled: 'on' });
+    await setSetting(db(), 'showUserInfoAgent', { enabled: 'on', revealSales: 'off', revealRetention: 'off' });
     const { cookie, c } = await setup();
     const r = await load(get(`/admin/customers/edit/${c.id}`, cookie), c.id);
     expect((r as { customer: { email: string; phone: string } }).customer).toMatchObject({ email: c.email, phone: '+33 6 12 34 56 78' });

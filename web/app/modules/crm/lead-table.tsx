@@ -84,12 +84,12 @@ function LeadTable({ data }: { data: ListData }) {
       { id: 'id', header: t('ID'), cell: ({ row: { original: o } }) => o.id },
       { id: 'firstName', header: t('First Name'), cell: ({ row: { original: o } }) => o.firstName },
       { id: 'lastName', header: t('Last Name'), cell: ({ row: { original: o } }) => o.lastName },
-      { id: 'email', header: t('Email'), cell: ({ row: { original: o } }) => <span className="lead-email">{dash(o.email)}</span> },
+      { id: 'email', header: t('Email'), cell: ({ row: { original: o } }) => <span className="lead-email"><Contact row={o} field="email" canReveal={data.canReveal} /></span> },
       {
         id: 'phone', header: t('Phone'),
         cell: ({ row: { original: o } }) => (
           <span className="lead-phone">
-            <span>{dash(o.phone)}</span>
+            <Contact row={o} field="phone" canReveal={data.canReveal} />
             {o.phone ? (
               <>
                 {screen.own ? null : <button type="button" className="btn btn-sm btn-ghost lead-icon" disabled={callPending}
@@ -165,7 +165,7 @@ function LeadTable({ data }: { data: ListData }) {
     // a screen that shows some columns (the affiliate's own list) keeps those and the actions
     const shown = screen.columns;
     return shown ? all.filter((c) => c.id === 'actions' || shown.includes(c.id as never)) : all;
-  }, [t, f, data.masked, data.manages, screen.key, agent, callPending]); // eslint-disable-line react-hooks/exhaustive-deps -- copy only pushes a toast
+  }, [t, f, data.masked, data.canReveal, data.manages, screen.key, agent, callPending]); // eslint-disable-line react-hooks/exhaustive-deps -- copy only pushes a toast
 
   return (
     <section className="page crm-leads">
@@ -198,6 +198,31 @@ function LeadTable({ data }: { data: ListData }) {
 function useListAction(): string {
   const location = useLocation();
   return `${location.pathname}${location.search}`;
+}
+
+/**
+ * A lead's email or phone as the server sent it (masked for agents while the switch is off), with
+ * 'Reveal' when the broker lets the agent's role see one: the server checks, audits and answers it.
+ */
+function Contact({ row, field, canReveal }: { row: LeadRow; field: 'email' | 'phone'; canReveal: boolean }) {
+  const { t } = useTranslation();
+  const fetcher = useFetcher<Reply & { revealed?: { value: string } | null }>();
+  const action = useListAction();
+  useFetcherToast(fetcher);
+  const revealed = fetcher.data?.ok ? fetcher.data.revealed?.value ?? null : null;
+  const shown = revealed ?? row[field];
+  const label = field === 'email' ? t('Reveal the email of lead #{{id}}', { id: row.id }) : t('Reveal the phone of lead #{{id}}', { id: row.id });
+  return (
+    <>
+      <span>{shown || '—'}</span>
+      {canReveal && row[field] && revealed === null ? (
+        <button type="button" className="btn btn-sm btn-ghost lead-reveal" disabled={fetcher.state !== 'idle'} aria-label={label} title={label}
+          onClick={() => fetcher.submit({ intent: 'reveal', id: String(row.id), field }, { method: 'post', action })}>
+          {t('Reveal')}
+        </button>
+      ) : null}
+    </>
+  );
 }
 
 function SelectionFields({ selection }: { selection: Selection }) {

@@ -132,6 +132,13 @@ export async function masksFor(sql: Sql, caller: Caller): Promise<boolean> {
   return (await getSetting(sql, 'showUserInfoAgent')).enabled !== 'on';
 }
 
+/** Whether this caller, masked, may reveal a contact: the broker's switch for their role (sales 5, retention 6). */
+export async function revealAllowed(sql: Sql, caller: Caller): Promise<boolean> {
+  const s = await getSetting(sql, 'showUserInfoAgent');
+  if (s.enabled === 'on') return false; // nothing is masked
+  return caller.roleId === 5 ? s.revealSales === 'on' : caller.roleId === 6 ? s.revealRetention === 'on' : false;
+}
+
 /**
  * The number of leads a list holds (the trades lists' approach, made robust to the planner's row
  * estimate): PostgreSQL's estimate first; a list it takes for small is counted exactly (up to
@@ -327,6 +334,8 @@ export interface ActionResult {
   values?: Record<string, string | number>;
   fieldErrors?: Record<string, string[]>;
   count?: number;
+  /** a contact revealed to a masked agent ('reveal') */
+  revealed?: { id: number; field: 'email' | 'phone'; value: string };
 }
 const refuse = (status: number, toast: string, fieldErrors?: Record<string, string[]>): ActionResult => ({ ok: false, status, toast, fieldErrors });
 const NOT_FOUND = refuse(404, 'Lead not found');
@@ -587,4 +596,20 @@ export async function convertLead(sql: Sql, caller: Caller, id: number, password
     if ((e as { code?: string })?.code === '23505') return refuse(409, 'Email already exists');
     throw e;
   }
+}
+
+/**
+ * 'Reveal' (crm.md §6): a masked agent whose role the broker allows reads one contact of one lead in
+ * their scope. Each reveal is an audit row (who, which lead, which field, when) written before the
+ * value leaves the server; the value itself is not copied into the audit trail.
+ */
+export async function revealContact(sql: Sql, caller: Caller, id: number, field: 'email' | 'phone', ip: string | null): Promise<ActionResult> {
+  if (!MASKED_ROLES.includes(caller.roleId) || !(await revealAllowed(sql, caller))) return refuse(403, 'Revealing contacts is not allowed');
+  return sql.begin(async (tx) => {
+    const t = tx as unknown as Sql;
+    const lead = await leadInScope(t, caller, id);
+    if (!lead) return NOT_FOUND;
+    await audit(t, { actorId: caller.id, action: 'lead.reveal', targetKind: 'lead', targetId: id, after: { field }, ip: auditIp(ip) });
+    return { ok: true, status: 200, toast: '', revealed: { id, field, value: String(lead[field] ?? '') } };
+  });
 }

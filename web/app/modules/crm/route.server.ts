@@ -12,7 +12,7 @@ import { replyDone, replyRefused } from '~/utils/reply.server.ts';
 import { SCREENS, SORTABLE, type ScreenKey, type SortKey } from './screens.ts';
 import { LEAD_FILTERS, parseLeadForm } from './schemas.ts';
 import {
-  addLead, addNote, bulkAssign, bulkMove, convertLead, deleteLead, deleteOwnLead, editLead, leadNotes, listLeads, masksFor,
+  addLead, addNote, bulkAssign, bulkMove, convertLead, deleteLead, deleteOwnLead, editLead, leadNotes, listLeads, masksFor, revealAllowed, revealContact,
   staffChoices, statusChoices, type ActionResult, type Caller, type LeadFilters, type LeadRow, type NoteRow,
 } from './leads.server.ts';
 
@@ -29,7 +29,7 @@ export function leadsLoader(key: ScreenKey) {
     const s = await requireAccess(request, sql, context);
     const caller: Caller = { id: s.user.id, roleId: s.user.roleId };
     const params = new URL(request.url).searchParams;
-    const masked = await masksFor(sql, caller);
+    const [masked, canReveal] = await Promise.all([masksFor(sql, caller), revealAllowed(sql, caller)]);
     // the notes dialog reads a lead's notes through this loader (a fetcher)
     const notesFor = params.get('notesFor');
     if (notesFor !== null) {
@@ -57,7 +57,7 @@ export function leadsLoader(key: ScreenKey) {
     ]);
     const agents = agentRole === 6 ? retAgents : salesAgents;
     const base = {
-      kind: 'list' as const, screen: key, roleId: caller.roleId, masked, manages, statuses, agents, managers, salesAgents, retAgents, lastImport,
+      kind: 'list' as const, screen: key, roleId: caller.roleId, masked, canReveal: masked && canReveal, manages, statuses, agents, managers, salesAgents, retAgents, lastImport,
     };
     if (!parsed.ok || !q || !list) {
       return data({
@@ -108,9 +108,10 @@ export function leadsAction(key: ScreenKey) {
       case 'note': r = await addNote(sql, caller, v.leadId as number, v.content as string, ip); break;
       case 'add': r = await addLead(sql, caller, v as unknown as Parameters<typeof addLead>[2], ip); break;
       case 'convert': r = await convertLead(sql, caller, v.id as number, v.password as string, ip); break;
+      case 'reveal': r = await revealContact(sql, caller, v.id as number, v.field as 'email' | 'phone', ip); break;
       default: r = { ok: false, status: 400, toast: 'Something went wrong' };
     }
-    const extra = { count: r.count ?? null };
+    const extra = { count: r.count ?? null, revealed: r.revealed ?? null };
     if (r.ok) return replyDone(submission, r.toast, { intent, status: r.status, values: r.values, hideFields: ['password'], resetForm: intent === 'note', extra });
     return replyRefused(submission, { intent, status: r.status, toast: r.toast, values: r.values, fieldErrors: r.fieldErrors, hideFields: ['password'], extra });
   };

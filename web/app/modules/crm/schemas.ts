@@ -76,9 +76,12 @@ export const ConvertLeadSchema = z.object({
   password: z.string({ required_error: 'Password is required' }).min(8, 'Password must be at least 8 characters').max(200, 'Password is too long'),
 });
 
+/** An agent reveals one masked contact of one lead (when the broker allows it to their role; audited). */
+export const RevealSchema = z.object({ id: RECORD_ID, field: z.enum(['email', 'phone']) });
+
 export const LEAD_ACTIONS = {
   move: MoveSchema, assign: AssignSchema, edit: EditLeadSchema, add: AddLeadSchema, delete: DeleteLeadSchema,
-  note: NoteSchema, convert: ConvertLeadSchema,
+  note: NoteSchema, convert: ConvertLeadSchema, reveal: RevealSchema,
 };
 export type LeadActionName = keyof typeof LEAD_ACTIONS;
 

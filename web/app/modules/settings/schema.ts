@@ -23,7 +23,8 @@ export const settingsSchemas = {
   recaptcha: z.object({ siteKey: z.string(), secretKey: z.string(), enabled: onOff }),
   pricingPlan: z.object({ enabled: onOff }),
   emailVerify: z.object({ enabled: onOff }),
-  showUserInfoAgent: z.object({ enabled: onOff }),
+  /** revealSales / revealRetention: while masked, that role's agents may reveal one contact at a time (audited) */
+  showUserInfoAgent: z.object({ enabled: onOff, revealSales: onOff, revealRetention: onOff }),
   theme: z.object({ mode: z.enum(['dark', 'light']) }),
   /** stored encrypted */
   webhookApiKeyLeads: z.object({ key: z.string() }),
@@ -45,7 +46,7 @@ export const settingsDefaults: { [K in SettingsKey]: Settings<K> } = {
   recaptcha: { siteKey: '', secretKey: '', enabled: 'off' },
   pricingPlan: { enabled: 'on' },
   emailVerify: { enabled: 'off' },
-  showUserInfoAgent: { enabled: 'off' },
+  showUserInfoAgent: { enabled: 'off', revealSales: 'off', revealRetention: 'off' },
   theme: { mode: 'dark' },
   webhookApiKeyLeads: { key: '' },
   approvals: { secondApprovalAbove: '' },

@@ -31,7 +31,8 @@ export async function readSiteSettings(sql: Sql): Promise<SiteSettingsView> {
   const switches = {
     kycDeposit: on(s.kyc.deposit), kycWithdraw: on(s.kyc.withdraw), kycTrade: on(s.kyc.trade),
     recaptchaEnabled: on(s.recaptcha.enabled), pricingPlan: on(s.pricingPlan.enabled), emailVerify: on(s.emailVerify.enabled),
-    showUserInfoAgent: on(s.showUserInfoAgent.enabled), darkTheme: s.theme.mode === 'dark', staffTwoFactor: on(s.twoFactor.staffRequired),
+    showUserInfoAgent: on(s.showUserInfoAgent.enabled), revealSales: on(s.showUserInfoAgent.revealSales),
+    revealRetention: on(s.showUserInfoAgent.revealRetention), darkTheme: s.theme.mode === 'dark', staffTwoFactor: on(s.twoFactor.staffRequired),
   };
   return {
     appName: s.branding.appName,
@@ -98,7 +99,7 @@ export async function saveSiteSettings(sql: Sql, input: SiteSettingsInput, files
       recaptcha: { siteKey: input.recaptchaSiteKey, secretKey: recaptchaSecret, enabled: onOff(sw.recaptchaEnabled) },
       pricingPlan: { enabled: onOff(sw.pricingPlan) },
       emailVerify: { enabled: onOff(sw.emailVerify) },
-      showUserInfoAgent: { enabled: onOff(sw.showUserInfoAgent) },
+      showUserInfoAgent: { enabled: onOff(sw.showUserInfoAgent), revealSales: onOff(sw.revealSales), revealRetention: onOff(sw.revealRetention) },
       theme: { mode: sw.darkTheme ? 'dark' : 'light' },
       webhookApiKeyLeads: { key: newSecret(input.webhookApiKey, input.webhookApiKeyClear === 'on', before.webhookApiKeyLeads.key) },
       approvals: { secondApprovalAbove: input.secondApprovalAbove },

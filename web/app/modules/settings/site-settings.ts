@@ -7,7 +7,8 @@ import { z } from 'zod';
 
 /** The switches of the form, each a checkbox posted as 'on' when ticked. */
 export const SETTING_SWITCHES = [
-  'kycDeposit', 'kycWithdraw', 'kycTrade', 'recaptchaEnabled', 'pricingPlan', 'emailVerify', 'showUserInfoAgent', 'darkTheme', 'staffTwoFactor',
+  'kycDeposit', 'kycWithdraw', 'kycTrade', 'recaptchaEnabled', 'pricingPlan', 'emailVerify', 'showUserInfoAgent', 'revealSales', 'revealRetention',
+  'darkTheme', 'staffTwoFactor',
 ] as const;
 export type SettingSwitch = (typeof SETTING_SWITCHES)[number];
 
@@ -19,6 +20,8 @@ export const SWITCH_LABELS: Record<SettingSwitch, string> = {
   pricingPlan: 'Pricing Plan',
   emailVerify: 'Email Verification (Registration)',
   showUserInfoAgent: 'Show Email & Phone in Agent Dashboard',
+  revealSales: 'Sales agents may reveal a masked Email or Phone (audited)',
+  revealRetention: 'Retention agents may reveal a masked Email or Phone (audited)',
   darkTheme: 'Dark Theme',
   staffTwoFactor: 'Two-factor required for staff',
 };
@@ -69,7 +72,7 @@ export const SiteSettingsSchema = z.object({
   faviconClear: box,
   authBackgroundClear: box,
   kycDeposit: box, kycWithdraw: box, kycTrade: box, recaptchaEnabled: box, pricingPlan: box,
-  emailVerify: box, showUserInfoAgent: box, darkTheme: box, staffTwoFactor: box,
+  emailVerify: box, showUserInfoAgent: box, revealSales: box, revealRetention: box, darkTheme: box, staffTwoFactor: box,
   // the file inputs are received by the upload service; the schema lets them through
   favicon: z.unknown().optional(), logo: z.unknown().optional(), authBackground: z.unknown().optional(),
 });
