@@ -14,7 +14,8 @@ import path from 'node:path';
 import { parse } from 'csv-parse';
 import type { Sql } from '~/utils/db.server.ts';
 import { audit } from '~/modules/audit/audit.server.ts';
-import { LeadInput, normEmail, phoneE164, resolveCountry } from '~/modules/affiliates/leads-api.server.ts';
+import { normEmail, phoneE164, resolveCountry } from './contact.server.ts';
+import { LeadInput } from './lead-input.server.ts';
 import { uploadDir } from '~/modules/uploads/uploads.server.ts';
 
 /**
