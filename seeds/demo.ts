@@ -5,6 +5,7 @@ import path from 'node:path';
 import type postgres from 'postgres';
 import { hashPassword } from '../web/app/modules/auth/password.server.ts';
 import { settingsSchemas, settingsDefaults, type SettingsKey } from '../web/app/modules/settings/schema.ts';
+import { backfillLeadPhones } from '../web/app/modules/crm/phone-backfill.server.ts';
 import { demoInstruments } from './instruments.ts';
 import { DEMO_PASSWORD, demoUsers, demoLanguages } from './demo-users.ts';
 
@@ -308,5 +309,7 @@ export async function loadDemoData(sql: Sql, log: (l: string) => void = () => {}
           AND NOT EXISTS (SELECT 1 FROM notes n WHERE n.lead_id = l.id)`;
     }
   });
+  // the leads' phone_e164, by the app's rule (the seed's SQL writes none): only the leads after the job's mark
+  await backfillLeadPhones(sql, { wait: true });
   log('demo data loaded');
 }

@@ -160,12 +160,13 @@ try {
     await tx`SET LOCAL synchronous_commit = off`;
     const statuses = (await tx`SELECT status FROM sales_statuses ORDER BY id`).map((r) => r.status);
     await tx`
-      INSERT INTO leads (first_name, last_name, email, phone, country, city, funnel_link, reference, lead_source_id,
+      INSERT INTO leads (first_name, last_name, email, phone, phone_e164, country, city, funnel_link, reference, lead_source_id,
                          lead_status, "group", manager_id, agent_id, ret_id, affiliate_id, is_live, created_at,
                          deposited_at, ftd_at, last_access)
       SELECT (ARRAY['James','Maria','Liam','Sofia','Noah','Emma','Lucas','Mia','Ethan','Ava'])[1 + g % 10],
              (ARRAY['Smith','Garcia','Müller','Rossi','Dubois','Kowalski','Silva','Nguyen','Khan','Tanaka','Patel'])[1 + g % 11],
              'lead' || g || '@scale.example', '+44 7700 ' || lpad((g % 1000000)::text, 6, '0'),
+             '+447700' || lpad((g % 1000000)::text, 6, '0'), -- what contact.server.ts makes of it (the backfill job checks)
              (ARRAY['Germany','Spain','France','United Kingdom','Italy','Poland','Brazil','Japan','Canada','Australia'])[1 + g % 10],
              (ARRAY['Berlin','Madrid','Lyon','London','Milan','Warsaw','São Paulo','Osaka','Toronto','Sydney'])[1 + g % 10],
              CASE WHEN g % 3 = 0 THEN 'https://promo.example/landing-' || (g % 7) END,
@@ -185,8 +186,9 @@ try {
       FROM generate_series(1, ${LEADS - CUSTOMERS}) AS g`;
     // the customers are clients: one lead each, linked to the user
     await tx`
-      INSERT INTO leads (first_name, last_name, email, phone, country, city, lead_status, "group", user_id, manager_id, ret_id, created_at, deposited_at, ftd_at)
-      SELECT split_part(u.full_name, ' ', 1), split_part(u.full_name, ' ', 2), u.email, p.phone, p.country, p.city,
+      INSERT INTO leads (first_name, last_name, email, phone, phone_e164, country, city, lead_status, "group", user_id, manager_id, ret_id, created_at, deposited_at, ftd_at)
+      SELECT split_part(u.full_name, ' ', 1), split_part(u.full_name, ' ', 2), u.email, p.phone,
+             '+' || regexp_replace(p.phone, '[^0-9]', '', 'g'), p.country, p.city,
              'Deposited', 'retentions', u.id, u.manager_id, (${agents.ret}::bigint[])[1 + u.id % ${agents.ret.length}],
              u.created_at, u.created_at + interval '1 day', u.created_at + interval '1 day'
       FROM users u JOIN profiles p ON p.user_id = u.id

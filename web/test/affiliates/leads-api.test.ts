@@ -4,7 +4,8 @@
 // concurrent posts of one email creating one lead.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createUser, postgresStore, sessionFor, testSql, unique, uniqueEmail } from '../helpers.ts';
-import { getLeads, normEmail, phoneE164, postLeads } from '~/modules/affiliates/leads-api.server.ts';
+import { getLeads, postLeads } from '~/modules/affiliates/leads-api.server.ts';
+import { normEmail, phoneE164 } from '~/modules/crm/contact.server.ts';
 import { authenticateKey, generateKey, sha256 } from '~/modules/affiliates/keys.server.ts';
 import { openApiDocument } from '~/modules/affiliates/openapi.ts';
 import { accessFor } from '~/modules/auth/permissions.ts';

@@ -3,7 +3,7 @@ import { randomInt } from 'node:crypto';
 import type { Sql } from '~/utils/db.server.ts';
 import { createUser, sessionFor, uniqueEmail } from '../helpers.ts';
 import { generateKey } from '~/modules/affiliates/keys.server.ts';
-import { phoneE164 } from '~/modules/affiliates/leads-api.server.ts';
+import { phoneE164 } from '~/modules/crm/contact.server.ts';
 
 export const API = 'http://app.test/api/v1/leads';
 

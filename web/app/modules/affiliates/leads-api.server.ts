@@ -7,10 +7,11 @@
 // email never both create. GET /api/v1/leads pages the affiliate's own leads with status and FTD.
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js';
-import countries from 'world-countries';
+import type { CountryCode } from 'libphonenumber-js';
 import type { Sql } from '~/utils/db.server.ts';
 import { defaultStore, hitLimit, type Limit, type RateLimitStore } from '~/modules/auth/rate-limit.server.ts';
+import { normEmail, phoneE164, resolveCountry } from '~/modules/crm/contact.server.ts';
+import { LeadInput } from '~/modules/crm/lead-input.server.ts';
 import { authenticateKey, keyFromRequest, type KeyOwner } from './keys.server.ts';
 
 export const MAX_BATCH = 500;
@@ -18,54 +19,6 @@ export const MAX_BODY_BYTES = 1_000_000;
 /** How long a client id's first answer is replayed. */
 export const IDEMPOTENCY_HOURS = 24;
 export const API_LIMIT: Limit = { name: 'api:leads', max: 120, windowSeconds: 60 };
-
-// ------------------------------------------------------------------ countries
-
-const byCode = new Map(countries.map((c) => [c.cca2.toUpperCase(), c.name.common]));
-const byName = new Map(countries.flatMap((c) => [[c.name.common.toLowerCase(), c.cca2], [c.name.official.toLowerCase(), c.cca2], [c.cca3.toLowerCase(), c.cca2]] as [string, string][]));
-
-/** A country given as an ISO 3166 code (GB, GBR) or its name: its code and the name the CRM shows. */
-export function resolveCountry(raw: string): { code: CountryCode; name: string } | null {
-  const v = raw.trim();
-  const code = v.length === 2 && byCode.has(v.toUpperCase()) ? v.toUpperCase() : byName.get(v.toLowerCase());
-  return code ? { code: code as CountryCode, name: byCode.get(code)! } : null;
-}
-
-/**
- * The phone in E.164, read with the country as the default region ('07700 900123' in GB, '0044 7700 900123', '+44 …').
- * A number of a possible length for its country is taken (isPossible): the metadata's assigned ranges
- * change faster than releases, and a lead must not be refused for it (Ofcom's 07700 900xxx included).
- */
-export function phoneE164(raw: string, country?: CountryCode): string | null {
-  let v = raw.trim();
-  if (/^00[1-9]/.test(v.replace(/[\s().-]/g, ''))) v = `+${v.replace(/[\s().-]/g, '').slice(2)}`;
-  const p = parsePhoneNumberFromString(v, country);
-  return p && p.isPossible() ? p.number : null;
-}
-
-export const normEmail = (e: string) => e.trim().toLowerCase();
-
-// ------------------------------------------------------------------ validation
-
-const opt = (max: number) => z.string().trim().max(max, `At most ${max} characters`).optional();
-
-export const LeadInput = z.object({
-  firstName: z.string({ required_error: 'First name is required' }).trim().min(1, 'First name is required').max(100, 'At most 100 characters'),
-  lastName: z.string({ required_error: 'Last name is required' }).trim().min(1, 'Last name is required').max(100, 'At most 100 characters'),
-  email: z.string({ required_error: 'Email is required' }).trim().max(254, 'At most 254 characters').email('Invalid email address'),
-  phone: z.string({ required_error: 'Phone is required' }).trim().min(1, 'Phone is required').max(40, 'At most 40 characters'),
-  country: z.string({ required_error: 'Country is required' }).trim().min(1, 'Country is required').max(100, 'At most 100 characters')
-    .refine((c) => resolveCountry(c) !== null, 'Unknown country (an ISO 3166 code such as GB, or the country name)'),
-  city: opt(100),
-  funnelLink: z.string().trim().max(500, 'At most 500 characters').url('Invalid URL').refine((u) => /^https?:\/\//i.test(u), 'Invalid URL').optional(),
-  reference: opt(200),
-  leadSourceId: opt(200),
-  clientId: z.string().trim().min(1).max(100, 'At most 100 characters').optional(),
-}).strict().superRefine((v, ctx) => {
-  const c = resolveCountry(v.country);
-  if (c && !phoneE164(v.phone, c.code)) ctx.addIssue({ code: 'custom', path: ['phone'], message: 'Invalid phone number for this country' });
-});
-export type LeadInput = z.infer<typeof LeadInput>;
 
 export interface FieldError { path: string; message: string }
 const issues = (e: z.ZodError, prefix = ''): FieldError[] =>

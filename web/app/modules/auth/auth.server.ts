@@ -11,6 +11,7 @@ import { verifyCaptcha, type CaptchaConfig } from './captcha.server.ts';
 import { enforceLimits, forgiveSuccess, LIMITS, RateLimitedError, type Limit, type RateLimitStore } from './rate-limit.server.ts';
 import { createSession, revokeAllSessions } from './session.server.ts';
 import { audit } from '~/modules/audit/audit.server.ts';
+import { leadPhoneE164 } from '~/modules/crm/contact.server.ts';
 import {
   CHALLENGE_MAX_ATTEMPTS, consumeChallenge, countChallengeAttempt, createLoginChallenge, enrolmentRequired, liveChallenge, twoFactorOn, verifySecondFactor,
 } from './two-factor.server.ts';
@@ -274,9 +275,9 @@ async function linkClientLead(
   if (linked) return;
   const [first, ...rest] = input.fullName.trim().split(/\s+/);
   await sql`
-    INSERT INTO leads (first_name, last_name, email, phone, country, city, lead_status, "group", user_id,
+    INSERT INTO leads (first_name, last_name, email, phone, phone_e164, country, city, lead_status, "group", user_id,
                        manager_id, agent_id, affiliate_id, ret_id)
-    VALUES (${first}, ${rest.join(' ')}, ${input.email}, ${input.phone}, ${input.country}, ${input.city},
+    VALUES (${first}, ${rest.join(' ')}, ${input.email}, ${input.phone}, ${leadPhoneE164(input.phone, input.country)}, ${input.country}, ${input.city},
             default_sales_status(), 'sales', ${userId},
             ${owner.manager}, ${owner.agent}, ${owner.affiliate}, ${owner.ret})`;
 }

@@ -1,8 +1,10 @@
-// The lead-import job of a web process (called once from entry.server.tsx): resumes an import a
-// dead process left running (stale heartbeat) and runs queued ones (import.server.ts).
+// The CRM's background jobs of a web process (called once from entry.server.tsx): the lead-import
+// job resumes an import a dead process left running (stale heartbeat) and runs queued ones
+// (import.server.ts); the phone backfill gives older leads their E.164 key (phone-backfill.server.ts).
 import { db } from '~/utils/db.server.ts';
 import { env } from '~/utils/env.server.ts';
 import { startImportJob } from './import.server.ts';
+import { startPhoneBackfillJob } from './phone-backfill.server.ts';
 
 let booted = false;
 
@@ -10,4 +12,5 @@ export function bootLeadImports(): void {
   if (booted || env().NODE_ENV === 'test') return;
   booted = true;
   startImportJob(db());
+  startPhoneBackfillJob(db());
 }

@@ -24,7 +24,7 @@ export async function importAction({ request, context }: ActionFunctionArgs) {
     await discardUploads(sql, s.user.id, [file.id]);
     return data({ ok: false as const, message: q.message, params: q.params ?? {} }, { status: 422 });
   }
-  kickImports(sql);
+  kickImports(sql, q.id);
   return data({ ok: true as const, id: q.id, status: await importStatus(sql, q.id) });
 }
 

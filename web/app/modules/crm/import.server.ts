@@ -14,7 +14,8 @@ import path from 'node:path';
 import { parse } from 'csv-parse';
 import type { Sql } from '~/utils/db.server.ts';
 import { audit } from '~/modules/audit/audit.server.ts';
-import { LeadInput, normEmail, phoneE164, resolveCountry } from '~/modules/affiliates/leads-api.server.ts';
+import { normEmail, phoneE164, resolveCountry } from './contact.server.ts';
+import { LeadInput } from './lead-input.server.ts';
 import { uploadDir } from '~/modules/uploads/uploads.server.ts';
 
 /**
@@ -131,16 +132,20 @@ export async function latestImport(sql: Sql, userId: number): Promise<ImportStat
 interface Row { rowNo: number; raw: string[] }
 interface Rejected { rowNo: number; kind: 'invalid' | 'duplicate'; reason: string; raw: string[] }
 
-/** Claims one import to run (queued, or running with a stale heartbeat) for this worker. */
-export async function claimImport(sql: Sql, worker: string): Promise<number | null> {
+/**
+ * Claims one import to run (queued, or running with a stale heartbeat) for this worker: any, or only
+ * `only` (the import a request just queued: a process never runs another's fresh upload by accident).
+ */
+export async function claimImport(sql: Sql, worker: string, opts: { only?: number } = {}): Promise<number | null> {
+  const only = opts.only === undefined ? sql`` : sql`AND id = ${opts.only}`;
   // an import that keeps dying is given up
   await sql`UPDATE lead_imports SET status = 'failed', finished_at = now(), message = 'The import was interrupted too many times.'
-             WHERE status = 'running' AND heartbeat_at < now() - make_interval(secs => ${STALE_SECONDS}) AND attempts >= ${MAX_ATTEMPTS}`;
+             WHERE status = 'running' AND heartbeat_at < now() - make_interval(secs => ${STALE_SECONDS}) AND attempts >= ${MAX_ATTEMPTS} ${only}`;
   const [r] = await sql`
     UPDATE lead_imports SET status = 'running', worker = ${worker}, attempts = attempts + 1, heartbeat_at = now(),
                             started_at = coalesce(started_at, now())
      WHERE id = (SELECT id FROM lead_imports
-                  WHERE status = 'queued' OR (status = 'running' AND heartbeat_at < now() - make_interval(secs => ${STALE_SECONDS}))
+                  WHERE (status = 'queued' OR (status = 'running' AND heartbeat_at < now() - make_interval(secs => ${STALE_SECONDS}))) ${only}
                   ORDER BY id FOR UPDATE SKIP LOCKED LIMIT 1)
     RETURNING id`;
   return r ? Number(r.id) : null;
@@ -274,14 +279,14 @@ const WORKER = `${process.pid}:${randomBytes(6).toString('hex')}`;
 let running = false;
 let timer: ReturnType<typeof setInterval> | null = null;
 
-/** Runs every import there is to run, one after another, in this process. */
-export async function drainImports(sql: Sql, opts: { dir?: string; worker?: string } = {}): Promise<number> {
+/** Runs every import there is to run (or only `only`), one after another, in this process. */
+export async function drainImports(sql: Sql, opts: { dir?: string; worker?: string; only?: number } = {}): Promise<number> {
   if (running) return 0;
   running = true;
   let n = 0;
   try {
     for (;;) {
-      const id = await claimImport(sql, opts.worker ?? WORKER);
+      const id = await claimImport(sql, opts.worker ?? WORKER, { only: opts.only });
       if (id === null) return n;
       await runImport(sql, id, opts.worker ?? WORKER, opts);
       n++;
@@ -300,9 +305,13 @@ export function startImportJob(sql: Sql, everyMs = 3_000): void {
   tick();
 }
 
-/** Wakes the runner now (after an import is queued) instead of at its next tick. */
-export function kickImports(sql: Sql): void {
-  setImmediate(() => { drainImports(sql).catch((e) => console.error('[lead-import] job failed', e)); });
+/**
+ * Runs the import a request just queued now instead of at the next tick. Only that one: the others
+ * are the periodic job's (startImportJob), so a process never claims an import it was not asked for.
+ * (If this process's runner is busy, the periodic job picks it up.)
+ */
+export function kickImports(sql: Sql, id: number): void {
+  setImmediate(() => { drainImports(sql, { only: id }).catch((e) => console.error('[lead-import] job failed', e)); });
 }
 
 // ------------------------------------------------------------------ the report

@@ -11,6 +11,7 @@ import { getSetting } from '~/modules/settings/settings.server.ts';
 import { hashPassword } from '~/modules/auth/password.server.ts';
 import { loadAuthConfig, openCustomerWallets } from '~/modules/auth/auth.server.ts';
 import { maskEmail, maskPhone, MASKED_ROLES } from '~/utils/mask.ts';
+import { leadPhoneE164 } from './contact.server.ts';
 import {
   EXACT_COUNT_LIMIT, MAX_DEPTH, SORT_COLUMNS, moveAllowed, sourceGroups,
   type LeadGroup, type Screen, type SortKey,
@@ -479,7 +480,7 @@ export async function editLead(sql: Sql, caller: Caller, v: LeadEdit, ip: string
     }
     await t`
       UPDATE leads SET first_name = ${next.first_name}, last_name = ${next.last_name}, email = ${next.email}, phone = ${next.phone},
-             country = ${next.country}, city = ${next.city}, funnel_link = ${next.funnel_link}, reference = ${next.reference},
+             phone_e164 = ${leadPhoneE164(next.phone, next.country)}, country = ${next.country}, city = ${next.city}, funnel_link = ${next.funnel_link}, reference = ${next.reference},
              lead_source_id = ${next.lead_source_id}, lead_status = ${next.lead_status}, manager_id = ${next.manager_id},
              agent_id = ${next.agent_id}, ret_id = ${next.ret_id}, updated_at = now()
        WHERE id = ${v.id}`;
@@ -554,8 +555,8 @@ export async function addLead(sql: Sql, caller: Caller, v: LeadAdd, ip: string |
   return sql.begin(async (tx) => {
     const t = tx as unknown as Sql;
     const [l] = await t`
-      INSERT INTO leads (first_name, last_name, email, phone, country, city, funnel_link, reference, lead_status, "group", is_live, manager_id)
-      VALUES (${v.firstName}, ${v.lastName}, ${v.email}, ${v.phone}, ${v.country}, ${v.city}, ${v.funnelLink}, ${v.reference},
+      INSERT INTO leads (first_name, last_name, email, phone, phone_e164, country, city, funnel_link, reference, lead_status, "group", is_live, manager_id)
+      VALUES (${v.firstName}, ${v.lastName}, ${v.email}, ${v.phone}, ${leadPhoneE164(v.phone, v.country)}, ${v.country}, ${v.city}, ${v.funnelLink}, ${v.reference},
               ${v.leadStatus}, 'sales', false, ${caller.roleId === 2 ? caller.id : null})
       RETURNING id`;
     await audit(t, { actorId: caller.id, action: 'lead.create', targetKind: 'lead', targetId: Number(l.id), after: v, ip: auditIp(ip) });

@@ -20,7 +20,7 @@
 // masked number still calls and the browser never receives it. Agents (roles 5, 6) call as themselves:
 // Voiso's `agent` takes the sign-in email, which is the user's email here. Admins and managers pick the
 // agent from Voiso's own list.
-import { phoneE164, resolveCountry } from '~/modules/affiliates/leads-api.server.ts';
+import { leadPhoneE164 } from './contact.server.ts';
 import { decryptSecret, secretsKey } from '@broker/engine/contract/secrets';
 import type { Sql } from '~/utils/db.server.ts';
 import { env } from '~/utils/env.server.ts';
@@ -119,12 +119,9 @@ export async function voisoAgents(c: VoisoConfig): Promise<VoisoAgent[]> {
     .filter((a) => a.email || a.ext);
 }
 
-/**
- * A stored phone as Voiso's E.164 digits (no '+'), read by the leads' one phone rule
- * (modules/affiliates phoneE164: '+' or '00' in front, else national in the lead's country).
- */
+/** A stored phone as Voiso's E.164 digits (no '+'), read by the leads' one phone rule (contact.server.ts). */
 export function e164Digits(phone: string, country?: string | null): string | null {
-  const e164 = phoneE164(phone, country ? resolveCountry(country)?.code : undefined);
+  const e164 = leadPhoneE164(phone, country);
   return e164 ? e164.slice(1) : null;
 }
 
