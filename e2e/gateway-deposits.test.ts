@@ -146,7 +146,7 @@ describe('gateway deposits through the mock checkouts (MOCKS=1)', () => {
     await held.waitForURL('**/deposits/start/*');
     await held.getByRole('heading', { name: 'Continue to payment' }).waitFor();
     await expect.poll(() => held.evaluate(() => (window as unknown as { held?: string }).held)).toMatch(/\/payments\/mock\/perfectmoney\/sci$/);
-    const fields = await held.locator('form input[type="hidden"]').evaluateAll((els) => Object.fromEntries(els.map((e) => [(e as HTMLInputElement).name, (e as HTMLInputElement).value])));
+    const fields = await held.locator('form[action$="/payments/mock/perfectmoney/sci"] input[type="hidden"]').evaluateAll((els) => Object.fromEntries(els.map((e) => [(e as HTMLInputElement).name, (e as HTMLInputElement).value])));
     const d = await latestDeposit('perfectmoney');
     expect(fields).toMatchObject({ PAYEE_ACCOUNT: 'U1234567', PAYMENT_AMOUNT: '101.50', PAYMENT_UNITS: 'USD', PAYMENT_ID: `dep-${d.id}` });
     expect(fields.STATUS_URL).toMatch(/\/payments\/webhooks\/perfectmoney$/);
