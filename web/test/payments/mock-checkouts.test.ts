@@ -121,7 +121,7 @@ describe('the start page of a form payment', () => {
       form: { action: 'https://perfectmoney.is/api/step1.asp', method: 'POST', fields: [['PAYMENT_ID', `dep-${id}`], ['PAYMENT_AMOUNT', '101.50']] },
     });
     expect(await formStartOf(sql, other.id, id)).toBeNull();
-    await sql`UPDATE deposits SET status = 'declined', decline_reason = 'test' WHERE id = ${id}`;
+    await sql`UPDATE deposits SET status = 'declined', decline_reason = 'test', decided_at = now() WHERE id = ${id}`;
     expect(await formStartOf(sql, me.id, id)).toBeNull();
   });
 });
