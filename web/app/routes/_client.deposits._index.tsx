@@ -8,6 +8,8 @@ import { parseForm } from '~/components/ui/forms.ts';
 import { replyRefused } from '~/utils/reply.server.ts';
 import { checkDeposit, createDeposit } from '~/modules/money/money.server.ts';
 import { abandonPayment, gatewayReady, publicOrigin, startPayment } from '~/modules/payments/payments.server.ts';
+import { browserStart } from '~/modules/payments/mocks.server.ts';
+import { saveFormStart, startPath } from '~/modules/payments/start.server.ts';
 import { customerDeposits, depositForm, manualGatewayPath } from '~/modules/money/deposits.server.ts';
 import { DepositSchema } from '~/modules/money/deposit-schemas.ts';
 import { DepositsPage } from '~/modules/money/deposit-client.tsx';
@@ -43,20 +45,26 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const next = checked.gateway.manual ? manualGatewayPath(checked.gateway, checked.wallet.id, checked.fees.amount) : null;
   if (next) return redirect(next);
   // card and wallet gateways with an adapter (modules/payments): a pending deposit with the same fee
-  // rules, then the provider's checkout (Stripe) or the wallet payment page (PayPal)
+  // rules, then the provider's checkout (a redirect), the start page of a provider's form (Perfect
+  // Money), or the wallet payment page (PayPal)
   const notAvailable = () => replyRefused(submission, { status: 400, toast: 'This gateway is not available yet', fieldErrors: { gateway: ['This gateway is not available yet'] } });
   if (!(await gatewayReady(sql, gateway))) return notAvailable();
   const created = await createDeposit(sql, { userId: s.user.id, balanceId, gateway, amount });
   if (!created.ok) return replyRefused(submission, { status: created.status, toast: created.message });
   if (gateway === 'paypal') return redirect(`/deposits/paypal/${created.id}`);
   const started = await startPayment(sql, { depositId: created.id, gateway, origin: await publicOrigin(sql) });
-  if (!started.ok || started.start.kind !== 'redirect') {
-    const message = started.ok ? 'This gateway is not available yet' : started.message;
-    await abandonPayment(sql, created.id, message);
-    return replyRefused(submission, { status: 503, toast: message });
+  if (!started.ok) {
+    await abandonPayment(sql, created.id, started.message);
+    return replyRefused(submission, { status: 503, toast: started.message });
+  }
+  const start = await browserStart(started.start);
+  // a form the browser posts to the provider (Perfect Money's SCI): the start page submits it
+  if (start.kind === 'form') {
+    await saveFormStart(sql, created.id, start);
+    return redirect(startPath(created.id));
   }
   // a document navigation: the provider's page (or the mock's, same origin) is not a route of this app
-  return redirectDocument(started.start.url);
+  return redirectDocument(start.url);
 }
 
 export default function Page() {

@@ -26,6 +26,8 @@ function concrete(path: string, user: TestUser | null): string {
   if (path === '/deposits/crypto/:id') return `/deposits/crypto/usdt?balance=${wallet}&amount=100`;
   // the PayPal page opens on the user's own pending PayPal deposit (others' are 404)
   if (path === '/deposits/paypal/:txRef') return `/deposits/paypal/${user ? paypalDeposits[user.id] : 1}`;
+  // the start page of a form payment opens on the user's own pending deposit with its form (others' are 404)
+  if (path === '/deposits/start/:depositId') return `/deposits/start/${user ? formDeposits[user.id] : 1}`;
   // a language's translations open on a language that exists (others are 404)
   if (path === '/admin/languages/:code') return '/admin/languages/en';
   // a customer's page opens on a customer every allowed role may see (see beforeAll)
@@ -36,6 +38,7 @@ function concrete(path: string, user: TestUser | null): string {
 const users: Record<number, { user: TestUser; cookie: string }> = {};
 const wallets: Record<number, number> = {};
 const paypalDeposits: Record<number, number> = {};
+const formDeposits: Record<number, number> = {};
 let customer: TestUser;
 beforeAll(async () => {
   await ensureGateways(sql);
@@ -47,6 +50,11 @@ beforeAll(async () => {
     const [d] = await sql`INSERT INTO deposits (user_id, balance_id, gateway, amount, fee, total)
                           VALUES (${user.id}, ${wallets[user.id]}, 'paypal', 100, 0, 100) RETURNING id`;
     paypalDeposits[user.id] = Number(d.id);
+    const [pm] = await sql`INSERT INTO deposits (user_id, balance_id, gateway, amount, fee, total)
+                           VALUES (${user.id}, ${wallets[user.id]}, 'perfectmoney', 100, 0, 100) RETURNING id`;
+    await sql`INSERT INTO payment_starts (deposit_id, action, method, fields)
+              VALUES (${pm.id}, 'https://perfectmoney.is/api/step1.asp', 'POST', ${sql.json({ PAYMENT_ID: `dep-${pm.id}` })})`;
+    formDeposits[user.id] = Number(pm.id);
   }
   // a client assigned to this file's sales and retention agents
   customer = await createUser(sql, { roleId: 3 });

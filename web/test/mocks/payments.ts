@@ -1,7 +1,9 @@
 // msw handlers of the payment providers (modules/payments), in their documented formats. The
-// tests use them, and `MOCKS=1 npm start` serves the app with them (modules/payments/mocks.server.ts)
-// so a card deposit can be tried end to end: the provider's checkout is the app's mock page
-// /payments/mock/:gateway/:ref, which pays, sends the signed webhook and redirects back.
+// tests use them, and `MOCKS=1 npm start` serves the app with them and with those of
+// providers/*.ts (`allPaymentHandlers`, modules/payments/mocks.server.ts) so a card deposit can be
+// tried end to end: the provider's checkout is the app's mock page /payments/mock/:gateway/:ref,
+// which pays, sends the signed webhook and redirects back (CoinPayments, Flutterwave, MoonPay,
+// Wipays and Perfect Money: checkouts.ts).
 //
 // Stripe (https://docs.stripe.com/api/checkout/sessions): POST /v1/checkout/sessions (form
 //   encoded, Bearer secret key), GET /v1/checkout/sessions/:id; webhooks signed like Stripe's
@@ -14,6 +16,11 @@ import { createSign, createVerify, generateKeyPairSync, randomBytes } from 'node
 import { http, HttpResponse } from 'msw';
 import Stripe from 'stripe';
 import { PAYPAL_LIVE, PAYPAL_SANDBOX } from '~/modules/payments/adapters/paypal.server.ts';
+import { moreProviderHandlers } from './providers/more.ts';
+import { coinpaymentsMock } from './providers/coinpayments.ts';
+import { flutterwaveMock } from './providers/flutterwave.ts';
+import { moonpayMock } from './providers/moonpay.ts';
+import { wipaysMock } from './providers/wipays.ts';
 
 const STRIPE = 'https://api.stripe.com';
 const id = (prefix: string, n = 12) => `${prefix}${randomBytes(n).toString('hex')}`;
@@ -247,8 +254,26 @@ export const paypalHandlers = [...paypalHandlersFor(PAYPAL_SANDBOX), ...paypalHa
 
 export const paymentHandlers = [...stripeHandlers, ...paypalHandlers];
 
-/** Mock settings a development database gets under MOCKS=1 when a gateway has no keys yet. */
-export const MOCK_KEYS = {
+/** Every provider's handlers: what MOCKS=1 answers the server's calls with. */
+export const allPaymentHandlers = [...paymentHandlers, ...moreProviderHandlers];
+
+export { localCheckout, mockCheckouts, type CheckoutContext } from './checkouts.ts';
+
+/**
+ * Mock settings a development database gets under MOCKS=1 when a gateway has no keys yet: keys the
+ * mocks accept (providers/*.ts), and the shared secrets their notifications are signed with.
+ */
+export type MockKeys = Partial<Record<'key1' | 'key2' | 'key3' | 'key4' | 'key5', string>>;
+export const MOCK_KEYS: Record<string, MockKeys> = {
   stripe: { key1: 'sk_test_mock0000000000000000', key2: 'whsec_mock00000000000000000000' },
   paypal: { key1: PAYPAL_CLIENT.id, key2: PAYPAL_CLIENT.secret, key3: 'sandbox', key4: 'MOCKWEBHOOK0001' },
-} as const;
+  // public key, private key (also the IPN Secret), the coin the buyer pays
+  coinpayments: { key1: [...coinpaymentsMock.keys.keys()][0], key2: [...coinpaymentsMock.keys.values()][0], key3: 'BTC' },
+  // public key, secret key, the webhook's secret hash (key3, see the adapter)
+  flutterwave: { key1: 'FLWPUBK_TEST-mock-X', key2: [...flutterwaveMock.secretKeys][0], key3: 'mock-flw-secret-hash' },
+  // publishable key, secret key (URL signing), webhook key, the wallet and the crypto delivered
+  moonpay: { key1: [...moonpayMock.publishableKeys][0], key2: 'sk_test_mock_moonpay', key3: 'wk_test_mock_moonpay', key4: '0xc216eD2D6c295579718dbd4a797845CdA70B3C36', key5: 'usdc' },
+  wipays: { key1: [...wipaysMock.publicKeys][0], key2: 'wp-secret-test' },
+  // USD wallet, EUR wallet, alternate passphrase
+  perfectmoney: { key1: 'U1234567', key2: 'E1234567', key3: 'mock-alternate-passphrase' },
+};

@@ -46,6 +46,7 @@ export const ROUTES: readonly RouteRule[] = [
   r('/deposits/bank/:id', ALL_ROLES, 'Bank Deposit', 'client'),
   r('/deposits/crypto/:id', ALL_ROLES, 'Crypto Deposit', 'client'),
   r('/deposits/paypal/:txRef', ALL_ROLES, 'Wallet Payment', 'client'),
+  r('/deposits/start/:depositId', ALL_ROLES, 'Continue to payment', 'client'),
   r('/withdraws', ALL_ROLES, 'Withdraws', 'client'),
   r('/profile', ALL_ROLES, 'Personal Information', 'client'),
   r('/pricing', ALL_ROLES, 'My Plan', 'client'),

@@ -1,8 +1,11 @@
 // MOCKS=1 (utils/env.server.ts): the payment providers answered in this process by the msw handlers
-// of web/test/mocks/payments.ts, for trying card deposits without provider accounts. Off, nothing
-// here is loaded (msw is a development dependency).
+// of web/test/mocks/ (payments.ts, providers/*.ts), for trying card, wallet and crypto deposits
+// without provider accounts; their hosted checkouts are the app's mock pages
+// (/payments/mock/:gateway/:ref, web/test/mocks/checkouts.ts). Off, nothing here is loaded (msw is a
+// development dependency).
 import type { Sql } from '~/utils/db.server.ts';
 import { env } from '~/utils/env.server.ts';
+import type { PaymentStart } from './adapter.ts';
 
 type MockModule = typeof import('../../../test/mocks/payments.ts');
 let started: Promise<MockModule> | null = null;
@@ -12,20 +15,30 @@ export function paymentMocks(): Promise<MockModule> | null {
   if (!env().MOCKS) return null;
   started ??= (async () => {
     const [m, { setupServer }] = await Promise.all([import('../../../test/mocks/payments.ts'), import('msw/node')]);
-    setupServer(...m.paymentHandlers).listen({ onUnhandledRequest: 'bypass' });
-    console.warn('[payments] MOCKS=1: Stripe and PayPal are answered by local mocks (web/test/mocks/payments.ts)');
+    setupServer(...m.allPaymentHandlers).listen({ onUnhandledRequest: 'bypass' });
+    console.warn('[payments] MOCKS=1: Stripe, PayPal, CoinPayments, Flutterwave, MoonPay, Wipays and Perfect Money are answered by local mocks (web/test/mocks/)');
     return m;
   })();
   return started;
 }
 
-/** Under MOCKS: the mocks' keys for Stripe / PayPal when the admin saved none (the gateways stay as active as they were). */
+/** Under MOCKS: the mocks' keys for every mocked gateway whose keys the admin left empty (the gateways stay as active as they were). */
 export async function seedMockKeys(sql: Sql): Promise<void> {
   const m = await paymentMocks();
   if (!m) return;
-  for (const [name, k] of Object.entries(m.MOCK_KEYS) as [string, Record<string, string>][]) {
-    await sql`UPDATE payment_gateways SET key1 = ${k.key1}, key2 = ${k.key2}, key3 = ${k.key3 ?? null}, key4 = ${k.key4 ?? null}
+  for (const [name, k] of Object.entries(m.MOCK_KEYS)) {
+    await sql`UPDATE payment_gateways SET key1 = ${k.key1 ?? null}, key2 = ${k.key2 ?? null}, key3 = ${k.key3 ?? null}, key4 = ${k.key4 ?? null}, key5 = ${k.key5 ?? null}
                WHERE name::text = ${name} AND coalesce(key1, '') = ''`;
   }
-  m.setPaypalAutoWebhook({ webhookId: m.MOCK_KEYS.paypal.key4 });
+  m.setPaypalAutoWebhook({ webhookId: m.MOCK_KEYS.paypal?.key4 ?? '' });
+}
+
+/**
+ * Where the customer's browser goes to pay: under MOCKS, the provider's checkout address (which no
+ * browser can reach: the mocks answer the server only) becomes the app's mock checkout page.
+ * Without MOCKS, the start as the adapter made it.
+ */
+export async function browserStart(start: PaymentStart): Promise<PaymentStart> {
+  const m = await paymentMocks();
+  return m ? m.localCheckout(start) : start;
 }

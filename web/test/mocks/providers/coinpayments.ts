@@ -17,6 +17,12 @@ export interface MockCoinpaymentsTx {
   status_text: string;
   custom: string;
   invoice: string;
+  /** what create_transaction was given, for the mock checkout (the IPN, the way back) */
+  buyer_name?: string;
+  buyer_email?: string;
+  ipn_url?: string;
+  success_url?: string;
+  cancel_url?: string;
 }
 
 export const coinpaymentsMock = {
@@ -55,6 +61,8 @@ export const coinpaymentsHandlers = [
       coinpaymentsMock.txs.set(txn_id, {
         txn_id, amount1: amount, currency1: c1, coin: c2, amountf: coinAmount, status: 0, status_text: 'Waiting for buyer funds...',
         custom: f.get('custom') ?? '', invoice: f.get('invoice') ?? '',
+        buyer_name: f.get('buyer_name') ?? '', buyer_email: f.get('buyer_email') ?? '',
+        ipn_url: f.get('ipn_url') ?? '', success_url: f.get('success_url') ?? '', cancel_url: f.get('cancel_url') ?? '',
       });
       return HttpResponse.json({
         error: 'ok',
