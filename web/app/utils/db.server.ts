@@ -3,6 +3,7 @@
 import postgres from 'postgres';
 import { env } from './env.server.ts';
 import { enableLiveCache } from './live-cache.server.ts';
+import { onNotice } from './statement-progress.server.ts';
 
 export type Sql = postgres.Sql<{ bigint: bigint | number | string }>;
 
@@ -24,7 +25,8 @@ declare global {
 }
 
 export function connect(url: string, max = 10): Sql {
-  return postgres(url, { max, onnotice: () => {}, types: { bigint: int8 } });
+  // notices: only a long statement's progress is read (statement-progress.server.ts)
+  return postgres(url, { max, onnotice: onNotice, types: { bigint: int8 } });
 }
 
 export function db(): Sql {

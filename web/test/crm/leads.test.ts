@@ -153,6 +153,48 @@ describe('masking', () => {
   });
 });
 
+describe('a large bulk action shows its progress', () => {
+  test('the one UPDATE reports its rows as it goes; only the caller reads them; without a token nothing is recorded', async () => {
+    const tok = unique('pg');
+    const n = 6000;
+    await sql`INSERT INTO leads (first_name, last_name, email, phone, country, city, lead_status, "group")
+              SELECT 'Bulk', ${tok}, 'bulk' || g || '.' || ${tok} || '@example.com', '+44 7700 900123', 'Spain', 'Madrid', 'New', 'sales'
+                FROM generate_series(1, ${n}) g`;
+    const token = '0b7e2c1a-3f4d-4e5a-9b6c-7d8e9f0a1b2c';
+    const seen: number[] = [];
+    let running = true;
+    const watcher = (async () => {
+      while (running) {
+        const r = await list(`/admin/crm/sales/all?bulkProgress=${token}`, admin.cookie);
+        if (r.data.progress) seen.push(r.data.progress.done);
+        await new Promise((res) => setTimeout(res, 2));
+      }
+    })();
+    const r = await act(`/admin/crm/sales/all?search=${tok}`, { intent: 'move', target: 'archived', all: '1', progress: token }, admin.cookie);
+    running = false;
+    await watcher;
+    expect(r.status).toBe(200);
+    expect(r.data.count).toBe(n);
+    const final = await list(`/admin/crm/sales/all?bulkProgress=${token}`, admin.cookie);
+    expect(final.data.progress).toEqual({ done: n, total: n, finished: true });
+    // it moved while the page watched: counts between none and all, never going back
+    expect(seen.some((d) => d > 0 && d < n)).toBe(true);
+    expect(seen).toEqual([...seen].sort((a, b) => a - b));
+    // another user, a malformed token: nothing to read, no error
+    expect((await list(`/admin/crm/sales/all?bulkProgress=${token}`, manager.cookie)).data.progress).toBeNull();
+    const bad = await list('/admin/crm/sales/all?bulkProgress=%27%3Bdrop', admin.cookie);
+    expect([bad.status, bad.data.progress]).toEqual([200, null]);
+    // a bad token is refused before anything moves
+    const refused = await act(`/admin/crm/archived?search=${tok}`, { intent: 'move', target: 'sales', all: '1', progress: 'nope' }, admin.cookie);
+    expect(refused.status).toBe(400);
+    expect(Number((await sql`SELECT count(*)::int AS c FROM leads WHERE last_name = ${tok} AND "group" = 'archived'`)[0].c)).toBe(n);
+    // without a token (a small selection) the move records no progress
+    const before = Number((await sql`SELECT count(*)::int AS c FROM statement_progress`)[0].c);
+    expect((await act(`/admin/crm/archived?search=${tok}`, { intent: 'move', target: 'sales', all: '1' }, admin.cookie)).data.count).toBe(n);
+    expect(Number((await sql`SELECT count(*)::int AS c FROM statement_progress`)[0].c)).toBe(before);
+  });
+});
+
 describe('bulk moves by the state rules', () => {
   const move = (path: string, cookie: string, target: string, idsOrAll: number[] | 'all', query = '') =>
     act(`${path}${query}`, { intent: 'move', target, ...(idsOrAll === 'all' ? { all: '1' } : { all: '0', ids: idsOrAll.join(',') }) }, cookie);

@@ -9,6 +9,7 @@ import { Modal } from '~/components/ui/modal.tsx';
 import { useToast } from '~/components/ui/toast.tsx';
 import { useFormat } from '~/components/ui/format.ts';
 import type { ImportStatus } from './import.server.ts';
+import { ProgressBar } from '~/components/ui/progress-bar.tsx';
 
 const STATUS_URL = '/admin/crm/lead-import';
 type Upload = { ok: true; id: number; status: ImportStatus | null } | { ok: false; message: string; params: Record<string, string> };
@@ -85,9 +86,7 @@ function ImportProgress({ status }: { status: ImportStatus }) {
   return (
     <div className="crm-import-progress" aria-live="polite">
       <span className="crm-import-file">{label}</span>
-      <div className="crm-import-bar" role="progressbar" aria-label={label} aria-valuemin={0} aria-valuemax={100} aria-valuenow={pct} aria-valuetext={text}>
-        <span style={{ width: `${pct}%` }} />
-      </div>
+      <ProgressBar label={label} pct={pct} text={text} />
       <span className="crm-import-text">{text}</span>
       {status.status === 'done' ? <a className="btn btn-link btn-sm" href={`${STATUS_URL}/${status.id}/report`} download>{t('Download the report')}</a> : null}
       {status.status === 'failed' ? <span className="field-error" role="alert">{t('The import failed: {{message}}', { message: status.message ?? '' })}</span> : null}

@@ -15,6 +15,7 @@ import { Field, SelectField, SubmitButton, useSchemaForm, ErrorList } from '~/co
 import { useFetcherToast, useToast } from '~/components/ui/toast.tsx';
 import type { Reply } from '~/components/ui/forms.ts';
 import { useFormat } from '~/components/ui/format.ts';
+import { ProgressBar } from '~/components/ui/progress-bar.tsx';
 import { AddLeadSchema, ConvertLeadSchema, EditLeadSchema, NoteSchema } from './schemas.ts';
 import { EXACT_COUNT_LIMIT, MAX_DEPTH, SCREENS, moveAllowed, moveLabel, type LeadGroup, type ScreenKey } from './screens.ts';
 import type { LeadRow } from './leads.server.ts';
@@ -234,6 +235,50 @@ function SelectionFields({ selection }: { selection: Selection }) {
   );
 }
 
+/** Above this many leads a bulk action shows its progress: the server counts and ticks, the page polls. */
+const PROGRESS_ABOVE = 2_000;
+
+/** A v4 UUID from getRandomValues (randomUUID needs a secure context; a broker may serve plain http on a LAN). */
+function progressToken(): string {
+  const b = crypto.getRandomValues(new Uint8Array(16));
+  b[6] = (b[6] & 0x0f) | 0x40;
+  b[8] = (b[8] & 0x3f) | 0x80;
+  const h = [...b].map((x) => x.toString(16).padStart(2, '0')).join('');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+}
+
+/**
+ * A large bulk action's progress: `begin` picks a token when the action will touch more than
+ * PROGRESS_ABOVE leads (posted with the form), and while the action runs the list's loader is polled
+ * for it (?bulkProgress=, the caller's own only).
+ */
+function useBulkProgress(count: number, pending: boolean) {
+  const location = useLocation();
+  const poll = useFetcher<{ kind: 'progress'; progress: { done: number; total: number; finished: boolean } | null }>();
+  const [token, setToken] = useState<string | null>(null);
+  useEffect(() => {
+    if (!pending || !token) return;
+    const id = setInterval(() => poll.load(`${location.pathname}?bulkProgress=${token}`), 700);
+    return () => clearInterval(id);
+  }, [pending, token, location.pathname]); // eslint-disable-line react-hooks/exhaustive-deps -- poll.load is stable enough; a new poll each tick
+  const progress = pending && token && poll.data?.kind === 'progress' ? poll.data.progress : null;
+  return { token, begin: () => setToken(count > PROGRESS_ABOVE ? progressToken() : null), progress, following: pending && !!token };
+}
+
+function BulkProgress({ following, progress }: { following: boolean; progress: { done: number; total: number } | null }) {
+  const { t } = useTranslation();
+  const f = useFormat();
+  if (!following) return null;
+  if (!progress) return <p className="muted" role="status">{t('Counting the leads…')}</p>;
+  const text = t('{{done}} of {{total}} leads', { done: f.amount(progress.done), total: f.amount(progress.total) });
+  return (
+    <div className="crm-bulk-progress" aria-live="polite">
+      <ProgressBar label={t('Progress')} pct={progress.total > 0 ? (progress.done / progress.total) * 100 : 0} text={text} />
+      <span>{text}</span>
+    </div>
+  );
+}
+
 function BulkMove({ screen, target, selection, count }: { screen: ScreenKey; target: LeadGroup; selection: Selection; count: number }) {
   const { t } = useTranslation();
   const f = useFormat();
@@ -241,12 +286,13 @@ function BulkMove({ screen, target, selection, count }: { screen: ScreenKey; tar
   const fetcher = useFetcher<Reply & { count?: number | null }>();
   const action = useListAction();
   const pending = fetcher.state !== 'idle';
+  const bulk = useBulkProgress(count, pending);
   const [result, setResult] = useState<number | null>(null);
   useFetcherToast(fetcher, { onSuccess: (r) => { setResult(r.count ?? null); setOpen(false); } });
   const label = t(moveLabel(screen, target));
   return (
     <>
-      <button type="button" className="btn btn-sm" disabled={count === 0 || pending} onClick={() => setOpen(true)}>{label}</button>
+      <button type="button" className="btn btn-sm" disabled={count === 0 || pending} onClick={() => { bulk.begin(); setOpen(true); }}>{label}</button>
       {result !== null ? <span className="muted crm-result" role="status">{t('{{count}} leads moved', { count: f.amount(result) as unknown as number })}</span> : null}
       <Modal open={open} onClose={() => setOpen(false)} title={label} size="sm" dismissible={!pending}
         footer={<>
@@ -257,7 +303,9 @@ function BulkMove({ screen, target, selection, count }: { screen: ScreenKey; tar
           <input type="hidden" name="intent" value="move" />
           <input type="hidden" name="target" value={target} />
           <SelectionFields selection={selection} />
+          {bulk.token ? <input type="hidden" name="progress" value={bulk.token} /> : null}
           <p>{t('Move {{count}} leads to {{group}}?', { count: f.amount(count) as unknown as number, group: t(GROUP_LABELS[target]) })}</p>
+          <BulkProgress following={bulk.following} progress={bulk.progress} />
         </fetcher.Form>
       </Modal>
     </>
@@ -271,11 +319,12 @@ function BulkAssign({ data, selection, count }: { data: ListData; selection: Sel
   const fetcher = useFetcher<Reply & { count?: number | null }>();
   const action = useListAction();
   const pending = fetcher.state !== 'idle';
+  const bulk = useBulkProgress(count, pending);
   useFetcherToast(fetcher, { onSuccess: () => setOpen(false) });
   const retention = SCREENS[data.screen as ScreenKey].agentField === 'retId';
   return (
     <>
-      <button type="button" className="btn btn-sm" disabled={count === 0 || pending} onClick={() => setOpen(true)}>{t('Assign Agent')}</button>
+      <button type="button" className="btn btn-sm" disabled={count === 0 || pending} onClick={() => { bulk.begin(); setOpen(true); }}>{t('Assign Agent')}</button>
       <Modal open={open} onClose={() => setOpen(false)} title={retention ? t('Assign Retention Agent') : t('Assign Agent')} size="sm" dismissible={!pending}
         footer={<>
           <button type="button" className="btn btn-ghost" onClick={() => setOpen(false)} disabled={pending}>{t('Cancel')}</button>
@@ -284,6 +333,7 @@ function BulkAssign({ data, selection, count }: { data: ListData; selection: Sel
         <fetcher.Form id="bulk-assign" method="post" action={action}>
           <input type="hidden" name="intent" value="assign" />
           <SelectionFields selection={selection} />
+          {bulk.token ? <input type="hidden" name="progress" value={bulk.token} /> : null}
           <p>{t('{{count}} selected', { count: f.amount(count) as unknown as number })}</p>
           <div className="field">
             <label htmlFor="assign-agent">{retention ? t('Retention Agent') : t('Sale Agent')}</label>
@@ -292,6 +342,7 @@ function BulkAssign({ data, selection, count }: { data: ListData; selection: Sel
               {data.agents.map((a) => <option key={a.id} value={a.id}>{a.name} ({a.email})</option>)}
             </select>
           </div>
+          <BulkProgress following={bulk.following} progress={bulk.progress} />
         </fetcher.Form>
       </Modal>
     </>

@@ -11,6 +11,7 @@ import { getSetting } from '~/modules/settings/settings.server.ts';
 import { hashPassword } from '~/modules/auth/password.server.ts';
 import { loadAuthConfig, openCustomerWallets } from '~/modules/auth/auth.server.ts';
 import { maskEmail, maskPhone, MASKED_ROLES } from '~/utils/mask.ts';
+import { withProgress } from '~/utils/statement-progress.server.ts';
 import { leadPhoneE164 } from './contact.server.ts';
 import {
   EXACT_COUNT_LIMIT, MAX_DEPTH, SORT_COLUMNS, moveAllowed, sourceGroups,
@@ -363,10 +364,23 @@ async function selectionCondition(sql: Sql, ctx: ListContext, f: LeadFilters, se
 const isFragment = (v: { cond: Fragment } | ActionResult): v is { cond: Fragment } => 'cond' in v;
 
 /**
+ * Runs a bulk action's one UPDATE (built by `update` around its `updated_at` value) and answers how
+ * many leads it changed. With a progress token (the page asks for one above a few thousand leads)
+ * the rows are counted first and the statement ticks statement_progress_tick per changed row, so
+ * the page's poll shows how far it is (utils/statement-progress.server.ts).
+ */
+async function followed(sql: Sql, t: Sql, actorId: number, token: string | null, rows: Fragment, update: (updatedAt: Fragment) => Fragment): Promise<number> {
+  if (!token) return (await t`${update(t`now()`)}`).count;
+  const [{ n }] = await t`SELECT count(*)::int AS n FROM leads l WHERE ${rows}`;
+  return withProgress(sql, token, actorId, Number(n), async (every) =>
+    (await t`${update(t`statement_progress_tick(${token}::uuid, ${every})`)}`).count);
+}
+
+/**
  * A bulk move (crm.md §4): one UPDATE over the list's condition, limited to the groups the move may
  * come from; one audit row with the screen, the filter or the ids, and the count.
  */
-export async function bulkMove(sql: Sql, ctx: ListContext, f: LeadFilters, sel: Selection, target: LeadGroup, ip: string | null): Promise<ActionResult> {
+export async function bulkMove(sql: Sql, ctx: ListContext, f: LeadFilters, sel: Selection, target: LeadGroup, ip: string | null, progress: string | null = null): Promise<ActionResult> {
   if (!moveAllowed(ctx.screen, target, ctx.caller.roleId)) return refuse(403, 'This move is not allowed');
   const from = sourceGroups(ctx.screen, target);
   if (!from.length) return refuse(403, 'This move is not allowed');
@@ -374,10 +388,9 @@ export async function bulkMove(sql: Sql, ctx: ListContext, f: LeadFilters, sel: 
     const t = tx as unknown as Sql;
     const picked = await selectionCondition(t, ctx, f, sel);
     if (!isFragment(picked)) return picked;
-    const moved = await t`
-      UPDATE leads l SET "group" = ${target}::lead_group, updated_at = now()
-       WHERE ${picked.cond} AND l."group" IN ${t(from)}`;
-    const count = moved.count;
+    const rows = t`${picked.cond} AND l."group" IN ${t(from)}`;
+    const count = await followed(sql, t, ctx.caller.id, progress, rows,
+      (at) => t`UPDATE leads l SET "group" = ${target}::lead_group, updated_at = ${at} WHERE ${rows}`);
     await audit(t, {
       actorId: ctx.caller.id, action: 'lead.bulk_move', targetKind: 'leads', ip: auditIp(ip),
       before: { screen: ctx.screen.key, from, selection: sel.all ? { all: true, filter: f } : { ids: sel.ids } },
@@ -388,7 +401,7 @@ export async function bulkMove(sql: Sql, ctx: ListContext, f: LeadFilters, sel: 
 }
 
 /** Bulk assign-agent: the sales agent (agentId) or, on the retention screen, the retention agent (retId). Admins and managers only. */
-export async function bulkAssign(sql: Sql, ctx: ListContext, f: LeadFilters, sel: Selection, agentId: number, ip: string | null): Promise<ActionResult> {
+export async function bulkAssign(sql: Sql, ctx: ListContext, f: LeadFilters, sel: Selection, agentId: number, ip: string | null, progress: string | null = null): Promise<ActionResult> {
   if (ctx.caller.roleId !== 1 && ctx.caller.roleId !== 2) return refuse(403, 'Forbidden');
   const role = ctx.screen.agentField === 'retId' ? 6 : 5;
   const agents = await staffChoices(sql, ctx.caller, role);
@@ -398,8 +411,8 @@ export async function bulkAssign(sql: Sql, ctx: ListContext, f: LeadFilters, sel
     const picked = await selectionCondition(t, ctx, f, sel);
     if (!isFragment(picked)) return picked;
     const col = ctx.screen.agentField === 'retId' ? t`ret_id` : t`agent_id`;
-    const done = await t`UPDATE leads l SET ${col} = ${agentId}, updated_at = now() WHERE ${picked.cond}`;
-    const count = done.count;
+    const count = await followed(sql, t, ctx.caller.id, progress, picked.cond,
+      (at) => t`UPDATE leads l SET ${col} = ${agentId}, updated_at = ${at} WHERE ${picked.cond}`);
     await audit(t, {
       actorId: ctx.caller.id, action: 'lead.bulk_assign', targetKind: 'leads', ip: auditIp(ip),
       before: { screen: ctx.screen.key, selection: sel.all ? { all: true, filter: f } : { ids: sel.ids } },

@@ -5,6 +5,7 @@
 import { latestImport } from './import.server.ts';
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node';
 import { db } from '~/utils/db.server.ts';
+import { PROGRESS_TOKEN, readProgress } from '~/utils/statement-progress.server.ts';
 import { clientIp } from '~/utils/request.server.ts';
 import { requireAccess } from '~/modules/auth/guards.server.ts';
 import { parseListQuery } from '~/components/ui/list-params.ts';
@@ -36,6 +37,12 @@ export function leadsLoader(key: ScreenKey) {
       const notes = ID.test(notesFor) ? await leadNotes(sql, caller, Number(notesFor)) : null;
       if (!notes) throw new Response('Not Found', { status: 404 });
       return data({ kind: 'notes' as const, notes });
+    }
+    // a large bulk action's progress, polled by the page while the action runs (the caller's own only)
+    const bulkProgress = params.get('bulkProgress');
+    if (bulkProgress !== null) {
+      const progress = PROGRESS_TOKEN.test(bulkProgress) ? await readProgress(sql, bulkProgress, caller.id) : null;
+      return data({ kind: 'progress' as const, progress });
     }
     const manages = caller.roleId === 1 || caller.roleId === 2;
     const agentRole = screen.agentField === 'retId' ? 6 : 5;
@@ -98,9 +105,10 @@ export function leadsAction(key: ScreenKey) {
         const f: LeadFilters = { status: q.status, agent: q.agent, dateStart: q.dateStart, dateEnd: q.dateEnd, search: q.search };
         const ctx = { caller, screen, masked: await masksFor(sql, caller) };
         const sel = { all: v.all as boolean, ids: v.ids as number[] };
+        const progress = (v.progress as string | undefined) ?? null;
         r = intent === 'move'
-          ? await bulkMove(sql, ctx, f, sel, v.target as 'sales' | 'retentions' | 'archived', ip)
-          : await bulkAssign(sql, ctx, f, sel, v.agentId as number, ip);
+          ? await bulkMove(sql, ctx, f, sel, v.target as 'sales' | 'retentions' | 'archived', ip, progress)
+          : await bulkAssign(sql, ctx, f, sel, v.agentId as number, ip, progress);
         break;
       }
       case 'edit': r = await editLead(sql, caller, v as unknown as Parameters<typeof editLead>[2], ip); break;

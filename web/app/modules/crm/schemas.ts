@@ -30,6 +30,8 @@ const selection = {
     }
     return [...new Set(list.map(Number))];
   }),
+  /** a token the page picks to follow a large action's progress (the loader's ?bulkProgress=) */
+  progress: z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/, 'Something went wrong').optional(),
 };
 
 export const MoveSchema = z.object({ target: z.enum(['sales', 'retentions', 'archived']), ...selection })
