@@ -322,7 +322,7 @@ describe('statements', () => {
     await page.waitForURL('**/dashboard');
     await page.goto('/statements');
     await page.getByRole('heading', { name: 'Statements' }).waitFor();
-    expect(await page.getByText('Total: 10000').count()).toBeGreaterThan(0);
+    expect(await page.getByText('Total: 10,000').count()).toBeGreaterThan(0);
     expect(await page.locator('tbody tr').count()).toBe(15);
 
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Export' }).click()]);

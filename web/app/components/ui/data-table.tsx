@@ -7,6 +7,7 @@ import { useSearchParams } from '@remix-run/react';
 import { flexRender, getCoreRowModel, useReactTable, type CellContext, type ColumnDef, type HeaderContext, type RowSelectionState } from '@tanstack/react-table';
 import { useTranslation } from 'react-i18next';
 import { PAGE_SIZES, DEFAULT_PAGE_SIZE, SEARCH_DEBOUNCE_MS, readListState } from './list-params.ts';
+import { useFormat } from './format.ts';
 
 export type { ColumnDef };
 export type Selection = { all: true } | { all: false; ids: string[] };
@@ -30,6 +31,7 @@ export interface DataTableProps<T> {
 
 export function DataTable<T>({ columns, data, total, getRowId, searchable = true, selectable, onSelectionChange, toolbar, paramPrefix = '', caption, maxRows }: DataTableProps<T>) {
   const { t } = useTranslation();
+  const f = useFormat();
   const [params, setParams] = useSearchParams();
   const state = readListState(params, paramPrefix);
   const p = (k: string) => paramPrefix + k;
@@ -102,9 +104,9 @@ export function DataTable<T>({ columns, data, total, getRowId, searchable = true
         <div className="table-toolbar-right">
           {toolbar}
           {selectable && !all && total > 0 ? (
-            <button type="button" className="btn btn-ghost btn-sm" onClick={() => setAll(true)}>{t('Select all {{count}}', { count: total })}</button>
+            <button type="button" className="btn btn-ghost btn-sm" onClick={() => setAll(true)}>{t('Select all {{count}}', { count: f.amount(total) as unknown as number })}</button>
           ) : null}
-          {selectable && all ? <span className="muted">{t('All {{count}} selected', { count: total })}</span> : null}
+          {selectable && all ? <span className="muted">{t('All {{count}} selected', { count: f.amount(total) as unknown as number })}</span> : null}
         </div>
       </div>
       <div className="table-scroll">
@@ -119,7 +121,7 @@ export function DataTable<T>({ columns, data, total, getRowId, searchable = true
         </table>
       </div>
       <div className="table-footer">
-        <span>{t('Total: {{count}}', { count: total })}</span>
+        <span>{t('Total: {{count}}', { count: f.amount(total) as unknown as number })}</span>
         <label className="page-size">
           {t('Rows per page')}{' '}
           <select value={state.limit} onChange={(e) => update({ limit: e.target.value === String(DEFAULT_PAGE_SIZE) ? null : e.target.value, page: null })}>
@@ -128,7 +130,7 @@ export function DataTable<T>({ columns, data, total, getRowId, searchable = true
         </label>
         <nav className="pager" aria-label={t('Pagination')}>
           <button type="button" className="btn btn-ghost btn-sm" disabled={state.page <= 1} onClick={() => update({ page: String(state.page - 1) })} aria-label={t('Previous page')}>‹</button>
-          <span>{t('Page {{page}} of {{pages}}', { page: state.page, pages })}</span>
+          <span>{t('Page {{page}} of {{pages}}', { page: f.amount(state.page), pages: f.amount(pages) })}</span>
           <button type="button" className="btn btn-ghost btn-sm" disabled={state.page >= pages} onClick={() => update({ page: String(state.page + 1) })} aria-label={t('Next page')}>›</button>
         </nav>
       </div>

@@ -174,9 +174,9 @@ function LeadTable({ data }: { data: ListData }) {
       <LeadFilters data={data} />
       {data.filterError ? <p className="field-error" role="alert">{t(data.filterError.message)}</p> : null}
       {screen.own ? null : <div className="crm-bulk card" role="group" aria-label={t('Bulk actions')}>
-        <span className="muted crm-selected" aria-live="polite">{t('{{count}} selected', { count: selected })}</span>
-        {moves.map((g) => <BulkMove key={g} screen={screen.key} target={g} selection={selection} count={selected} />)}
-        {data.manages ? <BulkAssign data={data} selection={selection} count={selected} /> : null}
+        <span className="muted crm-selected" aria-live="polite">{t('{{count}} selected', { count: f.amount(selected) as unknown as number })}</span>
+        {moves.map((g) => <BulkMove key={g} screen={screen.key} target={g} selection={selection} count={selected} estimated={selection.all && data.estimated} />)}
+        {data.manages ? <BulkAssign data={data} selection={selection} count={selected} estimated={selection.all && data.estimated} /> : null}
         {canAdd ? <button type="button" className="btn btn-primary btn-sm crm-add" onClick={() => setAdding(true)}>{t('Add Lead')}</button> : null}
         {canAdd ? <ImportCsv initial={data.lastImport ?? null} /> : null}
       </div>}
@@ -279,7 +279,7 @@ function BulkProgress({ following, progress }: { following: boolean; progress: {
   );
 }
 
-function BulkMove({ screen, target, selection, count }: { screen: ScreenKey; target: LeadGroup; selection: Selection; count: number }) {
+function BulkMove({ screen, target, selection, count, estimated }: { screen: ScreenKey; target: LeadGroup; selection: Selection; count: number; estimated: boolean }) {
   const { t } = useTranslation();
   const f = useFormat();
   const [open, setOpen] = useState(false);
@@ -304,7 +304,9 @@ function BulkMove({ screen, target, selection, count }: { screen: ScreenKey; tar
           <input type="hidden" name="target" value={target} />
           <SelectionFields selection={selection} />
           {bulk.token ? <input type="hidden" name="progress" value={bulk.token} /> : null}
-          <p>{t('Move {{count}} leads to {{group}}?', { count: f.amount(count) as unknown as number, group: t(GROUP_LABELS[target]) })}</p>
+          <p>{estimated
+            ? t('Move every lead of this list (an estimated {{n}}) to {{group}}?', { n: f.amount(count), group: t(GROUP_LABELS[target]) })
+            : t('Move {{count}} leads to {{group}}?', { count: f.amount(count) as unknown as number, group: t(GROUP_LABELS[target]) })}</p>
           <BulkProgress following={bulk.following} progress={bulk.progress} />
         </fetcher.Form>
       </Modal>
@@ -312,7 +314,7 @@ function BulkMove({ screen, target, selection, count }: { screen: ScreenKey; tar
   );
 }
 
-function BulkAssign({ data, selection, count }: { data: ListData; selection: Selection; count: number }) {
+function BulkAssign({ data, selection, count, estimated }: { data: ListData; selection: Selection; count: number; estimated: boolean }) {
   const { t } = useTranslation();
   const f = useFormat();
   const [open, setOpen] = useState(false);
@@ -334,7 +336,9 @@ function BulkAssign({ data, selection, count }: { data: ListData; selection: Sel
           <input type="hidden" name="intent" value="assign" />
           <SelectionFields selection={selection} />
           {bulk.token ? <input type="hidden" name="progress" value={bulk.token} /> : null}
-          <p>{t('{{count}} selected', { count: f.amount(count) as unknown as number })}</p>
+          <p>{estimated
+            ? t('Every lead of this list (an estimated {{n}})', { n: f.amount(count) })
+            : t('{{count}} selected', { count: f.amount(count) as unknown as number })}</p>
           <div className="field">
             <label htmlFor="assign-agent">{retention ? t('Retention Agent') : t('Sale Agent')}</label>
             <select id="assign-agent" name="agentId" required defaultValue="">
