@@ -39,7 +39,7 @@ export const CALL_TOASTS = {
   started: 'Call started successfully',
   notConfigured: 'Voiso is not configured: set its cluster ID and API key in Data Providers',
   noPhone: 'This lead has no phone number',
-  badPhone: 'The lead’s phone number is not in international format (+ and country code)',
+  badPhone: 'The lead’s phone number cannot be dialled: give it in international format (+ and country code) or set the lead’s country',
   unreachable: 'Voiso could not be reached',
   timeout: 'Voiso did not answer in time',
   tooMany: 'Too many calls. Please try again in a minute.',
