@@ -258,6 +258,12 @@ export interface DecisionInput {
   decision: Decision;
   /** required to decline a withdrawal; optional for a deposit */
   reason?: string | null;
+  /**
+   * Runs inside the transaction of a final approval (not a first of two): a withdrawal paid out
+   * through a provider records its payout here (modules/payments/payouts.server.ts), so exactly one
+   * payout exists whatever the number of concurrent approvals.
+   */
+  onApproved?: (tx: Sql) => Promise<void>;
 }
 
 export type DecisionResult =
@@ -322,6 +328,7 @@ export async function decideMoney(sql: Sql, d: DecisionInput): Promise<DecisionR
       await tx`UPDATE ${table} SET status = 'approved', decided_by = ${d.actorId}, decided_at = now(),
                  balance_after = coalesce(${balanceAfter}::numeric, balance_after) WHERE id = ${d.id}`;
       await audit(tx, { actorId: d.actorId, action: `${d.kind}.approve`, targetKind: d.kind, targetId: d.id, before, after: { status: 'approved', ...figures, balanceAfter }, ip: d.ip });
+      if (d.onApproved) await d.onApproved(tx);
     } else {
       if (d.kind === 'withdrawal') {
         await tx`SELECT 1 FROM post_ledger(${row.balance_id}, ${row.total}::numeric, 'withdrawal_refund', 'withdrawal', ${String(d.id)},
