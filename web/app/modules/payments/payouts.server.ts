@@ -64,33 +64,39 @@ async function payoutReady(sql: Sql, gateway: string) {
  * verified status) for the customer's latest approved PayPal deposit into a wallet of the same
  * currency. Null: the customer never paid by PayPal, so there is no account of theirs to return to.
  */
-export async function paypalReceiver(sql: Sql, withdrawalId: number): Promise<{ receiver: string; depositId: number } | null> {
-  const [r] = await sql`
-    SELECT pe.raw->>'payerAccount' AS account, d.id AS deposit_id
+export async function paypalReceivers(sql: Sql, withdrawalIds: number[]): Promise<Map<number, { receiver: string; depositId: number }>> {
+  const out = new Map<number, { receiver: string; depositId: number }>();
+  if (withdrawalIds.length === 0) return out;
+  const rows = await sql`
+    SELECT w.id, r.account, r.deposit_id
       FROM withdrawals w JOIN balances wb ON wb.id = w.balance_id
-      JOIN deposits d ON d.user_id = w.user_id AND d.gateway = 'paypal' AND d.status = 'approved'
-      JOIN balances db ON db.id = d.balance_id AND db.currency = wb.currency
-      JOIN payment_events pe ON pe.deposit_id = d.id AND pe.gateway = 'paypal' AND pe.state = 'paid' AND pe.outcome = 'applied'
-     WHERE w.id = ${withdrawalId} AND pe.raw ? 'payerAccount'
-     ORDER BY d.id DESC, pe.id DESC LIMIT 1`;
-  return r && /^[A-Z0-9]{1,20}$/.test(r.account ?? '') ? { receiver: r.account, depositId: Number(r.deposit_id) } : null;
+      CROSS JOIN LATERAL (
+        SELECT pe.raw->>'payerAccount' AS account, d.id AS deposit_id
+          FROM deposits d JOIN balances db ON db.id = d.balance_id AND db.currency = wb.currency
+          JOIN payment_events pe ON pe.deposit_id = d.id AND pe.gateway = 'paypal' AND pe.state = 'paid' AND pe.outcome = 'applied'
+         WHERE d.user_id = w.user_id AND d.gateway = 'paypal' AND d.status = 'approved' AND pe.raw ? 'payerAccount'
+         ORDER BY d.id DESC, pe.id DESC LIMIT 1) r
+     WHERE w.id IN ${sql(withdrawalIds)}`;
+  for (const r of rows) {
+    if (/^[A-Z0-9]{1,20}$/.test(r.account ?? '')) out.set(Number(r.id), { receiver: r.account, depositId: Number(r.deposit_id) });
+  }
+  return out;
 }
 
-async function receiverFor(sql: Sql, gateway: string, withdrawalId: number) {
-  return gateway === 'paypal' ? paypalReceiver(sql, withdrawalId) : null;
+/** Where each withdrawal's payout through `gateway` would go (see paypalReceivers). */
+async function receiversFor(sql: Sql, gateway: string, withdrawalIds: number[]) {
+  return gateway === 'paypal' ? paypalReceivers(sql, withdrawalIds) : new Map<number, { receiver: string; depositId: number }>();
 }
 
 /** Which gateways can pay out each of these pending withdrawals (the approve dialog's choices). */
 export async function payoutOptions(sql: Sql, rows: { id: number; amount: string; currency: string }[]): Promise<Map<number, string[]>> {
-  const out = new Map<number, string[]>();
-  const ready = (await Promise.all(Object.keys(PAYOUT_ADAPTERS).map(async (g) => ((await payoutReady(sql, g)) ? g : null)))).filter((g): g is string => !!g);
-  for (const r of rows) {
-    const choices: string[] = [];
-    for (const g of ready) {
-      if (PAYOUT_ADAPTERS[g].check({ withdrawalId: r.id, amount: r.amount, currency: r.currency })) continue;
-      if (await receiverFor(sql, g, r.id)) choices.push(g);
-    }
-    out.set(r.id, choices);
+  const out = new Map<number, string[]>(rows.map((r) => [r.id, []]));
+  if (rows.length === 0) return out;
+  for (const g of Object.keys(PAYOUT_ADAPTERS)) {
+    if (!(await payoutReady(sql, g))) continue;
+    const fit = rows.filter((r) => !PAYOUT_ADAPTERS[g].check({ withdrawalId: r.id, amount: r.amount, currency: r.currency }));
+    const to = await receiversFor(sql, g, fit.map((r) => r.id));
+    for (const r of fit) if (to.has(r.id)) out.get(r.id)!.push(g);
   }
   return out;
 }
@@ -128,7 +134,7 @@ export async function approveWithdrawal(sql: Sql, a: { id: number; actorId: numb
   if (a.payout !== 'manual') {
     const ready = await payoutReady(sql, a.payout);
     const [w] = ready ? await sql`SELECT w.amount::text AS amount, trim(b.currency) AS currency FROM withdrawals w JOIN balances b ON b.id = w.balance_id WHERE w.id = ${a.id}` : [];
-    const to = ready && w && !ready.adapter.check({ withdrawalId: a.id, amount: w.amount, currency: w.currency }) ? await receiverFor(sql, a.payout, a.id) : null;
+    const to = ready && w && !ready.adapter.check({ withdrawalId: a.id, amount: w.amount, currency: w.currency }) ? (await receiversFor(sql, a.payout, [a.id])).get(a.id) : null;
     if (!to) return { ok: false, status: 400, message: 'This withdrawal cannot be paid out through this gateway', field: 'payout' };
     target = { gateway: a.payout, ...to };
   }
@@ -369,4 +375,11 @@ export function startPayoutJob(sql: Sql, everyMs = 60_000): void {
     }).catch((e) => log(`payout job failed: ${e instanceof Error ? e.message : String(e)}`));
   }, everyMs);
   timer.unref?.();
+}
+
+/** A page of the staff's withdrawal list with each row's payout, and for pending rows the gateways that can pay it out. */
+export async function withPayouts<R extends { id: number; amount: string; currency: string; status: string }>(sql: Sql, rows: R[]) {
+  const pending = rows.filter((r) => r.status === 'pending');
+  const [payouts, options] = await Promise.all([payoutsOf(sql, rows.map((r) => r.id)), payoutOptions(sql, pending)]);
+  return rows.map((r) => ({ ...r, payout: payouts.get(r.id) ?? null, payoutOptions: options.get(r.id) ?? [] }));
 }

@@ -1,0 +1,62 @@
+// The payout pieces of the staff's withdrawal pages (modules/payments/payouts.server.ts): the
+// approve dialog that offers "Pay manually" or "Pay out through {gateway}", and a withdrawal's
+// payout state (gateway, requested / sent / paid / failed, the provider's id and word).
+import { useTranslation } from 'react-i18next';
+import { FormDialog } from '~/components/ui/form-dialog.tsx';
+import { DecisionSchemas, WITHDRAW_PARSE } from '~/modules/money/withdrawal-schemas.ts';
+import { ErrorList } from '~/components/ui/fields.tsx';
+import type { PayoutView } from './payouts.server.ts';
+
+const GATEWAY_TITLE: Record<string, string> = { paypal: 'PayPal' };
+export const gatewayTitle = (g: string) => GATEWAY_TITLE[g] ?? g;
+
+const STATUS_LABEL: Record<PayoutView['status'], string> = { requested: 'Requested', sent: 'Sent', paid: 'Paid', failed: 'Failed' };
+const STATUS_CHIP: Record<PayoutView['status'], string> = { requested: 'chip-pending', sent: 'chip-pending', paid: 'chip-approved', failed: 'chip-declined' };
+
+/** A withdrawal's payout in the staff lists; '—' when it is paid manually. */
+export function PayoutCell({ payout }: { payout: PayoutView | null | undefined }) {
+  const { t } = useTranslation();
+  if (!payout) return <span className="muted">{t('Manual')}</span>;
+  return (
+    <span className="payout-cell">
+      <span>{gatewayTitle(payout.gateway)} <span className={`chip ${STATUS_CHIP[payout.status]}`}>{t(STATUS_LABEL[payout.status])}</span></span>
+      {payout.providerRef ? <span className="muted">{t('Payout ID')} {payout.providerRef}</span> : null}
+      {payout.providerStatus && payout.status !== 'failed' ? <span className="muted">{payout.providerStatus}</span> : null}
+      {payout.status === 'failed' && payout.reason ? <span className="cell-wrap">{payout.reason}</span> : null}
+      {payout.status === 'requested' && payout.lastError ? <span className="cell-wrap muted">{t('Not answered yet: retried automatically')}</span> : null}
+    </span>
+  );
+}
+
+/**
+ * Approve with a choice of how the money leaves: manually (the bank transfer staff make) or through
+ * a gateway that can pay this withdrawal. The server checks the choice again.
+ */
+export function ApprovePayoutDialog({ id, options, onClose }: { id: number | null; options: string[]; onClose: () => void }) {
+  const { t } = useTranslation();
+  return (
+    <FormDialog open={id !== null} onClose={onClose} title={t('Approve withdrawal')} schema={DecisionSchemas.approve} parse={WITHDRAW_PARSE}
+      intent="approve" id={id ?? undefined} submitLabel={t('Approve')} size="sm" defaultValue={{ payout: 'manual' }}>
+      {(fields) => (
+        <>
+          <p>{t('Are you sure to approve withdrawal #{{id}}?', { id: id ?? '' })}</p>
+          <fieldset className="payout-choice">
+            <legend>{t('How is it paid?')}</legend>
+            <label>
+              <input type="radio" name={fields.payout.name} value="manual" defaultChecked />
+              <span>{t('Pay manually')}</span>
+            </label>
+            {options.map((g) => (
+              <label key={g}>
+                <input type="radio" name={fields.payout.name} value={g} />
+                <span>{t('Pay out through {{gateway}}', { gateway: gatewayTitle(g) })}</span>
+              </label>
+            ))}
+            <p className="muted">{t('A payout is sent once the approval is final (a second approval when one is required).')}</p>
+            <ErrorList id={fields.payout.errorId} errors={fields.payout.errors} />
+          </fieldset>
+        </>
+      )}
+    </FormDialog>
+  );
+}
