@@ -66,7 +66,8 @@ describe('payouts', () => {
 
     await staff.goto(`/admin/withdraws/pending?search=${c.withdrawalId}`);
     const row = staff.getByRole('row').filter({ hasText: c.email });
-    await row.getByText('Manual').waitFor(); // no payout yet
+    await row.waitFor();
+    expect(await row.textContent()).not.toContain('Payout:'); // none yet
     await staff.getByRole('button', { name: `Approve withdrawal #${c.withdrawalId}` }).click();
     const dialog = staff.getByRole('dialog', { name: 'Approve withdrawal' });
     await dialog.getByRole('radio', { name: 'Pay out through PayPal' }).check();
@@ -84,7 +85,7 @@ describe('payouts', () => {
     await staff.goto('/admin/withdraws/history?status=approved');
     const done = staff.getByRole('row').filter({ hasText: c.email });
     await done.getByText(`Payout ID ${p.provider_ref}`).waitFor();
-    expect(await done.textContent()).toMatch(/PayPal\s*Sent/);
+    expect(await done.textContent()).toMatch(/Payout: PayPal\s*Sent/);
     await expectNoAxeViolations(staff);
     await shoot(staff, 'payout-history');
     await staff.context().close();

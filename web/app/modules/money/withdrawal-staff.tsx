@@ -135,9 +135,14 @@ function staffColumns(t: T, f: Formatter, method: (g: string) => string, act: ((
     { id: 'total', header: t('Total'), enableSorting: false, cell: ({ row }) => money(row.original.total, row.original) },
     {
       id: 'status', header: t('Status'), enableSorting: false,
-      cell: ({ row }) => <WithdrawalStatusChip status={row.original.status} awaitingSecond={row.original.awaitingSecond} />,
+      // a withdrawal paid out through a gateway shows its payout under its status
+      cell: ({ row }) => (
+        <span className="status-cell">
+          <WithdrawalStatusChip status={row.original.status} awaitingSecond={row.original.awaitingSecond} />
+          {row.original.payout ? <PayoutCell payout={row.original.payout} /> : null}
+        </span>
+      ),
     },
-    { id: 'payout', header: t('Payout'), enableSorting: false, cell: ({ row }) => <PayoutCell payout={row.original.payout} /> },
     { id: 'created_at', header: t('Date'), cell: ({ row }) => <span className="cell-date">{f.dateTime(row.original.createdAt)}</span> },
   ];
   if (act) {

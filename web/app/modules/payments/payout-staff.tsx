@@ -13,13 +13,12 @@ export const gatewayTitle = (g: string) => GATEWAY_TITLE[g] ?? g;
 const STATUS_LABEL: Record<PayoutView['status'], string> = { requested: 'Requested', sent: 'Sent', paid: 'Paid', failed: 'Failed' };
 const STATUS_CHIP: Record<PayoutView['status'], string> = { requested: 'chip-pending', sent: 'chip-pending', paid: 'chip-approved', failed: 'chip-declined' };
 
-/** A withdrawal's payout in the staff lists; '—' when it is paid manually. */
-export function PayoutCell({ payout }: { payout: PayoutView | null | undefined }) {
+/** A withdrawal's payout in the staff lists (under its status): gateway, state, the provider's id and word. */
+export function PayoutCell({ payout }: { payout: PayoutView }) {
   const { t } = useTranslation();
-  if (!payout) return <span className="muted">{t('Manual')}</span>;
   return (
     <span className="payout-cell">
-      <span>{gatewayTitle(payout.gateway)} <span className={`chip ${STATUS_CHIP[payout.status]}`}>{t(STATUS_LABEL[payout.status])}</span></span>
+      <span>{t('Payout')}: {gatewayTitle(payout.gateway)} <span className={`chip ${STATUS_CHIP[payout.status]}`}>{t(STATUS_LABEL[payout.status])}</span></span>
       {payout.providerRef ? <span className="muted">{t('Payout ID')} {payout.providerRef}</span> : null}
       {payout.providerStatus && payout.status !== 'failed' ? <span className="muted">{payout.providerStatus}</span> : null}
       {payout.status === 'failed' && payout.reason ? <span className="cell-wrap">{payout.reason}</span> : null}
