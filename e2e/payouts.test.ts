@@ -88,6 +88,11 @@ describe('payouts', () => {
     expect(await done.textContent()).toMatch(/Payout: PayPal\s*Sent/);
     await expectNoAxeViolations(staff);
     await shoot(staff, 'payout-history');
+    // its events: PayPal's answer to the request
+    await done.getByRole('button', { name: `Payout events of withdrawal #${c.withdrawalId}` }).click();
+    const events = staff.getByRole('dialog', { name: `Payout events of withdrawal #${c.withdrawalId}` });
+    await events.getByText('Payout request').waitFor();
+    await expectNoAxeViolations(staff);
     await staff.context().close();
   });
 });

@@ -216,7 +216,10 @@ describe('paying a withdrawal out through PayPal', () => {
     expect(await balanceOf(a.wallet)).toBe('949.00000000'); // 1000 + 50 deposit - 101 held
 
     const hist = await historyLoader({ request: get(`/admin/withdraws/history?status=approved`, admin.cookie), ...ctx });
-    expect(hist.rows.find((x) => x.id === a.withdrawalId)?.payout).toMatchObject({ gateway: 'paypal', status: 'paid', providerRef: p.provider_ref });
+    expect(hist.rows.find((x) => x.id === a.withdrawalId)?.payout).toMatchObject({
+      gateway: 'paypal', status: 'paid', providerRef: p.provider_ref,
+      events: [{ kind: 'create', state: 'pending', outcome: 'verified' }, { kind: 'webhook', state: 'paid', outcome: 'applied' }],
+    });
   });
 
   test('concurrent approvals and sends: one approval, one payout, one PayPal call', async () => {

@@ -139,7 +139,7 @@ function staffColumns(t: T, f: Formatter, method: (g: string) => string, act: ((
       cell: ({ row }) => (
         <span className="status-cell">
           <WithdrawalStatusChip status={row.original.status} awaitingSecond={row.original.awaitingSecond} />
-          {row.original.payout ? <PayoutCell payout={row.original.payout} /> : null}
+          {row.original.payout ? <PayoutCell withdrawalId={row.original.id} payout={row.original.payout} /> : null}
         </span>
       ),
     },

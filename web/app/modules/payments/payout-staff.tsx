@@ -1,11 +1,14 @@
 // The payout pieces of the staff's withdrawal pages (modules/payments/payouts.server.ts): the
 // approve dialog that offers "Pay manually" or "Pay out through {gateway}", and a withdrawal's
 // payout state (gateway, requested / sent / paid / failed, the provider's id and word).
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Modal } from '~/components/ui/modal.tsx';
+import { useFormat } from '~/components/ui/format.ts';
 import { FormDialog } from '~/components/ui/form-dialog.tsx';
 import { DecisionSchemas, WITHDRAW_PARSE } from '~/modules/money/withdrawal-schemas.ts';
 import { ErrorList } from '~/components/ui/fields.tsx';
-import type { PayoutView } from './payouts.server.ts';
+import type { PayoutEventRow, PayoutView } from './payouts.server.ts';
 
 const GATEWAY_TITLE: Record<string, string> = { paypal: 'PayPal' };
 export const gatewayTitle = (g: string) => GATEWAY_TITLE[g] ?? g;
@@ -13,8 +16,8 @@ export const gatewayTitle = (g: string) => GATEWAY_TITLE[g] ?? g;
 const STATUS_LABEL: Record<PayoutView['status'], string> = { requested: 'Requested', sent: 'Sent', paid: 'Paid', failed: 'Failed' };
 const STATUS_CHIP: Record<PayoutView['status'], string> = { requested: 'chip-pending', sent: 'chip-pending', paid: 'chip-approved', failed: 'chip-declined' };
 
-/** A withdrawal's payout in the staff lists (under its status): gateway, state, the provider's id and word. */
-export function PayoutCell({ payout }: { payout: PayoutView }) {
+/** A withdrawal's payout in the staff lists (under its status): gateway, state, the provider's id and word, its events. */
+export function PayoutCell({ withdrawalId, payout }: { withdrawalId: number; payout: PayoutView }) {
   const { t } = useTranslation();
   return (
     <span className="payout-cell">
@@ -23,6 +26,7 @@ export function PayoutCell({ payout }: { payout: PayoutView }) {
       {payout.providerStatus && payout.status !== 'failed' ? <span className="muted">{payout.providerStatus}</span> : null}
       {payout.status === 'failed' && payout.reason ? <span className="cell-wrap">{payout.reason}</span> : null}
       {payout.status === 'requested' && payout.lastError ? <span className="cell-wrap muted">{t('Not answered yet: retried automatically')}</span> : null}
+      <PayoutEventsButton withdrawalId={withdrawalId} events={payout.events} />
     </span>
   );
 }
@@ -57,5 +61,44 @@ export function ApprovePayoutDialog({ id, options, onClose }: { id: number | nul
         </>
       )}
     </FormDialog>
+  );
+}
+
+const OUTCOME: Record<PayoutEventRow['outcome'], string> = { received: 'Received', verified: 'Verified', applied: 'Applied', rejected: 'Rejected' };
+const OUTCOME_CHIP: Record<PayoutEventRow['outcome'], string> = { received: 'chip-pending', verified: 'chip-pending', applied: 'chip-approved', rejected: 'chip-declined' };
+const KIND: Record<string, string> = { create: 'Payout request', webhook: 'Notification', status: 'Status check' };
+
+/** What the provider said about a payout (its answer to the request, notifications, status checks), in a dialog. */
+function PayoutEventsButton({ withdrawalId, events }: { withdrawalId: number; events: PayoutEventRow[] }) {
+  const { t } = useTranslation();
+  const f = useFormat();
+  const [open, setOpen] = useState(false);
+  if (events.length === 0) return null;
+  const title = t('Payout events of withdrawal #{{id}}', { id: withdrawalId });
+  return (
+    <>
+      <button type="button" className="btn btn-sm btn-ghost" onClick={() => setOpen(true)} aria-label={title}>{t('Events')} ({f.rate(events.length, 0)})</button>
+      <Modal open={open} onClose={() => setOpen(false)} title={title} size="lg">
+        <table className="payment-events">
+          <caption className="sr-only">{title}</caption>
+          <thead>
+            <tr><th scope="col">{t('Date')}</th><th scope="col">{t('Type')}</th><th scope="col">{t('Payout')}</th><th scope="col">{t('Outcome')}</th></tr>
+          </thead>
+          <tbody>
+            {events.map((e) => (
+              <tr key={e.id}>
+                <td>{f.dateTime(e.createdAt)}</td>
+                <td>{t(KIND[e.kind] ?? e.kind)}<span className="muted payment-event-id">{e.eventId}</span></td>
+                <td>{t(e.state === 'paid' ? 'Paid' : e.state === 'failed' ? 'Failed' : 'Pending')}</td>
+                <td>
+                  <span className={`chip ${OUTCOME_CHIP[e.outcome]}`}>{t(OUTCOME[e.outcome])}</span>
+                  {e.reason ? <span className="payment-event-reason">{e.reason}</span> : null}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </Modal>
+    </>
   );
 }

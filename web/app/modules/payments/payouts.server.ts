@@ -47,6 +47,18 @@ export interface PayoutView {
   reason: string | null;
   lastError: string | null;
   updatedAt: string;
+  /** what the provider said, oldest first (payout_events) */
+  events: PayoutEventRow[];
+}
+
+export interface PayoutEventRow {
+  id: number;
+  createdAt: string;
+  kind: string;
+  state: PayoutState;
+  outcome: 'received' | 'verified' | 'applied' | 'rejected';
+  reason: string | null;
+  eventId: string;
 }
 
 const log = (message: string, data: Record<string, unknown> = {}) => console.warn(`[payouts] ${message}`, JSON.stringify(data));
@@ -105,12 +117,21 @@ export async function payoutOptions(sql: Sql, rows: { id: number; amount: string
 export async function payoutsOf(sql: Sql, withdrawalIds: number[]): Promise<Map<number, PayoutView>> {
   const out = new Map<number, PayoutView>();
   if (withdrawalIds.length === 0) return out;
-  const rows = await sql`SELECT withdrawal_id, gateway, status, provider_ref, provider_status, reason, last_error, updated_at
-                           FROM withdrawal_payouts WHERE withdrawal_id IN ${sql(withdrawalIds)}`;
+  const [rows, events] = await Promise.all([
+    sql`SELECT withdrawal_id, gateway, status, provider_ref, provider_status, reason, last_error, updated_at
+          FROM withdrawal_payouts WHERE withdrawal_id IN ${sql(withdrawalIds)}`,
+    sql`SELECT id, withdrawal_id, created_at, kind, state, outcome, reason, event_id
+          FROM payout_events WHERE withdrawal_id IN ${sql(withdrawalIds)} ORDER BY withdrawal_id, id`,
+  ]);
   for (const r of rows) {
     out.set(Number(r.withdrawal_id), {
       gateway: r.gateway, status: r.status, providerRef: r.provider_ref ?? null, providerStatus: r.provider_status ?? null,
-      reason: r.reason ?? null, lastError: r.last_error ?? null, updatedAt: (r.updated_at as Date).toISOString(),
+      reason: r.reason ?? null, lastError: r.last_error ?? null, updatedAt: (r.updated_at as Date).toISOString(), events: [],
+    });
+  }
+  for (const e of events) {
+    out.get(Number(e.withdrawal_id))?.events.push({
+      id: Number(e.id), createdAt: (e.created_at as Date).toISOString(), kind: e.kind, state: e.state, outcome: e.outcome, reason: e.reason ?? null, eventId: e.event_id,
     });
   }
   return out;
@@ -339,11 +360,6 @@ export async function handlePayoutNotification(sql: Sql, gateway: string, rawBod
     else log(`${gateway} payout event ${notice.eventId} names an unknown payout`, { providerRef: notice.providerRef });
   }
   return notice;
-}
-
-/** A withdrawal's payout events, oldest first (the admin's history). */
-export async function payoutEvents(sql: Sql, withdrawalId: number) {
-  return sql`SELECT id, created_at, kind, state, outcome, reason, event_id FROM payout_events WHERE withdrawal_id = ${withdrawalId} ORDER BY id`;
 }
 
 // ---------------------------------------------------------------- the job
