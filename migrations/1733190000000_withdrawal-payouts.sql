@@ -2,12 +2,13 @@
 -- Payouts of approved withdrawals through a payment provider (issue 13, modules/payments/payouts.server.ts).
 -- One row per withdrawal at most (the primary key): it is written in the transaction of the final
 -- approval, so of any number of concurrent approvals one payout exists, and the provider is called
--- with the withdrawal's own reference as its idempotency key (PayPal's sender_batch_id), so a retry
--- never pays twice. `receiver` is the provider account the money goes to (PayPal: the payer id of
+-- with `reference` (chosen once here: 'withdrawal-<id>-<random>') as its idempotency key (PayPal's
+-- sender_batch_id), so a retry never pays twice. `receiver` is the provider account the money goes to (PayPal: the payer id of
 -- the customer's earlier verified PayPal deposit, return to source); never a secret.
 CREATE TABLE withdrawal_payouts (
   withdrawal_id     bigint PRIMARY KEY REFERENCES withdrawals (id),
   gateway           text NOT NULL,
+  reference         text NOT NULL UNIQUE,
   status            text NOT NULL DEFAULT 'requested' CHECK (status IN ('requested', 'sent', 'paid', 'failed')),
   receiver          text,
   source_deposit_id bigint REFERENCES deposits (id),

@@ -86,7 +86,7 @@ async function paypalCustomer(amount = '100', { paypal = true } = {}) {
 const approve = (cookie: string, id: number, payout?: string) =>
   answer(pendingAction({ request: post('/admin/withdraws/pending', { intent: 'approve', id: String(id), ...(payout ? { payout } : {}) }, { cookie }), ...ctx }));
 const payoutOf = async (id: number) => (await sql`SELECT * FROM withdrawal_payouts WHERE withdrawal_id = ${id}`)[0];
-const creates = (id: number) => payoutMock.calls.filter((c) => c.method === 'POST' && (c.body as { sender_batch_header?: { sender_batch_id?: string } })?.sender_batch_header?.sender_batch_id === `withdrawal-${id}`);
+const creates = (id: number) => payoutMock.calls.filter((c) => c.method === 'POST' && (c.body as { sender_batch_header?: { sender_batch_id?: string } })?.sender_batch_header?.sender_batch_id?.startsWith(`withdrawal-${id}-`));
 const balanceOf = async (wallet: number) => (await sql`SELECT balance::text AS b FROM balances WHERE id = ${wallet}`)[0].b as string;
 const refunds = (id: number) => sql`SELECT amount::text AS amount, memo FROM ledger_entries WHERE ref_kind = 'withdrawal' AND ref_id = ${String(id)} AND kind = 'withdrawal_refund'`;
 function deliver(body: string, headers: Record<string, string>) {
@@ -109,29 +109,31 @@ describe('PayPal Payouts adapter', () => {
   test('request building: OAuth bearer, sender_batch_id and PayPal-Request-Id = the withdrawal, PAYPAL_ID receiver, exact amount; PENDING, then SUCCESS', async () => {
     const config = (await gatewayConfig(sql, 'paypal'))!;
     const id = 900_000_000 + Math.floor(Math.random() * 1_000_000);
-    const st = await paypalPayouts.createPayout(config, { withdrawalId: id, amount: '25.50000000', currency: 'USD', receiver: MOCK_PAYER_ID });
+    const ref = `withdrawal-${id}-a1b2c3`;
+    const st = await paypalPayouts.createPayout(config, { withdrawalId: id, reference: ref, amount: '25.50000000', currency: 'USD', receiver: MOCK_PAYER_ID });
     const call = creates(id)[0];
-    expect(call.requestId).toBe(`withdrawal-${id}`);
+    expect(call.requestId).toBe(ref);
     expect(call.body).toMatchObject({
-      sender_batch_header: { sender_batch_id: `withdrawal-${id}`, recipient_type: 'PAYPAL_ID' },
-      items: [{ recipient_type: 'PAYPAL_ID', receiver: MOCK_PAYER_ID, amount: { value: '25.50', currency: 'USD' }, sender_item_id: `withdrawal-${id}` }],
+      sender_batch_header: { sender_batch_id: ref, recipient_type: 'PAYPAL_ID' },
+      items: [{ recipient_type: 'PAYPAL_ID', receiver: MOCK_PAYER_ID, amount: { value: '25.50', currency: 'USD' }, sender_item_id: ref }],
     });
     expect(st).toMatchObject({ state: 'pending', providerStatus: 'PENDING', withdrawalId: id });
     expect(await paypalPayouts.fetchPayout(config, st.providerRef)).toMatchObject({ state: 'paid', providerStatus: 'SUCCESS', withdrawalId: id, providerRef: st.providerRef });
     // the same sender_batch_id again (another request id, say after 30 minutes): PayPal refuses it
     // and links the first payout, which is the answer: nothing is paid twice
-    payoutMock.byRequestId.delete(`withdrawal-${id}`); // PayPal no longer remembers the request id
-    const again = await paypalPayouts.createPayout(config, { withdrawalId: id, amount: '25.5', currency: 'USD', receiver: MOCK_PAYER_ID });
+    payoutMock.byRequestId.delete(ref); // PayPal no longer remembers the request id
+    const again = await paypalPayouts.createPayout(config, { withdrawalId: id, reference: ref, amount: '25.5', currency: 'USD', receiver: MOCK_PAYER_ID });
     expect(again.providerRef).toBe(st.providerRef);
-    expect([...payoutMock.payouts.values()].filter((p) => p.sender_batch_header.sender_batch_id === `withdrawal-${id}`)).toHaveLength(1);
+    expect([...payoutMock.payouts.values()].filter((p) => p.sender_batch_header.sender_batch_id === ref)).toHaveLength(1);
   });
 
   test('a refusal (422) is PayoutRefused; a 500 is not (retried later); a bad token is not either', async () => {
     const config = (await gatewayConfig(sql, 'paypal'))!;
-    const r = { withdrawalId: 800_000_000 + Math.floor(Math.random() * 1_000_000), amount: '10', currency: 'USD', receiver: 'REFUSEDPAYER01' };
+    const n = 800_000_000 + Math.floor(Math.random() * 1_000_000);
+    const r = { withdrawalId: n, reference: `withdrawal-${n}-x1`, amount: '10', currency: 'USD', receiver: 'REFUSEDPAYER01' };
     await expect(paypalPayouts.createPayout(config, r)).rejects.toBeInstanceOf(PayoutRefused);
     payoutMock.failBefore = 1;
-    const e = await paypalPayouts.createPayout(config, { ...r, withdrawalId: r.withdrawalId + 1, receiver: MOCK_PAYER_ID }).catch((x) => x);
+    const e = await paypalPayouts.createPayout(config, { ...r, withdrawalId: n + 1, reference: `withdrawal-${n + 1}-x1`, receiver: MOCK_PAYER_ID }).catch((x) => x);
     expect(e).toBeInstanceOf(Error);
     expect(e).not.toBeInstanceOf(PayoutRefused);
     const wrong = { ...config, key2: 'wrong-secret', key1: `other-${unique()}` };
@@ -140,7 +142,7 @@ describe('PayPal Payouts adapter', () => {
 
   test('notifications: item events carry their state, batch events none, anything else is not a payout event', () => {
     const item = (type: string, extra: Record<string, unknown> = {}) => JSON.stringify({
-      id: 'WH-1', event_type: type, resource: { payout_item_id: 'ITEM1', transaction_status: type.endsWith('SUCCEEDED') ? 'SUCCESS' : 'FAILED', payout_batch_id: 'BATCH1', payout_item: { sender_item_id: 'withdrawal-7', amount: { value: '5.00', currency: 'USD' } }, ...extra },
+      id: 'WH-1', event_type: type, resource: { payout_item_id: 'ITEM1', transaction_status: type.endsWith('SUCCEEDED') ? 'SUCCESS' : 'FAILED', payout_batch_id: 'BATCH1', payout_item: { sender_item_id: 'withdrawal-7-abc123', amount: { value: '5.00', currency: 'USD' } }, ...extra },
     });
     expect(paypalPayouts.readNotification(item('PAYMENT.PAYOUTS-ITEM.SUCCEEDED'))).toMatchObject({ providerRef: 'BATCH1', status: { state: 'paid', withdrawalId: 7, itemId: 'ITEM1' }, amount: '5.00', currency: 'USD' });
     expect(paypalPayouts.readNotification(item('PAYMENT.PAYOUTS-ITEM.FAILED', { errors: { name: 'RECEIVER_UNREGISTERED', message: 'Receiver is unregistered' } })))
@@ -263,8 +265,10 @@ describe('paying a withdrawal out through PayPal', () => {
     expect(await payoutPass(sql, { quietMinutes: 5, limit: 1000 })).toMatchObject({ sent: expect.any(Number) });
     expect(await payoutOf(a.withdrawalId)).toMatchObject({ status: 'sent', attempts: 2, last_error: null });
     expect(creates(a.withdrawalId)).toHaveLength(2);
-    expect(new Set(creates(a.withdrawalId).map((c) => c.requestId))).toEqual(new Set([`withdrawal-${a.withdrawalId}`]));
-    expect([...payoutMock.payouts.values()].filter((p) => p.sender_batch_header.sender_batch_id === `withdrawal-${a.withdrawalId}`)).toHaveLength(1);
+    const { reference } = await payoutOf(a.withdrawalId);
+    expect(reference).toMatch(new RegExp(`^withdrawal-${a.withdrawalId}-[0-9a-f]{10}$`));
+    expect(new Set(creates(a.withdrawalId).map((c) => c.requestId))).toEqual(new Set([reference]));
+    expect([...payoutMock.payouts.values()].filter((p) => p.sender_batch_header.sender_batch_id === reference)).toHaveLength(1);
     // no notification: the job asks PayPal (GET), which says SUCCESS
     await sql`UPDATE withdrawal_payouts SET updated_at = now() - interval '10 minutes' WHERE withdrawal_id = ${a.withdrawalId}`;
     await payoutPass(sql, { quietMinutes: 5, limit: 1000 });
@@ -313,7 +317,7 @@ describe('paying a withdrawal out through PayPal', () => {
   });
 
   test('an unknown payout or another withdrawal\'s item: rejected, nothing changed', async () => {
-    const body = JSON.stringify({ id: `WH-${unique()}`, event_type: 'PAYMENT.PAYOUTS-ITEM.FAILED', resource: { payout_item_id: 'X', transaction_status: 'FAILED', payout_batch_id: 'NOSUCHBATCH', payout_item: { sender_item_id: 'withdrawal-1' } } });
+    const body = JSON.stringify({ id: `WH-${unique()}`, event_type: 'PAYMENT.PAYOUTS-ITEM.FAILED', resource: { payout_item_id: 'X', transaction_status: 'FAILED', payout_batch_id: 'NOSUCHBATCH', payout_item: { sender_item_id: 'withdrawal-1-ab' } } });
     expect((await signed(body)).status).toBe(200);
     const [e] = await sql`SELECT outcome, reason FROM payout_events WHERE event_id = ${JSON.parse(body).id}`;
     expect(e).toMatchObject({ outcome: 'rejected', reason: 'Unknown payout' });

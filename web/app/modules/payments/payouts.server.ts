@@ -12,7 +12,7 @@
 //      payout exists.
 //   3. After the commit, sendPayout claims the row (one UPDATE … WHERE status = 'requested' and no
 //      live claim) and calls the provider with the withdrawal's own reference as its idempotency key
-//      (PayPal's sender_batch_id): a retry after a timeout or a crash never pays twice.
+//      (PayPal's sender_batch_id), chosen once with the row: a retry after a timeout or a crash never pays twice.
 //   4. The provider's answers (the create call, its signed notifications, our status checks) are
 //      payout_events rows, unique by the provider's event id (a replay changes nothing), and move the
 //      payout to 'paid' or 'failed'.
@@ -24,6 +24,7 @@
 //      applied: it is held for staff review (the event 'rejected' with its reason, and a log line).
 // A background job (startPayoutJob) retries payouts whose call did not get an answer and asks the
 // provider about payouts without news.
+import { randomBytes } from 'node:crypto';
 import type { Sql } from '~/utils/db.server.ts';
 import { audit } from '~/modules/audit/audit.server.ts';
 import { gatewayConfig } from '~/modules/gateways/gateways.server.ts';
@@ -162,11 +163,12 @@ export async function approveWithdrawal(sql: Sql, a: { id: number; actorId: numb
   const r = await decideMoney(sql, {
     kind: 'withdrawal', id: a.id, actorId: a.actorId, ip: a.ip, decision: 'approve',
     onApproved: target ? async (tx) => {
-      await tx`INSERT INTO withdrawal_payouts (withdrawal_id, gateway, receiver, source_deposit_id, requested_by)
-               VALUES (${a.id}, ${target.gateway}, ${target.receiver}, ${target.depositId}, ${a.actorId})`;
+      const reference = payoutRef(a.id, randomBytes(5).toString('hex'));
+      await tx`INSERT INTO withdrawal_payouts (withdrawal_id, gateway, reference, receiver, source_deposit_id, requested_by)
+               VALUES (${a.id}, ${target.gateway}, ${reference}, ${target.receiver}, ${target.depositId}, ${a.actorId})`;
       await audit(tx, {
         actorId: a.actorId, action: 'withdrawal.payout_request', targetKind: 'withdrawal', targetId: a.id, ip: a.ip,
-        after: { gateway: target.gateway, receiver: target.receiver, sourceDepositId: target.depositId },
+        after: { gateway: target.gateway, reference, receiver: target.receiver, sourceDepositId: target.depositId },
       });
     } : undefined,
   });
@@ -192,7 +194,7 @@ export async function sendPayout(sql: Sql, withdrawalId: number): Promise<Payout
     UPDATE withdrawal_payouts SET attempts = attempts + 1, claimed_at = now(), updated_at = now()
      WHERE withdrawal_id = ${withdrawalId} AND status = 'requested'
        AND (claimed_at IS NULL OR claimed_at < now() - make_interval(secs => ${CLAIM_SECONDS}))
-     RETURNING gateway, receiver`;
+     RETURNING gateway, reference, receiver`;
   if (!p) {
     const [now] = await sql`SELECT status FROM withdrawal_payouts WHERE withdrawal_id = ${withdrawalId}`;
     return (now?.status as PayoutStatusName | undefined) ?? null;
@@ -205,11 +207,11 @@ export async function sendPayout(sql: Sql, withdrawalId: number): Promise<Payout
   }
   let st: PayoutStatus;
   try {
-    st = await ready.adapter.createPayout(ready.config, { withdrawalId, amount: w.amount, currency: w.currency, receiver: p.receiver });
+    st = await ready.adapter.createPayout(ready.config, { withdrawalId, reference: p.reference, amount: w.amount, currency: w.currency, receiver: p.receiver });
   } catch (e) {
     const message = e instanceof Error ? e.message : String(e);
     if (e instanceof PayoutRefused) {
-      await recordEvent(sql, p.gateway, withdrawalId, `create:${payoutRef(withdrawalId)}`, 'create', 'failed', { error: message });
+      await recordEvent(sql, p.gateway, withdrawalId, `create:${p.reference}`, 'create', 'failed', { error: message });
       await failPayout(sql, withdrawalId, `Payout failed: ${message}`);
       return 'failed';
     }
@@ -226,7 +228,7 @@ export async function sendPayout(sql: Sql, withdrawalId: number): Promise<Payout
   await sql`UPDATE withdrawal_payouts SET status = 'sent', provider_ref = ${st.providerRef}, provider_item_id = ${st.itemId},
               provider_status = ${st.providerStatus}, last_error = NULL, updated_at = now()
              WHERE withdrawal_id = ${withdrawalId} AND status = 'requested'`;
-  await applyPayoutStatus(sql, p.gateway, st, `create:${payoutRef(withdrawalId)}`, 'create');
+  await applyPayoutStatus(sql, p.gateway, st, `create:${p.reference}`, 'create');
   const [now] = await sql`SELECT status FROM withdrawal_payouts WHERE withdrawal_id = ${withdrawalId}`;
   return now.status as PayoutStatusName;
 }

@@ -6,7 +6,7 @@
 //   { value, currency }, sender_item_id. "PayPal does not process duplicate payouts. If you specify a
 //   sender_batch_id that was used in the last 30 days, the API rejects the request with an error
 //   message that shows the duplicate sender_batch_id and includes a HATEOAS link to the original
-//   payout": our sender_batch_id is the withdrawal's own reference, so a retry (a 5xx, a crash, a
+//   payout": our sender_batch_id is the payout's own reference (payoutRef), so a retry (a 5xx, a crash, a
 //   double click) never pays twice; a duplicate's link leads back to the first payout. The
 //   PayPal-Request-Id header carries the same key (the docs' idempotency header).
 // - GET /v1/payments/payouts/{payout_batch_id}: batch_header.batch_status (DENIED, PENDING,
@@ -26,6 +26,8 @@ export type PayoutState = 'paid' | 'pending' | 'failed';
 /** One withdrawal to pay. Amounts are exact decimal strings in major units. */
 export interface PayoutRequest {
   withdrawalId: number;
+  /** our idempotency key of this payout (payoutRef), stored with it: PayPal's sender_batch_id */
+  reference: string;
   amount: string;
   currency: string;
   /** the provider account the money goes to */
@@ -63,17 +65,21 @@ export class PayoutRefused extends Error {}
 export interface PayoutAdapter {
   name: string;
   /** Whether this amount and currency can be sent at all (a refusal names why). */
-  check(request: Omit<PayoutRequest, 'receiver'>): string | null;
+  check(request: Pick<PayoutRequest, 'withdrawalId' | 'amount' | 'currency'>): string | null;
   createPayout(config: GatewayConfig, request: PayoutRequest): Promise<PayoutStatus>;
   fetchPayout(config: GatewayConfig, providerRef: string): Promise<PayoutStatus>;
   /** A verified notification's body: a payout event, or null (not a payout event). */
   readNotification(rawBody: string): PayoutNotice | null;
 }
 
-/** Our reference of a withdrawal's payout: PayPal's sender_batch_id and sender_item_id. */
-export const payoutRef = (withdrawalId: number) => `withdrawal-${withdrawalId}`;
+/**
+ * Our reference of a withdrawal's payout (PayPal's sender_batch_id and sender_item_id): the
+ * withdrawal id and a random part chosen once with the payout row, so a database started again
+ * (withdrawal ids reused) never meets a payout of its predecessor on the same PayPal account.
+ */
+export const payoutRef = (withdrawalId: number, nonce: string) => `withdrawal-${withdrawalId}-${nonce}`;
 export function withdrawalIdFrom(ref: unknown): number | null {
-  const m = typeof ref === 'string' ? /^withdrawal-([1-9]\d{0,15})$/.exec(ref) : null;
+  const m = typeof ref === 'string' ? /^withdrawal-([1-9]\d{0,15})-[a-z0-9]{1,16}$/.exec(ref) : null;
   return m ? Number(m[1]) : null;
 }
 
@@ -165,7 +171,8 @@ export const paypalPayouts: PayoutAdapter = {
   async createPayout(config, r) {
     const value = paypalValue(r.amount, r.currency);
     if (!value) throw new PayoutRefused(`PayPal cannot send ${r.amount} ${r.currency} exactly`);
-    const ref = payoutRef(r.withdrawalId);
+    const ref = r.reference;
+    if (withdrawalIdFrom(ref) !== r.withdrawalId) throw new PayoutRefused('The payout reference does not name this withdrawal');
     const { status, json } = await call(config, 'POST', '/v1/payments/payouts', JSON.stringify({
       sender_batch_header: {
         sender_batch_id: ref,
