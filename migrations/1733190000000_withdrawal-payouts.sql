@@ -24,6 +24,9 @@ CREATE TABLE withdrawal_payouts (
   updated_at        timestamptz NOT NULL DEFAULT now()
 );
 CREATE UNIQUE INDEX withdrawal_payouts_provider_ref_idx ON withdrawal_payouts (gateway, provider_ref) WHERE provider_ref IS NOT NULL;
+-- the foreign keys' lookups (a deposit or a staff member deleted or merged)
+CREATE INDEX withdrawal_payouts_source_deposit_idx ON withdrawal_payouts (source_deposit_id);
+CREATE INDEX withdrawal_payouts_requested_by_idx ON withdrawal_payouts (requested_by);
 -- the payout job's scan: payouts not settled yet, least recently touched first
 CREATE INDEX withdrawal_payouts_open_idx ON withdrawal_payouts (updated_at) WHERE status IN ('requested', 'sent');
 
