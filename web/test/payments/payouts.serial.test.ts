@@ -202,6 +202,8 @@ describe('paying a withdrawal out through PayPal', () => {
     const audits = await sql`SELECT action, actor_id, ip FROM audit_events WHERE target_kind = 'withdrawal' AND target_id = ${String(a.withdrawalId)} ORDER BY id`;
     expect(audits.map((x) => x.action)).toEqual(['withdrawal.approve', 'withdrawal.payout_request']);
     expect(audits[1]).toMatchObject({ actor_id: admin.id, ip: '203.0.113.7' });
+    const [told] = await sql`SELECT description FROM notifications WHERE user_id = ${a.id} AND title = ${`Withdrawal #${a.withdrawalId} approved`}`;
+    expect(told.description).toBe('100.00 USD is on its way to your PayPal account.');
 
     payoutMock.settle(p.provider_ref, 'SUCCESS');
     const body = payoutItemEvent(p.provider_ref, 'SUCCEEDED');

@@ -264,6 +264,8 @@ export interface DecisionInput {
    * payout exists whatever the number of concurrent approvals.
    */
   onApproved?: (tx: Sql) => Promise<void>;
+  /** where an approved withdrawal's money goes, for the customer's notification (default: their bank account) */
+  destination?: string;
 }
 
 export type DecisionResult =
@@ -343,7 +345,7 @@ export async function decideMoney(sql: Sql, d: DecisionInput): Promise<DecisionR
     notices.push(await addNotification(tx, Number(row.user_id), {
       title: `${LABEL[d.kind]} #${d.id} ${decision}`,
       description: decision === 'approved'
-        ? (d.kind === 'deposit' ? `${amountText} was credited to your wallet.` : `${amountText} is on its way to your bank account.`)
+        ? (d.kind === 'deposit' ? `${amountText} was credited to your wallet.` : `${amountText} is on its way to ${d.destination ?? 'your bank account'}.`)
         : (d.kind === 'withdrawal' ? `${row.total} ${currency} is back in your wallet. Reason: ${reason}` : `Reason: ${reason ?? ''}`),
       url: d.kind === 'deposit' ? '/deposits?tab=history' : '/withdraws?tab=history',
       data: { kind: 'money.decided', subject: d.kind, id: d.id, decision, amount: d.kind === 'withdrawal' && decision === 'declined' ? row.total : row.amount, currency, reason },

@@ -35,6 +35,9 @@ import { PayoutRefused, paypalPayouts, payoutRef, type PayoutAdapter, type Payou
 /** The gateways that can pay a withdrawal out, by payment_gateways.name. */
 export const PAYOUT_ADAPTERS: Record<string, PayoutAdapter> = { paypal: paypalPayouts };
 
+/** The customer-facing name of a payout gateway's account ('your PayPal account'). */
+const GATEWAY_NAMES: Record<string, string> = { paypal: 'PayPal' };
+
 export const payoutAdapterFor = (gateway: string): PayoutAdapter | null => (Object.hasOwn(PAYOUT_ADAPTERS, gateway) ? PAYOUT_ADAPTERS[gateway] : null);
 
 export type PayoutStatusName = 'requested' | 'sent' | 'paid' | 'failed';
@@ -162,6 +165,7 @@ export async function approveWithdrawal(sql: Sql, a: { id: number; actorId: numb
   }
   const r = await decideMoney(sql, {
     kind: 'withdrawal', id: a.id, actorId: a.actorId, ip: a.ip, decision: 'approve',
+    destination: target ? `your ${GATEWAY_NAMES[target.gateway] ?? target.gateway} account` : undefined,
     onApproved: target ? async (tx) => {
       const reference = payoutRef(a.id, randomBytes(5).toString('hex'));
       await tx`INSERT INTO withdrawal_payouts (withdrawal_id, gateway, reference, receiver, source_deposit_id, requested_by)
