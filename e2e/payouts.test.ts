@@ -2,7 +2,8 @@
 // (scripts/test.ts): PayPal is the msw mock of the web process (web/test/mocks/payments.ts and
 // providers/paypal-payouts.ts). The customer once paid a PayPal deposit (its verified capture named
 // their payer id); an admin approves their withdrawal on /admin/withdraws/pending choosing "Pay out
-// through PayPal" and sees the payout sent (its PayPal payout id) on the withdrawal in the history.
+// through PayPal" and sees the payout sent (its PayPal payout id) on the withdrawal in the history,
+// then checks its status (paid) and opens its events.
 // axe-core on the list, the dialog and the history. SCREENSHOT_DIR=… saves the pages at 1440 and 390 px.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
@@ -95,10 +96,16 @@ describe('payouts', () => {
       await staff.screenshot({ path: `${process.env.SCREENSHOT_DIR}/payout-history-390-status.png` });
       await staff.setViewportSize({ width: 1440, height: 900 });
     }
-    // its events: PayPal's answer to the request
+    // 'Check status': PayPal says the payout is paid
+    await done.getByRole('button', { name: `Check status of the payout of withdrawal #${c.withdrawalId}` }).click();
+    await staff.getByRole('status').filter({ hasText: 'The payout is paid' }).waitFor();
+    await done.getByText('Paid', { exact: true }).waitFor();
+    await expectNoAxeViolations(staff);
+    // its events: PayPal's answer to the request, then the status check
     await done.getByRole('button', { name: `Payout events of withdrawal #${c.withdrawalId}` }).click();
     const events = staff.getByRole('dialog', { name: `Payout events of withdrawal #${c.withdrawalId}` });
     await events.getByText('Payout request').waitFor();
+    await events.getByText('Status check').waitFor();
     await expectNoAxeViolations(staff);
     await staff.context().close();
   });

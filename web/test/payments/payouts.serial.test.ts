@@ -26,7 +26,7 @@ import { gatewayConfig } from '~/modules/gateways/gateways.server.ts';
 import { paypalPayouts, paypalValue, PayoutRefused } from '~/modules/payments/adapters/paypal-payout.server.ts';
 import { payoutPass, sendPayout } from '~/modules/payments/payouts.server.ts';
 import { loader as pendingLoader, action as pendingAction } from '~/routes/_staff.admin.withdraws.pending.tsx';
-import { loader as historyLoader } from '~/routes/_staff.admin.withdraws.history.tsx';
+import { loader as historyLoader, action as historyAction } from '~/routes/_staff.admin.withdraws.history.tsx';
 import * as webhook from '~/routes/payments.webhooks.$gateway.tsx';
 
 const sql = testSql(12);
@@ -323,6 +323,21 @@ describe('paying a withdrawal out through PayPal', () => {
     expect((await signed(body)).status).toBe(200);
     const [e] = await sql`SELECT outcome, reason FROM payout_events WHERE event_id = ${JSON.parse(body).id}`;
     expect(e).toMatchObject({ outcome: 'rejected', reason: 'Unknown payout' });
+  });
+
+  test("Withdraw History's 'Check status': a sent payout is asked about now (paid), audited; settled ones and other roles refused", async () => {
+    const admin = await staff(2);
+    const a = await paypalCustomer('12');
+    await approve(admin.cookie, a.withdrawalId, 'paypal');
+    const check = (cookie: string, id: number) => answer(historyAction({ request: post('/admin/withdraws/history', { intent: 'payout_check', id: String(id) }, { cookie }), ...ctx }));
+    expect(await check(admin.cookie, a.withdrawalId)).toMatchObject({ status: 200, body: { ok: true, toast: 'The payout is paid' } });
+    expect(await payoutOf(a.withdrawalId)).toMatchObject({ status: 'paid', provider_status: 'SUCCESS' });
+    const [au] = await sql`SELECT actor_id, before, after, ip FROM audit_events WHERE action = 'withdrawal.payout_check' AND target_id = ${String(a.withdrawalId)}`;
+    expect(au).toMatchObject({ actor_id: admin.id, ip: '203.0.113.7', before: { payout: 'sent' }, after: { payout: 'paid', providerStatus: 'SUCCESS' } });
+    expect(await check(admin.cookie, a.withdrawalId)).toMatchObject({ status: 409, body: { ok: false, toast: 'This payout is already settled' } });
+    expect((await check(admin.cookie, 987654321)).status).toBe(404);
+    const agent = await staff(4);
+    expect((await check(agent.cookie, a.withdrawalId)).status).toBe(403);
   });
 
   test('manual approval stays as it was: no payout, no PayPal call', async () => {

@@ -67,6 +67,11 @@ export const DecisionSchemas = {
   }),
 };
 
+/** Withdraw History: a staff member asks for a payout's news now (modules/payments/payouts.server.ts). */
+export const PayoutCheckSchemas = {
+  payout_check: z.object({ intent: z.literal('payout_check'), id: withdrawalId }),
+};
+
 // ---------------------------------------------------------------- fee settings
 
 /**

@@ -2,6 +2,9 @@
 // approve dialog that offers "Pay manually" or "Pay out through {gateway}", and a withdrawal's
 // payout state (gateway, requested / sent / paid / failed, the provider's id and word).
 import { useState } from 'react';
+import { useFetcher } from '@remix-run/react';
+import { useFetcherToast } from '~/components/ui/toast.tsx';
+import type { Reply } from '~/components/ui/forms.ts';
 import { useTranslation } from 'react-i18next';
 import { Modal } from '~/components/ui/modal.tsx';
 import { useFormat } from '~/components/ui/format.ts';
@@ -26,7 +29,10 @@ export function PayoutCell({ withdrawalId, payout }: { withdrawalId: number; pay
       {payout.providerStatus && payout.status !== 'failed' ? <span className="muted">{payout.providerStatus}</span> : null}
       {payout.status === 'failed' && payout.reason ? <span className="cell-wrap">{payout.reason}</span> : null}
       {payout.status === 'requested' && payout.lastError ? <span className="cell-wrap muted">{t('Not answered yet: retried automatically')}</span> : null}
-      <PayoutEventsButton withdrawalId={withdrawalId} events={payout.events} />
+      <span className="row-actions">
+        <PayoutCheckButton withdrawalId={withdrawalId} show={payout.status === 'requested' || payout.status === 'sent'} />
+        <PayoutEventsButton withdrawalId={withdrawalId} events={payout.events} />
+      </span>
     </span>
   );
 }
@@ -100,5 +106,22 @@ function PayoutEventsButton({ withdrawalId, events }: { withdrawalId: number; ev
         </table>
       </Modal>
     </>
+  );
+}
+
+/** 'Check status': the payout sent again (same reference) or asked about now; posts to Withdraw History's action. */
+function PayoutCheckButton({ withdrawalId, show }: { withdrawalId: number; show: boolean }) {
+  const { t } = useTranslation();
+  const fetcher = useFetcher<Reply>();
+  // mounted whether or not the button shows: its toast still comes once the payout is settled
+  useFetcherToast(fetcher);
+  if (!show) return null;
+  return (
+    <fetcher.Form method="post" action="/admin/withdraws/history">
+      <input type="hidden" name="intent" value="payout_check" />
+      <input type="hidden" name="id" value={withdrawalId} />
+      <button type="submit" className="btn btn-sm btn-ghost" disabled={fetcher.state !== 'idle'}
+        aria-label={t('Check status of the payout of withdrawal #{{id}}', { id: withdrawalId })}>{t('Check status')}</button>
+    </fetcher.Form>
   );
 }

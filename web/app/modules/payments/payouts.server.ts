@@ -179,8 +179,25 @@ export async function approveWithdrawal(sql: Sql, a: { id: number; actorId: numb
   if (!r.ok) return r;
   if (r.state === 'declined') return { ok: false, status: 409, message: 'This withdrawal was already declined' };
   if (r.state === 'awaiting_second' || !target) return { ok: true, state: r.state, payout: null };
-  await sendPayout(sql, a.id);
+  // approved and recorded: a failure of ours while sending leaves the payout requested for the job
+  await sendPayout(sql, a.id).catch((e) => log(`payout of withdrawal ${a.id} not sent: ${e instanceof Error ? e.message : String(e)}`));
   return { ok: true, state: 'approved', payout: (await payoutsOf(sql, [a.id])).get(a.id) ?? null };
+}
+
+/**
+ * Withdraw History's 'Check status': a requested payout is sent (its claim respected, the same
+ * reference), a sent one is asked about; a settled one is left as it is. Audited.
+ */
+export async function staffPayoutCheck(sql: Sql, c: { id: number; actorId: number; ip: string | null }): Promise<{ ok: true; status: PayoutStatusName } | { ok: false; status: number; message: string }> {
+  const [p] = await sql`SELECT status FROM withdrawal_payouts WHERE withdrawal_id = ${c.id}`;
+  if (!p) return { ok: false, status: 404, message: 'Payout not found' };
+  if (p.status === 'paid' || p.status === 'failed') return { ok: false, status: 409, message: 'This payout is already settled' };
+  if (p.status === 'requested') await sendPayout(sql, c.id);
+  else await refreshPayout(sql, c.id);
+  const [now] = await sql`SELECT status, provider_status FROM withdrawal_payouts WHERE withdrawal_id = ${c.id}`;
+  await audit(sql, { actorId: c.actorId, action: 'withdrawal.payout_check', targetKind: 'withdrawal', targetId: c.id, ip: c.ip,
+    before: { payout: p.status }, after: { payout: now.status, providerStatus: now.provider_status } });
+  return { ok: true, status: now.status as PayoutStatusName };
 }
 
 // ---------------------------------------------------------------- sending
