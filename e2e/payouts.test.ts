@@ -106,6 +106,7 @@ describe('payouts', () => {
     const events = staff.getByRole('dialog', { name: `Payout events of withdrawal #${c.withdrawalId}` });
     await events.getByText('Payout request').waitFor();
     await events.getByText('Status check').waitFor();
+    await shoot(staff, 'payout-events');
     await expectNoAxeViolations(staff);
     await staff.context().close();
   });
