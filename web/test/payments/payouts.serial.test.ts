@@ -277,6 +277,22 @@ describe('paying a withdrawal out through PayPal', () => {
     expect(await payoutOf(a.withdrawalId)).toMatchObject({ status: 'paid', provider_status: 'SUCCESS' });
   });
 
+  test("a notification before we stored PayPal's payout id (the answer was lost): matched by our reference, applied once; nothing sent again", async () => {
+    const admin = await staff(1);
+    const a = await paypalCustomer('33');
+    payoutMock.loseAnswers = 1;
+    await approve(admin.cookie, a.withdrawalId, 'paypal');
+    expect(await payoutOf(a.withdrawalId)).toMatchObject({ status: 'requested', provider_ref: null });
+    const { reference } = await payoutOf(a.withdrawalId);
+    const made = [...payoutMock.payouts.values()].find((x) => x.sender_batch_header.sender_batch_id === reference)!;
+    payoutMock.settle(made.id, 'SUCCESS');
+    expect((await signed(payoutItemEvent(made.id, 'SUCCEEDED'))).status).toBe(200);
+    expect(await payoutOf(a.withdrawalId)).toMatchObject({ status: 'paid', provider_ref: made.id });
+    await sql`UPDATE withdrawal_payouts SET claimed_at = now() - interval '10 minutes' WHERE withdrawal_id = ${a.withdrawalId}`;
+    expect(await sendPayout(sql, a.withdrawalId)).toBe('paid');
+    expect(creates(a.withdrawalId)).toHaveLength(1);
+  });
+
   test('a failed payout: the total back through the ledger once, the withdrawal declined with the reason, audited, the customer told; paid after that is held for review', async () => {
     const admin = await staff(1);
     const a = await paypalCustomer('100');

@@ -158,7 +158,8 @@ export async function approveWithdrawal(sql: Sql, a: { id: number; actorId: numb
   let target: { gateway: string; receiver: string; depositId: number } | null = null;
   if (a.payout !== 'manual') {
     const ready = await payoutReady(sql, a.payout);
-    const [w] = ready ? await sql`SELECT w.amount::text AS amount, trim(b.currency) AS currency FROM withdrawals w JOIN balances b ON b.id = w.balance_id WHERE w.id = ${a.id}` : [];
+    const [w] = await sql`SELECT w.amount::text AS amount, trim(b.currency) AS currency FROM withdrawals w JOIN balances b ON b.id = w.balance_id WHERE w.id = ${a.id}`;
+    if (!w) return { ok: false, status: 404, message: 'Withdrawal not found' };
     const to = ready && w && !ready.adapter.check({ withdrawalId: a.id, amount: w.amount, currency: w.currency }) ? (await receiversFor(sql, a.payout, [a.id])).get(a.id) : null;
     if (!to) return { ok: false, status: 400, message: 'This withdrawal cannot be paid out through this gateway', field: 'payout' };
     target = { gateway: a.payout, ...to };
@@ -275,7 +276,12 @@ const finish = (sql: Sql, eventRow: number, outcome: Exclude<PayoutOutcome, 'rep
  * `eventId`, then applied: paid → 'paid'; failed → the money back (failPayout); pending → noted.
  */
 export async function applyPayoutStatus(sql: Sql, gateway: string, st: PayoutStatus, eventId: string, kind: string, extra: Record<string, unknown> = {}): Promise<PayoutOutcome> {
-  const [p] = await sql`SELECT withdrawal_id, status FROM withdrawal_payouts WHERE gateway = ${gateway} AND provider_ref = ${st.providerRef}`;
+  // by the provider's payout id, or (a notification faster than our storing of that id) by our reference
+  let [p] = await sql`SELECT withdrawal_id, status FROM withdrawal_payouts WHERE gateway = ${gateway} AND provider_ref = ${st.providerRef}`;
+  if (!p && st.reference) {
+    [p] = await sql`UPDATE withdrawal_payouts SET provider_ref = ${st.providerRef}, status = CASE WHEN status = 'requested' THEN 'sent' ELSE status END, updated_at = now()
+                     WHERE gateway = ${gateway} AND reference = ${st.reference} AND provider_ref IS NULL RETURNING withdrawal_id, status`;
+  }
   const withdrawalId = p ? Number(p.withdrawal_id) : null;
   const raw = { ...extra, providerRef: st.providerRef, itemId: st.itemId, providerStatus: st.providerStatus, reason: st.reason };
   const eventRow = await recordEvent(sql, gateway, withdrawalId, eventId, kind, st.state, raw);

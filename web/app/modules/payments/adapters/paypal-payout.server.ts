@@ -46,6 +46,8 @@ export interface PayoutStatus {
   reason: string | null;
   /** our withdrawal id, read back from sender_item_id / sender_batch_id */
   withdrawalId: number | null;
+  /** our reference, as the provider echoes it (sender_item_id / sender_batch_id) */
+  reference: string | null;
 }
 
 /** A payout notification, read after its signature was verified. */
@@ -131,6 +133,7 @@ function readItem(i: PaypalItem, fallbackRef = ''): PayoutStatus {
     providerRef: i.payout_batch_id ?? fallbackRef, itemId: i.payout_item_id ?? null, providerStatus: status || 'UNKNOWN', state,
     reason: state === 'failed' ? errorText(i.errors) ?? `PayPal reported the payout ${status.toLowerCase()}` : null,
     withdrawalId: withdrawalIdFrom(i.payout_item?.sender_item_id) ?? withdrawalIdFrom(i.sender_batch_id),
+    reference: i.payout_item?.sender_item_id ?? i.sender_batch_id ?? null,
   };
 }
 
@@ -141,12 +144,16 @@ function readBatch(b: PaypalBatch): PayoutStatus {
   if (typeof ref !== 'string' || !ref) throw new Error('PayPal answered a payout without payout_batch_id');
   const item = b.items?.[0];
   const batchStatus = String(h?.batch_status ?? '').toUpperCase();
-  if (item && item.transaction_status) return { ...readItem(item, ref), providerRef: ref };
+  if (item && item.transaction_status) {
+    const read = readItem(item, ref);
+    return { ...read, providerRef: ref, reference: read.reference ?? h?.sender_batch_header?.sender_batch_id ?? null };
+  }
   const state = BATCH_STATE[batchStatus] ?? 'pending';
   return {
     providerRef: ref, itemId: null, providerStatus: batchStatus || 'UNKNOWN', state,
     reason: state === 'failed' ? `PayPal reported the payout batch ${batchStatus.toLowerCase()}` : null,
     withdrawalId: withdrawalIdFrom(h?.sender_batch_header?.sender_batch_id),
+    reference: h?.sender_batch_header?.sender_batch_id ?? null,
   };
 }
 
