@@ -1,7 +1,8 @@
 // The staff's withdrawal pages (admin.md §2.7, docs/specs.md#money): Pending Withdraws (search,
 // Approve after a confirmation, Decline with a reason), Withdraw History (no search: status and
 // date filters), both in the shared server table with their state in the URL; and the fee
-// settings form. Four-eyes, the ledger and the audit are decideMoney's.
+// settings form. Four-eyes, the ledger and the audit are decideMoney's. Approve offers paying out
+// through a gateway where one can (modules/payments/payout-staff.tsx); a row shows its payout under its status.
 import { useMemo, useState } from 'react';
 import { Link, useFetcher, useSearchParams } from '@remix-run/react';
 import { getFormProps, getInputProps, getTextareaProps } from '@conform-to/react';
