@@ -1,4 +1,4 @@
-import type { LoaderFunctionArgs } from '@remix-run/node';
+import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { useLoaderData } from '@remix-run/react';
 import { z } from 'zod';
 import { db } from '~/utils/db.server.ts';
@@ -7,9 +7,15 @@ import { listQuery } from '~/components/ui/list-params.ts';
 import { GeneralErrorBoundary } from '~/components/error-boundary.tsx';
 import { staffWithdrawals, STAFF_SORTS, WITHDRAWAL_STATUSES } from '~/modules/money/withdrawals.server.ts';
 import { StaffWithdrawalsPage } from '~/modules/money/withdrawal-staff.tsx';
+import { staffPayoutCheck, withPayouts } from '~/modules/payments/payouts.server.ts';
+import { PayoutCheckSchemas, WITHDRAW_PARSE } from '~/modules/money/withdrawal-schemas.ts';
+import { parseIntent } from '~/components/ui/forms.ts';
+import { replyDone, replyRefused } from '~/utils/reply.server.ts';
+import { clientIp } from '~/utils/request.server.ts';
 
 // /admin/withdraws/history (roles 1, 2) — every withdrawal, all statuses; no search (admin.md
-// §2.7); the status and date filters, sort, page size and page in the URL.
+// §2.7); the status and date filters, sort, page size and page in the URL. Each row shows its
+// payout when it was paid out through a gateway (modules/payments/payouts.server.ts).
 export async function loader({ request }: LoaderFunctionArgs) {
   const sql = db();
   await requireAccess(request, sql);
@@ -20,8 +26,26 @@ export async function loader({ request }: LoaderFunctionArgs) {
   });
   const status = (q.status || null) as (typeof WITHDRAWAL_STATUSES)[number] | null;
   const list = await staffWithdrawals(sql, { ...q, search: '', status });
-  return { ...list, filters: { status: status ?? ('' as const), dateStart: q.dateStart, dateEnd: q.dateEnd } };
+  return { ...list, rows: await withPayouts(sql, list.rows), filters: { status: status ?? ('' as const), dateStart: q.dateStart, dateEnd: q.dateEnd } };
 }
+
+// A payout's 'Check status' (roles 1, 2 as the page): sent again or asked about now, audited.
+export async function action({ request, context }: ActionFunctionArgs) {
+  const sql = db();
+  const s = await requireAccess(request, sql, context);
+  const { intent, submission } = parseIntent(await request.formData(), PayoutCheckSchemas, WITHDRAW_PARSE);
+  if (submission.status !== 'success') return replyRefused(submission, { intent });
+  const r = await staffPayoutCheck(sql, { id: submission.value.id, actorId: s.user.id, ip: clientIp(request, context) });
+  if (!r.ok) return replyRefused(submission, { intent, status: r.status, toast: r.message });
+  return replyDone(submission, PAYOUT_CHECK_TOAST[r.status], { intent });
+}
+
+const PAYOUT_CHECK_TOAST = {
+  requested: 'The payout is not answered yet: it is retried automatically',
+  sent: 'The payout is still in progress at the provider',
+  paid: 'The payout is paid',
+  failed: 'The payout failed: the total is back in the wallet',
+} as const;
 
 export default function Page() {
   const data = useLoaderData<typeof loader>();

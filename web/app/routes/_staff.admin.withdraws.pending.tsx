@@ -7,18 +7,21 @@ import { listQuery } from '~/components/ui/list-params.ts';
 import { parseIntent } from '~/components/ui/forms.ts';
 import { replyDone, replyRefused } from '~/utils/reply.server.ts';
 import { GeneralErrorBoundary } from '~/components/error-boundary.tsx';
-import { decideWithdrawal, staffWithdrawals, STAFF_SORTS } from '~/modules/money/withdrawals.server.ts';
+import { decideWithdrawal, staffWithdrawals, STAFF_SORTS, WITHDRAW_TOASTS } from '~/modules/money/withdrawals.server.ts';
 import { DecisionSchemas, WITHDRAW_PARSE } from '~/modules/money/withdrawal-schemas.ts';
 import { StaffWithdrawalsPage } from '~/modules/money/withdrawal-staff.tsx';
+import { approveWithdrawal, withPayouts, type ApproveResult } from '~/modules/payments/payouts.server.ts';
 
 // /admin/withdraws/pending (roles 1, 2) — the pending withdrawals: search by the customer's email
 // or id, sort, page size and page in the URL; Approve (four-eyes above the site's threshold) and
-// Decline with a reason (the total goes back to the wallet).
+// Decline with a reason (the total goes back to the wallet). Approving offers "Pay manually" or
+// "Pay out through {gateway}" for the gateways that can pay this withdrawal (modules/payments/payouts.server.ts).
 export async function loader({ request }: LoaderFunctionArgs) {
   const sql = db();
   await requireAccess(request, sql);
   const q = listQuery(request, STAFF_SORTS);
-  return staffWithdrawals(sql, { ...q, status: 'pending' });
+  const list = await staffWithdrawals(sql, { ...q, status: 'pending' });
+  return { ...list, rows: await withPayouts(sql, list.rows) };
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -27,11 +30,26 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const { intent, submission } = parseIntent(await request.formData(), DecisionSchemas, WITHDRAW_PARSE);
   if (submission.status !== 'success') return replyRefused(submission, { intent });
   const v = submission.value;
+  if (v.intent === 'approve') {
+    // approve: paid manually or paid out through a gateway (four-eyes, the ledger and the audit are decideMoney's)
+    const a = await approveWithdrawal(sql, { id: v.id, actorId: s.user.id, ip: clientIp(request, context), payout: v.payout ?? 'manual' });
+    if (!a.ok) return replyRefused(submission, { intent, status: a.status, toast: a.message, fieldErrors: a.field ? { [a.field]: [a.message] } : undefined });
+    return replyDone(submission, approvedToast(a), { intent });
+  }
   const r = await decideWithdrawal(sql, {
     id: v.id, actorId: s.user.id, ip: clientIp(request, context), decision: v.intent, reason: v.intent === 'decline' ? v.declineReason : undefined,
   });
   if (!r.ok) return replyRefused(submission, { intent, status: r.status, toast: r.toast, fieldErrors: r.field ? { [r.field]: [r.toast] } : undefined });
   return replyDone(submission, r.toast, { intent });
+}
+
+/** The approval's toast, with what happened to its payout. */
+function approvedToast(a: Extract<ApproveResult, { ok: true }>): string {
+  if (a.state === 'awaiting_second') return WITHDRAW_TOASTS.awaitingSecond;
+  if (!a.payout) return WITHDRAW_TOASTS.approved;
+  if (a.payout.status === 'failed') return 'Withdraw approved, but the payout failed: the total is back in the wallet';
+  if (a.payout.status === 'requested') return 'Withdraw approved: the payout will be sent again shortly';
+  return 'Withdraw approved and sent for payout';
 }
 
 export default function Page() {

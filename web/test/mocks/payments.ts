@@ -12,6 +12,7 @@
 //   get / capture (Bearer), POST /v1/notifications/verify-webhook-signature: the mock PayPal signs
 //   `transmission_id|transmission_time|webhook_id|crc32(body)` with its RSA key (SHA256withRSA, the
 //   documented scheme) and verifies it with its public key, so a changed body or header fails.
+// PayPal Payouts: providers/paypal-payouts.ts (same OAuth tokens).
 import { createSign, createVerify, generateKeyPairSync, randomBytes } from 'node:crypto';
 import { http, HttpResponse } from 'msw';
 import Stripe from 'stripe';
@@ -21,6 +22,7 @@ import { coinpaymentsMock } from './providers/coinpayments.ts';
 import { flutterwaveMock } from './providers/flutterwave.ts';
 import { moonpayMock } from './providers/moonpay.ts';
 import { wipaysMock } from './providers/wipays.ts';
+import { payoutHandlers } from './providers/paypal-payouts.ts';
 
 const STRIPE = 'https://api.stripe.com';
 const id = (prefix: string, n = 12) => `${prefix}${randomBytes(n).toString('hex')}`;
@@ -103,7 +105,10 @@ interface MockOrder {
   purchase_units: { reference_id?: string; custom_id?: string; amount: { currency_code: string; value: string }; payments?: { captures: unknown[] } }[];
   links: { href: string; rel: string; method: string }[];
   returnUrl: string; base: string;
+  payer?: { payer_id: string; email_address: string };
 }
+/** the payer id of every mock PayPal customer */
+export const MOCK_PAYER_ID = 'MOCKPAYER7QX2L';
 export const paypalOrders = new Map<string, MockOrder>();
 const paypalRequests = new Map<string, string>();
 export const paypalCalls: { method: string; path: string; auth: string | null; requestId: string | null; body: unknown }[] = [];
@@ -220,6 +225,8 @@ function paypalHandlersFor(base: string) {
       const capture = { id: `CAP${o.id.slice(-10)}`, status: 'COMPLETED', amount: unit.amount, custom_id: unit.custom_id, final_capture: true, supplementary_data: { related_ids: { order_id: o.id } } };
       o.status = 'COMPLETED';
       o.purchase_units = [{ ...unit, payments: { captures: [capture] } }];
+      // the customer who approved (Orders v2 'payer'): their payer id is where a payout returns money to
+      o.payer = { payer_id: MOCK_PAYER_ID, email_address: 'buyer@example.com' };
       if (paypalAutoWebhook && o.returnUrl) {
         const body = paypalCaptureEvent({ id: o.id, amount: unit.amount, customId: unit.custom_id ?? '' });
         const headers = paypalSignatureHeaders(body, paypalAutoWebhook.webhookId);
@@ -252,7 +259,7 @@ function paypalHandlersFor(base: string) {
 
 export const paypalHandlers = [...paypalHandlersFor(PAYPAL_SANDBOX), ...paypalHandlersFor(PAYPAL_LIVE)];
 
-export const paymentHandlers = [...stripeHandlers, ...paypalHandlers];
+export const paymentHandlers = [...stripeHandlers, ...paypalHandlers, ...payoutHandlers(bearerOk)];
 
 /** Every provider's handlers: what MOCKS=1 answers the server's calls with. */
 export const allPaymentHandlers = [...paymentHandlers, ...moreProviderHandlers];

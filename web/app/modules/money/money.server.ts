@@ -258,6 +258,14 @@ export interface DecisionInput {
   decision: Decision;
   /** required to decline a withdrawal; optional for a deposit */
   reason?: string | null;
+  /**
+   * Runs inside the transaction of a final approval (not a first of two): a withdrawal paid out
+   * through a provider records its payout here (modules/payments/payouts.server.ts), so exactly one
+   * payout exists whatever the number of concurrent approvals.
+   */
+  onApproved?: (tx: Sql) => Promise<void>;
+  /** where an approved withdrawal's money goes, for the customer's notification (default: their bank account) */
+  destination?: string;
 }
 
 export type DecisionResult =
@@ -322,6 +330,7 @@ export async function decideMoney(sql: Sql, d: DecisionInput): Promise<DecisionR
       await tx`UPDATE ${table} SET status = 'approved', decided_by = ${d.actorId}, decided_at = now(),
                  balance_after = coalesce(${balanceAfter}::numeric, balance_after) WHERE id = ${d.id}`;
       await audit(tx, { actorId: d.actorId, action: `${d.kind}.approve`, targetKind: d.kind, targetId: d.id, before, after: { status: 'approved', ...figures, balanceAfter }, ip: d.ip });
+      if (d.onApproved) await d.onApproved(tx);
     } else {
       if (d.kind === 'withdrawal') {
         await tx`SELECT 1 FROM post_ledger(${row.balance_id}, ${row.total}::numeric, 'withdrawal_refund', 'withdrawal', ${String(d.id)},
@@ -336,7 +345,7 @@ export async function decideMoney(sql: Sql, d: DecisionInput): Promise<DecisionR
     notices.push(await addNotification(tx, Number(row.user_id), {
       title: `${LABEL[d.kind]} #${d.id} ${decision}`,
       description: decision === 'approved'
-        ? (d.kind === 'deposit' ? `${amountText} was credited to your wallet.` : `${amountText} is on its way to your bank account.`)
+        ? (d.kind === 'deposit' ? `${amountText} was credited to your wallet.` : `${amountText} is on its way to ${d.destination ?? 'your bank account'}.`)
         : (d.kind === 'withdrawal' ? `${row.total} ${currency} is back in your wallet. Reason: ${reason}` : `Reason: ${reason ?? ''}`),
       url: d.kind === 'deposit' ? '/deposits?tab=history' : '/withdraws?tab=history',
       data: { kind: 'money.decided', subject: d.kind, id: d.id, decision, amount: d.kind === 'withdrawal' && decision === 'declined' ? row.total : row.amount, currency, reason },

@@ -52,7 +52,12 @@ const withdrawalId = z.string({ required_error: 'Withdrawal not found' })
 
 /** Approve (after a confirmation) and decline (with a reason) on /admin/withdraws/pending. */
 export const DecisionSchemas = {
-  approve: z.object({ intent: z.literal('approve'), id: withdrawalId }),
+  approve: z.object({
+    intent: z.literal('approve'),
+    id: withdrawalId,
+    // 'manual' (the bank transfer staff make) or a gateway that pays out (modules/payments/payouts.server.ts)
+    payout: z.string().regex(/^(manual|[a-z]{2,20})$/, { message: 'Choose how to pay this withdrawal' }).optional(),
+  }),
   decline: z.object({
     intent: z.literal('decline'),
     id: withdrawalId,
@@ -60,6 +65,11 @@ export const DecisionSchemas = {
       .min(1, { message: 'Decline reason is required' })
       .max(500, { message: 'Decline reason allows at most 500 characters' }),
   }),
+};
+
+/** Withdraw History: a staff member asks for a payout's news now (modules/payments/payouts.server.ts). */
+export const PayoutCheckSchemas = {
+  payout_check: z.object({ intent: z.literal('payout_check'), id: withdrawalId }),
 };
 
 // ---------------------------------------------------------------- fee settings

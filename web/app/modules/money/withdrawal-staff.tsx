@@ -1,7 +1,8 @@
 // The staff's withdrawal pages (admin.md §2.7, docs/specs.md#money): Pending Withdraws (search,
 // Approve after a confirmation, Decline with a reason), Withdraw History (no search: status and
 // date filters), both in the shared server table with their state in the URL; and the fee
-// settings form. Four-eyes, the ledger and the audit are decideMoney's.
+// settings form. Four-eyes, the ledger and the audit are decideMoney's. Approve offers paying out
+// through a gateway where one can (modules/payments/payout-staff.tsx); a row shows its payout under its status.
 import { useMemo, useState } from 'react';
 import { Link, useFetcher, useSearchParams } from '@remix-run/react';
 import { getFormProps, getInputProps, getTextareaProps } from '@conform-to/react';
@@ -21,9 +22,14 @@ import { DecisionSchemas, FeeSettingsSchema, WITHDRAW_PARSE } from './withdrawal
 import { WithdrawalStatusChip, useMethodLabel } from './withdrawal-parts.tsx';
 import type { BankDetails } from './money.server.ts';
 import type { StaffWithdrawalRow, WithdrawalStatus } from './withdrawals.server.ts';
+import { ApprovePayoutDialog, PayoutCell } from '~/modules/payments/payout-staff.tsx';
+import type { PayoutView } from '~/modules/payments/payouts.server.ts';
+
+/** A row with its payout (modules/payments/payouts.server.ts) and, pending, the gateways that can pay it out. */
+export type StaffPayoutRow = StaffWithdrawalRow & { payout?: PayoutView | null; payoutOptions?: string[] };
 
 export interface StaffWithdrawalsData {
-  rows: StaffWithdrawalRow[];
+  rows: StaffPayoutRow[];
   total: number;
   /** above countLimit matching withdrawals the total is PostgreSQL's estimate */
   estimated?: boolean;
@@ -33,7 +39,7 @@ export interface StaffWithdrawalsData {
 }
 
 type T = (key: string, values?: Record<string, unknown>) => string;
-type Acting = { decision: 'approve' | 'decline'; id: number } | null;
+type Acting = { decision: 'approve' | 'decline'; id: number; options?: string[] } | null;
 
 export function StaffWithdrawalsPage({ mode, data }: { mode: 'pending' | 'history'; data: StaffWithdrawalsData }) {
   const { t } = useTranslation();
@@ -83,7 +89,8 @@ export function StaffWithdrawalsPage({ mode, data }: { mode: 'pending' | 'histor
       ) : null}
       {mode === 'pending' ? (
         <>
-          <ConfirmDialog open={acting?.decision === 'approve'} onClose={() => setActing(null)} intent="approve" fields={{ id: acting?.id ?? '' }}
+          <ApprovePayoutDialog id={acting?.decision === 'approve' && acting.options?.length ? acting.id : null} options={acting?.options ?? []} onClose={() => setActing(null)} />
+          <ConfirmDialog open={acting?.decision === 'approve' && !acting.options?.length} onClose={() => setActing(null)} intent="approve" fields={{ id: acting?.id ?? '' }}
             title={t('Approve withdrawal')} message={t('Are you sure to approve withdrawal #{{id}}?', { id: acting?.id ?? '' })}
             confirmLabel={t('Approve')} danger={false} />
           <FormDialog open={acting?.decision === 'decline'} onClose={() => setActing(null)} title={t('Decline withdrawal')}
@@ -107,9 +114,9 @@ export function StaffWithdrawalsPage({ mode, data }: { mode: 'pending' | 'histor
   );
 }
 
-function staffColumns(t: T, f: Formatter, method: (g: string) => string, act: ((a: Acting) => void) | null): ColumnDef<StaffWithdrawalRow>[] {
-  const money = (v: string, r: StaffWithdrawalRow) => f.money(v, r.currency);
-  const columns: ColumnDef<StaffWithdrawalRow>[] = [
+function staffColumns(t: T, f: Formatter, method: (g: string) => string, act: ((a: Acting) => void) | null): ColumnDef<StaffPayoutRow>[] {
+  const money = (v: string, r: StaffPayoutRow) => f.money(v, r.currency);
+  const columns: ColumnDef<StaffPayoutRow>[] = [
     { id: 'id', header: t('ID'), cell: ({ row }) => row.original.id },
     {
       id: 'user', header: t('User'), enableSorting: false,
@@ -129,7 +136,13 @@ function staffColumns(t: T, f: Formatter, method: (g: string) => string, act: ((
     { id: 'total', header: t('Total'), enableSorting: false, cell: ({ row }) => money(row.original.total, row.original) },
     {
       id: 'status', header: t('Status'), enableSorting: false,
-      cell: ({ row }) => <WithdrawalStatusChip status={row.original.status} awaitingSecond={row.original.awaitingSecond} />,
+      // a withdrawal paid out through a gateway shows its payout under its status
+      cell: ({ row }) => (
+        <span className="status-cell">
+          <WithdrawalStatusChip status={row.original.status} awaitingSecond={row.original.awaitingSecond} />
+          {row.original.payout ? <PayoutCell withdrawalId={row.original.id} payout={row.original.payout} /> : null}
+        </span>
+      ),
     },
     { id: 'created_at', header: t('Date'), cell: ({ row }) => <span className="cell-date">{f.dateTime(row.original.createdAt)}</span> },
   ];
@@ -138,7 +151,7 @@ function staffColumns(t: T, f: Formatter, method: (g: string) => string, act: ((
       id: 'actions', header: t('Actions'), enableSorting: false,
       cell: ({ row }) => (row.original.status === 'pending' ? (
         <span className="row-actions">
-          <button type="button" className="btn btn-sm btn-primary" onClick={() => act({ decision: 'approve', id: row.original.id })}
+          <button type="button" className="btn btn-sm btn-primary" onClick={() => act({ decision: 'approve', id: row.original.id, options: row.original.payoutOptions })}
             aria-label={t('Approve withdrawal #{{id}}', { id: row.original.id })}>{t('Approve')}</button>
           <button type="button" className="btn btn-sm btn-danger" onClick={() => act({ decision: 'decline', id: row.original.id })}
             aria-label={t('Decline withdrawal #{{id}}', { id: row.original.id })}>{t('Decline')}</button>

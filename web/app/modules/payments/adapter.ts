@@ -62,6 +62,12 @@ export interface VerifiedEvent {
   /** exact decimal string in major units, and the ISO currency, as the provider reports them */
   amount: string;
   currency: string;
+  /**
+   * The payer's own account at the provider when the provider's verified answer names it (PayPal's
+   * payer id on a captured order): kept with the event, it is where a payout of a later withdrawal
+   * returns money to (modules/payments/payouts.server.ts). Optional: most providers do not say.
+   */
+  payerAccount?: string | null;
 }
 
 /** A notification refused before anything was read from it. */

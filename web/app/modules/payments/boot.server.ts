@@ -1,10 +1,11 @@
 // What the payments module runs in a web process (called once from entry.server.tsx): the mock
 // providers under MOCKS=1, and the reconciliation job of pending card deposits (every minute; one
-// process at a time does the work, by an advisory lock).
+// process at a time does the work, by an advisory lock), and the payout job (payouts.server.ts).
 import { db } from '~/utils/db.server.ts';
 import { env } from '~/utils/env.server.ts';
 import { seedMockKeys } from './mocks.server.ts';
 import { startReconcileJob } from './payments.server.ts';
+import { startPayoutJob } from './payouts.server.ts';
 
 let booted = false;
 
@@ -14,4 +15,5 @@ export function bootPayments(): void {
   const sql = db();
   seedMockKeys(sql).catch((e) => console.error('[payments] mock providers failed to start', e));
   startReconcileJob(sql);
+  startPayoutJob(sql);
 }

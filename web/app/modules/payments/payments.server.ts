@@ -25,6 +25,7 @@ import { gatewayConfig } from '~/modules/gateways/gateways.server.ts';
 import { stripeAdapter } from './adapters/stripe.server.ts';
 import { paypalAdapter } from './adapters/paypal.server.ts';
 import { MORE_ADAPTERS } from './adapters/more.server.ts';
+import { handlePayoutNotification } from './payouts.server.ts';
 
 /** The gateways with a working adapter; every other card / wallet gateway is 'not available in this version'. */
 export const ADAPTERS: Record<string, GatewayAdapter> = { stripe: stripeAdapter, paypal: paypalAdapter, ...MORE_ADAPTERS };
@@ -68,7 +69,7 @@ export async function applyEvent(sql: Sql, gateway: string, ev: VerifiedEvent, k
     : await sql`SELECT id, reference FROM deposits WHERE gateway = ${gateway} AND reference = ${ev.providerRef}`;
   const depositId = dep && (dep.reference === null || dep.reference === ev.providerRef) ? Number(dep.id) : null;
   const amount = /^\d{1,18}(\.\d{1,8})?$/.test(ev.amount) ? ev.amount : null;
-  const summary = { ...raw, providerRef: ev.providerRef, depositId: ev.depositId, state: ev.state, amount: ev.amount, currency: ev.currency };
+  const summary = { ...raw, providerRef: ev.providerRef, depositId: ev.depositId, state: ev.state, amount: ev.amount, currency: ev.currency, ...(ev.payerAccount ? { payerAccount: ev.payerAccount } : {}) };
 
   const [inserted] = await sql`
     INSERT INTO payment_events (deposit_id, gateway, event_id, kind, state, amount, currency, raw)
@@ -152,7 +153,17 @@ export async function handleWebhook(sql: Sql, gateway: string, request: Request,
   }
   const ack = adapter.acknowledge ?? { status: 200, body: '{"received":true}' };
   const answer = { status: ack.status, body: ack.body, contentType: 'application/json' };
-  if (!ev) return answer; // an event kind we do not act on
+  if (!ev) {
+    // not about a deposit: a payout's notification (payouts.server.ts), verified above; a failure
+    // of ours answers 500 so the provider delivers it again
+    try {
+      await handlePayoutNotification(sql, gateway, rawBody);
+    } catch (e) {
+      log(`${gateway} payout notification failed: ${e instanceof Error ? e.message : String(e)}`);
+      return json(500, { error: 'payout_unavailable' });
+    }
+    return answer;
+  }
   await applyEvent(sql, gateway, ev, 'webhook');
   return answer;
 }

@@ -32,7 +32,8 @@ function credentials(config: GatewayConfig): { id: string; secret: string } {
   return { id: config.key1, secret: config.key2 };
 }
 
-async function accessToken(config: GatewayConfig): Promise<string> {
+/** An OAuth access token (cached until it expires); the payouts adapter (paypal-payout.server.ts) uses it too. */
+export async function accessToken(config: GatewayConfig): Promise<string> {
   const { id, secret } = credentials(config);
   const base = paypalBase(config);
   const cacheKey = `${base}|${id}`;
@@ -68,6 +69,8 @@ interface Order {
   status: string;
   links?: { href: string; rel: string }[];
   purchase_units?: { reference_id?: string; custom_id?: string; amount?: Money; payments?: { captures?: Capture[] } }[];
+  /** the customer's PayPal account once they approved (Orders v2 'payer'): where a payout returns money to */
+  payer?: { payer_id?: string };
 }
 
 const depositIdOf = (raw: string | undefined) => (raw && /^[1-9]\d{0,15}$/.test(raw) ? Number(raw) : null);
@@ -90,6 +93,7 @@ function readOrder(o: Order): Omit<VerifiedEvent, 'eventId'> {
     state,
     amount: money?.value ?? '',
     currency: (money?.currency_code ?? '').toUpperCase(),
+    payerAccount: typeof o.payer?.payer_id === 'string' && /^[A-Z0-9]{1,20}$/.test(o.payer.payer_id) ? o.payer.payer_id : null,
   };
 }
 

@@ -1,0 +1,430 @@
+// Payouts of approved withdrawals through a payment provider (issue 13: "where the provider offers
+// it, pay out a withdrawal"). Today: PayPal Payouts, to the PayPal account that funded the
+// customer's own earlier PayPal deposit (return to source; README "Payment gateways" says why the
+// other gateways do not pay out).
+//
+// The flow, and what makes it safe:
+//   1. On Pending Withdraws a staff member approves with "Pay manually" (the bank transfer of
+//      today) or "Pay out through PayPal" when the gateway can pay this withdrawal (payoutOptions).
+//   2. Only the final approval counts (four-eyes: a first of two approvals sends nothing). Its
+//      transaction (decideMoney's onApproved) writes the withdrawal_payouts row, keyed by the
+//      withdrawal id, with its audit row: of any number of concurrent approvals one succeeds and one
+//      payout exists.
+//   3. After the commit, sendPayout claims the row (one UPDATE … WHERE status = 'requested' and no
+//      live claim) and calls the provider with the withdrawal's own reference as its idempotency key
+//      (PayPal's sender_batch_id), chosen once with the row: a retry after a timeout or a crash never pays twice.
+//   4. The provider's answers (the create call, its signed notifications, our status checks) are
+//      payout_events rows, unique by the provider's event id (a replay changes nothing), and move the
+//      payout to 'paid' or 'failed'.
+//   5. A payout the provider reports failed (refused, denied, blocked, returned, refunded) never
+//      leaves the customer debited: the withdrawal's total comes back through the ledger
+//      ('withdrawal_refund', the same entry a decline writes, so it is posted once), the withdrawal
+//      becomes 'declined' with the reason 'Payout failed: …', the customer is notified and the
+//      change is audited (actor: the provider, null). A payout reported paid after that is never
+//      applied: it is held for staff review (the event 'rejected' with its reason, and a log line).
+// A background job (startPayoutJob) retries payouts whose call did not get an answer and asks the
+// provider about payouts without news.
+import { randomBytes } from 'node:crypto';
+import type { Sql } from '~/utils/db.server.ts';
+import { audit } from '~/modules/audit/audit.server.ts';
+import { gatewayConfig } from '~/modules/gateways/gateways.server.ts';
+import { decideMoney } from '~/modules/money/money.server.ts';
+import { addNotification, publishNotices, type Notice } from '~/modules/notifications/notifications.server.ts';
+import { PayoutRefused, paypalPayouts, payoutRef, type PayoutAdapter, type PayoutNotice, type PayoutState, type PayoutStatus } from './adapters/paypal-payout.server.ts';
+
+/** The gateways that can pay a withdrawal out, by payment_gateways.name. */
+export const PAYOUT_ADAPTERS: Record<string, PayoutAdapter> = { paypal: paypalPayouts };
+
+/** The customer-facing name of a payout gateway's account ('your PayPal account'). */
+const GATEWAY_NAMES: Record<string, string> = { paypal: 'PayPal' };
+
+export const payoutAdapterFor = (gateway: string): PayoutAdapter | null => (Object.hasOwn(PAYOUT_ADAPTERS, gateway) ? PAYOUT_ADAPTERS[gateway] : null);
+
+export type PayoutStatusName = 'requested' | 'sent' | 'paid' | 'failed';
+
+/** A withdrawal's payout, as the admin's lists show it. */
+export interface PayoutView {
+  gateway: string;
+  status: PayoutStatusName;
+  providerRef: string | null;
+  providerStatus: string | null;
+  reason: string | null;
+  lastError: string | null;
+  updatedAt: string;
+  /** what the provider said, oldest first (payout_events) */
+  events: PayoutEventRow[];
+}
+
+export interface PayoutEventRow {
+  id: number;
+  createdAt: string;
+  kind: string;
+  state: PayoutState;
+  outcome: 'received' | 'verified' | 'applied' | 'rejected';
+  reason: string | null;
+  eventId: string;
+}
+
+const log = (message: string, data: Record<string, unknown> = {}) => console.warn(`[payouts] ${message}`, JSON.stringify(data));
+
+/** A gateway a payout may go through now: an adapter, active, its API keys saved. */
+async function payoutReady(sql: Sql, gateway: string) {
+  const adapter = payoutAdapterFor(gateway);
+  if (!adapter) return null;
+  const config = await gatewayConfig(sql, gateway);
+  return config && config.active && config.key1?.trim() && config.key2?.trim() ? { adapter, config } : null;
+}
+
+/**
+ * Where a withdrawal's PayPal payout goes: the payer id PayPal itself reported (captured order,
+ * verified status) for the customer's latest approved PayPal deposit into a wallet of the same
+ * currency. Null: the customer never paid by PayPal, so there is no account of theirs to return to.
+ */
+export async function paypalReceivers(sql: Sql, withdrawalIds: number[]): Promise<Map<number, { receiver: string; depositId: number }>> {
+  const out = new Map<number, { receiver: string; depositId: number }>();
+  if (withdrawalIds.length === 0) return out;
+  const rows = await sql`
+    SELECT w.id, r.account, r.deposit_id
+      FROM withdrawals w JOIN balances wb ON wb.id = w.balance_id
+      CROSS JOIN LATERAL (
+        SELECT pe.raw->>'payerAccount' AS account, d.id AS deposit_id
+          FROM deposits d JOIN balances db ON db.id = d.balance_id AND db.currency = wb.currency
+          JOIN payment_events pe ON pe.deposit_id = d.id AND pe.gateway = 'paypal' AND pe.state = 'paid' AND pe.outcome = 'applied'
+         WHERE d.user_id = w.user_id AND d.gateway = 'paypal' AND d.status = 'approved' AND pe.raw ? 'payerAccount'
+         ORDER BY d.id DESC, pe.id DESC LIMIT 1) r
+     WHERE w.id IN ${sql(withdrawalIds)}`;
+  for (const r of rows) {
+    if (/^[A-Z0-9]{1,20}$/.test(r.account ?? '')) out.set(Number(r.id), { receiver: r.account, depositId: Number(r.deposit_id) });
+  }
+  return out;
+}
+
+/** Where each withdrawal's payout through `gateway` would go (see paypalReceivers). */
+async function receiversFor(sql: Sql, gateway: string, withdrawalIds: number[]) {
+  return gateway === 'paypal' ? paypalReceivers(sql, withdrawalIds) : new Map<number, { receiver: string; depositId: number }>();
+}
+
+/** Which gateways can pay out each of these pending withdrawals (the approve dialog's choices). */
+export async function payoutOptions(sql: Sql, rows: { id: number; amount: string; currency: string }[]): Promise<Map<number, string[]>> {
+  const out = new Map<number, string[]>(rows.map((r) => [r.id, []]));
+  if (rows.length === 0) return out;
+  for (const g of Object.keys(PAYOUT_ADAPTERS)) {
+    if (!(await payoutReady(sql, g))) continue;
+    const fit = rows.filter((r) => !PAYOUT_ADAPTERS[g].check({ withdrawalId: r.id, amount: r.amount, currency: r.currency }));
+    const to = await receiversFor(sql, g, fit.map((r) => r.id));
+    for (const r of fit) if (to.has(r.id)) out.get(r.id)!.push(g);
+  }
+  return out;
+}
+
+/** The payouts of a page of withdrawals, by withdrawal id (the primary key). */
+export async function payoutsOf(sql: Sql, withdrawalIds: number[]): Promise<Map<number, PayoutView>> {
+  const out = new Map<number, PayoutView>();
+  if (withdrawalIds.length === 0) return out;
+  const [rows, events] = await Promise.all([
+    sql`SELECT withdrawal_id, gateway, status, provider_ref, provider_status, reason, last_error, updated_at
+          FROM withdrawal_payouts WHERE withdrawal_id IN ${sql(withdrawalIds)}`,
+    sql`SELECT id, withdrawal_id, created_at, kind, state, outcome, reason, event_id
+          FROM payout_events WHERE withdrawal_id IN ${sql(withdrawalIds)} ORDER BY withdrawal_id, id`,
+  ]);
+  for (const r of rows) {
+    out.set(Number(r.withdrawal_id), {
+      gateway: r.gateway, status: r.status, providerRef: r.provider_ref ?? null, providerStatus: r.provider_status ?? null,
+      reason: r.reason ?? null, lastError: r.last_error ?? null, updatedAt: (r.updated_at as Date).toISOString(), events: [],
+    });
+  }
+  for (const e of events) {
+    out.get(Number(e.withdrawal_id))?.events.push({
+      id: Number(e.id), createdAt: (e.created_at as Date).toISOString(), kind: e.kind, state: e.state, outcome: e.outcome, reason: e.reason ?? null, eventId: e.event_id,
+    });
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------- the staff's approval
+
+export type PayoutChoice = 'manual' | string;
+
+export type ApproveResult =
+  | { ok: true; state: 'approved' | 'awaiting_second'; payout: PayoutView | null }
+  | { ok: false; status: number; message: string; field?: string };
+
+/**
+ * A staff member approves a pending withdrawal, paid manually or through a gateway. The gateway is
+ * checked on the server (it can pay this withdrawal now); the payout is recorded by the final
+ * approval's transaction and sent after it committed.
+ */
+export async function approveWithdrawal(sql: Sql, a: { id: number; actorId: number; ip: string | null; payout: PayoutChoice }): Promise<ApproveResult> {
+  let target: { gateway: string; receiver: string; depositId: number } | null = null;
+  if (a.payout !== 'manual') {
+    const ready = await payoutReady(sql, a.payout);
+    const [w] = await sql`SELECT w.amount::text AS amount, trim(b.currency) AS currency FROM withdrawals w JOIN balances b ON b.id = w.balance_id WHERE w.id = ${a.id}`;
+    if (!w) return { ok: false, status: 404, message: 'Withdrawal not found' };
+    const to = ready && w && !ready.adapter.check({ withdrawalId: a.id, amount: w.amount, currency: w.currency }) ? (await receiversFor(sql, a.payout, [a.id])).get(a.id) : null;
+    if (!to) return { ok: false, status: 400, message: 'This withdrawal cannot be paid out through this gateway', field: 'payout' };
+    target = { gateway: a.payout, ...to };
+  }
+  const r = await decideMoney(sql, {
+    kind: 'withdrawal', id: a.id, actorId: a.actorId, ip: a.ip, decision: 'approve',
+    destination: target ? `your ${GATEWAY_NAMES[target.gateway] ?? target.gateway} account` : undefined,
+    onApproved: target ? async (tx) => {
+      const reference = payoutRef(a.id, randomBytes(5).toString('hex'));
+      await tx`INSERT INTO withdrawal_payouts (withdrawal_id, gateway, reference, receiver, source_deposit_id, requested_by)
+               VALUES (${a.id}, ${target.gateway}, ${reference}, ${target.receiver}, ${target.depositId}, ${a.actorId})`;
+      await audit(tx, {
+        actorId: a.actorId, action: 'withdrawal.payout_request', targetKind: 'withdrawal', targetId: a.id, ip: a.ip,
+        after: { gateway: target.gateway, reference, receiver: target.receiver, sourceDepositId: target.depositId },
+      });
+    } : undefined,
+  });
+  if (!r.ok) return r;
+  if (r.state === 'declined') return { ok: false, status: 409, message: 'This withdrawal was already declined' };
+  if (r.state === 'awaiting_second' || !target) return { ok: true, state: r.state, payout: null };
+  // approved and recorded: a failure of ours while sending leaves the payout requested for the job
+  await sendPayout(sql, a.id).catch((e) => log(`payout of withdrawal ${a.id} not sent: ${e instanceof Error ? e.message : String(e)}`));
+  return { ok: true, state: 'approved', payout: (await payoutsOf(sql, [a.id])).get(a.id) ?? null };
+}
+
+/**
+ * Withdraw History's 'Check status': a requested payout is sent (its claim respected, the same
+ * reference), a sent one is asked about; a settled one is left as it is. Audited.
+ */
+export async function staffPayoutCheck(sql: Sql, c: { id: number; actorId: number; ip: string | null }): Promise<{ ok: true; status: PayoutStatusName } | { ok: false; status: number; message: string }> {
+  const [p] = await sql`SELECT status FROM withdrawal_payouts WHERE withdrawal_id = ${c.id}`;
+  if (!p) return { ok: false, status: 404, message: 'Payout not found' };
+  if (p.status === 'paid' || p.status === 'failed') return { ok: false, status: 409, message: 'This payout is already settled' };
+  if (p.status === 'requested') await sendPayout(sql, c.id);
+  else await refreshPayout(sql, c.id);
+  const [now] = await sql`SELECT status, provider_status FROM withdrawal_payouts WHERE withdrawal_id = ${c.id}`;
+  await audit(sql, { actorId: c.actorId, action: 'withdrawal.payout_check', targetKind: 'withdrawal', targetId: c.id, ip: c.ip,
+    before: { payout: p.status }, after: { payout: now.status, providerStatus: now.provider_status } });
+  return { ok: true, status: now.status as PayoutStatusName };
+}
+
+// ---------------------------------------------------------------- sending
+
+/** How long a claim on a payout call lasts: an answer never received is retried after it. */
+export const CLAIM_SECONDS = 120;
+
+/**
+ * Sends a requested payout to its provider, once: the row is claimed first (a concurrent call, or
+ * the job, finds it claimed and does nothing). A refusal fails the payout (money back); no answer
+ * (network, 5xx) leaves it requested, retried after the claim expires with the same reference.
+ */
+export async function sendPayout(sql: Sql, withdrawalId: number): Promise<PayoutStatusName | null> {
+  const [p] = await sql`
+    UPDATE withdrawal_payouts SET attempts = attempts + 1, claimed_at = now(), updated_at = now()
+     WHERE withdrawal_id = ${withdrawalId} AND status = 'requested'
+       AND (claimed_at IS NULL OR claimed_at < now() - make_interval(secs => ${CLAIM_SECONDS}))
+     RETURNING gateway, reference, receiver`;
+  if (!p) {
+    const [now] = await sql`SELECT status FROM withdrawal_payouts WHERE withdrawal_id = ${withdrawalId}`;
+    return (now?.status as PayoutStatusName | undefined) ?? null;
+  }
+  const [w] = await sql`SELECT w.amount::text AS amount, trim(b.currency) AS currency FROM withdrawals w JOIN balances b ON b.id = w.balance_id WHERE w.id = ${withdrawalId}`;
+  const ready = await payoutReady(sql, p.gateway);
+  if (!ready) {
+    await sql`UPDATE withdrawal_payouts SET last_error = 'The gateway is switched off or has no keys', updated_at = now() WHERE withdrawal_id = ${withdrawalId}`;
+    return 'requested';
+  }
+  let st: PayoutStatus;
+  try {
+    st = await ready.adapter.createPayout(ready.config, { withdrawalId, reference: p.reference, amount: w.amount, currency: w.currency, receiver: p.receiver });
+  } catch (e) {
+    const message = e instanceof Error ? e.message : String(e);
+    if (e instanceof PayoutRefused) {
+      await recordEvent(sql, p.gateway, withdrawalId, `create:${p.reference}`, 'create', 'failed', { error: message });
+      await failPayout(sql, withdrawalId, `Payout failed: ${message}`);
+      return 'failed';
+    }
+    log(`${p.gateway} payout of withdrawal ${withdrawalId} got no answer: ${message}`);
+    await sql`UPDATE withdrawal_payouts SET last_error = ${message.slice(0, 300)}, updated_at = now() WHERE withdrawal_id = ${withdrawalId}`;
+    return 'requested';
+  }
+  if (st.withdrawalId !== null && st.withdrawalId !== withdrawalId) {
+    // the provider answered about another payout: never trusted, held for a person
+    log(`${p.gateway} answered payout ${st.providerRef} for withdrawal ${st.withdrawalId}, asked for ${withdrawalId}`);
+    await sql`UPDATE withdrawal_payouts SET last_error = 'The provider answered about another payout', updated_at = now() WHERE withdrawal_id = ${withdrawalId}`;
+    return 'requested';
+  }
+  await sql`UPDATE withdrawal_payouts SET status = 'sent', provider_ref = ${st.providerRef}, provider_item_id = ${st.itemId},
+              provider_status = ${st.providerStatus}, last_error = NULL, updated_at = now()
+             WHERE withdrawal_id = ${withdrawalId} AND status = 'requested'`;
+  await applyPayoutStatus(sql, p.gateway, st, `create:${p.reference}`, 'create');
+  const [now] = await sql`SELECT status FROM withdrawal_payouts WHERE withdrawal_id = ${withdrawalId}`;
+  return now.status as PayoutStatusName;
+}
+
+// ---------------------------------------------------------------- what the provider says
+
+export type PayoutOutcome = 'verified' | 'applied' | 'rejected' | 'replay';
+
+/** One payout_events row; null when that event id was stored before (a replay). */
+async function recordEvent(sql: Sql, gateway: string, withdrawalId: number | null, eventId: string, kind: string, state: PayoutState, raw: Record<string, unknown>) {
+  const [row] = await sql`
+    INSERT INTO payout_events (withdrawal_id, gateway, event_id, kind, state, raw)
+    VALUES (${withdrawalId}, ${gateway}, ${eventId.slice(0, 200)}, ${kind}, ${state}, ${sql.json(raw as never)})
+    ON CONFLICT (gateway, event_id) DO NOTHING RETURNING id`;
+  return row ? Number(row.id) : null;
+}
+
+const finish = (sql: Sql, eventRow: number, outcome: Exclude<PayoutOutcome, 'replay'>, reason: string | null) =>
+  sql`UPDATE payout_events SET outcome = ${outcome}, reason = ${reason} WHERE id = ${eventRow}`;
+
+/**
+ * A provider's word about a payout (create answer, notification, status check), stored once under
+ * `eventId`, then applied: paid → 'paid'; failed → the money back (failPayout); pending → noted.
+ */
+export async function applyPayoutStatus(sql: Sql, gateway: string, st: PayoutStatus, eventId: string, kind: string, extra: Record<string, unknown> = {}): Promise<PayoutOutcome> {
+  // by the provider's payout id, or (a notification faster than our storing of that id) by our reference
+  let [p] = await sql`SELECT withdrawal_id, status FROM withdrawal_payouts WHERE gateway = ${gateway} AND provider_ref = ${st.providerRef}`;
+  if (!p && st.reference) {
+    [p] = await sql`UPDATE withdrawal_payouts SET provider_ref = ${st.providerRef}, status = CASE WHEN status = 'requested' THEN 'sent' ELSE status END, updated_at = now()
+                     WHERE gateway = ${gateway} AND reference = ${st.reference} AND provider_ref IS NULL RETURNING withdrawal_id, status`;
+  }
+  const withdrawalId = p ? Number(p.withdrawal_id) : null;
+  const raw = { ...extra, providerRef: st.providerRef, itemId: st.itemId, providerStatus: st.providerStatus, reason: st.reason };
+  const eventRow = await recordEvent(sql, gateway, withdrawalId, eventId, kind, st.state, raw);
+  if (eventRow === null) return 'replay';
+  const done = async (outcome: Exclude<PayoutOutcome, 'replay'>, reason: string | null) => {
+    await finish(sql, eventRow, outcome, reason);
+    if (outcome === 'rejected') log(`${gateway} payout event ${eventId} rejected: ${reason}`, { withdrawalId });
+    return outcome;
+  };
+  if (withdrawalId === null) return done('rejected', 'Unknown payout');
+  if (st.withdrawalId !== null && st.withdrawalId !== withdrawalId) return done('rejected', 'The payout names another withdrawal');
+
+  if (st.state === 'pending') {
+    await sql`UPDATE withdrawal_payouts SET provider_status = ${st.providerStatus}, updated_at = now() WHERE withdrawal_id = ${withdrawalId} AND status = 'sent'`;
+    return done('verified', `Payout ${st.providerStatus.toLowerCase()} at the provider`);
+  }
+  if (st.state === 'failed') {
+    const r = await failPayout(sql, withdrawalId, `Payout failed: ${st.reason ?? st.providerStatus}`, st.providerStatus);
+    return done(r ? 'applied' : 'verified', r ? st.reason : 'Already failed: the money was returned before');
+  }
+  // paid
+  const marked = await sql.begin(async (t) => {
+    const tx = t as unknown as Sql;
+    const [row] = await tx`SELECT status FROM withdrawal_payouts WHERE withdrawal_id = ${withdrawalId} FOR UPDATE`;
+    if (row.status === 'paid') return 'already';
+    if (row.status === 'failed') return 'after_failure';
+    await tx`UPDATE withdrawal_payouts SET status = 'paid', provider_status = ${st.providerStatus}, provider_item_id = coalesce(${st.itemId}, provider_item_id),
+               reason = NULL, updated_at = now() WHERE withdrawal_id = ${withdrawalId}`;
+    await audit(tx, { actorId: null, action: 'withdrawal.payout_paid', targetKind: 'withdrawal', targetId: withdrawalId,
+      before: { payout: row.status }, after: { payout: 'paid', gateway, providerRef: st.providerRef, providerStatus: st.providerStatus } });
+    return 'paid';
+  });
+  if (marked === 'after_failure') return done('rejected', 'Reported paid after the payout failed and the money was returned: to be reviewed');
+  return done(marked === 'paid' ? 'applied' : 'verified', marked === 'paid' ? null : 'Already paid');
+}
+
+/**
+ * A failed payout: the withdrawal's total back to the wallet through the ledger (the decline's
+ * 'withdrawal_refund' entry, posted once whatever the number of reports), the withdrawal declined
+ * with the reason, the customer notified, audited. False when it had failed before.
+ */
+export async function failPayout(sql: Sql, withdrawalId: number, reason: string, providerStatus: string | null = null): Promise<boolean> {
+  const notices: Notice[] = [];
+  const text = reason.slice(0, 500);
+  const changed = await sql.begin(async (t) => {
+    const tx = t as unknown as Sql;
+    const [p] = await tx`SELECT status, gateway FROM withdrawal_payouts WHERE withdrawal_id = ${withdrawalId} FOR UPDATE`;
+    if (!p || p.status === 'failed') return false;
+    const [w] = await tx`SELECT w.user_id, w.balance_id, w.status, w.total::text AS total, trim(b.currency) AS currency
+                           FROM withdrawals w JOIN balances b ON b.id = w.balance_id WHERE w.id = ${withdrawalId} FOR UPDATE OF w`;
+    await tx`SELECT 1 FROM post_ledger(${w.balance_id}, ${w.total}::numeric, 'withdrawal_refund', 'withdrawal', ${String(withdrawalId)},
+               NULL, 'payout failed: total returned')`;
+    await tx`UPDATE withdrawals SET status = 'declined', decline_reason = ${text} WHERE id = ${withdrawalId}`;
+    await tx`UPDATE withdrawal_payouts SET status = 'failed', reason = ${text}, provider_status = coalesce(${providerStatus}, provider_status),
+               updated_at = now() WHERE withdrawal_id = ${withdrawalId}`;
+    await audit(tx, { actorId: null, action: 'withdrawal.payout_failed', targetKind: 'withdrawal', targetId: withdrawalId,
+      before: { status: w.status, payout: p.status }, after: { status: 'declined', payout: 'failed', reason: text, refunded: w.total, currency: w.currency, gateway: p.gateway } });
+    notices.push(await addNotification(tx, Number(w.user_id), {
+      title: `Withdrawal #${withdrawalId} could not be paid`,
+      description: `${w.total} ${w.currency} is back in your wallet. Reason: ${text}`,
+      url: '/withdraws?tab=history',
+      data: { kind: 'money.decided', subject: 'withdrawal', id: withdrawalId, decision: 'declined', amount: w.total, currency: w.currency, reason: text },
+    }));
+    return true;
+  });
+  if (changed) await publishNotices(notices).catch((e) => log(`notice not sent: ${e instanceof Error ? e.message : String(e)}`));
+  return changed;
+}
+
+/** Asks the provider about a sent payout and applies its answer ('status:<ref>:<status>'). */
+export async function refreshPayout(sql: Sql, withdrawalId: number): Promise<PayoutOutcome | null> {
+  const [p] = await sql`SELECT gateway, provider_ref FROM withdrawal_payouts WHERE withdrawal_id = ${withdrawalId} AND status = 'sent'`;
+  if (!p?.provider_ref) return null;
+  const adapter = payoutAdapterFor(p.gateway);
+  const config = await gatewayConfig(sql, p.gateway);
+  if (!adapter || !config) return null;
+  try {
+    const st = await adapter.fetchPayout(config, p.provider_ref);
+    if (st.state === 'pending') {
+      await sql`UPDATE withdrawal_payouts SET provider_status = ${st.providerStatus}, updated_at = now() WHERE withdrawal_id = ${withdrawalId} AND status = 'sent'`;
+      return 'verified';
+    }
+    return await applyPayoutStatus(sql, p.gateway, st, `status:${st.providerRef}:${st.providerStatus}`, 'status');
+  } catch (e) {
+    log(`${p.gateway} status of payout ${p.provider_ref} unavailable: ${e instanceof Error ? e.message : String(e)}`);
+    await sql`UPDATE withdrawal_payouts SET updated_at = now() WHERE withdrawal_id = ${withdrawalId}`;
+    return null;
+  }
+}
+
+/**
+ * A verified notification of a gateway that was not about a deposit (payments.server.ts hands it
+ * here): a payout event is applied; anything else is ignored. Item events carry their state; a
+ * batch event carries none, so the payout is asked about again.
+ */
+export async function handlePayoutNotification(sql: Sql, gateway: string, rawBody: string): Promise<PayoutNotice | null> {
+  const adapter = payoutAdapterFor(gateway);
+  const notice = adapter?.readNotification(rawBody) ?? null;
+  if (!notice) return null;
+  if (notice.status) {
+    await applyPayoutStatus(sql, gateway, notice.status, notice.eventId, 'webhook', { eventType: notice.eventType, amount: notice.amount, currency: notice.currency });
+  } else {
+    const [p] = await sql`SELECT withdrawal_id FROM withdrawal_payouts WHERE gateway = ${gateway} AND provider_ref = ${notice.providerRef}`;
+    if (p) await refreshPayout(sql, Number(p.withdrawal_id));
+    else log(`${gateway} payout event ${notice.eventId} names an unknown payout`, { providerRef: notice.providerRef });
+  }
+  return notice;
+}
+
+// ---------------------------------------------------------------- the job
+
+/** One pass: requested payouts whose claim expired are sent again; sent ones quiet for `quietMinutes` are asked about. */
+export async function payoutPass(sql: Sql, opts: { quietMinutes?: number; limit?: number } = {}): Promise<{ sent: number; checked: number }> {
+  const rows = await sql`
+    SELECT withdrawal_id, status FROM withdrawal_payouts
+     WHERE status IN ('requested', 'sent') AND updated_at < now() - make_interval(mins => ${opts.quietMinutes ?? 5})
+     ORDER BY updated_at LIMIT ${opts.limit ?? 50}`;
+  let sent = 0, checked = 0;
+  for (const r of rows) {
+    if (r.status === 'requested') { await sendPayout(sql, Number(r.withdrawal_id)); sent++; }
+    else { await refreshPayout(sql, Number(r.withdrawal_id)); checked++; }
+  }
+  return { sent, checked };
+}
+
+const JOB_LOCK = 'broker.payments.payouts';
+let timer: ReturnType<typeof setInterval> | null = null;
+
+/** Starts the payout job in this web process (every minute, one process at a time by an advisory lock). */
+export function startPayoutJob(sql: Sql, everyMs = 60_000): void {
+  if (timer) return;
+  timer = setInterval(() => {
+    sql.begin(async (tx) => {
+      const [l] = await tx`SELECT pg_try_advisory_xact_lock(hashtextextended(${JOB_LOCK}, 0)) AS got`;
+      if (l.got) await payoutPass(sql);
+    }).catch((e) => log(`payout job failed: ${e instanceof Error ? e.message : String(e)}`));
+  }, everyMs);
+  timer.unref?.();
+}
+
+/** A page of the staff's withdrawal list with each row's payout, and for pending rows the gateways that can pay it out. */
+export async function withPayouts<R extends { id: number; amount: string; currency: string; status: string }>(sql: Sql, rows: R[]) {
+  const pending = rows.filter((r) => r.status === 'pending');
+  const [payouts, options] = await Promise.all([payoutsOf(sql, rows.map((r) => r.id)), payoutOptions(sql, pending)]);
+  return rows.map((r) => ({ ...r, payout: payouts.get(r.id) ?? null, payoutOptions: options.get(r.id) ?? [] }));
+}
