@@ -3,8 +3,8 @@
 // it commits, but a NOTICE reaches the client at once: the statement calls
 // statement_progress_tick(token, every) in its SET list (migration 1733230000000), which raises
 // 'progress:<token>:<rows so far>' every `every` rows. connect() hands notices to onNotice; the
-// process that runs the statement writes the count into statement_progress through another
-// connection, where any web process's poll reads it (its owner only).
+// process that runs the statement writes the count into statement_progress through the pool (not
+// the statement's own connection), where any web process's poll reads it (its owner only).
 import type postgres from 'postgres';
 import type { Sql } from './db.server.ts';
 
@@ -22,32 +22,46 @@ export const PROGRESS_TOKEN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-
 export interface Progress { done: number; total: number; finished: boolean }
 
 /**
- * Runs `work` (which should call statement_progress_tick(token, every) once per row it changes) with
- * its progress recorded under `token` for `actorId`: the row counts `total` up front, each notice's
- * count as it arrives (one write in flight at a time, the latest wins), finished at the end.
+ * Follows one statement's progress under `token` for `actorId`. Its writes go through the pool one
+ * after another and are never awaited inside the statement's transaction: a transaction holding a
+ * connection must not wait for another one (ten concurrent bulk actions would hold a pool of ten).
+ * `start` (inside the transaction, once the rows are counted) records the total and listens;
+ * `every` is the notice interval to give statement_progress_tick; `finish` (after the transaction,
+ * whatever its outcome) stops listening, waits for the writes and marks the row finished.
  */
-export async function withProgress<T>(sql: Sql, token: string, actorId: number, total: number, work: (every: number) => Promise<T>): Promise<T> {
-  // old rows go as new ones come: a progress is only read while its statement runs
-  await sql`DELETE FROM statement_progress WHERE started_at < now() - interval '1 day'`;
-  await sql`INSERT INTO statement_progress (token, actor_id, total) VALUES (${token}, ${actorId}, ${total})
-            ON CONFLICT (token) DO NOTHING`;
+export function trackProgress(sql: Sql, token: string, actorId: number) {
+  let chain: Promise<unknown> = Promise.resolve();
+  const write = (q: () => Promise<unknown>) => { chain = chain.then(q).catch(() => {}); };
   let latest = 0;
-  let writing: Promise<unknown> = Promise.resolve();
   let written = 0;
-  const flush = () => {
-    if (latest === written) return;
-    written = latest;
-    writing = sql`UPDATE statement_progress SET done = ${written} WHERE token = ${token}`.catch(() => {});
+  let queued = false;
+  return {
+    every: (total: number) => Math.max(100, Math.ceil(total / 50)),
+    start(total: number): void {
+      // old rows go as new ones come: a progress is only read while its statement runs
+      write(() => sql`DELETE FROM statement_progress WHERE started_at < now() - interval '1 day'`);
+      write(() => sql`INSERT INTO statement_progress (token, actor_id, total) VALUES (${token}, ${actorId}, ${total}) ON CONFLICT (token) DO NOTHING`);
+      listeners.set(token, (done) => {
+        latest = done;
+        if (queued) return; // the queued write takes the latest count when it runs
+        queued = true;
+        write(async () => {
+          queued = false;
+          if (latest === written) return;
+          written = latest;
+          await sql`UPDATE statement_progress SET done = ${written} WHERE token = ${token}`;
+        });
+      });
+    },
+    async finish(done: number | null): Promise<void> {
+      listeners.delete(token);
+      const final = Math.max(latest, done ?? 0);
+      write(() => sql`UPDATE statement_progress SET done = greatest(done, ${final}), finished_at = now() WHERE token = ${token}`);
+      await chain;
+    },
   };
-  listeners.set(token, (done) => { latest = done; void writing.then(flush); });
-  try {
-    return await work(Math.max(100, Math.ceil(total / 50)));
-  } finally {
-    listeners.delete(token);
-    await writing;
-    await sql`UPDATE statement_progress SET done = greatest(done, ${latest}), finished_at = now() WHERE token = ${token}`;
-  }
 }
+export type ProgressTracker = ReturnType<typeof trackProgress>;
 
 /** A statement's progress for its owner; null for another user's token or none. */
 export async function readProgress(sql: Sql, token: string, actorId: number): Promise<Progress | null> {

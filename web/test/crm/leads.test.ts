@@ -195,6 +195,32 @@ describe('a large bulk action shows its progress', () => {
   });
 });
 
+describe('progress never starves the pool', () => {
+  test('concurrent large moves on a pool of two all finish (a transaction never waits for a second connection)', async () => {
+    const { connect } = await import('~/utils/db.server.ts');
+    const { bulkMove } = await import('~/modules/crm/leads.server.ts');
+    const { SCREENS } = await import('~/modules/crm/screens.ts');
+    const small = connect(process.env.DATABASE_URL!, 2);
+    try {
+      const toks = [unique('p1'), unique('p2'), unique('p3')];
+      for (const tok of toks) {
+        await sql`INSERT INTO leads (first_name, last_name, email, phone, country, city, lead_status, "group")
+                  SELECT 'Bulk', ${tok}, 'b' || g || '.' || ${tok} || '@example.com', '', 'Spain', 'Madrid', 'New', 'sales' FROM generate_series(1, 300) g`;
+      }
+      const ctx = { caller: { id: admin.id, roleId: 1 }, screen: SCREENS['sales-all'], masked: false };
+      const tokens = ['1b7e2c1a-3f4d-4e5a-9b6c-7d8e9f0a1b2c', '2b7e2c1a-3f4d-4e5a-9b6c-7d8e9f0a1b2c', '3b7e2c1a-3f4d-4e5a-9b6c-7d8e9f0a1b2c'];
+      const moves = toks.map((tok, i) => bulkMove(small, ctx, { status: '', agent: '', dateStart: '', dateEnd: '', search: tok }, { all: true, ids: [] }, 'archived', null, tokens[i]));
+      const timeout = new Promise<never>((_, reject) => setTimeout(() => reject(new Error('the moves did not finish: the pool starved')), 10_000));
+      const results = await Promise.race([Promise.all(moves), timeout]);
+      expect(results.map((r) => r.count)).toEqual([300, 300, 300]);
+      const rows = await sql`SELECT done, total, finished_at FROM statement_progress WHERE token IN ${sql(tokens)}`;
+      expect(rows.map((r) => [Number(r.done), Number(r.total), r.finished_at !== null])).toEqual([[300, 300, true], [300, 300, true], [300, 300, true]]);
+    } finally {
+      await small.end();
+    }
+  });
+});
+
 describe('bulk moves by the state rules', () => {
   const move = (path: string, cookie: string, target: string, idsOrAll: number[] | 'all', query = '') =>
     act(`${path}${query}`, { intent: 'move', target, ...(idsOrAll === 'all' ? { all: '1' } : { all: '0', ids: idsOrAll.join(',') }) }, cookie);

@@ -11,7 +11,7 @@ import { getSetting } from '~/modules/settings/settings.server.ts';
 import { hashPassword } from '~/modules/auth/password.server.ts';
 import { loadAuthConfig, openCustomerWallets } from '~/modules/auth/auth.server.ts';
 import { maskEmail, maskPhone, MASKED_ROLES } from '~/utils/mask.ts';
-import { withProgress } from '~/utils/statement-progress.server.ts';
+import { trackProgress, type ProgressTracker } from '~/utils/statement-progress.server.ts';
 import { leadPhoneE164 } from './contact.server.ts';
 import {
   EXACT_COUNT_LIMIT, MAX_DEPTH, SORT_COLUMNS, moveAllowed, sourceGroups,
@@ -369,11 +369,23 @@ const isFragment = (v: { cond: Fragment } | ActionResult): v is { cond: Fragment
  * the rows are counted first and the statement ticks statement_progress_tick per changed row, so
  * the page's poll shows how far it is (utils/statement-progress.server.ts).
  */
-async function followed(sql: Sql, t: Sql, actorId: number, token: string | null, rows: Fragment, update: (updatedAt: Fragment) => Fragment): Promise<number> {
-  if (!token) return (await t`${update(t`now()`)}`).count;
+async function followed(t: Sql, tracker: { token: string; progress: ProgressTracker } | null, rows: Fragment, update: (updatedAt: Fragment) => Fragment): Promise<number> {
+  if (!tracker) return (await t`${update(t`now()`)}`).count;
   const [{ n }] = await t`SELECT count(*)::int AS n FROM leads l WHERE ${rows}`;
-  return withProgress(sql, token, actorId, Number(n), async (every) =>
-    (await t`${update(t`statement_progress_tick(${token}::uuid, ${every})`)}`).count);
+  tracker.progress.start(Number(n));
+  return (await t`${update(t`statement_progress_tick(${tracker.token}::uuid, ${tracker.progress.every(Number(n))})`)}`).count;
+}
+
+/** Runs a bulk action's transaction with its progress followed (when the page sent a token), finished after it ends. */
+async function withTracker(sql: Sql, actorId: number, token: string | null, run: (tracker: { token: string; progress: ProgressTracker } | null) => Promise<ActionResult>): Promise<ActionResult> {
+  const tracker = token ? { token, progress: trackProgress(sql, token, actorId) } : null;
+  let result: ActionResult | null = null;
+  try {
+    result = await run(tracker);
+    return result;
+  } finally {
+    await tracker?.progress.finish(result?.count ?? null);
+  }
 }
 
 /**
@@ -384,12 +396,12 @@ export async function bulkMove(sql: Sql, ctx: ListContext, f: LeadFilters, sel: 
   if (!moveAllowed(ctx.screen, target, ctx.caller.roleId)) return refuse(403, 'This move is not allowed');
   const from = sourceGroups(ctx.screen, target);
   if (!from.length) return refuse(403, 'This move is not allowed');
-  return sql.begin(async (tx) => {
+  return withTracker(sql, ctx.caller.id, progress, (tracker) => sql.begin(async (tx) => {
     const t = tx as unknown as Sql;
     const picked = await selectionCondition(t, ctx, f, sel);
     if (!isFragment(picked)) return picked;
     const rows = t`${picked.cond} AND l."group" IN ${t(from)}`;
-    const count = await followed(sql, t, ctx.caller.id, progress, rows,
+    const count = await followed(t, tracker, rows,
       (at) => t`UPDATE leads l SET "group" = ${target}::lead_group, updated_at = ${at} WHERE ${rows}`);
     await audit(t, {
       actorId: ctx.caller.id, action: 'lead.bulk_move', targetKind: 'leads', ip: auditIp(ip),
@@ -397,7 +409,7 @@ export async function bulkMove(sql: Sql, ctx: ListContext, f: LeadFilters, sel: 
       after: { group: target, count },
     });
     return { ok: true, status: 200, toast: 'Lead moved successfully', count, values: { count } };
-  });
+  }));
 }
 
 /** Bulk assign-agent: the sales agent (agentId) or, on the retention screen, the retention agent (retId). Admins and managers only. */
@@ -406,12 +418,12 @@ export async function bulkAssign(sql: Sql, ctx: ListContext, f: LeadFilters, sel
   const role = ctx.screen.agentField === 'retId' ? 6 : 5;
   const agents = await staffChoices(sql, ctx.caller, role);
   if (!agents.some((a) => a.id === agentId)) return refuse(400, 'Agent not found', { agentId: ['Agent not found'] });
-  return sql.begin(async (tx) => {
+  return withTracker(sql, ctx.caller.id, progress, (tracker) => sql.begin(async (tx) => {
     const t = tx as unknown as Sql;
     const picked = await selectionCondition(t, ctx, f, sel);
     if (!isFragment(picked)) return picked;
     const col = ctx.screen.agentField === 'retId' ? t`ret_id` : t`agent_id`;
-    const count = await followed(sql, t, ctx.caller.id, progress, picked.cond,
+    const count = await followed(t, tracker, picked.cond,
       (at) => t`UPDATE leads l SET ${col} = ${agentId}, updated_at = ${at} WHERE ${picked.cond}`);
     await audit(t, {
       actorId: ctx.caller.id, action: 'lead.bulk_assign', targetKind: 'leads', ip: auditIp(ip),
@@ -419,7 +431,7 @@ export async function bulkAssign(sql: Sql, ctx: ListContext, f: LeadFilters, sel
       after: { [ctx.screen.agentField]: agentId, count },
     });
     return { ok: true, status: 200, toast: 'Agents assigned successfully', count, values: { count } };
-  });
+  }));
 }
 
 /** One lead the caller may see (any screen), or null. */
