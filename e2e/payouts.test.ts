@@ -146,6 +146,8 @@ describe('payouts', () => {
     await picker.selectOption({ label: 'Access Bank' });
     await dialog.getByRole('button', { name: 'Check the account name' }).click();
     await dialog.getByText('Flutterwave names this account: Pastor Bright').waitFor();
+    // not the holder's name on the withdrawal: the approver is told so
+    await dialog.getByText("This is not the account holder's name on the withdrawal: check the bank before approving").waitFor();
     await expectNoAxeViolations(staff);
     await shoot(staff, 'payout-flutterwave-approve');
     await dialog.getByRole('button', { name: 'Approve' }).click();

@@ -83,6 +83,12 @@ function PayoutChoice({ id, options, fields }: { id: number; options: string[]; 
   );
 }
 
+/** Names compared loosely (case, spaces, word order): 'BRIGHT PASTOR' is 'Pastor Bright'. */
+const sameName = (a: string, b: string) => {
+  const words = (s: string) => s.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean).sort().join(' ');
+  return words(a) === words(b);
+};
+
 type BanksReply = Reply & { banks?: { code: string; name: string }[]; typed?: { bankName: string; accountNumber: string; accountName: string; country: string }; canResolve?: boolean };
 type AccountReply = Reply & { accountName?: string | null };
 
@@ -131,6 +137,9 @@ function BankPicker({ id, gateway, field }: { id: number; gateway: string; field
             <p role="status">{resolved.accountName
               ? t('{{gateway}} names this account: {{name}}', { gateway: gw, name: resolved.accountName })
               : t('{{gateway}} knows no such account at this bank', { gateway: gw })}</p>
+          ) : null}
+          {resolved?.accountName && !sameName(resolved.accountName, data.typed.accountName) ? (
+            <p className="payout-differs">{t("This is not the account holder's name on the withdrawal: check the bank before approving")}</p>
           ) : null}
         </div>
       ) : null}
