@@ -215,7 +215,7 @@ describe('paying a withdrawal out through Flutterwave', () => {
     expect((await deliver(body)).status).toBe(200);
     expect((await deliver(body.replace('SUCCESSFUL', 'FAILED'), 'not-the-hash')).status).toBe(400);
     const events = await sql`SELECT kind, state, outcome FROM payout_events WHERE withdrawal_id = ${a.withdrawalId} ORDER BY id`;
-    expect(events.map((e) => `${e.kind}:${e.state}:${e.outcome}`)).toEqual(['create:pending:verified', 'status:paid:applied']);
+    expect(events.map((e) => `${e.kind}:${e.state}:${e.outcome}`)).toEqual(['create:pending:verified', 'webhook:paid:applied']);
     expect((await sql`SELECT status FROM withdrawals WHERE id = ${a.withdrawalId}`)[0].status).toBe('approved');
     expect(await refunds(a.withdrawalId)).toHaveLength(0);
   });

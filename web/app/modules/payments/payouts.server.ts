@@ -407,8 +407,11 @@ export async function failPayout(sql: Sql, withdrawalId: number, reason: string,
   return changed;
 }
 
-/** Asks the provider about a sent payout and applies its answer ('status:<ref>:<status>'). */
-export async function refreshPayout(sql: Sql, withdrawalId: number): Promise<PayoutOutcome | null> {
+/**
+ * Asks the provider about a sent payout and applies its answer ('status:<ref>:<status>'), or, when a
+ * notification without a state of its own asked for it (`via`), stored under that notification's id.
+ */
+export async function refreshPayout(sql: Sql, withdrawalId: number, via?: { eventId: string; kind: string; extra: Record<string, unknown> }): Promise<PayoutOutcome | null> {
   const [p] = await sql`SELECT gateway, provider_ref FROM withdrawal_payouts WHERE withdrawal_id = ${withdrawalId} AND status = 'sent'`;
   if (!p?.provider_ref) return null;
   const adapter = payoutAdapterFor(p.gateway);
@@ -420,7 +423,9 @@ export async function refreshPayout(sql: Sql, withdrawalId: number): Promise<Pay
       await sql`UPDATE withdrawal_payouts SET provider_status = ${st.providerStatus}, updated_at = now() WHERE withdrawal_id = ${withdrawalId} AND status = 'sent'`;
       return 'verified';
     }
-    return await applyPayoutStatus(sql, p.gateway, st, `status:${st.providerRef}:${st.providerStatus}`, 'status');
+    return via
+      ? await applyPayoutStatus(sql, p.gateway, st, via.eventId, via.kind, { ...via.extra, readBy: 'status request' })
+      : await applyPayoutStatus(sql, p.gateway, st, `status:${st.providerRef}:${st.providerStatus}`, 'status');
   } catch (e) {
     log(`${p.gateway} status of payout ${p.provider_ref} unavailable: ${e instanceof Error ? e.message : String(e)}`);
     await sql`UPDATE withdrawal_payouts SET updated_at = now() WHERE withdrawal_id = ${withdrawalId}`;
@@ -446,7 +451,8 @@ export async function handlePayoutNotification(sql: Sql, gateway: string, rawBod
       [p] = await sql`UPDATE withdrawal_payouts SET provider_ref = ${notice.providerRef}, status = CASE WHEN status = 'requested' THEN 'sent' ELSE status END, updated_at = now()
                        WHERE gateway = ${gateway} AND reference = ${notice.reference} AND provider_ref IS NULL RETURNING withdrawal_id`;
     }
-    if (p) await refreshPayout(sql, Number(p.withdrawal_id));
+    // stored as the notification, its state the provider's answer to our request, never its body's
+    if (p) await refreshPayout(sql, Number(p.withdrawal_id), { eventId: notice.eventId, kind: 'webhook', extra: { eventType: notice.eventType, amount: notice.amount, currency: notice.currency } });
     else log(`${gateway} payout event ${notice.eventId} names an unknown payout`, { providerRef: notice.providerRef });
   }
   return notice;
