@@ -155,6 +155,15 @@ describe('payouts', () => {
     await dialog.waitFor({ state: 'detached' });
     const [p] = await sql`SELECT status, receiver, destination FROM withdrawal_payouts WHERE withdrawal_id = ${w.id}`;
     expect(p).toMatchObject({ status: 'sent', receiver: '0690000032', destination: { bankCode: '044', bankName: 'Access Bank', country: 'NG' } });
+    // on the history: the bank it went to; Check status asks Flutterwave (the mock pays it)
+    await staff.goto('/admin/withdraws/history?status=approved');
+    const done = staff.getByRole('row').filter({ hasText: u.email });
+    await done.getByText('To Access Bank · 0690000032').waitFor();
+    expect(await done.textContent()).toMatch(/Payout: Flutterwave\s*Sent/);
+    await done.getByRole('button', { name: `Check status of the payout of withdrawal #${w.id}` }).click();
+    await staff.getByRole('status').filter({ hasText: 'The payout is paid' }).waitFor();
+    await expectNoAxeViolations(staff);
+    await shoot(staff, 'payout-flutterwave-history');
     await staff.context().close();
   });
 });

@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
-import { useLoaderData } from '@remix-run/react';
+import { useLoaderData, type ShouldRevalidateFunction } from '@remix-run/react';
 import { db } from '~/utils/db.server.ts';
 import { clientIp } from '~/utils/request.server.ts';
 import { requireAccess } from '~/modules/auth/guards.server.ts';
@@ -63,6 +63,12 @@ function approvedToast(a: Extract<ApproveResult, { ok: true }>): string {
   if (a.payout.status === 'requested') return 'Withdraw approved: the payout will be sent again shortly';
   return 'Withdraw approved and sent for payout';
 }
+
+/** The approve dialog's look-ups (a bank list, an account name) change nothing: the list is not reloaded after them. */
+export const shouldRevalidate: ShouldRevalidateFunction = ({ formData, defaultShouldRevalidate }) => {
+  const intent = formData?.get('intent');
+  return intent === 'payout_banks' || intent === 'payout_account' ? false : defaultShouldRevalidate;
+};
 
 export default function Page() {
   const data = useLoaderData<typeof loader>();

@@ -29,6 +29,7 @@ export function PayoutCell({ withdrawalId, payout }: { withdrawalId: number; pay
   return (
     <span className="payout-cell">
       <span>{t('Payout')}: {gatewayTitle(payout.gateway)} <span className={`chip ${STATUS_CHIP[payout.status]}`}>{t(STATUS_LABEL[payout.status])}</span></span>
+      {payout.bank ? <span className="muted cell-wrap">{t('To {{bank}} · {{account}}', { bank: payout.bank.name, account: payout.bank.accountNumber })}</span> : null}
       {payout.providerRef ? <span className="muted">{t('Payout ID')} {payout.providerRef}</span> : null}
       {payout.providerStatus && payout.status !== 'failed' ? <span className="muted">{payout.providerStatus}</span> : null}
       {payout.status === 'failed' && payout.reason ? <span className="cell-wrap">{payout.reason}</span> : null}

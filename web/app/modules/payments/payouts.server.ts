@@ -59,6 +59,8 @@ export interface PayoutView {
   reason: string | null;
   lastError: string | null;
   updatedAt: string;
+  /** a bank payout's bank and account (the provider's bank name, as the approver picked it) */
+  bank: { name: string; accountNumber: string } | null;
   /** what the provider said, oldest first (payout_events) */
   events: PayoutEventRow[];
 }
@@ -168,7 +170,7 @@ export async function payoutsOf(sql: Sql, withdrawalIds: number[]): Promise<Map<
   const out = new Map<number, PayoutView>();
   if (withdrawalIds.length === 0) return out;
   const [rows, events] = await Promise.all([
-    sql`SELECT withdrawal_id, gateway, status, provider_ref, provider_status, reason, last_error, updated_at
+    sql`SELECT withdrawal_id, gateway, status, provider_ref, provider_status, reason, last_error, updated_at, destination
           FROM withdrawal_payouts WHERE withdrawal_id IN ${sql(withdrawalIds)}`,
     sql`SELECT id, withdrawal_id, created_at, kind, state, outcome, reason, event_id
           FROM payout_events WHERE withdrawal_id IN ${sql(withdrawalIds)} ORDER BY withdrawal_id, id`,
@@ -176,7 +178,8 @@ export async function payoutsOf(sql: Sql, withdrawalIds: number[]): Promise<Map<
   for (const r of rows) {
     out.set(Number(r.withdrawal_id), {
       gateway: r.gateway, status: r.status, providerRef: r.provider_ref ?? null, providerStatus: r.provider_status ?? null,
-      reason: r.reason ?? null, lastError: r.last_error ?? null, updatedAt: (r.updated_at as Date).toISOString(), events: [],
+      reason: r.reason ?? null, lastError: r.last_error ?? null, updatedAt: (r.updated_at as Date).toISOString(),
+      bank: r.destination ? { name: String(r.destination.bankName ?? ''), accountNumber: String(r.destination.accountNumber ?? '') } : null, events: [],
     });
   }
   for (const e of events) {
