@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
-import { useLoaderData } from '@remix-run/react';
+import { useLoaderData, type ShouldRevalidateFunction } from '@remix-run/react';
 import { db } from '~/utils/db.server.ts';
 import { clientIp } from '~/utils/request.server.ts';
 import { requireAccess } from '~/modules/auth/guards.server.ts';
@@ -10,12 +10,14 @@ import { GeneralErrorBoundary } from '~/components/error-boundary.tsx';
 import { decideWithdrawal, staffWithdrawals, STAFF_SORTS, WITHDRAW_TOASTS } from '~/modules/money/withdrawals.server.ts';
 import { DecisionSchemas, WITHDRAW_PARSE } from '~/modules/money/withdrawal-schemas.ts';
 import { StaffWithdrawalsPage } from '~/modules/money/withdrawal-staff.tsx';
-import { approveWithdrawal, withPayouts, type ApproveResult } from '~/modules/payments/payouts.server.ts';
+import { approveWithdrawal, payoutAccountName, payoutBankChoices, withPayouts, type ApproveResult } from '~/modules/payments/payouts.server.ts';
 
 // /admin/withdraws/pending (roles 1, 2) — the pending withdrawals: search by the customer's email
 // or id, sort, page size and page in the URL; Approve (four-eyes above the site's threshold) and
 // Decline with a reason (the total goes back to the wallet). Approving offers "Pay manually" or
-// "Pay out through {gateway}" for the gateways that can pay this withdrawal (modules/payments/payouts.server.ts).
+// "Pay out through {gateway}" for the gateways that can pay this withdrawal (modules/payments/payouts.server.ts);
+// a bank payout (Flutterwave) asks here for the provider's banks of the withdrawal's country and the
+// account holder's name it resolves (payout_banks, payout_account: nothing changes).
 export async function loader({ request }: LoaderFunctionArgs) {
   const sql = db();
   await requireAccess(request, sql);
@@ -30,9 +32,19 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const { intent, submission } = parseIntent(await request.formData(), DecisionSchemas, WITHDRAW_PARSE);
   if (submission.status !== 'success') return replyRefused(submission, { intent });
   const v = submission.value;
+  if (v.intent === 'payout_banks') {
+    const c = await payoutBankChoices(sql, v.gateway, v.id);
+    if (!c.ok) return replyRefused(submission, { intent, status: c.status, toast: c.message });
+    return replyDone(submission, null, { intent, extra: { banks: c.banks, typed: { bankName: c.typed.bankName, accountNumber: c.typed.accountNumber, accountName: c.typed.accountName, country: c.typed.countryName }, canResolve: c.canResolve } });
+  }
+  if (v.intent === 'payout_account') {
+    const r = await payoutAccountName(sql, v.gateway, v.id, v.bankCode);
+    if (!r.ok) return replyRefused(submission, { intent, status: r.status, toast: r.message });
+    return replyDone(submission, null, { intent, extra: { accountName: r.accountName } });
+  }
   if (v.intent === 'approve') {
     // approve: paid manually or paid out through a gateway (four-eyes, the ledger and the audit are decideMoney's)
-    const a = await approveWithdrawal(sql, { id: v.id, actorId: s.user.id, ip: clientIp(request, context), payout: v.payout ?? 'manual' });
+    const a = await approveWithdrawal(sql, { id: v.id, actorId: s.user.id, ip: clientIp(request, context), payout: v.payout ?? 'manual', bankCode: v.bankCode });
     if (!a.ok) return replyRefused(submission, { intent, status: a.status, toast: a.message, fieldErrors: a.field ? { [a.field]: [a.message] } : undefined });
     return replyDone(submission, approvedToast(a), { intent });
   }
@@ -51,6 +63,12 @@ function approvedToast(a: Extract<ApproveResult, { ok: true }>): string {
   if (a.payout.status === 'requested') return 'Withdraw approved: the payout will be sent again shortly';
   return 'Withdraw approved and sent for payout';
 }
+
+/** The approve dialog's look-ups (a bank list, an account name) change nothing: the list is not reloaded after them. */
+export const shouldRevalidate: ShouldRevalidateFunction = ({ formData, defaultShouldRevalidate }) => {
+  const intent = formData?.get('intent');
+  return intent === 'payout_banks' || intent === 'payout_account' ? false : defaultShouldRevalidate;
+};
 
 export default function Page() {
   const data = useLoaderData<typeof loader>();

@@ -17,6 +17,8 @@ export const ACCOUNT_NUMBER_MAX = 64;
 
 const CLIENT_REF = /^[A-Za-z0-9-]{8,64}$/;
 const ID = /^[1-9][0-9]{0,15}$/;
+/** A payment provider's bank code (Flutterwave's account_bank). */
+const BANK_CODE = /^[A-Za-z0-9]{1,20}$/;
 
 /** The customer's bank withdrawal form (client-area.md §3 'Withdraw bank payload'). */
 export const WithdrawSchema = z.object({
@@ -57,6 +59,14 @@ export const DecisionSchemas = {
     id: withdrawalId,
     // 'manual' (the bank transfer staff make) or a gateway that pays out (modules/payments/payouts.server.ts)
     payout: z.string().regex(/^(manual|[a-z]{2,20})$/, { message: 'Choose how to pay this withdrawal' }).optional(),
+    // a bank payout: the provider's bank code, picked from its list (checked against it on the server)
+    bankCode: z.string().trim().regex(BANK_CODE, { message: "Choose the customer's bank from the gateway's list" }).optional(),
+  }),
+  // the approve dialog of a bank payout asks for the provider's banks, and the holder's name it resolves (change nothing)
+  payout_banks: z.object({ intent: z.literal('payout_banks'), id: withdrawalId, gateway: z.string().regex(/^[a-z]{2,20}$/, { message: 'Choose how to pay this withdrawal' }) }),
+  payout_account: z.object({
+    intent: z.literal('payout_account'), id: withdrawalId, gateway: z.string().regex(/^[a-z]{2,20}$/, { message: 'Choose how to pay this withdrawal' }),
+    bankCode: z.string({ required_error: "Choose the customer's bank from the gateway's list" }).trim().regex(BANK_CODE, { message: "Choose the customer's bank from the gateway's list" }),
   }),
   decline: z.object({
     intent: z.literal('decline'),

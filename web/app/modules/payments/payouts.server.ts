@@ -1,11 +1,14 @@
 // Payouts of approved withdrawals through a payment provider (issue 13: "where the provider offers
 // it, pay out a withdrawal"). Today: PayPal Payouts, to the PayPal account that funded the
-// customer's own earlier PayPal deposit (return to source; README "Payment gateways" says why the
-// other gateways do not pay out).
+// customer's own earlier PayPal deposit (return to source), and Flutterwave transfers to the
+// withdrawal's bank account, at the bank the approver picks from Flutterwave's own bank list
+// (adapters/flutterwave-payout.server.ts; README "Payouts" says why the other gateways do not pay out).
 //
 // The flow, and what makes it safe:
 //   1. On Pending Withdraws a staff member approves with "Pay manually" (the bank transfer of
-//      today) or "Pay out through PayPal" when the gateway can pay this withdrawal (payoutOptions).
+//      today) or "Pay out through {gateway}" when the gateway can pay this withdrawal (payoutOptions).
+//      A bank payout (Flutterwave) also names the provider's bank code, picked by the approver from
+//      the provider's list for the withdrawal's country and checked against that list here.
 //   2. Only the final approval counts (four-eyes: a first of two approvals sends nothing). Its
 //      transaction (decideMoney's onApproved) writes the withdrawal_payouts row, keyed by the
 //      withdrawal id, with its audit row: of any number of concurrent approvals one succeeds and one
@@ -30,13 +33,18 @@ import { audit } from '~/modules/audit/audit.server.ts';
 import { gatewayConfig } from '~/modules/gateways/gateways.server.ts';
 import { decideMoney } from '~/modules/money/money.server.ts';
 import { addNotification, publishNotices, type Notice } from '~/modules/notifications/notifications.server.ts';
-import { PayoutRefused, paypalPayouts, payoutRef, type PayoutAdapter, type PayoutNotice, type PayoutState, type PayoutStatus } from './adapters/paypal-payout.server.ts';
+import countries from 'world-countries';
+import { PayoutRefused, paypalPayouts, payoutRef, type BankDestination, type PayoutAdapter, type PayoutNotice, type PayoutState, type PayoutStatus } from './adapters/paypal-payout.server.ts';
+import { flutterwaveAccountName, flutterwaveBanks, flutterwavePayouts, FLW_PAYOUT_COUNTRIES, FLW_RESOLVE_COUNTRIES, type FlwBank } from './adapters/flutterwave-payout.server.ts';
 
 /** The gateways that can pay a withdrawal out, by payment_gateways.name. */
-export const PAYOUT_ADAPTERS: Record<string, PayoutAdapter> = { paypal: paypalPayouts };
+export const PAYOUT_ADAPTERS: Record<string, PayoutAdapter> = { paypal: paypalPayouts, flutterwave: flutterwavePayouts };
 
 /** The customer-facing name of a payout gateway's account ('your PayPal account'). */
 const GATEWAY_NAMES: Record<string, string> = { paypal: 'PayPal' };
+/** The gateways that pay to the withdrawal's bank account (the approver picks the provider's bank code). */
+const BANK_PAYOUTS = new Set(['flutterwave']);
+export const isBankPayout = (gateway: string) => BANK_PAYOUTS.has(gateway);
 
 export const payoutAdapterFor = (gateway: string): PayoutAdapter | null => (Object.hasOwn(PAYOUT_ADAPTERS, gateway) ? PAYOUT_ADAPTERS[gateway] : null);
 
@@ -51,6 +59,8 @@ export interface PayoutView {
   reason: string | null;
   lastError: string | null;
   updatedAt: string;
+  /** a bank payout's bank and account (the provider's bank name, as the approver picked it) */
+  bank: { name: string; accountNumber: string } | null;
   /** what the provider said, oldest first (payout_events) */
   events: PayoutEventRow[];
 }
@@ -99,9 +109,47 @@ export async function paypalReceivers(sql: Sql, withdrawalIds: number[]): Promis
   return out;
 }
 
-/** Where each withdrawal's payout through `gateway` would go (see paypalReceivers). */
-async function receiversFor(sql: Sql, gateway: string, withdrawalIds: number[]) {
-  return gateway === 'paypal' ? paypalReceivers(sql, withdrawalIds) : new Map<number, { receiver: string; depositId: number }>();
+/** The bank account a withdrawal was asked to (its form), with its country's ISO-2 code. */
+export interface WithdrawalBank { bankName: string; accountNumber: string; accountName: string; country: string | null; countryName: string; currency: string }
+
+let isoByName: Map<string, string> | undefined;
+/** The form's country names (world-countries' common names, auth/countries.server.ts) as ISO-2 codes. */
+const isoOf = (name: string) => (isoByName ??= new Map(countries.map((c) => [c.name.common, c.cca2]))).get(name) ?? null;
+
+export async function withdrawalBanks(sql: Sql, withdrawalIds: number[]): Promise<Map<number, WithdrawalBank>> {
+  const out = new Map<number, WithdrawalBank>();
+  if (withdrawalIds.length === 0) return out;
+  const rows = await sql`
+    SELECT w.id, w.details, u.full_name, trim(b.currency) AS currency
+      FROM withdrawals w JOIN balances b ON b.id = w.balance_id JOIN users u ON u.id = w.user_id
+     WHERE w.id IN ${sql(withdrawalIds)}`;
+  for (const r of rows) {
+    const d = (r.details && typeof r.details === 'object' ? r.details : {}) as Record<string, unknown>;
+    const text = (v: unknown) => (typeof v === 'string' ? v.trim() : '');
+    const countryName = text(d.bankCountry);
+    out.set(Number(r.id), {
+      bankName: text(d.bankName), accountNumber: text(d.accountNumber).replace(/[\s-]+/g, ''), accountName: text(d.accountName) || String(r.full_name),
+      country: isoOf(countryName), countryName, currency: String(r.currency),
+    });
+  }
+  return out;
+}
+
+/** Where a payout goes before the approver's choice: a provider account (PayPal), or the withdrawal's bank account. */
+interface PayableTo { receiver: string; depositId: number | null; bank: WithdrawalBank | null }
+
+/** Where each withdrawal's payout through `gateway` would go (see paypalReceivers); a withdrawal missing here cannot be paid through it. */
+async function payableBy(sql: Sql, gateway: string, withdrawalIds: number[]): Promise<Map<number, PayableTo>> {
+  const out = new Map<number, PayableTo>();
+  if (gateway === 'paypal') {
+    for (const [id, r] of await paypalReceivers(sql, withdrawalIds)) out.set(id, { ...r, bank: null });
+  } else if (gateway === 'flutterwave') {
+    // a country Flutterwave pays bank accounts in, in its currency, to an account number it can take
+    for (const [id, b] of await withdrawalBanks(sql, withdrawalIds)) {
+      if (b.country && FLW_PAYOUT_COUNTRIES[b.country] === b.currency && /^[A-Za-z0-9]{1,34}$/.test(b.accountNumber)) out.set(id, { receiver: b.accountNumber, depositId: null, bank: b });
+    }
+  }
+  return out;
 }
 
 /** Which gateways can pay out each of these pending withdrawals (the approve dialog's choices). */
@@ -111,7 +159,7 @@ export async function payoutOptions(sql: Sql, rows: { id: number; amount: string
   for (const g of Object.keys(PAYOUT_ADAPTERS)) {
     if (!(await payoutReady(sql, g))) continue;
     const fit = rows.filter((r) => !PAYOUT_ADAPTERS[g].check({ withdrawalId: r.id, amount: r.amount, currency: r.currency }));
-    const to = await receiversFor(sql, g, fit.map((r) => r.id));
+    const to = await payableBy(sql, g, fit.map((r) => r.id));
     for (const r of fit) if (to.has(r.id)) out.get(r.id)!.push(g);
   }
   return out;
@@ -122,7 +170,7 @@ export async function payoutsOf(sql: Sql, withdrawalIds: number[]): Promise<Map<
   const out = new Map<number, PayoutView>();
   if (withdrawalIds.length === 0) return out;
   const [rows, events] = await Promise.all([
-    sql`SELECT withdrawal_id, gateway, status, provider_ref, provider_status, reason, last_error, updated_at
+    sql`SELECT withdrawal_id, gateway, status, provider_ref, provider_status, reason, last_error, updated_at, destination
           FROM withdrawal_payouts WHERE withdrawal_id IN ${sql(withdrawalIds)}`,
     sql`SELECT id, withdrawal_id, created_at, kind, state, outcome, reason, event_id
           FROM payout_events WHERE withdrawal_id IN ${sql(withdrawalIds)} ORDER BY withdrawal_id, id`,
@@ -130,7 +178,8 @@ export async function payoutsOf(sql: Sql, withdrawalIds: number[]): Promise<Map<
   for (const r of rows) {
     out.set(Number(r.withdrawal_id), {
       gateway: r.gateway, status: r.status, providerRef: r.provider_ref ?? null, providerStatus: r.provider_status ?? null,
-      reason: r.reason ?? null, lastError: r.last_error ?? null, updatedAt: (r.updated_at as Date).toISOString(), events: [],
+      reason: r.reason ?? null, lastError: r.last_error ?? null, updatedAt: (r.updated_at as Date).toISOString(),
+      bank: r.destination ? { name: String(r.destination.bankName ?? ''), accountNumber: String(r.destination.accountNumber ?? '') } : null, events: [],
     });
   }
   for (const e of events) {
@@ -154,26 +203,36 @@ export type ApproveResult =
  * checked on the server (it can pay this withdrawal now); the payout is recorded by the final
  * approval's transaction and sent after it committed.
  */
-export async function approveWithdrawal(sql: Sql, a: { id: number; actorId: number; ip: string | null; payout: PayoutChoice }): Promise<ApproveResult> {
-  let target: { gateway: string; receiver: string; depositId: number } | null = null;
+export async function approveWithdrawal(sql: Sql, a: { id: number; actorId: number; ip: string | null; payout: PayoutChoice; bankCode?: string }): Promise<ApproveResult> {
+  let target: { gateway: string; receiver: string; depositId: number | null; destination: BankDestination | null } | null = null;
   if (a.payout !== 'manual') {
     const ready = await payoutReady(sql, a.payout);
     const [w] = await sql`SELECT w.amount::text AS amount, trim(b.currency) AS currency FROM withdrawals w JOIN balances b ON b.id = w.balance_id WHERE w.id = ${a.id}`;
     if (!w) return { ok: false, status: 404, message: 'Withdrawal not found' };
-    const to = ready && w && !ready.adapter.check({ withdrawalId: a.id, amount: w.amount, currency: w.currency }) ? (await receiversFor(sql, a.payout, [a.id])).get(a.id) : null;
-    if (!to) return { ok: false, status: 400, message: 'This withdrawal cannot be paid out through this gateway', field: 'payout' };
-    target = { gateway: a.payout, ...to };
+    const to = ready && w && !ready.adapter.check({ withdrawalId: a.id, amount: w.amount, currency: w.currency }) ? (await payableBy(sql, a.payout, [a.id])).get(a.id) : null;
+    if (!to || !ready) return { ok: false, status: 400, message: 'This withdrawal cannot be paid out through this gateway', field: 'payout' };
+    let destination: BankDestination | null = null;
+    if (to.bank) {
+      // the bank code must be one of the provider's own list for this country: never guessed, never taken on trust
+      const list = await bankList(ready.config, to.bank.country!);
+      if (!list) return { ok: false, status: 502, message: 'The bank list of the gateway is unavailable: try again', field: 'bankCode' };
+      const bank = list.find((b) => b.code === a.bankCode);
+      if (!bank) return { ok: false, status: 400, message: "Choose the customer's bank from the gateway's list", field: 'bankCode' };
+      destination = { bankCode: bank.code, bankName: bank.name, accountNumber: to.bank.accountNumber, accountName: to.bank.accountName, country: to.bank.country! };
+    }
+    target = { gateway: a.payout, receiver: to.receiver, depositId: to.depositId, destination };
   }
   const r = await decideMoney(sql, {
     kind: 'withdrawal', id: a.id, actorId: a.actorId, ip: a.ip, decision: 'approve',
-    destination: target ? `your ${GATEWAY_NAMES[target.gateway] ?? target.gateway} account` : undefined,
+    destination: target ? (target.destination ? `your account at ${target.destination.bankName}` : `your ${GATEWAY_NAMES[target.gateway] ?? target.gateway} account`) : undefined,
     onApproved: target ? async (tx) => {
       const reference = payoutRef(a.id, randomBytes(5).toString('hex'));
-      await tx`INSERT INTO withdrawal_payouts (withdrawal_id, gateway, reference, receiver, source_deposit_id, requested_by)
-               VALUES (${a.id}, ${target.gateway}, ${reference}, ${target.receiver}, ${target.depositId}, ${a.actorId})`;
+      await tx`INSERT INTO withdrawal_payouts (withdrawal_id, gateway, reference, receiver, source_deposit_id, requested_by, destination)
+               VALUES (${a.id}, ${target.gateway}, ${reference}, ${target.receiver}, ${target.depositId}, ${a.actorId},
+                       ${target.destination ? sql.json(target.destination as never) : null})`;
       await audit(tx, {
         actorId: a.actorId, action: 'withdrawal.payout_request', targetKind: 'withdrawal', targetId: a.id, ip: a.ip,
-        after: { gateway: target.gateway, reference, receiver: target.receiver, sourceDepositId: target.depositId },
+        after: { gateway: target.gateway, reference, receiver: target.receiver, sourceDepositId: target.depositId, destination: target.destination },
       });
     } : undefined,
   });
@@ -216,7 +275,7 @@ export async function sendPayout(sql: Sql, withdrawalId: number): Promise<Payout
     UPDATE withdrawal_payouts SET attempts = attempts + 1, claimed_at = now(), updated_at = now()
      WHERE withdrawal_id = ${withdrawalId} AND status = 'requested'
        AND (claimed_at IS NULL OR claimed_at < now() - make_interval(secs => ${CLAIM_SECONDS}))
-     RETURNING gateway, reference, receiver`;
+     RETURNING gateway, reference, receiver, destination`;
   if (!p) {
     const [now] = await sql`SELECT status FROM withdrawal_payouts WHERE withdrawal_id = ${withdrawalId}`;
     return (now?.status as PayoutStatusName | undefined) ?? null;
@@ -229,7 +288,7 @@ export async function sendPayout(sql: Sql, withdrawalId: number): Promise<Payout
   }
   let st: PayoutStatus;
   try {
-    st = await ready.adapter.createPayout(ready.config, { withdrawalId, reference: p.reference, amount: w.amount, currency: w.currency, receiver: p.receiver });
+    st = await ready.adapter.createPayout(ready.config, { withdrawalId, reference: p.reference, amount: w.amount, currency: w.currency, receiver: p.receiver, destination: p.destination ?? null });
   } catch (e) {
     const message = e instanceof Error ? e.message : String(e);
     if (e instanceof PayoutRefused) {
@@ -351,8 +410,11 @@ export async function failPayout(sql: Sql, withdrawalId: number, reason: string,
   return changed;
 }
 
-/** Asks the provider about a sent payout and applies its answer ('status:<ref>:<status>'). */
-export async function refreshPayout(sql: Sql, withdrawalId: number): Promise<PayoutOutcome | null> {
+/**
+ * Asks the provider about a sent payout and applies its answer ('status:<ref>:<status>'), or, when a
+ * notification without a state of its own asked for it (`via`), stored under that notification's id.
+ */
+export async function refreshPayout(sql: Sql, withdrawalId: number, via?: { eventId: string; kind: string; extra: Record<string, unknown> }): Promise<PayoutOutcome | null> {
   const [p] = await sql`SELECT gateway, provider_ref FROM withdrawal_payouts WHERE withdrawal_id = ${withdrawalId} AND status = 'sent'`;
   if (!p?.provider_ref) return null;
   const adapter = payoutAdapterFor(p.gateway);
@@ -364,7 +426,9 @@ export async function refreshPayout(sql: Sql, withdrawalId: number): Promise<Pay
       await sql`UPDATE withdrawal_payouts SET provider_status = ${st.providerStatus}, updated_at = now() WHERE withdrawal_id = ${withdrawalId} AND status = 'sent'`;
       return 'verified';
     }
-    return await applyPayoutStatus(sql, p.gateway, st, `status:${st.providerRef}:${st.providerStatus}`, 'status');
+    return via
+      ? await applyPayoutStatus(sql, p.gateway, st, via.eventId, via.kind, { ...via.extra, readBy: 'status request' })
+      : await applyPayoutStatus(sql, p.gateway, st, `status:${st.providerRef}:${st.providerStatus}`, 'status');
   } catch (e) {
     log(`${p.gateway} status of payout ${p.provider_ref} unavailable: ${e instanceof Error ? e.message : String(e)}`);
     await sql`UPDATE withdrawal_payouts SET updated_at = now() WHERE withdrawal_id = ${withdrawalId}`;
@@ -384,8 +448,14 @@ export async function handlePayoutNotification(sql: Sql, gateway: string, rawBod
   if (notice.status) {
     await applyPayoutStatus(sql, gateway, notice.status, notice.eventId, 'webhook', { eventType: notice.eventType, amount: notice.amount, currency: notice.currency });
   } else {
-    const [p] = await sql`SELECT withdrawal_id FROM withdrawal_payouts WHERE gateway = ${gateway} AND provider_ref = ${notice.providerRef}`;
-    if (p) await refreshPayout(sql, Number(p.withdrawal_id));
+    let [p] = await sql`SELECT withdrawal_id FROM withdrawal_payouts WHERE gateway = ${gateway} AND provider_ref = ${notice.providerRef}`;
+    if (!p && notice.reference) {
+      // faster than our storing of the provider's id: found by our reference (then asked about by that id)
+      [p] = await sql`UPDATE withdrawal_payouts SET provider_ref = ${notice.providerRef}, status = CASE WHEN status = 'requested' THEN 'sent' ELSE status END, updated_at = now()
+                       WHERE gateway = ${gateway} AND reference = ${notice.reference} AND provider_ref IS NULL RETURNING withdrawal_id`;
+    }
+    // stored as the notification, its state the provider's answer to our request, never its body's
+    if (p) await refreshPayout(sql, Number(p.withdrawal_id), { eventId: notice.eventId, kind: 'webhook', extra: { eventType: notice.eventType, amount: notice.amount, currency: notice.currency } });
     else log(`${gateway} payout event ${notice.eventId} names an unknown payout`, { providerRef: notice.providerRef });
   }
   return notice;
@@ -427,4 +497,49 @@ export async function withPayouts<R extends { id: number; amount: string; curren
   const pending = rows.filter((r) => r.status === 'pending');
   const [payouts, options] = await Promise.all([payoutsOf(sql, rows.map((r) => r.id)), payoutOptions(sql, pending)]);
   return rows.map((r) => ({ ...r, payout: payouts.get(r.id) ?? null, payoutOptions: options.get(r.id) ?? [] }));
+}
+
+// ---------------------------------------------------------------- bank payouts: the approver's bank choice
+
+/** The provider's bank list of a country, or null when it does not answer (logged). */
+async function bankList(config: Parameters<typeof flutterwaveBanks>[0], country: string): Promise<FlwBank[] | null> {
+  try {
+    return await flutterwaveBanks(config, country);
+  } catch (e) {
+    log(`bank list of ${country} unavailable: ${e instanceof Error ? e.message : String(e)}`);
+    return null;
+  }
+}
+
+export type BankChoices =
+  | { ok: true; gateway: string; typed: WithdrawalBank; banks: FlwBank[]; canResolve: boolean }
+  | { ok: false; status: number; message: string };
+
+/** What the approve dialog shows for a bank payout: the withdrawal's typed bank and the provider's banks of its country. */
+export async function payoutBankChoices(sql: Sql, gateway: string, withdrawalId: number): Promise<BankChoices> {
+  const ready = isBankPayout(gateway) ? await payoutReady(sql, gateway) : null;
+  const to = ready ? (await payableBy(sql, gateway, [withdrawalId])).get(withdrawalId) : null;
+  const [w] = to ? await sql`SELECT status FROM withdrawals WHERE id = ${withdrawalId}` : [];
+  if (!ready || !to?.bank || w?.status !== 'pending') return { ok: false, status: 400, message: 'This withdrawal cannot be paid out through this gateway' };
+  const banks = await bankList(ready.config, to.bank.country!);
+  if (!banks) return { ok: false, status: 502, message: 'The bank list of the gateway is unavailable: try again' };
+  return { ok: true, gateway, typed: to.bank, banks, canResolve: FLW_RESOLVE_COUNTRIES.has(to.bank.country!) };
+}
+
+/**
+ * The account holder's name the provider resolves for the withdrawal's account at the chosen bank
+ * (shown to the approver before paying; changes nothing). Null: the provider knows no such account.
+ */
+export async function payoutAccountName(sql: Sql, gateway: string, withdrawalId: number, bankCode: string): Promise<{ ok: true; accountName: string | null } | { ok: false; status: number; message: string }> {
+  const choices = await payoutBankChoices(sql, gateway, withdrawalId);
+  if (!choices.ok) return choices;
+  if (!choices.canResolve) return { ok: false, status: 400, message: 'The gateway does not check account names in this country' };
+  if (!choices.banks.some((b) => b.code === bankCode)) return { ok: false, status: 400, message: "Choose the customer's bank from the gateway's list" };
+  const ready = (await payoutReady(sql, gateway))!;
+  try {
+    return { ok: true, accountName: await flutterwaveAccountName(ready.config, { accountNumber: choices.typed.accountNumber, bankCode }) };
+  } catch (e) {
+    log(`account name of withdrawal ${withdrawalId} unavailable: ${e instanceof Error ? e.message : String(e)}`);
+    return { ok: false, status: 502, message: 'The gateway did not answer: try again' };
+  }
 }

@@ -30,8 +30,23 @@ export interface PayoutRequest {
   reference: string;
   amount: string;
   currency: string;
-  /** the provider account the money goes to */
+  /** the provider account the money goes to (PayPal: the payer id; a bank payout: the account number) */
   receiver: string;
+  /** a payout to a bank account (Flutterwave): the bank the approver picked from the provider's list; null for PayPal */
+  destination?: BankDestination | null;
+}
+
+/** A bank account a payout goes to, fixed by the final approval (withdrawal_payouts.destination). */
+export interface BankDestination {
+  /** the provider's own bank code, picked by the approver from the provider's bank list */
+  bankCode: string;
+  /** that bank's name in the provider's list */
+  bankName: string;
+  accountNumber: string;
+  /** the account holder's name (the withdrawal's, else the customer's full name) */
+  accountName: string;
+  /** ISO-2 */
+  country: string;
 }
 
 /** What the provider says about a payout. */
@@ -57,6 +72,8 @@ export interface PayoutNotice {
   providerRef: string;
   /** null: a batch event, which carries no item: the payout's status is fetched again */
   status: PayoutStatus | null;
+  /** our reference as the notification echoes it (found by it when the provider's id is not stored yet) */
+  reference?: string | null;
   amount: string | null;
   currency: string | null;
 }
