@@ -8,12 +8,11 @@ import { useFetcher } from '@remix-run/react';
 import { useFetcherToast } from '~/components/ui/toast.tsx';
 import type { Reply } from '~/components/ui/forms.ts';
 import { useTranslation } from 'react-i18next';
-import { Modal } from '~/components/ui/modal.tsx';
-import { useFormat } from '~/components/ui/format.ts';
 import { FormDialog } from '~/components/ui/form-dialog.tsx';
 import { DecisionSchemas, WITHDRAW_PARSE } from '~/modules/money/withdrawal-schemas.ts';
 import { ErrorList, SelectField, type useSchemaForm } from '~/components/ui/fields.tsx';
-import type { PayoutEventRow, PayoutView } from './payouts.server.ts';
+import type { PayoutView } from './payouts.server.ts';
+import { PayoutEventsButton } from './events-staff.tsx';
 
 const GATEWAY_TITLE: Record<string, string> = { paypal: 'PayPal', flutterwave: 'Flutterwave' };
 /** The gateways paying to the withdrawal's bank account: the approver picks the provider's bank (payouts.server.ts isBankPayout). */
@@ -145,45 +144,6 @@ function BankPicker({ id, gateway, field }: { id: number; gateway: string; field
         </div>
       ) : null}
     </div>
-  );
-}
-
-const OUTCOME: Record<PayoutEventRow['outcome'], string> = { received: 'Received', verified: 'Verified', applied: 'Applied', rejected: 'Rejected' };
-const OUTCOME_CHIP: Record<PayoutEventRow['outcome'], string> = { received: 'chip-pending', verified: 'chip-pending', applied: 'chip-approved', rejected: 'chip-declined' };
-const KIND: Record<string, string> = { create: 'Payout request', webhook: 'Notification', status: 'Status check' };
-
-/** What the provider said about a payout (its answer to the request, notifications, status checks), in a dialog. */
-function PayoutEventsButton({ withdrawalId, events }: { withdrawalId: number; events: PayoutEventRow[] }) {
-  const { t } = useTranslation();
-  const f = useFormat();
-  const [open, setOpen] = useState(false);
-  if (events.length === 0) return null;
-  const title = t('Payout events of withdrawal #{{id}}', { id: withdrawalId });
-  return (
-    <>
-      <button type="button" className="btn btn-sm btn-ghost" onClick={() => setOpen(true)} aria-label={title}>{t('Events')} ({f.rate(events.length, 0)})</button>
-      <Modal open={open} onClose={() => setOpen(false)} title={title} size="lg">
-        <table className="payment-events">
-          <caption className="sr-only">{title}</caption>
-          <thead>
-            <tr><th scope="col">{t('Date')}</th><th scope="col">{t('Type')}</th><th scope="col">{t('Payout')}</th><th scope="col">{t('Outcome')}</th></tr>
-          </thead>
-          <tbody>
-            {events.map((e) => (
-              <tr key={e.id}>
-                <td>{f.dateTime(e.createdAt)}</td>
-                <td>{t(KIND[e.kind] ?? e.kind)}<span className="muted payment-event-id">{e.eventId}</span></td>
-                <td>{t(e.state === 'paid' ? 'Paid' : e.state === 'failed' ? 'Failed' : 'Pending')}</td>
-                <td>
-                  <span className={`chip ${OUTCOME_CHIP[e.outcome]}`}>{t(OUTCOME[e.outcome])}</span>
-                  {e.reason ? <span className="payment-event-reason">{e.reason}</span> : null}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </Modal>
-    </>
   );
 }
 
