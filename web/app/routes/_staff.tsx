@@ -7,6 +7,7 @@ import { StaffLayout } from '~/modules/shell/layouts.tsx';
 import { staffMeta } from '~/modules/shell/meta.ts';
 import { useRootData } from '~/root.tsx';
 import { GeneralErrorBoundary } from '~/components/error-boundary.tsx';
+import { RealtimeProvider } from '~/modules/trading/realtime.tsx';
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   // with the context: the staff IP whitelist is checked against this request's address
@@ -17,10 +18,14 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export default function StaffRoute() {
   const shell = useLoaderData<typeof loader>();
   const root = useRootData()!;
+  // the user's own stream (no prices): the bell's badge, a toast and the sound as notifications
+  // arrive; pages that need prices or a customer's visits mount their own provider inside
   return (
-    <StaffLayout root={root} shell={shell}>
-      <Outlet />
-    </StaffLayout>
+    <RealtimeProvider userOnly>
+      <StaffLayout root={root} shell={shell}>
+        <Outlet />
+      </StaffLayout>
+    </RealtimeProvider>
   );
 }
 

@@ -2,6 +2,8 @@
 // with where the browser reaches the engine and the topics this user may follow. With ?track={id}
 // (the Edit Customer page's Tracking tab) the ticket names that customer and the topic is
 // track:{id}: only for a staff member who may open the customer (customerVisibleTo), else 404.
+// ?topics=prices: prices only; ?topics=user: the user's own topic only (the back-office layout);
+// ?topics=heartbeat: the feed health (admins and managers).
 import type { LoaderFunctionArgs } from '@remix-run/node';
 import { signTicket } from '@broker/engine/contract/ticket';
 import { db } from '~/utils/db.server.ts';
@@ -24,9 +26,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
   // the API status page's feed health (docs/specs.md#settings-and-providers): staff the engine lets follow it
   const heartbeat = asked === 'heartbeat';
   if (heartbeat && s.user.roleId !== 1 && s.user.roleId !== 2) return new Response(null, { status: 403, headers: { 'cache-control': 'no-store' } });
+  // the back-office layout: the user's own notifications only, no prices
+  const userOnly = asked === 'user';
   const ticket = signTicket(env().ENGINE_SECRET, { uid: s.user.id, role: s.user.roleId, sid: s.sessionId });
+  const topics = heartbeat ? 'heartbeat' : pricesOnly ? 'prices' : userOnly ? `user:${s.user.id}` : `prices,user:${s.user.id}`;
   return Response.json(
-    { url: publicEnv().ENGINE_PUBLIC_URL, ticket, topics: heartbeat ? 'heartbeat' : pricesOnly ? 'prices' : `prices,user:${s.user.id}` },
+    { url: publicEnv().ENGINE_PUBLIC_URL, ticket, topics },
     { headers: { 'cache-control': 'no-store' } },
   );
 }

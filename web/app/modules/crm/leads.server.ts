@@ -7,6 +7,7 @@ import { isIP } from 'node:net';
 import type postgres from 'postgres';
 import type { Sql } from '~/utils/db.server.ts';
 import { audit } from '~/modules/audit/audit.server.ts';
+import { notifyStaff, publishNotices, type Notice } from '~/modules/notifications/notifications.server.ts';
 import { getSetting } from '~/modules/settings/settings.server.ts';
 import { hashPassword } from '~/modules/auth/password.server.ts';
 import { loadAuthConfig, openCustomerWallets } from '~/modules/auth/auth.server.ts';
@@ -418,6 +419,7 @@ export async function bulkAssign(sql: Sql, ctx: ListContext, f: LeadFilters, sel
   const role = ctx.screen.agentField === 'retId' ? 6 : 5;
   const agents = await staffChoices(sql, ctx.caller, role);
   if (!agents.some((a) => a.id === agentId)) return refuse(400, 'Agent not found', { agentId: ['Agent not found'] });
+  const notices: Notice[] = [];
   return withTracker(sql, ctx.caller.id, progress, (tracker) => sql.begin(async (tx) => {
     const t = tx as unknown as Sql;
     const picked = await selectionCondition(t, ctx, f, sel);
@@ -430,8 +432,31 @@ export async function bulkAssign(sql: Sql, ctx: ListContext, f: LeadFilters, sel
       before: { screen: ctx.screen.key, selection: sel.all ? { all: true, filter: f } : { ids: sel.ids } },
       after: { [ctx.screen.agentField]: agentId, count },
     });
+    notices.push(...await notifyAssigned(t, ctx.caller, agentId, ctx.screen.agentField === 'retId' ? 'retention' : 'sales', count));
     return { ok: true, status: 200, toast: 'Agents assigned successfully', count, values: { count } };
-  }));
+  })).then(async (r) => {
+    if (r.ok) await publishNotices(notices);
+    return r;
+  });
+}
+
+/** Each agent's list: where an assignment notification leads. */
+export const AGENT_LISTS = { sales: '/admin/crm/sales/all', retention: '/admin/crm/retention' } as const;
+
+/**
+ * Tells an agent (if active) that `count` leads were assigned to them: one notification per action,
+ * in its transaction. Nothing when the action assigned none.
+ */
+async function notifyAssigned(t: Sql, caller: Caller, agentId: number, list: 'sales' | 'retention', count: number): Promise<Notice[]> {
+  if (count < 1) return [];
+  const [by] = await t`SELECT full_name FROM users WHERE id = ${caller.id}`;
+  const name = String(by?.full_name ?? '');
+  return notifyStaff(t, { ids: [agentId] }, {
+    title: 'Leads assigned to you',
+    description: count === 1 ? `A lead was assigned to you by ${name}.` : `${count} leads were assigned to you by ${name}.`,
+    url: AGENT_LISTS[list],
+    data: { kind: 'leads.assigned', count, list, by: name },
+  });
 }
 
 /** One lead the caller may see (any screen), or null. */
@@ -473,7 +498,8 @@ export interface LeadEdit {
  * staff of their role; a manager picks among their teams' agents. Audited with before and after.
  */
 export async function editLead(sql: Sql, caller: Caller, v: LeadEdit, ip: string | null): Promise<ActionResult> {
-  return sql.begin(async (tx) => {
+  const notices: Notice[] = [];
+  const result = await sql.begin(async (tx): Promise<ActionResult> => {
     const t = tx as unknown as Sql;
     const lead = await leadInScope(t, caller, v.id, true);
     if (!lead) return NOT_FOUND;
@@ -511,8 +537,13 @@ export async function editLead(sql: Sql, caller: Caller, v: LeadEdit, ip: string
        WHERE id = ${v.id}`;
     const before = Object.fromEntries(Object.keys(next).map((k) => [k, lead[k]]));
     await audit(t, { actorId: caller.id, action: 'lead.update', targetKind: 'lead', targetId: v.id, before, after: next, ip: auditIp(ip) });
+    // a new agent or retention agent hears of it (not one who already had the lead)
+    if (next.agent_id !== null && next.agent_id !== lead.agent_id) notices.push(...await notifyAssigned(t, caller, next.agent_id, 'sales', 1));
+    if (next.ret_id !== null && next.ret_id !== lead.ret_id) notices.push(...await notifyAssigned(t, caller, next.ret_id, 'retention', 1));
     return { ok: true, status: 200, toast: 'Lead edited successfully' };
   });
+  if (result.ok) await publishNotices(notices);
+  return result;
 }
 
 /** Delete ('Are you sure to delete this lead?'): a soft delete (deleted_at), admins and managers, audited. */

@@ -14,7 +14,7 @@
 //   since only the latest document can be approved, that is the latest one's status.
 import type { Sql } from '~/utils/db.server.ts';
 import { audit } from '~/modules/audit/audit.server.ts';
-import { addNotification, publishNotices, type Notice } from '~/modules/notifications/notifications.server.ts';
+import { addNotification, notifyStaff, publishNotices, type Notice } from '~/modules/notifications/notifications.server.ts';
 import { boundedCount, SEARCH_COUNT_LIMIT } from '~/utils/bounded-count.server.ts';
 import { EXACT_COUNT_LIMIT } from '~/modules/trades/limits.ts';
 import { prefixMatch } from '~/utils/prefix-search.server.ts';
@@ -79,7 +79,13 @@ export interface KycSubmission {
 /** Serialises a customer's submissions and the decisions on their documents. */
 const lockCustomer = (sql: Sql, userId: number) => sql`SELECT pg_advisory_xact_lock(hashtextextended(${'broker.kyc:' + userId}, 0))`;
 
-/** A new pending document: its files must be the customer's own uploads of the field's kind. */
+/** The staff's review page (the notifications' link): the documents waiting for a decision. */
+export const STAFF_KYC_REVIEW = '/admin/kyc?status=pending';
+
+/**
+ * A new pending document: its files must be the customer's own uploads of the field's kind. The
+ * admins (who review documents) are notified in its transaction.
+ */
 export async function submitKyc(sql: Sql, s: KycSubmission): Promise<{ ok: true; id: number } | KycRefusal> {
   if (!(KYC_TYPES as readonly string[]).includes(s.type)) return refuse(400, 'Document type is required', 'type');
   if (s.front == null) return refuse(400, 'Front side is required', 'front');
@@ -88,7 +94,8 @@ export async function submitKyc(sql: Sql, s: KycSubmission): Promise<{ ok: true;
     const id = s[field];
     if (!Number.isSafeInteger(id) || id! < 1) return refuse(400, 'File not found', field);
   }
-  return sql.begin(async (t) => {
+  const notices: Notice[] = [];
+  const result = await sql.begin(async (t) => {
     const tx = t as unknown as Sql;
     await lockCustomer(tx, s.userId);
     const [latest] = await tx`SELECT status FROM kyc_documents WHERE user_id = ${s.userId} ORDER BY id DESC LIMIT 1`;
@@ -103,13 +110,22 @@ export async function submitKyc(sql: Sql, s: KycSubmission): Promise<{ ok: true;
     const [row] = await tx`
       INSERT INTO kyc_documents (user_id, type, front_upload_id, back_upload_id, address_upload_id)
       VALUES (${s.userId}, ${s.type}, ${s.front ?? null}, ${s.back ?? null}, ${s.address ?? null})
-      RETURNING id`;
-    return { ok: true as const, id: Number(row.id) };
+      RETURNING id, (SELECT full_name FROM users WHERE id = ${s.userId}) AS customer`;
+    const id = Number(row.id);
+    notices.push(...await notifyStaff(tx, { roles: [1] }, {
+      title: `KYC document #${id} to review`,
+      description: `${row.customer} uploaded a document (${s.type}).`,
+      url: STAFF_KYC_REVIEW,
+      data: { kind: 'kyc.submitted', id, type: s.type, customer: String(row.customer) },
+    }));
+    return { ok: true as const, id };
   }).catch((e: { code?: string; constraint_name?: string }) => {
     // the lock above makes this unreachable; the index stays the last word if it ever is not
     if (e.code === '23505' && e.constraint_name === 'kyc_documents_open_key') return refuse(409, 'Your documents are under review');
     throw e;
   });
+  if (result.ok) await publishNotices(notices);
+  return result;
 }
 
 // ---------------------------------------------------------------- staff list

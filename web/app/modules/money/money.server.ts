@@ -16,7 +16,7 @@ import type { Sql } from '~/utils/db.server.ts';
 import { audit } from '~/modules/audit/audit.server.ts';
 import { getSetting } from '~/modules/settings/settings.server.ts';
 import { engine } from '~/modules/trading/engine.server.ts';
-import { addNotification, publishNotices, type Notice } from '~/modules/notifications/notifications.server.ts';
+import { addNotification, notifyStaff, publishNotices, type Notice } from '~/modules/notifications/notifications.server.ts';
 import { depositFee, withdrawFee, MONEY_INPUT, type FeeSummary } from './fees.ts';
 
 export type MoneyKind = 'deposit' | 'withdrawal';
@@ -158,19 +158,45 @@ export async function checkDeposit(sql: Sql, r: Pick<DepositRequest, 'userId' | 
   return { ok: true, wallet, gateway, fees: depositFee(amount.value, gateway.fee) };
 }
 
-/** A pending deposit: real wallet of the user, active gateway, KYC gate, fee from the gateway. */
+/** Where staff decide what waits for them (the notifications' links). */
+export const STAFF_PENDING_DEPOSITS = '/admin/deposits?status=pending';
+export const STAFF_PENDING_WITHDRAWALS = '/admin/withdraws/pending';
+
+/**
+ * A pending deposit: real wallet of the user, active gateway, KYC gate, fee from the gateway. One
+ * through a manual gateway (bank, crypto) notifies the admins and managers in its transaction.
+ */
 export async function createDeposit(sql: Sql, r: DepositRequest): Promise<DepositCreated | MoneyRefusal> {
   const checked = await checkDeposit(sql, r);
   if (!checked.ok) return checked;
   const { wallet, gateway, fees } = checked;
   const clientRef = r.clientRef || null;
-  const [row] = await sql`
-    INSERT INTO deposits (user_id, balance_id, gateway, amount, fee, total, description, details, client_ref)
-    VALUES (${r.userId}, ${wallet.id}, ${gateway.name}, ${fees.amount}, ${fees.fee}, ${fees.total},
-            ${r.description ?? gateway.title}, ${sql.json((r.details ?? {}) as never)}, ${clientRef})
-    ON CONFLICT (user_id, client_ref) WHERE client_ref IS NOT NULL DO NOTHING
-    RETURNING id`;
-  if (row) return { ok: true, id: Number(row.id), currency: wallet.currency, gateway: gateway.name, replayed: false, ...fees };
+  const notices: Notice[] = [];
+  const row = await sql.begin(async (t) => {
+    const tx = t as unknown as Sql;
+    const [created] = await tx`
+      INSERT INTO deposits (user_id, balance_id, gateway, amount, fee, total, description, details, client_ref)
+      VALUES (${r.userId}, ${wallet.id}, ${gateway.name}, ${fees.amount}, ${fees.fee}, ${fees.total},
+              ${r.description ?? gateway.title}, ${tx.json((r.details ?? {}) as never)}, ${clientRef})
+      ON CONFLICT (user_id, client_ref) WHERE client_ref IS NOT NULL DO NOTHING
+      RETURNING id, (SELECT full_name FROM users WHERE id = ${r.userId}) AS customer`;
+    // a manual gateway's deposit waits for a staff decision: admins and managers hear of it (a card
+    // or wallet payment is decided by its provider)
+    if (created && gateway.manual) {
+      const id = Number(created.id);
+      notices.push(...await notifyStaff(tx, { roles: [1, 2] }, {
+        title: `Deposit #${id} awaits approval`,
+        description: `${created.customer} sent ${fees.amount} ${wallet.currency} by ${gateway.title}.`,
+        url: STAFF_PENDING_DEPOSITS,
+        data: { kind: 'deposit.submitted', id, amount: fees.amount, currency: wallet.currency, gateway: gateway.title, customer: String(created.customer) },
+      }));
+    }
+    return created;
+  });
+  if (row) {
+    await publishNotices(notices);
+    return { ok: true, id: Number(row.id), currency: wallet.currency, gateway: gateway.name, replayed: false, ...fees };
+  }
   const [first] = await sql`SELECT id, gateway, amount::text AS amount, fee::text AS fee, total::text AS total
                               FROM deposits WHERE user_id = ${r.userId} AND client_ref = ${clientRef}`;
   return { ok: true, id: Number(first.id), currency: wallet.currency, gateway: first.gateway, amount: first.amount, fee: first.fee, total: first.total, replayed: true };
@@ -221,7 +247,9 @@ export async function requestWithdrawal(sql: Sql, r: WithdrawalRequest, floating
     floating = f;
   }
 
-  return sql.begin(async (tx) => {
+  const notices: Notice[] = [];
+  const result = await sql.begin(async (t) => {
+    const tx = t as unknown as Sql;
     const [b] = await tx`SELECT balance::text AS balance, free_margin(balance, margin, ${String(floating)}::numeric) < ${fees.total}::numeric AS short
                            FROM balances WHERE id = ${wallet.id} FOR UPDATE`;
     if (clientRef) {
@@ -240,8 +268,18 @@ export async function requestWithdrawal(sql: Sql, r: WithdrawalRequest, floating
     const [posted] = await tx`SELECT balance_after::text AS balance_after FROM post_ledger(${wallet.id}, ${'-' + fees.total}::numeric,
                                 'withdrawal', 'withdrawal', ${String(w.id)}, ${r.userId}, 'withdrawal request: total held')`;
     await tx`UPDATE withdrawals SET balance_after = ${posted.balance_after} WHERE id = ${w.id}`;
-    return { ok: true as const, id: Number(w.id), currency: wallet.currency, balanceAfter: posted.balance_after, replayed: false, ...fees };
+    // the admins and managers who decide it hear of it, in this transaction
+    const id = Number(w.id);
+    notices.push(...await notifyStaff(tx, { roles: [1, 2] }, {
+      title: `Withdrawal #${id} requested`,
+      description: `${user.full_name} asked to withdraw ${fees.amount} ${wallet.currency}.`,
+      url: STAFF_PENDING_WITHDRAWALS,
+      data: { kind: 'withdrawal.requested', id, amount: fees.amount, currency: wallet.currency, customer: String(user.full_name) },
+    }));
+    return { ok: true as const, id, currency: wallet.currency, balanceAfter: posted.balance_after, replayed: false, ...fees };
   });
+  if (result.ok) await publishNotices(notices);
+  return result;
 }
 
 // ---------------------------------------------------------------- staff decisions

@@ -9,6 +9,7 @@ import { useFormat, type Formatter } from '~/components/ui/format.ts';
 import { useFetcherToast } from '~/components/ui/toast.tsx';
 import type { Reply } from '~/components/ui/forms.ts';
 import { CLOSE_REASONS } from '~/modules/trading/positions.tsx';
+import { KYC_TYPE_LABELS, type KycType } from '~/modules/kyc/kyc.ts';
 import type { Shell } from './shell.server.ts';
 
 export interface Branding {
@@ -117,6 +118,33 @@ export function notificationText(n: Notice, t: (key: string, values?: Record<str
     return d.decision === 'approved'
       ? { title: t('KYC approved'), description: t('Your identity is verified.') }
       : { title: t('KYC declined'), description: t('Reason: {{reason}}', { reason: d.reason ?? '' }) };
+  }
+  // staff: what waits for them
+  if (d?.kind === 'withdrawal.requested') {
+    return {
+      title: t('Withdrawal #{{id}} requested', { id: d.id }),
+      description: t('{{customer}} asked to withdraw {{amount}}.', { customer: d.customer, amount: f.money(d.amount, d.currency) }),
+    };
+  }
+  if (d?.kind === 'deposit.submitted') {
+    return {
+      title: t('Deposit #{{id}} awaits approval', { id: d.id }),
+      description: t('{{customer}} sent {{amount}} by {{gateway}}.', { customer: d.customer, amount: f.money(d.amount, d.currency), gateway: t(d.gateway) }),
+    };
+  }
+  if (d?.kind === 'kyc.submitted') {
+    return {
+      title: t('KYC document #{{id}} to review', { id: d.id }),
+      description: t('{{customer}} uploaded a document ({{type}}).', { customer: d.customer, type: t(KYC_TYPE_LABELS[d.type as KycType] ?? d.type) }),
+    };
+  }
+  if (d?.kind === 'leads.assigned') {
+    return {
+      title: t('Leads assigned to you'),
+      description: d.count === 1
+        ? t('A lead was assigned to you by {{by}}.', { by: d.by })
+        : t('{{count}} leads were assigned to you by {{by}}.', { count: f.amount(d.count) as unknown as number, by: d.by }),
+    };
   }
   return { title: n.title, description: n.description };
 }

@@ -59,8 +59,11 @@ function beep() {
  * `track`: a staff page following one customer's visits (the Edit Customer page's Tracking tab):
  * the stream carries only track:{id} ('track' events), with a ticket /dashboard/ticket signs only
  * for a staff member who may open that customer.
+ * `userOnly`: the back-office layout: the signed-in user's own topic (user:{id}: their
+ * notifications), no prices. A page that needs prices or a customer's visits mounts its own
+ * provider inside it.
  */
-export function RealtimeProvider({ children, pricesOnly = false, track }: { children: ReactNode; pricesOnly?: boolean; track?: number }) {
+export function RealtimeProvider({ children, pricesOnly = false, userOnly = false, track }: { children: ReactNode; pricesOnly?: boolean; userOnly?: boolean; track?: number }) {
   const listeners = useRef(new Set<RealtimeListener>());
   const [connected, setConnected] = useState(false);
   const { push } = useToast();
@@ -107,7 +110,7 @@ export function RealtimeProvider({ children, pricesOnly = false, track }: { chil
       es = null;
       let t: { url: string; ticket: string; topics: string };
       try {
-        const res = await fetch(`/dashboard/ticket${track ? `?track=${track}` : pricesOnly ? '?topics=prices' : ''}`, {
+        const res = await fetch(`/dashboard/ticket${track ? `?track=${track}` : pricesOnly ? '?topics=prices' : userOnly ? '?topics=user' : ''}`, {
           headers: { accept: 'application/json' }, signal: AbortSignal.timeout(TICKET_TIMEOUT_MS),
         });
         if (!res.ok) throw new Error(String(res.status));
@@ -184,7 +187,7 @@ export function RealtimeProvider({ children, pricesOnly = false, track }: { chil
       window.removeEventListener('offline', offline);
       es?.close();
     };
-  }, [pricesOnly, track]);
+  }, [pricesOnly, userOnly, track]);
 
   // notifications: toast, sound, and the dropdown refreshed through the layout's loader
   useEffect(() => subscribe((event, data) => {
