@@ -57,7 +57,8 @@ describe('the page', () => {
   });
 
   test('staff have theirs at /admin/notifications; a customer is refused there', async () => {
-    const manager = await userWith(2, 2);
+    // an agent: admins and managers also hear of every customer's request other tests make meanwhile
+    const manager = await userWith(2, 5);
     const r = await load(manager, '', '/admin/notifications');
     expect(r.body).toMatchObject({ total: 2, unread: 2 });
     expect((await load(alice, '', '/admin/notifications')).status).toBe(403);
