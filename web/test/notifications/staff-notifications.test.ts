@@ -188,6 +188,15 @@ describe('leads assigned to an agent', () => {
     expect(r2.data).toMatchObject({ ok: true, count: 1 });
     expect(await assigned(ret.id)).toMatchObject([{ description: 'A lead was assigned to you by Ada Admin.', url: '/admin/crm/retention', data: { count: 1, list: 'retention' } }]);
 
+    // again over the same list: only the lead not already theirs counts, and is told
+    await crm.lead(tok);
+    const r3 = await crm.act(`/admin/crm/sales/all?search=${tok}`, { intent: 'assign', agentId: String(agentA.id), all: '1' }, admin.cookie);
+    expect(r3.data).toMatchObject({ ok: true, count: 1 });
+    expect((await assigned(agentA.id)).map((n) => n.data.count)).toEqual([3, 1]);
+    // nothing new to them: no notification
+    expect((await crm.act(`/admin/crm/sales/all?search=${tok}`, { intent: 'assign', agentId: String(agentA.id), all: '1' }, admin.cookie)).data).toMatchObject({ ok: true, count: 0 });
+    expect(await assigned(agentA.id)).toHaveLength(2);
+
     // refused (an agent may not assign): nothing written
     expect((await crm.act('/admin/crm/sales/all', { intent: 'assign', agentId: String(agentB.id), all: '1' }, agentA.cookie)).status).toBe(403);
     expect(await assigned(agentB.id)).toHaveLength(0);

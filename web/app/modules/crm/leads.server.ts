@@ -425,8 +425,10 @@ export async function bulkAssign(sql: Sql, ctx: ListContext, f: LeadFilters, sel
     const picked = await selectionCondition(t, ctx, f, sel);
     if (!isFragment(picked)) return picked;
     const col = ctx.screen.agentField === 'retId' ? t`ret_id` : t`agent_id`;
-    const count = await followed(t, tracker, picked.cond,
-      (at) => t`UPDATE leads l SET ${col} = ${agentId}, updated_at = ${at} WHERE ${picked.cond}`);
+    // only the leads not already theirs change (and count): the agent is told how many are new to them
+    const rows = t`${picked.cond} AND l.${col} IS DISTINCT FROM ${agentId}`;
+    const count = await followed(t, tracker, rows,
+      (at) => t`UPDATE leads l SET ${col} = ${agentId}, updated_at = ${at} WHERE ${rows}`);
     await audit(t, {
       actorId: ctx.caller.id, action: 'lead.bulk_assign', targetKind: 'leads', ip: auditIp(ip),
       before: { screen: ctx.screen.key, selection: sel.all ? { all: true, filter: f } : { ids: sel.ids } },

@@ -229,6 +229,7 @@ const engineFloating: FloatingPnl = async (balanceId) => {
  * A withdrawal request: its total (amount + fee) is held at once through the ledger, refused when
  * it exceeds the wallet's free margin (balance − used margin + floating P/L, the place-order rule)
  * under the balance lock, so neither a parallel request nor a new position can spend it twice.
+ * The admins and managers who decide it are notified in the same transaction.
  */
 export async function requestWithdrawal(sql: Sql, r: WithdrawalRequest, floatingPnl: FloatingPnl = engineFloating): Promise<WithdrawalCreated | MoneyRefusal> {
   const wallet = await realWallet(sql, r.userId, r.balanceId);
