@@ -22,6 +22,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
     return Response.json({ url: publicEnv().ENGINE_PUBLIC_URL, ticket, topics: `track:${id}` }, { headers: { 'cache-control': 'no-store' } });
   }
   const asked = params.get('topics');
+  if (asked !== null && !['prices', 'heartbeat', 'user'].includes(asked)) {
+    return Response.json({ message: 'Unknown topics: use prices, heartbeat or user' }, { status: 400, headers: { 'cache-control': 'no-store' } });
+  }
   const pricesOnly = asked === 'prices';
   // the API status page's feed health (docs/specs.md#settings-and-providers): staff the engine lets follow it
   const heartbeat = asked === 'heartbeat';

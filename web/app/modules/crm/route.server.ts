@@ -41,8 +41,8 @@ export function leadsLoader(key: ScreenKey) {
     // a large bulk action's progress, polled by the page while the action runs (the caller's own only)
     const bulkProgress = params.get('bulkProgress');
     if (bulkProgress !== null) {
-      const progress = PROGRESS_TOKEN.test(bulkProgress) ? await readProgress(sql, bulkProgress, caller.id) : null;
-      return data({ kind: 'progress' as const, progress });
+      if (!PROGRESS_TOKEN.test(bulkProgress)) return data({ kind: 'progress' as const, progress: null, message: 'Invalid progress token' }, { status: 400 });
+      return data({ kind: 'progress' as const, progress: await readProgress(sql, bulkProgress, caller.id), message: null as string | null });
     }
     const manages = caller.roleId === 1 || caller.roleId === 2;
     const agentRole = screen.agentField === 'retId' ? 6 : 5;
