@@ -5,7 +5,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import { Link, useFetcher, useLoaderData, useLocation, useSearchParams } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
-import { getInputProps, getSelectProps, getTextareaProps } from '@conform-to/react';
+import { getInputProps, getSelectProps, getTextareaProps, type FieldMetadata } from '@conform-to/react';
 import { DataTable, type ColumnDef, type Selection } from '~/components/ui/data-table.tsx';
 import { ConfirmDialog } from '~/components/ui/confirm-dialog.tsx';
 import { FormDialog } from '~/components/ui/form-dialog.tsx';
@@ -430,15 +430,7 @@ function EditLeadDialog({ row, data, agent, onClose }: { row: LeadRow | null; da
         <SelectField label={t('Sale Status')} errors={fields.leadStatus.errors} options={statusOptions} selectProps={getSelectProps(fields.leadStatus)} />
       ) : (
         <div className="form-grid">
-          <Field label={t('First Name')} errors={fields.firstName.errors} inputProps={getInputProps(fields.firstName, { type: 'text' })} />
-          <Field label={t('Last Name')} errors={fields.lastName.errors} inputProps={getInputProps(fields.lastName, { type: 'text' })} />
-          <Field label={t('Email')} errors={fields.email.errors} inputProps={getInputProps(fields.email, { type: 'email' })} />
-          <Field label={t('Phone')} errors={fields.phone.errors} inputProps={getInputProps(fields.phone, { type: 'tel' })} />
-          <Field label={t('Country')} errors={fields.country.errors} inputProps={getInputProps(fields.country, { type: 'text' })} />
-          <Field label={t('City')} errors={fields.city.errors} inputProps={getInputProps(fields.city, { type: 'text' })} />
-          <Field label={t('Funnel Link')} errors={fields.funnelLink.errors} inputProps={getInputProps(fields.funnelLink, { type: 'text' })} />
-          <Field label={t('Aff. Reference')} errors={fields.reference.errors} inputProps={getInputProps(fields.reference, { type: 'text' })} />
-          <Field label={t('Lead Source ID')} errors={fields.leadSourceId.errors} inputProps={getInputProps(fields.leadSourceId, { type: 'text' })} />
+          <LeadTextFields fields={fields} names={EDIT_FIELDS} />
           <SelectField label={t('Sale Status')} errors={fields.leadStatus.errors} options={statusOptions} selectProps={getSelectProps(fields.leadStatus)} />
           {data.roleId === 1 ? (
             <SelectField label={t('Sale Manager')} errors={fields.managerId.errors} options={people(data.managers, row.managerId, row.managerName)} selectProps={getSelectProps(fields.managerId)} />
@@ -451,6 +443,30 @@ function EditLeadDialog({ row, data, agent, onClose }: { row: LeadRow | null; da
   );
 }
 
+/** A lead's typed fields: label and input type. */
+const LEAD_TEXT_FIELDS = {
+  firstName: ['First Name', 'text'], lastName: ['Last Name', 'text'], email: ['Email', 'email'], phone: ['Phone', 'tel'],
+  country: ['Country', 'text'], city: ['City', 'text'], funnelLink: ['Funnel Link', 'text'], reference: ['Aff. Reference', 'text'],
+  leadSourceId: ['Lead Source ID', 'text'],
+} as const;
+type LeadTextField = keyof typeof LEAD_TEXT_FIELDS;
+/** The orders of crm.md: the edit form (the lead update payload) and the admin area's add form. */
+const EDIT_FIELDS: readonly LeadTextField[] = ['firstName', 'lastName', 'email', 'phone', 'country', 'city', 'funnelLink', 'reference', 'leadSourceId'];
+const ADD_FIELDS: readonly LeadTextField[] = ['firstName', 'lastName', 'email', 'phone', 'city', 'country', 'funnelLink', 'reference'];
+
+function LeadTextFields<F extends Partial<Record<LeadTextField, FieldMetadata<string | null | undefined>>>>({ fields, names }: { fields: F; names: readonly LeadTextField[] }) {
+  const { t } = useTranslation();
+  return (
+    <>
+      {names.map((name) => {
+        const field = fields[name]!;
+        const [label, type] = LEAD_TEXT_FIELDS[name];
+        return <Field key={name} label={t(label)} errors={field.errors} inputProps={getInputProps(field, { type })} />;
+      })}
+    </>
+  );
+}
+
 function AddLeadDialog({ open, data, onClose }: { open: boolean; data: ListData; onClose: () => void }) {
   const { t } = useTranslation();
   const def = data.statuses.find((s) => s.isDefault)?.status ?? 'New';
@@ -458,14 +474,7 @@ function AddLeadDialog({ open, data, onClose }: { open: boolean; data: ListData;
     <FormDialog open={open} onClose={onClose} schema={AddLeadSchema} intent="add" title={t('Add Lead')} defaultValue={{ leadStatus: def }}>
       {(fields) => (
         <div className="form-grid">
-          <Field label={t('First Name')} errors={fields.firstName.errors} inputProps={getInputProps(fields.firstName, { type: 'text' })} />
-          <Field label={t('Last Name')} errors={fields.lastName.errors} inputProps={getInputProps(fields.lastName, { type: 'text' })} />
-          <Field label={t('Email')} errors={fields.email.errors} inputProps={getInputProps(fields.email, { type: 'email' })} />
-          <Field label={t('Phone')} errors={fields.phone.errors} inputProps={getInputProps(fields.phone, { type: 'tel' })} />
-          <Field label={t('City')} errors={fields.city.errors} inputProps={getInputProps(fields.city, { type: 'text' })} />
-          <Field label={t('Country')} errors={fields.country.errors} inputProps={getInputProps(fields.country, { type: 'text' })} />
-          <Field label={t('Funnel Link')} errors={fields.funnelLink.errors} inputProps={getInputProps(fields.funnelLink, { type: 'text' })} />
-          <Field label={t('Aff. Reference')} errors={fields.reference.errors} inputProps={getInputProps(fields.reference, { type: 'text' })} />
+          <LeadTextFields fields={fields} names={ADD_FIELDS} />
           <SelectField label={t('Lead Status')} errors={fields.leadStatus.errors} placeholder={undefined}
             options={data.statuses.map((s) => ({ value: s.status, label: s.status }))} selectProps={getSelectProps(fields.leadStatus)} />
         </div>
