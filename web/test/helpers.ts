@@ -96,6 +96,23 @@ export async function settle(p: Promise<unknown>): Promise<Response | unknown> {
 }
 
 /**
+ * A loader's or action's answer, whatever its shape: a Response (thrown or returned: status, body
+ * as JSON when it parses, else text, and its Location) or data(body, init).
+ */
+export async function answerOf(p: Promise<unknown>): Promise<{ status: number; body: any; location: string | null }> {
+  const r = await settle(p);
+  if (r instanceof Response) {
+    const text = await r.text();
+    let body: unknown = text;
+    try { body = JSON.parse(text); } catch { /* text */ }
+    return { status: r.status, body, location: r.headers.get('location') };
+  }
+  const d = r as { type?: string; data?: unknown; init?: { status?: number } };
+  if (d && d.type === 'DataWithResponseInit') return { status: d.init?.status ?? 200, body: d.data, location: null };
+  return { status: 200, body: r, location: null };
+}
+
+/**
  * The manual gateways as every test file sees them (the same rows whichever file writes them
  * first: tests never change them): bank without a fee, BTC and USDT at 0.5 %, all active, and
  * stripe inactive.

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { AppLoadContext, LoaderFunctionArgs } from '@remix-run/node';
-import { testSql, createUser, ensureGateways, walletFor, sessionFor, get, post, settle, unique } from '../helpers.ts';
+import { testSql, createUser, ensureGateways, walletFor, sessionFor, get, post, unique, answerOf } from '../helpers.ts';
 import { png, uploadRequest } from '../uploads/fixtures.ts';
 import { createDeposit } from '~/modules/money/money.server.ts';
 import { db } from '~/utils/db.server.ts';
@@ -40,16 +40,7 @@ afterAll(async () => {
 });
 
 const args = (request: Request, params: Record<string, string> = {}, context: AppLoadContext = {}): LoaderFunctionArgs => ({ request, params, context });
-async function run(p: Promise<unknown>): Promise<{ status: number; body: any; location: string | null }> {
-  const r = await settle(p);
-  if (r instanceof Response) {
-    const body = r.headers.get('content-type')?.includes('json') ? await r.json() : await r.text();
-    return { status: r.status, body, location: r.headers.get('location') };
-  }
-  const d = r as { type?: string; data?: unknown; init?: { status?: number } };
-  if (d && d.type === 'DataWithResponseInit') return { status: d.init?.status ?? 200, body: d.data, location: null };
-  return { status: 200, body: r, location: null };
-}
+const run = answerOf;
 async function customer() {
   const u = await createUser(sql);
   const wallet = await walletFor(sql, u.id);

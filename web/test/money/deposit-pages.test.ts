@@ -11,7 +11,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import type { AppLoadContext, LoaderFunctionArgs } from '@remix-run/node';
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
-import { testSql, createUser, ensureGateways, walletFor, sessionFor, get, post, settle, unique, type TestUser } from '../helpers.ts';
+import { testSql, createUser, ensureGateways, walletFor, sessionFor, get, post, unique, type TestUser, answerOf } from '../helpers.ts';
 import { png, text, uploadRequest, type Part } from '../uploads/fixtures.ts';
 import { env } from '~/utils/env.server.ts';
 import { createDeposit } from '~/modules/money/money.server.ts';
@@ -67,17 +67,7 @@ async function staff(roleId: number) {
 type Args = LoaderFunctionArgs;
 const args = (request: Request, params: Record<string, string> = {}, context: AppLoadContext = {}): Args => ({ request, params, context });
 /** A loader's or action's answer: a thrown or returned Response, or the data (status 200). */
-async function run(p: Promise<unknown>): Promise<{ status: number; body: any; location: string | null }> {
-  const r = await settle(p);
-  if (r instanceof Response) {
-    const body = r.headers.get('content-type')?.includes('json') ? await r.json() : await r.text();
-    return { status: r.status, body, location: r.headers.get('location') };
-  }
-  // data(body, init) of a Reply
-  const d = r as { type?: string; data?: unknown; init?: { status?: number } };
-  if (d && d.type === 'DataWithResponseInit') return { status: d.init?.status ?? 200, body: d.data, location: null };
-  return { status: 200, body: r, location: null };
-}
+const run = answerOf;
 const depositsOf = (userId: number) => sql`SELECT id, status, gateway, amount::text AS amount, fee::text AS fee, total::text AS total, description, details, client_ref
                                              FROM deposits WHERE user_id = ${userId} ORDER BY id`;
 const uploadsOf = (userId: number) => sql`SELECT id, kind FROM uploads WHERE owner_id = ${userId} ORDER BY id`;

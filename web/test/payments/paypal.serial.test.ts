@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { LoaderFunctionArgs } from '@remix-run/node';
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
-import { testSql, createUser, ensureGateways, walletFor, sessionFor, get, post, settle, BASE } from '../helpers.ts';
+import { testSql, createUser, ensureGateways, walletFor, sessionFor, get, post, BASE, answerOf } from '../helpers.ts';
 import { env } from '~/utils/env.server.ts';
 import {
   paymentHandlers, paypalApprove, paypalCalls, paypalCaptureEvent, paypalOrders, paypalSignatureHeaders, PAYPAL_CLIENT,
@@ -41,18 +41,7 @@ afterAll(async () => {
 });
 
 const args = (request: Request, params: Record<string, string> = {}): LoaderFunctionArgs => ({ request, params, context: {} });
-async function run(p: Promise<unknown>): Promise<{ status: number; body: any; location: string | null }> {
-  const r = await settle(p);
-  if (r instanceof Response) {
-    const text = await r.text();
-    let body: unknown = text;
-    try { body = JSON.parse(text); } catch { /* text */ }
-    return { status: r.status, body, location: r.headers.get('location') };
-  }
-  const d = r as { type?: string; data?: unknown; init?: { status?: number } };
-  if (d && d.type === 'DataWithResponseInit') return { status: d.init?.status ?? 200, body: d.data, location: null };
-  return { status: 200, body: r, location: null };
-}
+const run = answerOf;
 
 async function customer() {
   const u = await createUser(sql);
