@@ -12,7 +12,7 @@ import url from 'node:url';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { createRequire } from 'node:module';
 import { visitorPageCache } from './page-cache.mjs';
-import { installRouteMatching } from './route-matching.mjs';
+import { installRouteMatching, mergeSlashes } from './route-matching.mjs';
 
 // The environment of the HTTP server itself (the app's own is parsed in app/utils/env.server.ts).
 const config = {
@@ -111,13 +111,21 @@ async function serve() {
   const buildPath = path.resolve(here, process.argv[2] ?? 'build/server/index.js');
   // route matching memoized before Remix first matches (route-matching.mjs)
   installRouteMatching(createRequire(import.meta.url)('@remix-run/router'));
-  const build = await import(url.pathToFileURL(buildPath).href);
+  // every loader and action behind the declaration of its route (app/modules/auth/route-gate.server.ts)
+  const raw = await import(url.pathToFileURL(buildPath).href);
+  const build = raw.entry.module.guardBuild(raw);
   const clientDir = path.resolve(path.dirname(buildPath), '..', 'client');
   // what one request reads once and all its loaders share (app/utils/request-scope.server.ts)
   const scope = (globalThis.__brokerRequestScope ??= new AsyncLocalStorage());
 
   const app = express();
   app.disable('x-powered-by');
+  // `//admin//users` is `/admin/users`: the same route, the same guard (route-matching.mjs)
+  app.use((req, _res, next) => {
+    const merged = mergeSlashes(req.url);
+    if (merged !== req.url && req.url.startsWith('/')) req.url = req.originalUrl = merged;
+    next();
+  });
   const trust = config.trustProxy;
   if (trust) app.set('trust proxy', trust === 'true' ? true : /^\d+$/.test(trust) ? Number(trust) : trust);
   // The built files are compressed at zlib's default level, as ever. The pages the app renders are

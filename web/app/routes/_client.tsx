@@ -10,6 +10,10 @@ import { RealtimeProvider } from '~/modules/trading/realtime.tsx';
 import { planPrompt } from '~/modules/pricing/pricing.server.ts';
 import { PlanPrompt } from '~/modules/pricing/plans.tsx';
 import { trackVisit } from '~/modules/customers/tracking.server.ts';
+import { LAYOUT_ACCESS } from '~/modules/auth/permissions.ts';
+
+// who may use this route: its entry in the permission map, enforced by the route gate
+export const access = LAYOUT_ACCESS.client;
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   // with the context: the staff IP whitelist is checked against this request's address
