@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { CALLS, LAYOUT_ACCESS, ROUTES, routeAccess, type RoleId, type RouteAccess } from '~/modules/auth/permissions.ts';
 import { guardRouteModule } from '~/modules/auth/route-gate.server.ts';
 import { appBuild, appHandler, routeTable } from '../app-build.ts';
+import { spellings } from '../spellings.ts';
 import { BASE, createUser, ensureGateways, get, sessionFor, settle, testSql, walletFor, type TestUser } from '../helpers.ts';
 
 const sql = testSql();
@@ -100,26 +101,6 @@ beforeAll(async () => {
 /** A concrete path of a pattern: known values for its parameters, 'x1' for the rest. */
 function concrete(pattern: string): string {
   return pattern.replace(/:([a-zA-Z]+)/g, (_m, name: string) => values[name] ?? '1');
-}
-
-/** Other spellings of a path that the router takes to the same route. */
-function spellings(path: string, pattern: string): string[] {
-  const segs = path.split('/').filter(Boolean);
-  const literal = pattern.split('/').filter(Boolean).map((p) => !p.startsWith(':'));
-  const map = (f: (s: string, i: number) => string) => '/' + segs.map((s, i) => (literal[i] ? f(s, i) : s)).join('/');
-  const pctFirst = (s: string) => s.replace(/[a-zA-Z]/, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
-  const out = new Set<string>([
-    map((s) => s.toUpperCase()),
-    map((s, i) => (i === 0 ? s[0].toUpperCase() + s.slice(1) : s)),
-    map((s) => s.replace(/[a-z]/g, (c, k) => (k % 2 ? c.toUpperCase() : c))),
-    map(pctFirst),
-    map((s) => s.replace(/[a-zA-Z]/g, (c) => `%${c.charCodeAt(0).toString(16)}`)),
-    '/' + segs.join('//'),
-    '//' + segs.join('/'),
-    path + '/',
-  ]);
-  out.delete(path);
-  return [...out];
 }
 
 async function answer(handler: (r: Request) => Promise<Response>, method: 'GET' | 'POST', url: string, role: RoleId | 0): Promise<string> {
