@@ -40,6 +40,7 @@ describe('a triggered close settles at its crossing tick', () => {
       core.ingest({ symbol: inst.name, bid: 128.6, ask: 128.65, ts: crossAt });       // crosses every stop-loss (ask ≤ 128.668)
       core.ingest({ symbol: inst.name, bid: 128.97, ask: 128.979031, ts: crossAt + 1 }); // and back, before a close statement can finish
       await core.executor.idle();
+      expect([core.executor.batches, core.executor.batchFailures]).toEqual([3, 0]); // three statements of two closes
       const rows = await sql<{ id: bigint; close_reason: string | null; close_rate: string | null; trigger_bid: string | null; trigger_ask: string | null; trigger_at: Date | null }[]>`
         SELECT id, close_reason, close_rate::text, trigger_bid::text, trigger_ask::text, trigger_at FROM orders WHERE id IN ${sql(ids)} ORDER BY id`;
       expect(rows.map((r) => [Number(r.id), r.close_reason, Number(r.close_rate)])).toEqual(ids.map((id) => [id, 'sl', 128.65]));
