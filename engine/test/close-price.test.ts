@@ -6,13 +6,16 @@
 // Here the restart is built directly: orders in PostgreSQL, a new core rebuilding them, a crossing
 // tick and the tick that goes back ingested before any close statement can finish.
 import { describe, expect, test, afterAll } from 'bun:test';
-import { db, createUser, createInstrument, engine } from './helpers.ts';
-import { Core } from '../src/core.ts';
-import { MemoryBus } from '../src/bus/index.ts';
+import { db, createUser, createInstrument, engine, uniq, within } from './helpers.ts';
+import { Core, TICKS } from '../src/core.ts';
+import { MemoryBus, RedisBus } from '../src/bus/index.ts';
 import { RiskEvaluator } from '../src/risk/evaluator.ts';
+import { placeOrder } from '../src/orders/service.ts';
+import { REDIS_URL as REDIS, needsRedis, redisUp } from './redis.ts';
 
 const sql = db(10);
-afterAll(() => sql.end());
+const cleanup: (() => Promise<unknown>)[] = [];
+afterAll(async () => { for (const c of cleanup.reverse()) await c().catch(() => {}); await sql.end(); });
 
 describe('a triggered close settles at its crossing tick', () => {
   test('restart burst: stop-losses crossed on the first tick close at that tick, not at a later one', async () => {
@@ -64,7 +67,68 @@ describe('a triggered close settles at its crossing tick', () => {
     // a crash on instrument 2 takes equity to 0: the position on 2 closes at instrument 2's tick
     const out = r.onTick(2, 35, 35, 4000);
     expect(out).toEqual([{ positionId: 2, accountId: 1, instrumentId: 2, reason: 'zero_equity', tick: { bid: 35, ask: 35, ts: 4000 } }]);
+    // and a crash on instrument 1 closes a position on 2 at 2's quote, at the time of 1's tick
+    r.setBalance(5, 10);
+    r.addPosition({ id: 3, accountId: 5, instrumentId: 1, side: 'buy', amount: 10, open: 9, spread: 0, exchangeRate: 1, margin: 0, tp: null, sl: null, stopout: 50 });
+    r.addPosition({ id: 4, accountId: 5, instrumentId: 2, side: 'buy', amount: 1, open: 35, spread: 0, exchangeRate: 1, margin: 0, tp: null, sl: null, stopout: 50 });
+    expect(r.onTick(1, 7.9, 7.9, 5000)).toEqual([
+      { positionId: 3, accountId: 5, instrumentId: 1, reason: 'zero_equity', tick: { bid: 7.9, ask: 7.9, ts: 5000 } },
+      { positionId: 4, accountId: 5, instrumentId: 2, reason: 'zero_equity', tick: { bid: 35, ask: 35, ts: 5000 } },
+    ]);
   });
+});
+
+describe.skipIf(!redisUp)(`a replayed close settles at its own instrument's tick${needsRedis}`, () => {
+  // Takeover replay (core.ts takeOver): the replay used to stamp every close a tick asked for with
+  // that tick's price, whatever the position's instrument. Zero equity found on a crash of B
+  // closed the account's position on A at B's price.
+  test('zero equity found replaying a tick of B closes the position on A at A\'s tick', async () => {
+    const PREFIX = `${uniq('closeprice')}:`;
+    const A = await createInstrument(sql, { category: 'crypto', leverage: 100 });
+    const B = await createInstrument(sql, { category: 'crypto', leverage: 100 });
+    const feed = RedisBus.connect(REDIS, { prefix: PREFIX });
+    cleanup.push(() => feed.close());
+    const core = async (leased: boolean) => {
+      const s = db(6);
+      const bus = RedisBus.connect(REDIS, { prefix: PREFIX });
+      const c = new Core({ sql: s, bus, flushMs: 0, partition: { count: 2, index: 0 }, leased });
+      await c.start();
+      cleanup.push(async () => { await c.stop(); await bus.close(); await s.end(); });
+      return c;
+    };
+    const placer = await core(false); // owns partition 0: places the orders of partition 1, which has no owner
+    let ts = Date.now();
+    const tick = async (symbol: string, p: number) => {
+      ts = Math.max(ts + 1, Date.now());
+      const id = await feed.publish(TICKS, { symbol, bid: p, ask: p, ts });
+      await within(2000, () => placer.lastTickId === id);
+      return { id, ts };
+    };
+    await tick(A.name, 10);
+    const from = (await tick(B.name, 100)).id; // partition 1 replays from here
+    let u = await createUser(sql, { deposit: '100' });
+    while (u.balanceId % 2 !== 1) u = await createUser(sql, { deposit: '100' });
+    const place = async (instrument: string, amount: number) => {
+      const r = await placeOrder(placer.orders, { userId: u.userId, type: 'buy', instrument, amount });
+      if (!r.ok) throw new Error(r.message);
+      return r.order.id;
+    };
+    const onA = await place(A.name, 10);  // margin 1
+    const onB = await place(B.name, 20);  // margin 20: stop-out at 99.5
+    await Bun.sleep(5);
+    await tick(A.name, 10);                // A: a fresh price after the positions opened
+    const bTick = await tick(B.name, 94); // B: stop-out; equity 100 − 120 < 0: zero equity closes A
+
+    const taker = await core(true);
+    await taker.takeOver(1, from);
+    await taker.executor.idle();
+    const rows = await sql<{ id: bigint; close_reason: string | null; close_rate: string | null; trigger_at: Date | null; close_time: Date | null }[]>`
+      SELECT id, close_reason, close_rate::text, trigger_at, close_time FROM orders WHERE id IN (${onA}, ${onB}) ORDER BY id`;
+    expect(rows.map((r) => [Number(r.id), r.close_reason, Number(r.close_rate), r.trigger_at?.getTime(), r.close_time?.getTime()])).toEqual([
+      [onA, 'zero_equity', 10, bTick.ts, bTick.ts], // A's price, at the time of the tick that found it
+      [onB, 'stop_out', 94, bTick.ts, bTick.ts],
+    ]);
+  }, 20_000);
 });
 
 describe('the close statements refuse a trigger close that does not reach its level', () => {

@@ -48,7 +48,11 @@ interface Book {
   waiting: Set<Account>;   // accounts whose equity needs this instrument's first fresh price
 }
 
-/** The quote a trigger compared: the close settles at it and records it (docs/architecture.md "Prices and freshness"). */
+/**
+ * What a close settles at and records (docs/architecture.md "Prices and freshness"): the bid and
+ * ask of the position's instrument its trigger compared, and the feed time of the tick that
+ * triggered it (the same tick, unless zero equity was found on a tick of another instrument).
+ */
 export interface TriggerTick { bid: number; ask: number; ts: number }
 
 export interface CloseRequest {
@@ -181,18 +185,24 @@ export class RiskEvaluator {
     this.arm(a, []);
   }
 
+  /** the feed time of the tick being evaluated (onTick), for the closes it triggers */
+  private tickTs: number | undefined;
+
   /** Evaluate one tick (`ts`: its feed time, ms); returns the positions to close at it. */
   onTick(instrumentId: number, bid: number, ask: number, ts = Date.now(), out: CloseRequest[] = []): CloseRequest[] {
     this.ticks++;
     const b = this.book(instrumentId);
     b.bid = bid; b.ask = ask; b.ts = ts; b.quoted = true;
-    this.evaluateInstrument(instrumentId, b, out);
-    // accounts whose equity waited for this instrument's first fresh price
-    if (b.waiting.size) {
-      const waiting = [...b.waiting];
-      b.waiting.clear();
-      for (const a of waiting) this.arm(a, out);
-    }
+    this.tickTs = ts;
+    try {
+      this.evaluateInstrument(instrumentId, b, out);
+      // accounts whose equity waited for this instrument's first fresh price
+      if (b.waiting.size) {
+        const waiting = [...b.waiting];
+        b.waiting.clear();
+        for (const a of waiting) this.arm(a, out);
+      }
+    } finally { this.tickTs = undefined; }
     return out;
   }
 
@@ -227,7 +237,7 @@ export class RiskEvaluator {
   private fire(p: Position, reason: CloseReason, out: CloseRequest[]) {
     p.closing = true;
     const b = this.book(p.instrumentId);
-    out.push({ positionId: p.id, accountId: p.accountId, instrumentId: p.instrumentId, reason, tick: { bid: b.bid, ask: b.ask, ts: b.ts } });
+    out.push({ positionId: p.id, accountId: p.accountId, instrumentId: p.instrumentId, reason, tick: { bid: b.bid, ask: b.ask, ts: this.tickTs ?? b.ts } });
   }
 
   private pushLevels(p: Position, b: Book) {
