@@ -5,8 +5,10 @@
 -- behind the executor, and a buy with stop-loss 128.668 was closed 'sl' at 128.979031, a later
 -- tick back above the level. The engine now passes each close the tick its trigger fired on.
 --
--- 1. The tick is kept with the close: trigger_bid, trigger_ask (its prices) and trigger_at (its
---    feed time). Null for manual and staff closes, and for automatic closes made before this.
+-- 1. The tick is kept with the close: trigger_bid, trigger_ask (the prices of the order's
+--    instrument the trigger compared, the close rate being their side mark) and trigger_at (the
+--    feed time of the tick that triggered it). Null for manual and staff closes, and for
+--    automatic closes made before this.
 ALTER TABLE orders
   ADD COLUMN trigger_bid numeric(24, 10),
   ADD COLUMN trigger_ask numeric(24, 10),
