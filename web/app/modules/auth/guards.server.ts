@@ -63,7 +63,8 @@ export async function checkRouteAccess(access: RouteAccess, request: Request, co
   if (access.roles === 'public') return null;
   assertSameOrigin(request);
   const s = await requireUser(request, sql, context);
-  if (access.path !== TWO_FACTOR_ENROL_PATH && (await enrolmentRequired(sql, s))) {
+  // a layout (no path of its own) serves only the user's own shell; the page under it decides
+  if (access.path !== null && access.path !== TWO_FACTOR_ENROL_PATH && (await enrolmentRequired(sql, s))) {
     const method = request.method.toUpperCase();
     throw method === 'GET' || method === 'HEAD' ? redirect(TWO_FACTOR_ENROL_PATH) : forbidden();
   }
