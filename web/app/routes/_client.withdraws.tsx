@@ -11,6 +11,7 @@ import { GeneralErrorBoundary } from '~/components/error-boundary.tsx';
 import { customerWithdrawals, submitWithdrawal, withdrawForm, WITHDRAW_TOASTS } from '~/modules/money/withdrawals.server.ts';
 import { WithdrawSchema, WITHDRAW_PARSE } from '~/modules/money/withdrawal-schemas.ts';
 import { WithdrawsPage } from '~/modules/money/withdrawal-client.tsx';
+import { readFormData } from '~/utils/body-limit.server.ts';
 
 // /withdraws — tabs Withdraw (the bank withdrawal form) and History (the user's own withdrawals,
 // 15 a page); the tab is in the URL. The rules are money.server.ts's requestWithdrawal.
@@ -28,7 +29,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   const sql = db();
   const s = await requireAccess(request, sql);
-  const submission = parseForm(await request.formData(), WithdrawSchema, WITHDRAW_PARSE);
+  const submission = parseForm(await readFormData(request), WithdrawSchema, WITHDRAW_PARSE);
   if (submission.status !== 'success') return replyRefused(submission);
   const r = await submitWithdrawal(sql, s.user.id, submission.value);
   if (!r.ok) {

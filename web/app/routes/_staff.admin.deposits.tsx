@@ -12,6 +12,7 @@ import { DEPOSIT_STATUSES, STAFF_SORTS, staffDeposits, type DepositStatus } from
 import { DecisionSchemas } from '~/modules/money/deposit-schemas.ts';
 import { StaffDepositsPage } from '~/modules/money/deposit-staff.tsx';
 import { GeneralErrorBoundary } from '~/components/error-boundary.tsx';
+import { readFormData } from '~/utils/body-limit.server.ts';
 
 // /admin/deposits (roles from the permission map) — every deposit, server-paged: search by the
 // customer's email, an id or a reference; status and date filters; sort by id or date.
@@ -30,7 +31,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   const sql = db();
   const s = await requireAccess(request, sql, context);
-  const { intent, submission } = parseIntent(await request.formData(), DecisionSchemas);
+  const { intent, submission } = parseIntent(await readFormData(request), DecisionSchemas);
   if (submission.status !== 'success') return replyRefused(submission, { intent });
   const v = submission.value as { id: number; declineReason?: string };
   const r = await decideMoney(sql, {

@@ -11,6 +11,7 @@ import { decideWithdrawal, staffWithdrawals, STAFF_SORTS, WITHDRAW_TOASTS } from
 import { DecisionSchemas, WITHDRAW_PARSE } from '~/modules/money/withdrawal-schemas.ts';
 import { StaffWithdrawalsPage } from '~/modules/money/withdrawal-staff.tsx';
 import { approveWithdrawal, payoutAccountName, payoutBankChoices, withPayouts, type ApproveResult } from '~/modules/payments/payouts.server.ts';
+import { readFormData } from '~/utils/body-limit.server.ts';
 
 // /admin/withdraws/pending (roles 1, 2) — the pending withdrawals: search by the customer's email
 // or id, sort, page size and page in the URL; Approve (four-eyes above the site's threshold) and
@@ -29,7 +30,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   const sql = db();
   const s = await requireAccess(request, sql, context);
-  const { intent, submission } = parseIntent(await request.formData(), DecisionSchemas, WITHDRAW_PARSE);
+  const { intent, submission } = parseIntent(await readFormData(request), DecisionSchemas, WITHDRAW_PARSE);
   if (submission.status !== 'success') return replyRefused(submission, { intent });
   const v = submission.value;
   if (v.intent === 'payout_banks') {
