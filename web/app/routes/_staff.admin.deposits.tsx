@@ -13,6 +13,7 @@ import { DecisionSchemas } from '~/modules/money/deposit-schemas.ts';
 import { StaffDepositsPage } from '~/modules/money/deposit-staff.tsx';
 import { GeneralErrorBoundary } from '~/components/error-boundary.tsx';
 import { readFormData } from '~/utils/body-limit.server.ts';
+import { debitDispute } from '~/modules/payments/disputes.server.ts';
 
 // /admin/deposits (roles from the permission map) — every deposit, server-paged: search by the
 // customer's email, an id or a reference; status and date filters; sort by id or date.
@@ -27,13 +28,18 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return { ...list, filters: { status: q.status ?? ('' as const), dateStart: q.dateStart, dateEnd: q.dateEnd } };
 }
 
-// POST /admin/deposits (intent approve | decline, id, declineReason?): the staff member's decision.
+// POST /admin/deposits (intent approve | decline, id, declineReason?): the staff member's decision;
+// intent debitDispute (id): a flagged deposit's chargeback / refund debited from the wallet, once.
 export async function action({ request, context }: ActionFunctionArgs) {
   const sql = db();
   const s = await requireAccess(request, sql, context);
   const { intent, submission } = parseIntent(await readFormData(request), DecisionSchemas);
   if (submission.status !== 'success') return replyRefused(submission, { intent });
   const v = submission.value as { id: number; declineReason?: string };
+  if (intent === 'debitDispute') {
+    const d = await debitDispute(sql, { id: s.user.id, roleId: s.user.roleId, ip: clientIp(request, context) }, v.id);
+    return d.ok ? replyDone(submission, d.toast, { intent }) : replyRefused(submission, { intent, status: d.status, toast: d.toast });
+  }
   const r = await decideMoney(sql, {
     kind: 'deposit', id: v.id, actorId: s.user.id, ip: clientIp(request, context),
     decision: intent === 'approve' ? 'approve' : 'decline', reason: v.declineReason,

@@ -27,6 +27,7 @@ import { paypalAdapter } from './adapters/paypal.server.ts';
 import { MORE_ADAPTERS } from './adapters/more.server.ts';
 import { handlePayoutNotification } from './payouts.server.ts';
 import { BodyTooLarge, readTextCapped } from '~/utils/body-limit.server.ts';
+import { handleDisputeNotification } from './disputes.server.ts';
 
 /** The gateways with a working adapter; every other card / wallet gateway is 'not available in this version'. */
 export const ADAPTERS: Record<string, GatewayAdapter> = { stripe: stripeAdapter, paypal: paypalAdapter, ...MORE_ADAPTERS };
@@ -160,7 +161,15 @@ export async function handleWebhook(sql: Sql, gateway: string, request: Request,
   const ack = adapter.acknowledge ?? { status: 200, body: '{"received":true}' };
   const answer = { status: ack.status, body: ack.body, contentType: 'application/json' };
   if (!ev) {
-    // not about a deposit: a payout's notification (payouts.server.ts), verified above; a failure
+    // not a payment of a pending deposit: a chargeback / refund of a credited one (disputes.server.ts),
+    // verified above; a failure of ours (the provider could not be asked) answers 500: it retries
+    try {
+      if (await handleDisputeNotification(sql, gateway, config, rawBody) !== null) return answer;
+    } catch (e) {
+      log(`${gateway} dispute notification failed: ${e instanceof Error ? e.message : String(e)}`);
+      return json(500, { error: 'dispute_unavailable' });
+    }
+    // a payout's notification (payouts.server.ts), verified above; a failure
     // of ours answers 500 so the provider delivers it again
     try {
       await handlePayoutNotification(sql, gateway, rawBody);
