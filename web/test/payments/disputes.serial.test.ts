@@ -143,6 +143,13 @@ describe('Stripe', () => {
     expect(await flagOf(r.id)).toMatchObject({ flagged: true, dispute_kind: 'refund', dispute_amount: '20.00000000', dispute_state: 'open' });
   });
 
+  test('a dispute of a payment Stripe does not trace to a deposit of ours is recorded as unknown, nothing flagged', async () => {
+    const body = stripeDisputeEvent({ paymentIntent: unique('pi_unknown'), amount: 10000, currency: 'usd' });
+    expect((await stripeDeliver(body)).status).toBe(200);
+    const [ev] = await sql`SELECT outcome, reason, deposit_id FROM payment_events WHERE gateway = 'stripe' AND event_id = ${JSON.parse(body).id}`;
+    expect(ev).toMatchObject({ outcome: 'rejected', reason: 'Unknown payment', deposit_id: null });
+  });
+
   test('a dispute of a deposit that was never credited is recorded, not flagged', async () => {
     const d = await credited('stripe', '100.00', { approve: false });
     expect((await stripeDeliver(stripeDisputeEvent({ paymentIntent: stripeIntent(d.id), amount: 10000, currency: 'usd' }))).status).toBe(200);
@@ -180,6 +187,11 @@ describe('PayPal', () => {
     expect((await flagOf(d.id)).flagged).toBe(false);
     const [ev] = await sql`SELECT outcome, reason, deposit_id FROM payment_events WHERE gateway = 'paypal' AND event_id = ${JSON.parse(body).id}`;
     expect(ev).toMatchObject({ outcome: 'rejected', reason: 'Unknown payment', deposit_id: null });
+    // a capture PayPal does not know at all (404): recorded as unknown too, not retried forever
+    const lost = paypalRefundEvent('CAPNOTKNOWN00', { currency_code: 'USD', value: '5.00' });
+    expect((await deliver('paypal', lost, paypalSignatureHeaders(lost, WEBHOOK_ID))).status).toBe(200);
+    const [ev2] = await sql`SELECT outcome, deposit_id FROM payment_events WHERE gateway = 'paypal' AND event_id = ${JSON.parse(lost).id}`;
+    expect(ev2).toMatchObject({ outcome: 'rejected', deposit_id: null });
   });
 });
 

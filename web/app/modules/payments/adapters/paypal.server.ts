@@ -210,9 +210,11 @@ export async function readPaypalDispute(config: GatewayConfig, rawBody: string):
   let depositId: number | null = null;
   let orderId: string | null = null;
   if (captureId) {
-    const capture = await api<Capture>(config, 'GET', `/v2/payments/captures/${encodeURIComponent(captureId)}`);
-    depositId = depositIdOf(capture.custom_id);
-    orderId = capture.supplementary_data?.related_ids?.order_id ?? null;
+    // a capture PayPal does not know (404) names no deposit; any other failure is thrown: the webhook answers 500 and PayPal retries
+    const capture = await api<Capture>(config, 'GET', `/v2/payments/captures/${encodeURIComponent(captureId)}`)
+      .catch((e: unknown) => { if (e instanceof Error && /HTTP 404$/.test(e.message)) return null; throw e; });
+    depositId = depositIdOf(capture?.custom_id);
+    orderId = capture?.supplementary_data?.related_ids?.order_id ?? null;
   }
   const value = r.amount?.value ?? '';
   return {

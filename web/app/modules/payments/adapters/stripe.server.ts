@@ -143,8 +143,10 @@ export async function readStripeDispute(config: GatewayConfig, rawBody: string):
   const status = typeof o.status === 'string' ? o.status : '';
   let depositId: number | null = null;
   if (pi) {
-    const intent = await client(config).paymentIntents.retrieve(pi);
-    const raw = intent.metadata?.deposit_id ?? '';
+    // a PaymentIntent Stripe does not know (404) names no deposit; any other failure is thrown: the webhook answers 500 and Stripe retries
+    const intent = await client(config).paymentIntents.retrieve(pi)
+      .catch((e: unknown) => { if ((e as { statusCode?: number }).statusCode === 404) return null; throw e; });
+    const raw = intent?.metadata?.deposit_id ?? '';
     depositId = /^[1-9]\d{0,15}$/.test(raw) ? Number(raw) : null;
   }
   return {
