@@ -23,6 +23,7 @@ import { replyRefused } from '~/utils/reply.server.ts';
 import { pageMeta } from '~/modules/shell/meta.ts';
 import { getRecaptchaSiteKey } from '~/modules/auth/captcha.server.ts';
 import { db } from '~/utils/db.server.ts';
+import { readFormData } from '~/utils/body-limit.server.ts';
 
 // who may use this route: its entry in the permission map, enforced by the route gate
 export const access = routeAccess('/');
@@ -34,7 +35,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   assertSameOrigin(request);
-  const formData = await request.formData();
+  const formData = await readFormData(request);
   const submission = parseForm(formData, LoginSchema);
   if (submission.status !== 'success') return replyRefused(submission, { hideFields: ['password'], toast: null });
   const ctx = await authContext(request, context);

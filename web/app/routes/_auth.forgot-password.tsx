@@ -19,6 +19,7 @@ import { replyDone, replyRefused } from '~/utils/reply.server.ts';
 import { pageMeta } from '~/modules/shell/meta.ts';
 import { getRecaptchaSiteKey } from '~/modules/auth/captcha.server.ts';
 import { db } from '~/utils/db.server.ts';
+import { readFormData } from '~/utils/body-limit.server.ts';
 import { routeAccess } from '~/modules/auth/permissions.ts';
 
 // who may use this route: its entry in the permission map, enforced by the route gate
@@ -31,7 +32,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   assertSameOrigin(request);
-  const submission = parseForm(await request.formData(), ForgotPasswordSchema);
+  const submission = parseForm(await readFormData(request), ForgotPasswordSchema);
   if (submission.status !== 'success') return replyRefused(submission, { toast: null, extra: { sentTo: null } });
   const ctx = await authContext(request, context);
   try {

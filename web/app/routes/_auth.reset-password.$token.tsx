@@ -17,6 +17,7 @@ import { parseForm } from '~/components/ui/forms.ts';
 import { replyDone, replyRefused } from '~/utils/reply.server.ts';
 import { pageMeta } from '~/modules/shell/meta.ts';
 import { db } from '~/utils/db.server.ts';
+import { readFormData } from '~/utils/body-limit.server.ts';
 import { routeAccess } from '~/modules/auth/permissions.ts';
 
 // who may use this route: its entry in the permission map, enforced by the route gate
@@ -28,7 +29,7 @@ export async function loader({ params }: LoaderFunctionArgs) {
 
 export async function action({ request, params, context }: ActionFunctionArgs) {
   assertSameOrigin(request);
-  const submission = parseForm(await request.formData(), ResetPasswordSchema);
+  const submission = parseForm(await readFormData(request), ResetPasswordSchema);
   if (submission.status !== 'success') return replyRefused(submission, { hideFields: ['password'], toast: null });
   const ctx = await authContext(request, context);
   try {

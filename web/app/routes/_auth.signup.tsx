@@ -20,6 +20,7 @@ import { replyDone, replyRefused } from '~/utils/reply.server.ts';
 import { pageMeta } from '~/modules/shell/meta.ts';
 import { getRecaptchaSiteKey } from '~/modules/auth/captcha.server.ts';
 import { db } from '~/utils/db.server.ts';
+import { readFormData } from '~/utils/body-limit.server.ts';
 import { routeAccess } from '~/modules/auth/permissions.ts';
 
 // who may use this route: its entry in the permission map, enforced by the route gate
@@ -39,7 +40,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   assertSameOrigin(request);
-  const formData = await request.formData();
+  const formData = await readFormData(request);
   const submission = parseForm(formData, SignupSchema);
   const hideFields = ['password', 'passwordConfirmation'];
   if (submission.status !== 'success') return replyRefused(submission, { hideFields, toast: null, extra: { created: null } });

@@ -21,6 +21,7 @@ import { useReplyToast } from '~/components/ui/toast.tsx';
 import { parseForm } from '~/components/ui/forms.ts';
 import { replyRefused } from '~/utils/reply.server.ts';
 import { pageMeta } from '~/modules/shell/meta.ts';
+import { readFormData } from '~/utils/body-limit.server.ts';
 
 // who may use this route: its entry in the permission map, enforced by the route gate
 export const access = routeAccess('/two-factor');
@@ -41,7 +42,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   assertSameOrigin(request);
-  const submission = parseForm(await request.formData(), SecondFactorSchema);
+  const submission = parseForm(await readFormData(request), SecondFactorSchema);
   if (submission.status !== 'success') return replyRefused(submission, { hideFields: ['code'], toast: null });
   const ctx = await authContext(request, context);
   try {

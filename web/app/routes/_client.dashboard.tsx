@@ -12,6 +12,7 @@ import { replyDone, replyRefused } from '~/utils/reply.server.ts';
 import { Dashboard } from '~/modules/trading/dashboard.tsx';
 import { POSITIONS_PREFIX } from '~/modules/trading/positions.tsx';
 import { GeneralErrorBoundary } from '~/components/error-boundary.tsx';
+import { readFormData } from '~/utils/body-limit.server.ts';
 import { routeAccess } from '~/modules/auth/permissions.ts';
 
 // who may use this route: its entry in the permission map, enforced by the route gate
@@ -33,7 +34,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   const sql = db();
   const s = await requireAccess(request, sql);
-  const { intent, submission } = parseDashboardForm(await request.formData());
+  const { intent, submission } = parseDashboardForm(await readFormData(request));
   if (submission.status !== 'success') return replyRefused(submission, { intent });
   const { status, ok, toast, values } = await runDashboardAction(sql, s.user.id, submission.value);
   return ok ? replyDone(submission, toast, { intent, status, values }) : replyRefused(submission, { intent, status, toast, values });

@@ -14,6 +14,7 @@ import { customerDeposits, depositForm, manualGatewayPath } from '~/modules/mone
 import { DepositSchema } from '~/modules/money/deposit-schemas.ts';
 import { DepositsPage } from '~/modules/money/deposit-client.tsx';
 import { GeneralErrorBoundary } from '~/components/error-boundary.tsx';
+import { readFormData } from '~/utils/body-limit.server.ts';
 import { routeAccess } from '~/modules/auth/permissions.ts';
 
 // who may use this route: its entry in the permission map, enforced by the route gate
@@ -39,7 +40,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   const sql = db();
   const s = await requireAccess(request, sql, context);
-  const submission = parseForm(await request.formData(), DepositSchema);
+  const submission = parseForm(await readFormData(request), DepositSchema);
   if (submission.status !== 'success') return replyRefused(submission);
   const { balance_id: balanceId, gateway, amount } = submission.value;
   const checked = await checkDeposit(sql, { userId: s.user.id, balanceId, gateway, amount });

@@ -12,6 +12,7 @@ import { cryptoQuote, qrDataUrl, uploadHref } from '~/modules/money/deposits.ser
 import { CryptoConfirmSchema } from '~/modules/money/deposit-schemas.ts';
 import { CryptoDepositPage } from '~/modules/money/deposit-client.tsx';
 import { GeneralErrorBoundary } from '~/components/error-boundary.tsx';
+import { readFormData } from '~/utils/body-limit.server.ts';
 import { routeAccess } from '~/modules/auth/permissions.ts';
 
 // who may use this route: its entry in the permission map, enforced by the route gate
@@ -62,7 +63,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const sql = db();
   const s = await requireAccess(request, sql, context);
   const { gateway, address, wallet, amount, fees } = await transfer(sql, request, s.user.id, params.id);
-  const submission = parseForm(await request.formData(), CryptoConfirmSchema);
+  const submission = parseForm(await readFormData(request), CryptoConfirmSchema);
   if (submission.status !== 'success') return replyRefused(submission);
   const quote = await cryptoQuote(gateway.name, wallet.currency, fees.total);
   const r = await createDeposit(sql, {

@@ -11,6 +11,7 @@ import { gatewayConfig } from '~/modules/gateways/gateways.server.ts';
 import { PaypalPaymentPage, type PaypalPageData } from '~/modules/payments/paypal-page.tsx';
 import type { DepositStatus } from '~/modules/money/deposits.server.ts';
 import { GeneralErrorBoundary } from '~/components/error-boundary.tsx';
+import { readFormData } from '~/utils/body-limit.server.ts';
 import { routeAccess } from '~/modules/auth/permissions.ts';
 
 // who may use this route: its entry in the permission map, enforced by the route gate
@@ -41,7 +42,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const sql = db();
   const s = await requireAccess(request, sql, context);
   const deposit = await ownDeposit(sql, s.user.id, params.txRef);
-  const submission = parseForm(await request.formData(), PayNow);
+  const submission = parseForm(await readFormData(request), PayNow);
   if (deposit.status !== 'pending') return replyRefused(submission, { status: 409, toast: 'This deposit was already decided' });
   const started = await startPayment(sql, { depositId: deposit.id, gateway: 'paypal', origin: await publicOrigin(sql) });
   if (!started.ok || started.start.kind !== 'redirect') return replyRefused(submission, { status: 503, toast: started.ok ? 'This gateway is not available yet' : started.message });

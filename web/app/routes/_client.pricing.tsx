@@ -19,6 +19,7 @@ import { SubscribeSchema } from '~/modules/pricing/schemas.ts';
 import { parseForm } from '~/components/ui/forms.ts';
 import { Modal } from '~/components/ui/modal.tsx';
 import { GeneralErrorBoundary } from '~/components/error-boundary.tsx';
+import { readFormData } from '~/utils/body-limit.server.ts';
 import { routeAccess } from '~/modules/auth/permissions.ts';
 
 // who may use this route: its entry in the permission map, enforced by the route gate
@@ -33,7 +34,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   const sql = db();
   const s = await requireAccess(request, sql, context);
-  const submission = parseForm(await request.formData(), SubscribeSchema);
+  const submission = parseForm(await readFormData(request), SubscribeSchema);
   if (submission.status !== 'success') return replyRefused(submission);
   const { planId, balanceId, redirectTo } = submission.value;
   const r = await subscribePlan(sql, { userId: s.user.id, actorId: s.impersonatorId ?? s.user.id, planId, balanceId, ip: clientIp(request, context) });

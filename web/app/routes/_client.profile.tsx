@@ -17,6 +17,7 @@ import { Field, SelectField, SubmitButton, useIsPending, useSchemaForm } from '~
 import { parseForm } from '~/components/ui/forms.ts';
 import { useReplyToast } from '~/components/ui/toast.tsx';
 import { GeneralErrorBoundary } from '~/components/error-boundary.tsx';
+import { readFormData } from '~/utils/body-limit.server.ts';
 import { routeAccess } from '~/modules/auth/permissions.ts';
 
 // who may use this route: its entry in the permission map, enforced by the route gate
@@ -32,7 +33,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const sql = db();
   const s = await requireAccess(request, sql, context);
   const locked = await phoneLocked(sql, s);
-  const submission = parseForm(await request.formData(), locked ? ProfileSchemaPhoneLocked : ProfileSchema);
+  const submission = parseForm(await readFormData(request), locked ? ProfileSchemaPhoneLocked : ProfileSchema);
   if (submission.status !== 'success') return replyRefused(submission);
   const r = await saveProfile(sql, s, submission.value, clientIp(request, context));
   return r.ok ? replyDone(submission, r.toast) : replyRefused(submission, { status: r.status, toast: r.toast, fieldErrors: r.fieldErrors });

@@ -24,6 +24,7 @@ import { Modal } from '~/components/ui/modal.tsx';
 import { useReplyToast, useToast } from '~/components/ui/toast.tsx';
 import { GeneralErrorBoundary } from '~/components/error-boundary.tsx';
 import styles from '~/styles/security.css?url';
+import { readFormData } from '~/utils/body-limit.server.ts';
 import { routeAccess } from '~/modules/auth/permissions.ts';
 
 // who may use this route: its entry in the permission map, enforced by the route gate
@@ -55,7 +56,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   const sql = db();
   const s = await requireAccess(request, sql, context);
-  const { intent, submission } = parseIntent(await request.formData(), FORMS);
+  const { intent, submission } = parseIntent(await readFormData(request), FORMS);
   if (submission.status !== 'success') return replyRefused(submission, { intent, hideFields: SECRET_FIELDS });
   const r = await runSecurityAction(sql, await defaultStore(sql), s, { intent, ...submission.value } as SecurityAction, clientIp(request, context));
   if (!r.ok) {

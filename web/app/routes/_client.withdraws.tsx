@@ -11,6 +11,7 @@ import { GeneralErrorBoundary } from '~/components/error-boundary.tsx';
 import { customerWithdrawals, submitWithdrawal, withdrawForm, WITHDRAW_TOASTS } from '~/modules/money/withdrawals.server.ts';
 import { WithdrawSchema, WITHDRAW_PARSE } from '~/modules/money/withdrawal-schemas.ts';
 import { WithdrawsPage } from '~/modules/money/withdrawal-client.tsx';
+import { readFormData } from '~/utils/body-limit.server.ts';
 import { routeAccess } from '~/modules/auth/permissions.ts';
 
 // who may use this route: its entry in the permission map, enforced by the route gate
@@ -32,7 +33,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   const sql = db();
   const s = await requireAccess(request, sql);
-  const submission = parseForm(await request.formData(), WithdrawSchema, WITHDRAW_PARSE);
+  const submission = parseForm(await readFormData(request), WithdrawSchema, WITHDRAW_PARSE);
   if (submission.status !== 'success') return replyRefused(submission);
   const r = await submitWithdrawal(sql, s.user.id, submission.value);
   if (!r.ok) {

@@ -13,6 +13,7 @@ import { useFormat } from '~/components/ui/format.ts';
 import { readApiCards, saveApiCard } from '~/modules/settings/apis.server.ts';
 import { API_FIELDS, API_TITLES, ApiSchemas, type ApiCardView } from '~/modules/settings/apis.ts';
 import { GeneralErrorBoundary } from '~/components/error-boundary.tsx';
+import { readFormData } from '~/utils/body-limit.server.ts';
 import { routeAccess } from '~/modules/auth/permissions.ts';
 
 // who may use this route: its entry in the permission map, enforced by the route gate
@@ -31,7 +32,7 @@ const HIDDEN = ['value1', 'value2'];
 export async function action({ request, context }: ActionFunctionArgs) {
   const sql = db();
   const s = await requireAccess(request, sql, context);
-  const { intent, submission } = parseIntent(await request.formData(), ApiSchemas, { coerce: false });
+  const { intent, submission } = parseIntent(await readFormData(request), ApiSchemas, { coerce: false });
   if (submission.status !== 'success') return replyRefused(submission, { intent, hideFields: HIDDEN });
   const r = await saveApiCard(sql, submission.value, { actorId: s.user.id, ip: clientIp(request, context) });
   if (!r.ok) return replyRefused(submission, { intent, hideFields: HIDDEN, status: r.status, toast: r.message, fieldErrors: r.field ? { [r.field]: [r.message] } : undefined });

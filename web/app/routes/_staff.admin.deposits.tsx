@@ -12,6 +12,8 @@ import { DEPOSIT_STATUSES, STAFF_SORTS, staffDeposits, type DepositStatus } from
 import { DecisionSchemas } from '~/modules/money/deposit-schemas.ts';
 import { StaffDepositsPage } from '~/modules/money/deposit-staff.tsx';
 import { GeneralErrorBoundary } from '~/components/error-boundary.tsx';
+import { readFormData } from '~/utils/body-limit.server.ts';
+import { debitDispute } from '~/modules/payments/disputes.server.ts';
 import { routeAccess } from '~/modules/auth/permissions.ts';
 
 // who may use this route: its entry in the permission map, enforced by the route gate
@@ -30,13 +32,18 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return { ...list, filters: { status: q.status ?? ('' as const), dateStart: q.dateStart, dateEnd: q.dateEnd } };
 }
 
-// POST /admin/deposits (intent approve | decline, id, declineReason?): the staff member's decision.
+// POST /admin/deposits (intent approve | decline, id, declineReason?): the staff member's decision;
+// intent debitDispute (id): a flagged deposit's chargeback / refund debited from the wallet, once.
 export async function action({ request, context }: ActionFunctionArgs) {
   const sql = db();
   const s = await requireAccess(request, sql, context);
-  const { intent, submission } = parseIntent(await request.formData(), DecisionSchemas);
+  const { intent, submission } = parseIntent(await readFormData(request), DecisionSchemas);
   if (submission.status !== 'success') return replyRefused(submission, { intent });
   const v = submission.value as { id: number; declineReason?: string };
+  if (intent === 'debitDispute') {
+    const d = await debitDispute(sql, { id: s.user.id, roleId: s.user.roleId, ip: clientIp(request, context) }, v.id);
+    return d.ok ? replyDone(submission, d.toast, { intent }) : replyRefused(submission, { intent, status: d.status, toast: d.toast });
+  }
   const r = await decideMoney(sql, {
     kind: 'deposit', id: v.id, actorId: s.user.id, ip: clientIp(request, context),
     decision: intent === 'approve' ? 'approve' : 'decline', reason: v.declineReason,

@@ -11,6 +11,7 @@ import { decideKyc, listKyc, KYC_SORTABLE } from '~/modules/kyc/kyc.server.ts';
 import { KYC_DECISION_SCHEMAS, KYC_STATUSES } from '~/modules/kyc/kyc.ts';
 import { KycStaffPage } from '~/modules/kyc/kyc-staff.tsx';
 import { GeneralErrorBoundary } from '~/components/error-boundary.tsx';
+import { readFormData } from '~/utils/body-limit.server.ts';
 import { routeAccess } from '~/modules/auth/permissions.ts';
 
 // who may use this route: its entry in the permission map, enforced by the route gate
@@ -30,7 +31,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   const sql = db();
   const s = await requireAccess(request, sql, context);
-  const { intent, submission } = parseIntent(await request.formData(), KYC_DECISION_SCHEMAS);
+  const { intent, submission } = parseIntent(await readFormData(request), KYC_DECISION_SCHEMAS);
   if (submission.status !== 'success') return replyRefused(submission, { intent });
   const v = submission.value as z.infer<typeof KYC_DECISION_SCHEMAS.decline> | z.infer<typeof KYC_DECISION_SCHEMAS.approve>;
   const r = await decideKyc(sql, {

@@ -12,6 +12,7 @@ import { PayoutCheckSchemas, WITHDRAW_PARSE } from '~/modules/money/withdrawal-s
 import { parseIntent } from '~/components/ui/forms.ts';
 import { replyDone, replyRefused } from '~/utils/reply.server.ts';
 import { clientIp } from '~/utils/request.server.ts';
+import { readFormData } from '~/utils/body-limit.server.ts';
 import { routeAccess } from '~/modules/auth/permissions.ts';
 
 // who may use this route: its entry in the permission map, enforced by the route gate
@@ -37,7 +38,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   const sql = db();
   const s = await requireAccess(request, sql, context);
-  const { intent, submission } = parseIntent(await request.formData(), PayoutCheckSchemas, WITHDRAW_PARSE);
+  const { intent, submission } = parseIntent(await readFormData(request), PayoutCheckSchemas, WITHDRAW_PARSE);
   if (submission.status !== 'success') return replyRefused(submission, { intent });
   const r = await staffPayoutCheck(sql, { id: submission.value.id, actorId: s.user.id, ip: clientIp(request, context) });
   if (!r.ok) return replyRefused(submission, { intent, status: r.status, toast: r.message });

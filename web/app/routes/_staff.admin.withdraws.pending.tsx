@@ -11,6 +11,7 @@ import { decideWithdrawal, staffWithdrawals, STAFF_SORTS, WITHDRAW_TOASTS } from
 import { DecisionSchemas, WITHDRAW_PARSE } from '~/modules/money/withdrawal-schemas.ts';
 import { StaffWithdrawalsPage } from '~/modules/money/withdrawal-staff.tsx';
 import { approveWithdrawal, payoutAccountName, payoutBankChoices, withPayouts, type ApproveResult } from '~/modules/payments/payouts.server.ts';
+import { readFormData } from '~/utils/body-limit.server.ts';
 import { routeAccess } from '~/modules/auth/permissions.ts';
 
 // who may use this route: its entry in the permission map, enforced by the route gate
@@ -33,7 +34,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   const sql = db();
   const s = await requireAccess(request, sql, context);
-  const { intent, submission } = parseIntent(await request.formData(), DecisionSchemas, WITHDRAW_PARSE);
+  const { intent, submission } = parseIntent(await readFormData(request), DecisionSchemas, WITHDRAW_PARSE);
   if (submission.status !== 'success') return replyRefused(submission, { intent });
   const v = submission.value;
   if (v.intent === 'payout_banks') {

@@ -10,6 +10,7 @@ import { withdrawFees } from '~/modules/money/money.server.ts';
 import { saveWithdrawFees, WITHDRAW_TOASTS } from '~/modules/money/withdrawals.server.ts';
 import { FeeSettingsSchema, WITHDRAW_PARSE } from '~/modules/money/withdrawal-schemas.ts';
 import { WithdrawSettingsPage } from '~/modules/money/withdrawal-staff.tsx';
+import { readFormData } from '~/utils/body-limit.server.ts';
 import { routeAccess } from '~/modules/auth/permissions.ts';
 
 // who may use this route: its entry in the permission map, enforced by the route gate
@@ -26,7 +27,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   const sql = db();
   const s = await requireAccess(request, sql, context);
-  const submission = parseForm(await request.formData(), FeeSettingsSchema, WITHDRAW_PARSE);
+  const submission = parseForm(await readFormData(request), FeeSettingsSchema, WITHDRAW_PARSE);
   if (submission.status !== 'success') return replyRefused(submission);
   await saveWithdrawFees(sql, submission.value, s.user.id, clientIp(request, context));
   return replyDone(submission, WITHDRAW_TOASTS.settings);

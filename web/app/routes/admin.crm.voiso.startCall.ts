@@ -7,6 +7,7 @@ import { clientIp } from '~/utils/request.server.ts';
 import { requireAccess } from '~/modules/auth/guards.server.ts';
 import { RECORD_ID, parseForm, type Reply } from '~/components/ui/forms.ts';
 import { CALL_TOASTS, startCall } from '~/modules/crm/voiso.server.ts';
+import { readFormData } from '~/utils/body-limit.server.ts';
 import { routeAccess } from '~/modules/auth/permissions.ts';
 
 // who may use this route: its entry in the permission map, enforced by the route gate
@@ -18,7 +19,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (request.method.toUpperCase() !== 'POST') throw new Response('Method Not Allowed', { status: 405 });
   const sql = db();
   const s = await requireAccess(request, sql, context);
-  const submission = parseForm(await request.formData(), Schema);
+  const submission = parseForm(await readFormData(request), Schema);
   if (submission.status !== 'success') throw new Response('Not Found', { status: 404 });
   const r = await startCall(sql, { id: s.user.id, roleId: s.user.roleId }, submission.value.leadId, submission.value.agent ?? null, { ip: clientIp(request, context) });
   if (!r.ok && r.status === 404) throw new Response('Not Found', { status: 404 });

@@ -8,6 +8,7 @@ import { switchWallet } from '~/modules/accounts/accounts.server.ts';
 import { redirectWithToast } from '~/utils/toast.server.ts';
 import { safeRedirect } from '~/utils/safe-redirect.ts';
 import { parseForm, RECORD_ID } from '~/components/ui/forms.ts';
+import { readFormData } from '~/utils/body-limit.server.ts';
 import { routeAccess } from '~/modules/auth/permissions.ts';
 
 // who may use this route: its entry in the permission map, enforced by the route gate
@@ -19,7 +20,7 @@ export async function action({ request }: ActionFunctionArgs) {
   assertSameOrigin(request);
   const sql = db();
   const s = await requireUser(request, sql);
-  const form = await request.formData();
+  const form = await readFormData(request);
   const to = safeRedirect(form.get('redirectTo'), '/dashboard');
   const submission = parseForm(form, SwitchWalletSchema);
   // a page reload either way (the form posts without JavaScript too): a refusal is a flash toast

@@ -5,6 +5,7 @@ import { db } from '~/utils/db.server.ts';
 import { assertSameOrigin } from '~/utils/request.server.ts';
 import { langCookie, listLanguages } from '~/modules/i18n/i18n.server.ts';
 import { safeRedirect } from '~/utils/safe-redirect.ts';
+import { readFormData } from '~/utils/body-limit.server.ts';
 import { routeAccess } from '~/modules/auth/permissions.ts';
 
 // who may use this route: its entry in the permission map, enforced by the route gate
@@ -12,7 +13,7 @@ export const access = routeAccess('/lang');
 
 export async function action({ request }: ActionFunctionArgs) {
   assertSameOrigin(request);
-  const form = await request.formData();
+  const form = await readFormData(request);
   const lang = String(form.get('lang') ?? '');
   const to = safeRedirect(form.get('redirectTo'), '/');
   const languages = await listLanguages(db());

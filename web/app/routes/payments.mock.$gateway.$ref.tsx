@@ -4,6 +4,7 @@ import { notFound } from '~/modules/auth/guards.server.ts';
 import { paymentMocks } from '~/modules/payments/mocks.server.ts';
 import { gatewayConfig } from '~/modules/gateways/gateways.server.ts';
 import { publicOrigin } from '~/modules/payments/payments.server.ts';
+import { readFormData } from '~/utils/body-limit.server.ts';
 import { routeAccess } from '~/modules/auth/permissions.ts';
 
 // who may use this route: its entry in the permission map, enforced by the route gate
@@ -70,7 +71,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 export async function action({ request, params }: ActionFunctionArgs) {
   const m = await mocks();
   const sql = db();
-  const form = await request.formData();
+  const form = await readFormData(request);
   const intent = form.get('intent');
   const other = Object.hasOwn(m.mockCheckouts, params.gateway ?? '') ? m.mockCheckouts[params.gateway!] : null;
   if (other) {

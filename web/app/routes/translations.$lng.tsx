@@ -7,6 +7,7 @@ import { assertSameOrigin, clientIp } from '~/utils/request.server.ts';
 import { isKnownKey, loadTranslations, saveMissingKey } from '~/modules/i18n/i18n.server.ts';
 import { currentSession } from '~/modules/auth/guards.server.ts';
 import { defaultStore, hitLimit, LIMITS } from '~/modules/auth/rate-limit.server.ts';
+import { readFormData } from '~/utils/body-limit.server.ts';
 import { routeAccess } from '~/modules/auth/permissions.ts';
 
 // who may use this route: its entry in the permission map, enforced by the route gate
@@ -29,7 +30,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   let key: unknown;
   const type = request.headers.get('content-type') ?? '';
   if (type.includes('application/json')) key = ((await request.json().catch(() => ({}))) as { key?: unknown }).key;
-  else key = (await request.formData()).get('key');
+  else key = (await readFormData(request)).get('key');
   if (typeof key !== 'string' || key.length === 0 || key.length > 500) return Response.json({ message: 'key is required' }, { status: 400 });
   if (!isKnownKey(key)) return Response.json({ message: 'key is unknown' }, { status: 422 });
   const saved = await saveMissingKey(sql, params.lng ?? '', key);

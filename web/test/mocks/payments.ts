@@ -35,7 +35,11 @@ export interface MockSession {
   amount_total: number; currency: string; client_reference_id: string | null; metadata: Record<string, string>;
   success_url: string; cancel_url: string | null; expires_at: number; url: string | null; customer_email: string | null;
   created: number; livemode: false; mode: 'payment';
+  /** the session's PaymentIntent (its metadata: the session's payment_intent_data[metadata]) */
+  payment_intent: string | null;
 }
+/** The PaymentIntents of the sessions (GET /v1/payment_intents/:id): what a dispute or refund is traced back through. */
+export const stripePaymentIntents = new Map<string, { id: string; object: 'payment_intent'; metadata: Record<string, string>; amount: number; currency: string; status: string }>();
 export const stripeSessions = new Map<string, MockSession>();
 /** every Stripe call the server made: the key it sent and the form it posted */
 export const stripeCalls: { method: string; path: string; auth: string | null; idempotencyKey: string | null; form: Record<string, string> }[] = [];
@@ -79,7 +83,12 @@ export const stripeHandlers = [
     const sid = id('cs_test_', 24);
     const metadata: Record<string, string> = {};
     for (const [k, v] of Object.entries(form)) { const m = /^metadata\[(\w+)\]$/.exec(k); if (m) metadata[m[1]] = v; }
+    const piMetadata: Record<string, string> = {};
+    for (const [k, v] of Object.entries(form)) { const m = /^payment_intent_data\[metadata\]\[(\w+)\]$/.exec(k); if (m) piMetadata[m[1]] = v; }
+    const pi = id('pi_', 12);
+    stripePaymentIntents.set(pi, { id: pi, object: 'payment_intent', metadata: piMetadata, amount: unit * Number(form['line_items[0][quantity]'] ?? 1), currency, status: 'requires_payment_method' });
     const session: MockSession = {
+      payment_intent: pi,
       id: sid, object: 'checkout.session', status: 'open', payment_status: 'unpaid', amount_total: unit * Number(form['line_items[0][quantity]'] ?? 1),
       currency, client_reference_id: form.client_reference_id ?? null, metadata, success_url: form.success_url, cancel_url: form.cancel_url ?? null,
       expires_at: Number(form.expires_at ?? Math.floor(Date.now() / 1000) + 86400), customer_email: form.customer_email ?? null,
@@ -96,7 +105,29 @@ export const stripeHandlers = [
     if (s.status === 'open' && s.expires_at < Date.now() / 1000) s.status = 'expired';
     return HttpResponse.json(s);
   }),
+  http.get(`${STRIPE}/v1/payment_intents/:id`, ({ request, params }) => {
+    stripeCalls.push({ method: 'GET', path: `/v1/payment_intents/${params.id}`, auth: request.headers.get('authorization'), idempotencyKey: null, form: {} });
+    if (!stripeAuthOk(request)) return stripeError(401, 'Invalid API Key provided');
+    const pi = stripePaymentIntents.get(String(params.id));
+    return pi ? HttpResponse.json(pi) : stripeError(404, `No such payment_intent: '${params.id}'`);
+  }),
 ];
+
+/**
+ * A dispute's or a refund's event as Stripe posts it (https://docs.stripe.com/api/events/types):
+ * charge.dispute.created / closed carry a Dispute, charge.refunded a Charge.
+ */
+export function stripeDisputeEvent(o: { paymentIntent: string; amount: number; currency: string; type?: 'charge.dispute.created' | 'charge.dispute.closed' | 'charge.refunded'; status?: string; eventId?: string }) {
+  const type = o.type ?? 'charge.dispute.created';
+  const charge = id('ch_', 12);
+  const object = type === 'charge.refunded'
+    ? { id: charge, object: 'charge', amount: o.amount, amount_refunded: o.amount, currency: o.currency, payment_intent: o.paymentIntent, refunded: true, status: 'succeeded', metadata: {} }
+    : { id: id('dp_', 12), object: 'dispute', amount: o.amount, currency: o.currency, charge, payment_intent: o.paymentIntent, reason: 'fraudulent', status: o.status ?? 'needs_response', metadata: {} };
+  return JSON.stringify({
+    id: o.eventId ?? id('evt_', 12), object: 'event', api_version: '2025-01-27', created: Math.floor(Date.now() / 1000), livemode: false,
+    pending_webhooks: 1, request: { id: null, idempotency_key: null }, type, data: { object },
+  }, null, 2);
+}
 
 // ---------------------------------------------------------------- PayPal
 
@@ -148,6 +179,25 @@ export function paypalCaptureEvent(order: { id: string; amount: { currency_code:
     resource: {
       id: `CAP${order.id.slice(-10)}`, status: type === 'PAYMENT.CAPTURE.COMPLETED' ? 'COMPLETED' : type.split('.').pop(), amount: order.amount,
       custom_id: order.customId, final_capture: true, supplementary_data: { related_ids: { order_id: order.id } },
+    },
+  });
+}
+
+/**
+ * A PAYMENT.CAPTURE.REFUNDED / REVERSED event as PayPal posts it: its resource is the refund, whose
+ * 'up' link is the capture (https://developer.paypal.com/docs/api/payments/v2/#refunds_get).
+ */
+export function paypalRefundEvent(captureId: string, amount: { currency_code: string; value: string }, type: 'PAYMENT.CAPTURE.REFUNDED' | 'PAYMENT.CAPTURE.REVERSED' = 'PAYMENT.CAPTURE.REFUNDED', eventId = `WH-${randomBytes(8).toString('hex').toUpperCase()}`) {
+  const refund = randomBytes(8).toString('hex').toUpperCase();
+  return JSON.stringify({
+    id: eventId, event_version: '1.0', create_time: new Date().toISOString(), resource_type: 'refund', resource_version: '2.0', event_type: type,
+    summary: type === 'PAYMENT.CAPTURE.REFUNDED' ? 'A payment was refunded' : 'A payment was reversed',
+    resource: {
+      id: refund, status: 'COMPLETED', amount,
+      links: [
+        { href: `${PAYPAL_SANDBOX}/v2/payments/refunds/${refund}`, rel: 'self', method: 'GET' },
+        { href: `${PAYPAL_SANDBOX}/v2/payments/captures/${captureId}`, rel: 'up', method: 'GET' },
+      ],
     },
   });
 }
@@ -234,6 +284,15 @@ function paypalHandlersFor(base: string) {
       }
       const { returnUrl: _r, base: _b, ...shown } = o;
       return HttpResponse.json(shown, { status: 201 });
+    }),
+    http.get(`${base}/v2/payments/captures/:id`, ({ request, params }) => {
+      paypalCalls.push({ method: 'GET', path: `/v2/payments/captures/${params.id}`, auth: request.headers.get('authorization'), requestId: null, body: null });
+      if (!bearerOk(request)) return paypalError(401, 'AUTHENTICATION_FAILURE', 'Authentication failed');
+      for (const o of paypalOrders.values()) {
+        const c = o.purchase_units[0]?.payments?.captures?.[0] as { id?: string } | undefined;
+        if (c?.id === params.id) return HttpResponse.json(c);
+      }
+      return paypalError(404, 'RESOURCE_NOT_FOUND', 'INVALID_RESOURCE_ID');
     }),
     http.post(`${base}/v1/notifications/verify-webhook-signature`, async ({ request }) => {
       const text = await request.text();

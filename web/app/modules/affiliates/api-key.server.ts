@@ -11,6 +11,7 @@ import { replyDone, replyRefused } from '~/utils/reply.server.ts';
 import { auditIp } from '~/modules/crm/leads.server.ts';
 import { API_LIMIT, MAX_BATCH } from './leads-api.server.ts';
 import { currentKey, generateKey } from './keys.server.ts';
+import { readFormData } from '~/utils/body-limit.server.ts';
 
 const ACTIONS = { generate: z.object({ intent: z.literal('generate') }) };
 
@@ -23,7 +24,7 @@ export async function apiKeyLoader({ request, context }: LoaderFunctionArgs) {
 export async function apiKeyAction({ request, context }: ActionFunctionArgs) {
   const sql = db();
   const s = await requireAccess(request, sql, context);
-  const { intent, submission } = parseIntent(await request.formData(), ACTIONS);
+  const { intent, submission } = parseIntent(await readFormData(request), ACTIONS);
   if (submission.status !== 'success') return replyRefused(submission, { intent });
   // the key is the affiliate's own; a login-as session does not reach staff pages (requireAccess)
   if (s.user.roleId !== 4) return replyRefused(submission, { intent, status: 403, toast: 'Forbidden' });

@@ -16,6 +16,7 @@ import { replyRefused } from '~/utils/reply.server.ts';
 import { CATALOG_PARSE } from '~/modules/catalog/numbers.ts';
 import { replyOutcome, type Actor, type Outcome } from './result.server.ts';
 import { LotsSchema, SPREAD_MARKETS, type LotsInput } from './schemas.ts';
+import { readFormData } from '~/utils/body-limit.server.ts';
 
 export type LotState = 'lot' | 'amount';
 export interface LotSettings { states: Record<Category, LotState>; selector: { label: string; value: string }[] }
@@ -59,7 +60,7 @@ export async function lotsLoader({ request }: LoaderFunctionArgs) {
 export async function lotsAction({ request, context }: ActionFunctionArgs) {
   const sql = db();
   const s = await requireAccess(request, sql, context);
-  const submission = parseForm(await request.formData(), LotsSchema, CATALOG_PARSE);
+  const submission = parseForm(await readFormData(request), LotsSchema, CATALOG_PARSE);
   // a list intent (add or remove a row) without JavaScript: the form comes back with it applied
   if (submission.status === undefined) return replyRefused(submission, { status: 200, toast: null });
   if (submission.status !== 'success') return replyRefused(submission);

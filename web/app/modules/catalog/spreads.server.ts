@@ -16,6 +16,7 @@ import { replyRefused } from '~/utils/reply.server.ts';
 import { CATALOG_PARSE } from '~/modules/catalog/numbers.ts';
 import { replyOutcome, type Actor, type Outcome } from './result.server.ts';
 import { SPREAD_MARKETS, SpreadsSchema, type SpreadsInput } from './schemas.ts';
+import { readFormData } from '~/utils/body-limit.server.ts';
 
 export type Spreads = Record<Category, string>;
 
@@ -53,7 +54,7 @@ export async function spreadsLoader({ request }: LoaderFunctionArgs) {
 export async function spreadsAction({ request, context }: ActionFunctionArgs) {
   const sql = db();
   const s = await requireAccess(request, sql, context);
-  const submission = parseForm(await request.formData(), SpreadsSchema, CATALOG_PARSE);
+  const submission = parseForm(await readFormData(request), SpreadsSchema, CATALOG_PARSE);
   if (submission.status !== 'success') return replyRefused(submission);
   return replyOutcome(submission, await saveSpreads(sql, submission.value, { actorId: s.user.id, ip: clientIp(request, context) }));
 }

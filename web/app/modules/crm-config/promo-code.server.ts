@@ -18,6 +18,7 @@ import { parseIntent } from '~/components/ui/forms.ts';
 import { replyDone, replyRefused } from '~/utils/reply.server.ts';
 import { refuse, type Actor, type Outcome } from '~/modules/catalog/result.server.ts';
 import { CRM_CONFIG_PARSE, PROMO_ACTIONS } from './schemas.ts';
+import { readFormData } from '~/utils/body-limit.server.ts';
 
 /** Codes one user may generate in an hour. */
 export const PROMO_PER_HOUR = 10;
@@ -74,7 +75,7 @@ export async function promoCodeLoader({ request, context }: LoaderFunctionArgs) 
 export async function promoCodeAction({ request, context }: ActionFunctionArgs) {
   const sql = db();
   const s = await requireAccess(request, sql, context);
-  const { intent, submission } = parseIntent(await request.formData(), PROMO_ACTIONS, CRM_CONFIG_PARSE);
+  const { intent, submission } = parseIntent(await readFormData(request), PROMO_ACTIONS, CRM_CONFIG_PARSE);
   if (submission.status !== 'success') return replyRefused(submission, { intent });
   // the code is the signed-in user's; the audit's actor is who acted (the staff member of a login-as session)
   const actorId = s.impersonatorId ?? s.user.id;

@@ -21,6 +21,7 @@ import { parseIntent } from '~/components/ui/forms.ts';
 import { replyRefused } from '~/utils/reply.server.ts';
 import { pgCode, refuse, replyOutcome, type Actor, type Outcome } from '~/modules/catalog/result.server.ts';
 import { CRM_CONFIG_PARSE, SALES_STATUS_ACTIONS, type SalesStatusInput } from './schemas.ts';
+import { readFormData } from '~/utils/body-limit.server.ts';
 
 /** URL sort id → column (the spec: status and is default are sortable). */
 const SORTS = { id: 'id', status: 'status', isDefault: 'is_default' } as const;
@@ -176,7 +177,7 @@ export async function salesStatusesLoader({ request, context }: LoaderFunctionAr
 export async function salesStatusesAction({ request, context }: ActionFunctionArgs) {
   const sql = db();
   const s = await requireAccess(request, sql, context);
-  const { intent, submission } = parseIntent(await request.formData(), SALES_STATUS_ACTIONS, CRM_CONFIG_PARSE);
+  const { intent, submission } = parseIntent(await readFormData(request), SALES_STATUS_ACTIONS, CRM_CONFIG_PARSE);
   if (submission.status !== 'success') return replyRefused(submission, { intent });
   const who = { actorId: s.user.id, ip: clientIp(request, context) };
   const v = submission.value;

@@ -19,6 +19,7 @@ import { parseIntent } from '~/components/ui/forms.ts';
 import { replyRefused } from '~/utils/reply.server.ts';
 import { refuse, replyOutcome, type Actor, type Outcome } from '~/modules/catalog/result.server.ts';
 import { CRM_CONFIG_PARSE, TEAM_ACTIONS, type TeamInput } from './schemas.ts';
+import { readFormData } from '~/utils/body-limit.server.ts';
 
 export const MANAGER_ROLE = 2;
 export const MEMBER_ROLES = [5, 6] as const;
@@ -200,7 +201,7 @@ export async function teamsLoader({ request, context }: LoaderFunctionArgs) {
 export async function teamsAction({ request, context }: ActionFunctionArgs) {
   const sql = db();
   const s = await requireAccess(request, sql, context);
-  const { intent, submission } = parseIntent(await request.formData(), TEAM_ACTIONS, CRM_CONFIG_PARSE);
+  const { intent, submission } = parseIntent(await readFormData(request), TEAM_ACTIONS, CRM_CONFIG_PARSE);
   if (submission.status !== 'success') return replyRefused(submission, { intent });
   const who = { actorId: s.user.id, ip: clientIp(request, context) };
   const v = submission.value;

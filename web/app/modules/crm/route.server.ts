@@ -16,6 +16,7 @@ import {
   addLead, addNote, bulkAssign, bulkMove, convertLead, deleteLead, deleteOwnLead, editLead, leadNotes, listLeads, masksFor, revealAllowed, revealContact,
   staffChoices, statusChoices, type ActionResult, type Caller, type LeadFilters, type LeadRow, type NoteRow,
 } from './leads.server.ts';
+import { readFormData } from '~/utils/body-limit.server.ts';
 
 const ID = /^[1-9][0-9]{0,15}$/;
 
@@ -90,7 +91,7 @@ export function leadsAction(key: ScreenKey) {
     const s = await requireAccess(request, sql, context);
     const caller: Caller = { id: s.user.id, roleId: s.user.roleId };
     const ip = clientIp(request, context);
-    const { intent, submission } = parseLeadForm(await request.formData());
+    const { intent, submission } = parseLeadForm(await readFormData(request));
     if (submission.status !== 'success') return replyRefused(submission, { intent, hideFields: ['password'] });
     const v = submission.value as Record<string, unknown>;
     let r: ActionResult;

@@ -19,6 +19,7 @@ import { BALANCE_PARSE, BalanceSchema, CustomerProfileSchema, CustomerProfileSch
 import { editAccessFor, loadCustomer, saveCustomerProfile } from './edit.server.ts';
 import { adjustBalance } from './balance.server.ts';
 import { listTracking } from './tracking.server.ts';
+import { readFormData } from '~/utils/body-limit.server.ts';
 
 /** The active tab's page of rows (only that tab is read). */
 async function tabList(sql: Sql, tab: EditTab, userId: number, q: ListQuery) {
@@ -54,7 +55,7 @@ export async function editAction({ request, params, context }: ActionFunctionArg
   const sql = db();
   const { session, customerId } = await requireCustomerRecord(request, params.id, sql, context);
   const access = await editAccessFor(sql, session);
-  const form = await request.formData();
+  const form = await readFormData(request);
   const intent = String(form.get('intent') ?? '');
   const actor = { id: session.user.id, ip: clientIp(request, context) };
 

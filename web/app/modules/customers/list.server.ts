@@ -16,6 +16,7 @@ import { boundedCount, SEARCH_COUNT_LIMIT } from '~/utils/bounded-count.server.t
 import { addUser, deleteUser } from '~/modules/users/users.server.ts';
 import { USER_SORTABLE, parseCustomerForm, type AddUser } from '~/modules/users/schemas.ts';
 import { onlineExpr } from './online.server.ts';
+import { readFormData } from '~/utils/body-limit.server.ts';
 
 export type CustomerListType = 'all' | 'inactive';
 
@@ -120,7 +121,7 @@ export type CustomersLoader = ReturnType<typeof customersLoader>;
 export async function customersAction({ request, context }: ActionFunctionArgs) {
   const sql = db();
   const s = await requireAccess(request, sql, context);
-  const { intent, submission } = parseCustomerForm(await request.formData());
+  const { intent, submission } = parseCustomerForm(await readFormData(request));
   if (submission.status !== 'success') return replyRefused(submission, { intent, hideFields: ['password'] });
   const actor = { id: s.user.id, roleId: s.user.roleId, ip: clientIp(request, context) };
   const v = submission.value;

@@ -16,6 +16,7 @@ import { refuse, replyOutcome, type Actor, type Outcome } from '~/modules/catalo
 import { discardUploads, receiveUploads } from '~/modules/uploads/uploads.server.ts';
 import { uploadHref } from '~/modules/money/deposits.server.ts';
 import { EXTERNAL_PAYMENT_ACTIONS, type ExternalPaymentInput } from './external-schemas.ts';
+import { readFormData } from '~/utils/body-limit.server.ts';
 
 const SORTS = { id: 'id', name: 'name' } as const;
 export const EXTERNAL_PAYMENT_SORTS = Object.keys(SORTS) as (keyof typeof SORTS)[];
@@ -108,7 +109,7 @@ export async function externalPaymentsAction({ request, context }: ActionFunctio
     if (logoId) form.set('logo', String(logoId));
     else form.delete('logo');
   } else {
-    form = await request.formData();
+    form = await readFormData(request);
     form.delete('logo'); // a logo is a file: only a multipart form carries one
   }
   const drop = () => discardUploads(sql, s.user.id, stored);

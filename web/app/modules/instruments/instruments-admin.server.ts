@@ -18,6 +18,7 @@ import { parseIntent } from '~/components/ui/forms.ts';
 import { replyRefused } from '~/utils/reply.server.ts';
 import { pgCode, refuse, replyOutcome, type Actor, type Outcome } from '~/modules/catalog/result.server.ts';
 import { CATALOG_PARSE, INSTRUMENT_ACTIONS, type InstrumentInput } from './schemas.ts';
+import { readFormData } from '~/utils/body-limit.server.ts';
 
 export const INSTRUMENT_SORTS = ['id', 'name', 'base', 'quote', 'tradingview', 'alias', 'leverage', 'tradable'] as const;
 type Sort = (typeof INSTRUMENT_SORTS)[number];
@@ -177,7 +178,7 @@ export async function instrumentsLoader({ request }: LoaderFunctionArgs, categor
 export async function instrumentsAction({ request, context }: ActionFunctionArgs, category: Category) {
   const sql = db();
   const s = await requireAccess(request, sql, context);
-  const { intent, submission } = parseIntent(await request.formData(), INSTRUMENT_ACTIONS, CATALOG_PARSE);
+  const { intent, submission } = parseIntent(await readFormData(request), INSTRUMENT_ACTIONS, CATALOG_PARSE);
   if (submission.status !== 'success') return replyRefused(submission, { intent });
   const who = { actorId: s.user.id, ip: clientIp(request, context) };
   const v = submission.value;

@@ -21,6 +21,7 @@ import { replyRefused } from '~/utils/reply.server.ts';
 import { pgCode, refuse, replyOutcome, type Actor, type Outcome } from '~/modules/catalog/result.server.ts';
 import { likeEscape } from '~/utils/prefix-search.server.ts';
 import { LANGUAGE_ACTIONS, LANGUAGE_CODE, MISSING_PAGE_SIZE, TRANSLATION_ACTIONS, placeholders, type LanguageInput, type TranslationInput } from './schemas.ts';
+import { readFormData } from '~/utils/body-limit.server.ts';
 
 // ---------------------------------------------------------------- languages
 
@@ -171,7 +172,7 @@ export async function languagesLoader({ request, context }: LoaderFunctionArgs) 
 export async function languagesAction({ request, context }: ActionFunctionArgs) {
   const sql = db();
   const s = await requireAccess(request, sql, context);
-  const { intent, submission } = parseIntent(await request.formData(), LANGUAGE_ACTIONS);
+  const { intent, submission } = parseIntent(await readFormData(request), LANGUAGE_ACTIONS);
   if (submission.status !== 'success') return replyRefused(submission, { intent });
   const r = await saveLanguage(sql, submission.value as LanguageInput, { actorId: s.user.id, ip: clientIp(request, context) });
   return replyOutcome(submission, r, intent);
@@ -205,7 +206,7 @@ export async function translationsAction({ request, params, context }: ActionFun
   const sql = db();
   const s = await requireAccess(request, sql, context);
   const language = await languageOf(sql, params.code);
-  const { intent, submission } = parseIntent(await request.formData(), TRANSLATION_ACTIONS);
+  const { intent, submission } = parseIntent(await readFormData(request), TRANSLATION_ACTIONS);
   if (submission.status !== 'success') return replyRefused(submission, { intent });
   const who = { actorId: s.user.id, ip: clientIp(request, context) };
   const r = intent === 'delete'

@@ -47,6 +47,8 @@ export const DecisionSchemas = {
     intent: z.literal('decline'), id: z.coerce.number().int().positive().max(2 ** 53 - 1),
     declineReason: z.string().trim().max(500, 'Decline reason allows at most 500 characters').optional(),
   }),
+  /** a flagged deposit's chargeback / refund debited from the wallet (roles 1–2, once) */
+  debitDispute: z.object({ intent: z.literal('debitDispute'), id: z.coerce.number().int().positive().max(2 ** 53 - 1) }),
 };
 
 /** The result modal of /deposits (?status=…&amount=…). */

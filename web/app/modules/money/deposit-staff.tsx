@@ -16,7 +16,8 @@ import { DecisionSchemas } from './deposit-schemas.ts';
 import { DepositStatusChip } from './deposit-client.tsx';
 import { HistoryLink, useCanSeeAudit } from '~/modules/audit/history-link.tsx';
 import { PaymentEventsButton } from '~/modules/payments/events-staff.tsx';
-import type { StaffDepositRow, DepositStatus } from './deposits.server.ts';
+import type { StaffDepositRow, DepositStatus, DepositDispute } from './deposits.server.ts';
+import { DISPUTE_LABELS } from '~/modules/payments/dispute.ts';
 import { EXACT_COUNT_LIMIT } from '~/modules/trades/limits.ts';
 
 export interface StaffDepositsData {
@@ -30,7 +31,7 @@ export interface StaffDepositsData {
 }
 
 type T = (key: string, values?: Record<string, unknown>) => string;
-type Acting = { decision: 'approve' | 'decline'; id: number } | null;
+type Acting = { decision: 'approve' | 'decline'; id: number } | { decision: 'debitDispute'; id: number; amount: string; currency: string } | null;
 
 export function StaffDepositsPage({ data }: { data: StaffDepositsData }) {
   const { t } = useTranslation();
@@ -70,6 +71,12 @@ export function StaffDepositsPage({ data }: { data: StaffDepositsData }) {
         onSubmit={({ start, end }) => { setFilterOpen(false); setFilter({ dateStart: start, dateEnd: end }); }} />
       <ConfirmDialog open={acting?.decision === 'approve'} onClose={() => setActing(null)} intent="approve" fields={{ id: acting?.id ?? '' }}
         title={t('Approve deposit')} message={t('Are you sure to approve this deposit?')} confirmLabel={t('Approve')} danger={false} />
+      <ConfirmDialog open={acting?.decision === 'debitDispute'} onClose={() => setActing(null)} intent="debitDispute" fields={{ id: acting?.id ?? '' }}
+        title={t('Debit the disputed amount')}
+        message={acting?.decision === 'debitDispute'
+          ? t('Debit {{amount}} from the customer\'s wallet for deposit #{{id}}? This can be done once.', { amount: f.money(acting.amount, acting.currency), id: acting.id })
+          : ''}
+        confirmLabel={t('Debit')} danger />
       <FormDialog open={acting?.decision === 'decline'} onClose={() => setActing(null)} title={t('Decline deposit')} schema={DecisionSchemas.decline}
         intent="decline" id={acting?.id} submitLabel={t('Decline')} size="sm">
         {(fields) => (
@@ -114,6 +121,7 @@ function staffColumns(t: T, f: Formatter, act: (a: Acting) => void): ColumnDef<S
       cell: ({ row }) => (
         <span className="status-cell">
           <DepositStatusChip status={row.original.status} awaitingSecond={row.original.awaitingSecond} staff />
+          {row.original.dispute ? <DisputeFlag dispute={row.original.dispute} t={t} f={f} /> : null}
           {row.original.status === 'declined' && row.original.declineReason
             ? <span className="decline-reason">{t('Reason: {{reason}}', { reason: row.original.declineReason })}</span> : null}
         </span>
@@ -131,12 +139,30 @@ function staffColumns(t: T, f: Formatter, act: (a: Acting) => void): ColumnDef<S
               <button type="button" className="btn btn-sm btn-danger" onClick={() => act({ decision: 'decline', id: row.original.id })}
                 aria-label={t('Decline deposit #{{id}}', { id: row.original.id })}>{t('Decline')}</button>
             </>
-          ) : <NoDecision />}
+          ) : row.original.dispute && !row.original.dispute.debitedAt && row.original.status === 'approved' ? null : <NoDecision />}
+          {row.original.dispute && !row.original.dispute.debitedAt && row.original.status === 'approved' ? (
+            <button type="button" className="btn btn-sm btn-danger"
+              onClick={() => act({ decision: 'debitDispute', id: row.original.id, amount: row.original.dispute!.debit, currency: row.original.currency })}
+              aria-label={t('Debit the disputed amount of deposit #{{id}}', { id: row.original.id })}>{t('Debit')}</button>
+          ) : null}
           <HistoryLink targetKind="deposit" targetId={row.original.id} label={t('History of deposit #{{id}}', { id: row.original.id })} />
         </span>
       ),
     },
   ];
+}
+
+/** The flag of a deposit a provider reported a chargeback / refund of: kind, amount, state, and whether it was debited. */
+function DisputeFlag({ dispute, t, f }: { dispute: DepositDispute; t: T; f: Formatter }) {
+  const kind = t(DISPUTE_LABELS[dispute.kind] ?? dispute.kind);
+  const amount = dispute.amount && dispute.currency ? ` ${f.money(dispute.amount, dispute.currency)}` : '';
+  const state = dispute.state === 'open' ? '' : ` (${t(dispute.state === 'won' ? 'won' : dispute.state === 'lost' ? 'lost' : 'closed')})`;
+  return (
+    <span className="dispute-flag">
+      <span className="chip chip-declined" title={f.dateTime(dispute.at)}>{kind}{amount}{state}</span>
+      {dispute.debitedAt ? <span className="muted">{t('Debited {{date}}', { date: f.dateTime(dispute.debitedAt) })}</span> : null}
+    </span>
+  );
 }
 
 /** A decided deposit has no action: a dash, unless the History link is there. */

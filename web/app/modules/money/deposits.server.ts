@@ -94,6 +94,35 @@ export interface StaffDepositRow extends DepositRow {
   userId: number; email: string; reference: string | null;
   /** a card / wallet deposit's provider notifications and status checks (modules/payments) */
   paymentEvents: PaymentEventRow[];
+  /** the chargeback / refund a provider reported (modules/payments/disputes.server.ts), or null */
+  dispute: DepositDispute | null;
+}
+
+/** A flagged deposit's chargeback / refund, and the debit staff may make of it once. */
+export interface DepositDispute {
+  kind: 'chargeback' | 'dispute' | 'refund' | 'reversal';
+  state: 'open' | 'won' | 'lost' | 'closed';
+  at: string;
+  /** what the provider reported, when it did */
+  amount: string | null;
+  currency: string | null;
+  /** what a debit takes from the wallet (in its currency): the reported amount, at most what the deposit credited */
+  debit: string;
+  debitedAt: string | null;
+}
+
+const DISPUTE_COLUMNS = (sql: Sql) => sql`
+  d.disputed_at, d.dispute_kind, d.dispute_state, d.dispute_amount::text AS dispute_amount, d.dispute_currency, d.dispute_debited_at,
+  least(d.amount, coalesce(CASE WHEN d.dispute_currency = trim(b.currency) THEN d.dispute_amount END, d.amount))::numeric(20, 2)::text AS dispute_debit`;
+
+function disputeOf(r: Record<string, unknown>): DepositDispute | null {
+  if (!r.disputed_at) return null;
+  return {
+    kind: r.dispute_kind as DepositDispute['kind'], state: r.dispute_state as DepositDispute['state'],
+    at: (r.disputed_at as Date).toISOString(), amount: (r.dispute_amount as string | null) ?? null,
+    currency: (r.dispute_currency as string | null) ?? null, debit: String(r.dispute_debit),
+    debitedAt: r.dispute_debited_at ? (r.dispute_debited_at as Date).toISOString() : null,
+  };
 }
 
 function details(d: unknown): DepositDetails {
@@ -191,7 +220,7 @@ export async function staffDeposits(sql: Sql, q: ListQuery & { status?: DepositS
   const textSearch = branches.length > 1;
   const read = (db: Sql) => Promise.all([
     db`WITH page AS (${page})
-        SELECT ${COLUMNS(sql)}, d.user_id, u.email, d.reference
+        SELECT ${COLUMNS(sql)}, d.user_id, u.email, d.reference, ${DISPUTE_COLUMNS(sql)}
           FROM page JOIN deposits d ON d.id = page.id JOIN users u ON u.id = d.user_id JOIN balances b ON b.id = d.balance_id
           LEFT JOIN payment_gateways g ON g.name::text = d.gateway
          ORDER BY ${order('d')}`,
@@ -209,7 +238,7 @@ export async function staffDeposits(sql: Sql, q: ListQuery & { status?: DepositS
     total: total.estimated ? Math.max(total.total, seen) : total.total, estimated: total.estimated, countLimit,
     rows: rows.map((r): StaffDepositRow => ({
       ...row(r), userId: Number(r.user_id), email: String(r.email), reference: (r.reference as string | null) ?? null,
-      paymentEvents: events.get(Number(r.id)) ?? [],
+      paymentEvents: events.get(Number(r.id)) ?? [], dispute: disputeOf(r),
     })),
   };
 }

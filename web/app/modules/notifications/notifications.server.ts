@@ -3,7 +3,7 @@
 // the transaction of the change it tells about; the live event is sent after that commits.
 // Customers hear about decisions on their money and documents (addNotification); staff about the
 // work waiting for them (notifyStaff: withdrawals and manual deposits to decide, KYC documents to
-// review, leads assigned to an agent).
+// review, leads assigned to an agent, chargebacks and refunds of deposits).
 import type { Sql } from '~/utils/db.server.ts';
 import { engine } from '~/modules/trading/engine.server.ts';
 
@@ -17,6 +17,7 @@ export type NotificationData =
   | { kind: 'deposit.submitted'; id: number; amount: string; currency: string; gateway: string; customer: string }
   | { kind: 'kyc.submitted'; id: number; type: string; customer: string }
   | { kind: 'leads.assigned'; count: number; list: 'sales' | 'retention'; by: string }
+  | { kind: 'deposit.disputed'; id: number; dispute: 'chargeback' | 'dispute' | 'refund' | 'reversal'; phase: 'opened' | 'won' | 'lost' | 'closed'; amount: string; currency: string; gateway: string; customer: string }
   | { kind?: undefined };
 
 export interface NewNotification {

@@ -12,6 +12,7 @@ import { parseIntent, RECORD_ID } from '~/components/ui/forms.ts';
 import { replyDone, replyRefused } from '~/utils/reply.server.ts';
 import { safeRedirect } from '~/utils/safe-redirect.ts';
 import { listNotifications, markAllNotificationsRead, markNotificationRead } from './notifications.server.ts';
+import { readFormData } from '~/utils/body-limit.server.ts';
 
 export const NOTIFICATION_ACTIONS = {
   read: z.object({ id: RECORD_ID, open: z.string().max(10).optional() }),
@@ -28,7 +29,7 @@ export async function notificationsLoader({ request, context }: LoaderFunctionAr
 export async function notificationsAction({ request, context }: ActionFunctionArgs) {
   const sql = db();
   const s = await requireAccess(request, sql, context);
-  const { intent, submission } = parseIntent(await request.formData(), NOTIFICATION_ACTIONS);
+  const { intent, submission } = parseIntent(await readFormData(request), NOTIFICATION_ACTIONS);
   if (submission.status !== 'success') return replyRefused(submission, { intent });
   if (intent === 'readAll') {
     const n = await markAllNotificationsRead(sql, s.user.id);

@@ -12,6 +12,11 @@ const OUTCOME: Record<Outcome, string> = { received: 'Received', verified: 'Veri
 const OUTCOME_CHIP: Record<Outcome, string> = { received: 'chip-pending', verified: 'chip-pending', applied: 'chip-approved', rejected: 'chip-declined' };
 const PAYMENT_KINDS: Record<string, string> = { webhook: 'Notification', status: 'Status check', return: 'Status check', capture: 'Capture', expiry: 'Expiry' };
 const PAYOUT_KINDS: Record<string, string> = { create: 'Payout request', webhook: 'Notification', status: 'Status check' };
+/** A payment's state; a chargeback / refund of a credited deposit (disputes.server.ts) says which, and 'Resolved' when it ends. */
+const STATES: Record<string, string> = {
+  paid: 'Paid', failed: 'Failed', pending: 'Pending',
+  chargeback: 'Chargeback', dispute: 'Dispute', refund: 'Refund', reversal: 'Reversal', resolved: 'Resolved',
+};
 
 /** One event as both dialogs show it (a payout's events carry no amount). */
 interface ProviderEvent {
@@ -44,7 +49,7 @@ function ProviderEventsButton({ title, events, kinds, stateHeader, withAmount }:
               <tr key={e.id}>
                 <td>{f.dateTime(e.createdAt)}</td>
                 <td>{t(kinds[e.kind] ?? e.kind)}<span className="muted payment-event-id">{e.eventId}</span></td>
-                <td>{t(e.state === 'paid' ? 'Paid' : e.state === 'failed' ? 'Failed' : 'Pending')}</td>
+                <td>{t(STATES[e.state] ?? 'Pending')}</td>
                 {withAmount ? <td>{e.amount && e.currency ? f.money(e.amount, e.currency) : '-'}</td> : null}
                 <td>
                   <span className={`chip ${OUTCOME_CHIP[e.outcome]}`}>{t(OUTCOME[e.outcome])}</span>

@@ -26,6 +26,8 @@ import { stripeAdapter } from './adapters/stripe.server.ts';
 import { paypalAdapter } from './adapters/paypal.server.ts';
 import { MORE_ADAPTERS } from './adapters/more.server.ts';
 import { handlePayoutNotification } from './payouts.server.ts';
+import { BodyTooLarge, readTextCapped } from '~/utils/body-limit.server.ts';
+import { handleDisputeNotification } from './disputes.server.ts';
 
 /** The gateways with a working adapter; every other card / wallet gateway is 'not available in this version'. */
 export const ADAPTERS: Record<string, GatewayAdapter> = { stripe: stripeAdapter, paypal: paypalAdapter, ...MORE_ADAPTERS };
@@ -120,7 +122,7 @@ export async function applyEvent(sql: Sql, gateway: string, ev: VerifiedEvent, k
 }
 
 /** Notifications are a few kilobytes; anything far larger is refused unread. */
-const MAX_NOTIFICATION_BYTES = 256 * 1024;
+export const MAX_NOTIFICATION_BYTES = 256 * 1024;
 
 /** What the webhook route answers. */
 export interface WebhookAnswer { status: number; body: string; contentType: string }
@@ -135,9 +137,14 @@ export async function handleWebhook(sql: Sql, gateway: string, request: Request,
   const json = (status: number, body: unknown): WebhookAnswer => ({ status, body: JSON.stringify(body), contentType: 'application/json' });
   const adapter = adapterFor(gateway);
   if (!adapter) return json(404, { error: 'Unknown gateway' });
-  if (Number(request.headers.get('content-length') ?? 0) > MAX_NOTIFICATION_BYTES) return json(413, { error: 'too_large' });
-  const rawBody = await request.text();
-  if (rawBody.length > MAX_NOTIFICATION_BYTES) return json(413, { error: 'too_large' });
+  // capped while it streams: a chunked body without Content-Length is counted as it arrives
+  let rawBody: string;
+  try {
+    rawBody = await readTextCapped(request, MAX_NOTIFICATION_BYTES);
+  } catch (e) {
+    if (e instanceof BodyTooLarge) return json(413, { error: 'too_large', message: `The notification is larger than ${MAX_NOTIFICATION_BYTES} bytes` });
+    throw e;
+  }
   const config = await gatewayConfig(sql, gateway);
   if (!config) return json(404, { error: 'Unknown gateway' });
   let ev: VerifiedEvent | null;
@@ -154,7 +161,15 @@ export async function handleWebhook(sql: Sql, gateway: string, request: Request,
   const ack = adapter.acknowledge ?? { status: 200, body: '{"received":true}' };
   const answer = { status: ack.status, body: ack.body, contentType: 'application/json' };
   if (!ev) {
-    // not about a deposit: a payout's notification (payouts.server.ts), verified above; a failure
+    // not a payment of a pending deposit: a chargeback / refund of a credited one (disputes.server.ts),
+    // verified above; a failure of ours (the provider could not be asked) answers 500: it retries
+    try {
+      if (await handleDisputeNotification(sql, gateway, config, rawBody) !== null) return answer;
+    } catch (e) {
+      log(`${gateway} dispute notification failed: ${e instanceof Error ? e.message : String(e)}`);
+      return json(500, { error: 'dispute_unavailable' });
+    }
+    // a payout's notification (payouts.server.ts), verified above; a failure
     // of ours answers 500 so the provider delivers it again
     try {
       await handlePayoutNotification(sql, gateway, rawBody);

@@ -16,6 +16,7 @@ import { replyRefused } from '~/utils/reply.server.ts';
 import { pgCode, refuse, replyOutcome, type Actor, type Outcome } from '~/modules/catalog/result.server.ts';
 import { CATALOG_PARSE } from '~/modules/catalog/numbers.ts';
 import { PLAN_ACTIONS, PLAN_MARKETS, type PlanInput } from './schemas.ts';
+import { readFormData } from '~/utils/body-limit.server.ts';
 
 /** URL sort id → column. */
 const SORTS = {
@@ -128,7 +129,7 @@ export async function plansLoader({ request }: LoaderFunctionArgs) {
 export async function plansAction({ request, context }: ActionFunctionArgs) {
   const sql = db();
   const s = await requireAccess(request, sql, context);
-  const { intent, submission } = parseIntent(await request.formData(), PLAN_ACTIONS, CATALOG_PARSE);
+  const { intent, submission } = parseIntent(await readFormData(request), PLAN_ACTIONS, CATALOG_PARSE);
   if (submission.status !== 'success') return replyRefused(submission, { intent });
   const who = { actorId: s.user.id, ip: clientIp(request, context) };
   const v = submission.value;

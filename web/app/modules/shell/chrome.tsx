@@ -11,6 +11,7 @@ import type { Reply } from '~/components/ui/forms.ts';
 import { CLOSE_REASONS } from '~/modules/trading/positions.tsx';
 import { KYC_TYPE_LABELS, type KycType } from '~/modules/kyc/kyc.ts';
 import type { Shell } from './shell.server.ts';
+import { DISPUTE_LABELS } from '~/modules/payments/dispute.ts';
 
 export interface Branding {
   appName: string;
@@ -146,8 +147,20 @@ export function notificationText(n: Notice, t: (key: string, values?: Record<str
         : t('{{count}} leads were assigned to you by {{by}}.', { count: f.amount(d.count) as unknown as number, by: d.by }),
     };
   }
+  if (d?.kind === 'deposit.disputed') {
+    const kind = t(DISPUTE_LABELS[d.dispute] ?? d.dispute);
+    const amount = d.amount && d.currency ? f.money(d.amount, d.currency) : '-';
+    return {
+      title: d.phase === 'opened'
+        ? t('Deposit #{{id}}: {{kind}} reported', { id: d.id, kind })
+        : t('Deposit #{{id}}: {{kind}} ended ({{end}})', { id: d.id, kind, end: t(DISPUTE_ENDS[d.phase] ?? d.phase) }),
+      description: t('{{customer}}, {{gateway}}, {{amount}}.', { customer: d.customer, gateway: t(d.gateway), amount }),
+    };
+  }
   return { title: n.title, description: n.description };
 }
+
+const DISPUTE_ENDS: Record<string, string> = { won: 'won', lost: 'lost', closed: 'closed' };
 
 /**
  * The bell: the unread count as its badge, the latest notifications (unread ones marked), 'Mark

@@ -12,6 +12,7 @@ import { replyDone, replyRefused } from '~/utils/reply.server.ts';
 import { engine } from '~/modules/trading/engine.server.ts';
 import { FILTER_KEYS, TRADE_FILTERS, TRADE_SORTABLE, parseTradeForm, type TradeType } from './schemas.ts';
 import { instrumentChoices, listTrades, runTradeAction, type TradeFilters, type TradeRow } from './trades.server.ts';
+import { readFormData } from '~/utils/body-limit.server.ts';
 
 /**
  * The floating P/L of the page's open trades at the engine's live quotes (display only, the
@@ -53,7 +54,7 @@ export type TradesLoader = ReturnType<typeof tradesLoader>;
 export async function tradesAction({ request, context }: ActionFunctionArgs) {
   const sql = db();
   const s = await requireAccess(request, sql, context);
-  const { intent, submission } = parseTradeForm(await request.formData());
+  const { intent, submission } = parseTradeForm(await readFormData(request));
   if (submission.status !== 'success') return replyRefused(submission, { intent });
   const r = await runTradeAction(sql, { id: s.user.id, ip: clientIp(request, context) }, submission.value);
   if (r.ok) return replyDone(submission, r.toast, { intent, status: r.status });

@@ -12,6 +12,7 @@ import { countUsers, searchCondition, userOrder, withSearchPlan } from '~/module
 import { onlineExpr } from '~/modules/customers/online.server.ts';
 import { USER_SORTABLE, parseUserForm, type AddUser, type EditUser } from './schemas.ts';
 import { addUser, deleteUser, editUser, readWhitelists } from './users.server.ts';
+import { readFormData } from '~/utils/body-limit.server.ts';
 
 export interface StaffRow {
   id: number; fullName: string; email: string; roleId: number; isEmailVerified: boolean; isActive: boolean; online: boolean; whitelist: string;
@@ -49,7 +50,7 @@ export async function usersLoader({ request, context }: LoaderFunctionArgs) {
 export async function usersAction({ request, context }: ActionFunctionArgs) {
   const sql = db();
   const s = await requireAccess(request, sql, context);
-  const { intent, submission } = parseUserForm(await request.formData());
+  const { intent, submission } = parseUserForm(await readFormData(request));
   if (submission.status !== 'success') return replyRefused(submission, { intent, hideFields: ['password'] });
   const actor = { id: s.user.id, roleId: s.user.roleId, ip: clientIp(request, context) };
   const v = submission.value;

@@ -17,6 +17,7 @@ import {
   NotificationRefused,
   type GatewayAdapter, type GatewayConfig, type IncomingNotification, type PaymentRequest, type PaymentStart, type PaymentState, type VerifiedEvent,
 } from '../adapter.ts';
+import type { DisputeKind, DisputeNotice } from '../dispute.ts';
 
 export const PAYPAL_LIVE = 'https://api-m.paypal.com';
 export const PAYPAL_SANDBOX = 'https://api-m.sandbox.paypal.com';
@@ -184,3 +185,48 @@ export const paypalAdapter: PaypalAdapter = {
 
   acknowledge: { status: 200, body: '' },
 };
+
+// ---------------------------------------------------------------- refunds and reversals (issue 22 §3)
+// https://developer.paypal.com/api/rest/webhooks/event-names/ (Payments v2): PAYMENT.CAPTURE.REFUNDED
+// "A merchant refunds a payment capture", PAYMENT.CAPTURE.REVERSED "PayPal reverses a payment
+// capture" (a chargeback or a reversal PayPal makes). Their resource is a refund
+// (https://developer.paypal.com/docs/api/payments/v2/#refunds_get: id, amount, status, links, the
+// 'up' link being the refunded capture). The capture is read back from PayPal
+// (GET /v2/payments/captures/{id}): its custom_id is our deposit id (createPayment set it) and its
+// supplementary_data.related_ids.order_id the deposit's reference. Called only with a body
+// verifyNotification verified through PayPal (and answered null).
+const REFUND_EVENTS: Record<string, DisputeKind> = {
+  'PAYMENT.CAPTURE.REFUNDED': 'refund',
+  'PAYMENT.CAPTURE.REVERSED': 'reversal',
+};
+
+export async function readPaypalDispute(config: GatewayConfig, rawBody: string): Promise<DisputeNotice | null> {
+  const event = JSON.parse(rawBody) as { id?: unknown; event_type?: unknown; resource?: { id?: unknown; amount?: Money; status?: unknown; links?: { href?: unknown; rel?: unknown }[] } };
+  const kind = typeof event.event_type === 'string' ? REFUND_EVENTS[event.event_type] : undefined;
+  const r = event.resource;
+  if (!kind || typeof event.id !== 'string' || !r) return null;
+  const up = (r.links ?? []).find((l) => l.rel === 'up' && typeof l.href === 'string');
+  const captureId = /\/v2\/payments\/captures\/([A-Za-z0-9]{1,40})$/.exec(String(up?.href ?? ''))?.[1] ?? null;
+  let depositId: number | null = null;
+  let orderId: string | null = null;
+  if (captureId) {
+    // a capture PayPal does not know (404) names no deposit; any other failure is thrown: the webhook answers 500 and PayPal retries
+    const capture = await api<Capture>(config, 'GET', `/v2/payments/captures/${encodeURIComponent(captureId)}`)
+      .catch((e: unknown) => { if (e instanceof Error && /HTTP 404$/.test(e.message)) return null; throw e; });
+    depositId = depositIdOf(capture?.custom_id);
+    orderId = capture?.supplementary_data?.related_ids?.order_id ?? null;
+  }
+  const value = r.amount?.value ?? '';
+  return {
+    eventId: event.id,
+    eventType: event.event_type as string,
+    kind,
+    phase: 'opened',
+    depositId,
+    providerRef: orderId,
+    disputeId: typeof r.id === 'string' ? r.id : '',
+    amount: /^\d{1,18}(\.\d{1,8})?$/.test(value) ? value : '',
+    currency: (r.amount?.currency_code ?? '').toUpperCase(),
+    detail: typeof r.status === 'string' ? r.status : null,
+  };
+}

@@ -11,6 +11,7 @@ import {
   type GatewayAdapter, type GatewayConfig, type IncomingNotification, type PaymentRequest, type PaymentStart, type PaymentState, type VerifiedEvent,
 } from '../adapter.ts';
 import { fromMinorUnits, toMinorUnits } from './money-units.ts';
+import type { DisputeKind, DisputeNotice } from '../dispute.ts';
 
 /** Seconds a notification's timestamp may differ from our clock (Stripe's own default). */
 export const STRIPE_TOLERANCE_S = 300;
@@ -116,3 +117,50 @@ export const stripeAdapter: GatewayAdapter = {
 
   acknowledge: { status: 200, body: '{"received":true}' },
 };
+
+// ---------------------------------------------------------------- disputes and refunds (issue 22 §3)
+// https://docs.stripe.com/api/events/types: charge.dispute.created and charge.dispute.closed carry
+// a Dispute (https://docs.stripe.com/api/disputes/object: id, amount in minor units, currency,
+// charge, payment_intent, reason, status won | lost | warning_closed …), charge.refunded a Charge
+// (https://docs.stripe.com/api/charges/object: id, amount_refunded in minor units — all refunds so
+// far —, currency, payment_intent). The deposit is the PaymentIntent's metadata.deposit_id, which
+// createPayment set (payment_intent_data.metadata) and is read back from Stripe here, never taken
+// from the notification. Called only with a body verifyNotification verified (and answered null).
+const DISPUTE_EVENTS: Record<string, { kind: DisputeKind; closing: boolean }> = {
+  'charge.dispute.created': { kind: 'dispute', closing: false },
+  'charge.dispute.closed': { kind: 'dispute', closing: true },
+  'charge.refunded': { kind: 'refund', closing: false },
+};
+
+export async function readStripeDispute(config: GatewayConfig, rawBody: string): Promise<DisputeNotice | null> {
+  const event = JSON.parse(rawBody) as { id?: unknown; type?: unknown; data?: { object?: Record<string, unknown> } };
+  const spec = typeof event.type === 'string' ? DISPUTE_EVENTS[event.type] : undefined;
+  const o = event.data?.object;
+  if (!spec || typeof event.id !== 'string' || !o) return null;
+  const pi = typeof o.payment_intent === 'string' ? o.payment_intent : isObjectWithId(o.payment_intent) ? o.payment_intent.id : null;
+  const currency = typeof o.currency === 'string' ? o.currency.toUpperCase() : '';
+  const minor = spec.kind === 'refund' ? o.amount_refunded : o.amount;
+  const status = typeof o.status === 'string' ? o.status : '';
+  let depositId: number | null = null;
+  if (pi) {
+    // a PaymentIntent Stripe does not know (404) names no deposit; any other failure is thrown: the webhook answers 500 and Stripe retries
+    const intent = await client(config).paymentIntents.retrieve(pi)
+      .catch((e: unknown) => { if ((e as { statusCode?: number }).statusCode === 404) return null; throw e; });
+    const raw = intent?.metadata?.deposit_id ?? '';
+    depositId = /^[1-9]\d{0,15}$/.test(raw) ? Number(raw) : null;
+  }
+  return {
+    eventId: event.id,
+    eventType: event.type as string,
+    kind: spec.kind,
+    phase: !spec.closing ? 'opened' : status === 'won' ? 'won' : status === 'lost' ? 'lost' : 'closed',
+    depositId,
+    providerRef: null,
+    disputeId: typeof o.id === 'string' ? o.id : '',
+    amount: typeof minor === 'number' && Number.isSafeInteger(minor) && minor > 0 ? fromMinorUnits(minor, currency) : '',
+    currency,
+    detail: [status, typeof o.reason === 'string' ? o.reason : ''].filter(Boolean).join(': ') || null,
+  };
+}
+
+const isObjectWithId = (v: unknown): v is { id: string } => !!v && typeof v === 'object' && typeof (v as { id?: unknown }).id === 'string';

@@ -18,6 +18,7 @@ import { createHmac } from 'node:crypto';
 import type { GatewayAdapter, PaymentState, VerifiedEvent } from '../adapter.ts';
 import { NotificationRefused } from '../adapter.ts';
 import { decimalString, depositIdFrom, depositRef, isObject, notifyKey, ProviderError, requireKey, safeEqual } from './more-helpers.server.ts';
+import type { DisputeNotice } from '../dispute.ts';
 
 export const WIPAYS_API = 'https://wipays.com';
 /** Seconds an IPN's signed timestamp may differ from our clock. */
@@ -121,3 +122,27 @@ export const wipays: GatewayAdapter = {
 
   acknowledge: { status: 200, body: '' },
 };
+
+// ---------------------------------------------------------------- chargebacks (issue 22 §3)
+// https://docs.wipays.com/ipn, "IPN Types": type "chargeback_initiated" and "chargeback_resolved",
+// the data's amount and currency being those of the chargeback. The signature covers only the
+// identifier and the timestamp (see above), so the amount is what the IPN says, not what Wipays
+// signed: it is shown to the staff, and a debit never takes more than the deposit credited.
+// Called only with a body verifyNotification verified (and answered null).
+export function readWipaysDispute(rawBody: string): DisputeNotice | null {
+  const { identifier, timestamp, status, data } = readIpn(rawBody);
+  if (!data || (data.type !== 'chargeback_initiated' && data.type !== 'chargeback_resolved') || typeof identifier !== 'string') return null;
+  const ts = String(timestamp);
+  return {
+    eventId: `wipays:${data.type}:${identifier}:${ts}`,
+    eventType: data.type,
+    kind: 'chargeback',
+    phase: data.type === 'chargeback_initiated' ? 'opened' : 'closed',
+    depositId: depositIdFrom(identifier),
+    providerRef: identifier,
+    disputeId: typeof data.trx === 'string' ? data.trx : identifier,
+    amount: decimalString(data.amount) ?? '',
+    currency: typeof data.currency === 'string' ? data.currency.toUpperCase() : '',
+    detail: typeof status === 'string' ? status : null,
+  };
+}
