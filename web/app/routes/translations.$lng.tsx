@@ -7,7 +7,7 @@ import { assertSameOrigin, clientIp } from '~/utils/request.server.ts';
 import { isKnownKey, loadTranslations, saveMissingKey } from '~/modules/i18n/i18n.server.ts';
 import { currentSession } from '~/modules/auth/guards.server.ts';
 import { defaultStore, hitLimit, LIMITS } from '~/modules/auth/rate-limit.server.ts';
-import { readFormData } from '~/utils/body-limit.server.ts';
+import { readFormData, readTextCapped } from '~/utils/body-limit.server.ts';
 import { routeAccess } from '~/modules/auth/permissions.ts';
 
 // who may use this route: its entry in the permission map, enforced by the route gate
@@ -29,10 +29,20 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   if (!hit.allowed) return Response.json({ message: 'Too many requests' }, { status: 429, headers: { 'retry-after': String(hit.retryAfterSeconds) } });
   let key: unknown;
   const type = request.headers.get('content-type') ?? '';
-  if (type.includes('application/json')) key = ((await request.json().catch(() => ({}))) as { key?: unknown }).key;
+  // a key is at most 500 characters: a body of 16 KiB is plenty (read capped, as it streams)
+  if (type.includes('application/json')) key = jsonKey(await readTextCapped(request, 16 * 1024).catch(() => ''));
   else key = (await readFormData(request)).get('key');
   if (typeof key !== 'string' || key.length === 0 || key.length > 500) return Response.json({ message: 'key is required' }, { status: 400 });
   if (!isKnownKey(key)) return Response.json({ message: 'key is unknown' }, { status: 422 });
   const saved = await saveMissingKey(sql, params.lng ?? '', key);
   return Response.json({ saved });
+}
+
+/** The `key` of a JSON body, or undefined for anything else (bad JSON included: answered 400 above). */
+function jsonKey(text: string): unknown {
+  try {
+    return (JSON.parse(text) as { key?: unknown } | null)?.key;
+  } catch {
+    return undefined;
+  }
 }
