@@ -3,7 +3,7 @@
 // (contact details masked on the server for the roles that must not see them), and the profile
 // save (validated, email unique, audited with before and after in the same transaction).
 import type { Sql } from '~/utils/db.server.ts';
-import type { CurrentSession } from '~/modules/auth/session.server.ts';
+import { revokeAllSessions, type CurrentSession } from '~/modules/auth/session.server.ts';
 import { countryNames } from '~/modules/auth/countries.server.ts';
 import { hashPassword } from '~/modules/auth/password.server.ts';
 import { audit } from '~/modules/audit/audit.server.ts';
@@ -173,7 +173,7 @@ export async function saveCustomerProfile(sql: Sql, actor: { id: number; ip: str
           city = EXCLUDED.city, address = EXCLUDED.address, postal_code = EXCLUDED.postal_code`;
       // a new password, or an account switched off, ends the customer's sessions
       if (hash || (cur.is_active && !next.is_active)) {
-        await tx`UPDATE sessions SET revoked_at = now() WHERE user_id = ${id} AND revoked_at IS NULL`;
+        await revokeAllSessions(tx, id);
       }
       const keys = (Object.keys(next) as (keyof typeof next)[]).filter((k) => next[k] !== cur[k]);
       if (keys.length || hash) {

@@ -1,0 +1,132 @@
+// Login-as (docs/specs.md#login-as) against PostgreSQL: a login-as session ends with the staff
+// member's right to it (deactivated, deleted, new password, role lost, customer out of scope),
+// the customer's files are read with the staff member's rights, withdrawals are the customer's
+// own, and every other change inside login-as is audited with the staff member as the actor.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, test } from 'vitest';
+import { findSession, SESSION_COOKIE } from '~/modules/auth/session.server.ts';
+import { startImpersonation } from '~/modules/auth/impersonation.server.ts';
+import { changePassword } from '~/modules/auth/security.server.ts';
+import { deleteUser, editUser } from '~/modules/users/users.server.ts';
+import { receiveUploads, type StoredUpload } from '~/modules/uploads/uploads.server.ts';
+import { loader as uploadLoader } from '~/routes/uploads.$id.ts';
+import { createUser, get, PASSWORD, postgresStore, sessionFor, settle, testSql, type TestUser } from '../helpers.ts';
+import { PDF, png, uploadRequest } from '../uploads/fixtures.ts';
+
+const dir = mkdtempSync(path.join(tmpdir(), 'login-as-'));
+process.env.UPLOAD_DIR = dir;
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const sql = testSql();
+afterAll(() => sql.end());
+const store = postgresStore(sql);
+
+interface LoginAs { staff: TestUser; staffSession: { id: number; token: string }; customer: TestUser; token: string; id: number; cookie: string }
+
+/** A staff member of `roleId` signed in, a customer in their scope, and a login-as session made by startImpersonation. */
+async function loginAs(roleId: 1 | 2 | 6): Promise<LoginAs> {
+  const staff = await createUser(sql, { roleId });
+  const customer = await createUser(sql, { roleId: 3 });
+  await sql`INSERT INTO leads (email, user_id, ret_id) VALUES (${customer.email}, ${customer.id}, ${roleId === 6 ? staff.id : null})`;
+  const staffSession = await sessionFor(sql, staff.id);
+  const current = await findSession(sql, staffSession.token);
+  const s = await startImpersonation(sql, current!, customer.id, { ip: null });
+  expect(await findSession(sql, s.token)).toMatchObject({ impersonatorId: staff.id, user: { id: customer.id } });
+  return { staff, staffSession, customer, token: s.token, id: s.id, cookie: `${SESSION_COOKIE}=${s.token}` };
+}
+
+const admin = async () => ({ id: (await createUser(sql, { roleId: 1 })).id, roleId: 1, ip: null });
+const staffForm = (u: TestUser, over: Record<string, unknown> = {}) => ({
+  id: u.id, fullName: 'Staff Member', email: u.email, password: undefined as string | undefined, roleId: u.roleId,
+  isEmailVerified: true, isActive: true, whitelist: '', ...over,
+});
+const revoked = async (id: number) => (await sql`SELECT revoked_at IS NOT NULL AS r FROM sessions WHERE id = ${id}`)[0].r;
+
+describe('a login-as session ends with the staff member\'s right to it', () => {
+  test('deactivated by an admin: the session is revoked, and a deactivation made any other way ends it too', async () => {
+    const a = await loginAs(2);
+    expect((await editUser(sql, await admin(), staffForm(a.staff, { isActive: false }))).ok).toBe(true);
+    expect(await findSession(sql, a.token)).toBeNull();
+    expect(await revoked(a.id)).toBe(true);
+
+    const b = await loginAs(1);
+    await sql`UPDATE users SET is_active = false WHERE id = ${b.staff.id}`;
+    expect(await findSession(sql, b.token)).toBeNull();
+  });
+
+  test('deleted', async () => {
+    const a = await loginAs(6);
+    expect((await deleteUser(sql, await admin(), a.staff.id, 'users')).ok).toBe(true);
+    expect(await findSession(sql, a.token)).toBeNull();
+    expect(await revoked(a.id)).toBe(true);
+  });
+
+  test('a new password, set by an admin or by the staff member from another session', async () => {
+    const a = await loginAs(2);
+    expect((await editUser(sql, await admin(), staffForm(a.staff, { password: 'Another-pass-2' }))).ok).toBe(true);
+    expect(await findSession(sql, a.token)).toBeNull();
+
+    const b = await loginAs(1);
+    const elsewhere = await sessionFor(sql, b.staff.id);
+    const r = await changePassword(sql, store, { userId: b.staff.id, sessionId: elsewhere.id, currentPassword: PASSWORD, newPassword: 'Another-pass-2', ip: null });
+    expect(r.ok).toBe(true);
+    expect(await findSession(sql, b.token)).toBeNull();
+    expect(await findSession(sql, elsewhere.token)).not.toBeNull();
+  });
+
+  test('the staff session that opened it is signed out', async () => {
+    const a = await loginAs(1);
+    await sql`UPDATE sessions SET revoked_at = now() WHERE id = ${a.staffSession.id}`;
+    expect(await findSession(sql, a.token)).toBeNull();
+  });
+
+  test('the role that allowed it is lost (a manager made a sales agent)', async () => {
+    const a = await loginAs(2);
+    expect((await editUser(sql, await admin(), staffForm(a.staff, { roleId: 5 }))).ok).toBe(true);
+    expect(await findSession(sql, a.token)).toBeNull();
+    // given back, the session is the staff member's again: the rule is read on every request
+    await sql`UPDATE users SET role_id = 2 WHERE id = ${a.staff.id}`;
+    expect(await findSession(sql, a.token)).not.toBeNull();
+  });
+
+  test('the customer leaves the retention agent\'s scope', async () => {
+    const a = await loginAs(6);
+    const other = await createUser(sql, { roleId: 6 });
+    await sql`UPDATE leads SET ret_id = ${other.id} WHERE user_id = ${a.customer.id}`;
+    expect(await findSession(sql, a.token)).toBeNull();
+  });
+
+  test('nothing changes for the staff member\'s other sessions or the customer\'s own', async () => {
+    const a = await loginAs(6);
+    const own = await sessionFor(sql, a.customer.id);
+    await sql`UPDATE leads SET ret_id = NULL WHERE user_id = ${a.customer.id}`;
+    expect(await findSession(sql, a.token)).toBeNull();
+    expect(await findSession(sql, own.token)).not.toBeNull();
+    expect(await findSession(sql, a.staffSession.token)).not.toBeNull();
+  });
+});
+
+describe("the customer's files inside login-as", () => {
+  async function upload(u: TestUser, field: string, kind: string, file: Uint8Array): Promise<StoredUpload> {
+    const r = await receiveUploads(sql, uploadRequest([{ name: field, file, filename: `${field}.bin` }]), { id: u.id, roleId: u.roleId }, { [field]: kind });
+    if (!r.ok) throw new Error(r.error.message);
+    return r.files[field]!;
+  }
+  const open = async (id: number, cookie: string) =>
+    ((await settle(uploadLoader({ request: get(`/uploads/${id}`, cookie), params: { id: String(id) }, context: {} }))) as Response).status;
+
+  test('KYC documents are the admins\': a manager or retention agent signed in as the customer gets 404', async () => {
+    for (const [role, kyc, proof] of [[1, 200, 200], [2, 404, 200], [6, 404, 404]] as const) {
+      const a = await loginAs(role);
+      const front = await upload(a.customer, 'front', 'kyc_front', png(3, 3));
+      const deposit = await upload(a.customer, 'proof', 'deposit_proof', PDF);
+      expect(await open(front.id, a.cookie), `role ${role} kyc`).toBe(kyc);
+      expect(await open(deposit.id, a.cookie), `role ${role} proof`).toBe(proof);
+      // the customer's own session still reads both
+      const own = await sessionFor(sql, a.customer.id);
+      expect(await open(front.id, own.cookie)).toBe(200);
+    }
+  });
+});
