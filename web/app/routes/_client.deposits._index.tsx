@@ -2,11 +2,13 @@ import { redirect, redirectDocument, type ActionFunctionArgs, type LoaderFunctio
 import { useActionData, useLoaderData } from '@remix-run/react';
 import { db } from '~/utils/db.server.ts';
 import { requireAccess } from '~/modules/auth/guards.server.ts';
+import { auditLoginAs, customerOnlyRefusal } from '~/modules/auth/impersonation.server.ts';
+import { clientIp } from '~/utils/request.server.ts';
 import { pageMeta } from '~/modules/shell/meta.ts';
 import { listQuery } from '~/components/ui/list-params.ts';
 import { parseForm } from '~/components/ui/forms.ts';
 import { replyRefused } from '~/utils/reply.server.ts';
-import { checkDeposit, createDeposit } from '~/modules/money/money.server.ts';
+import { checkDeposit, createDeposit, depositAudit } from '~/modules/money/money.server.ts';
 import { abandonPayment, gatewayReady, publicOrigin, startPayment } from '~/modules/payments/payments.server.ts';
 import { browserStart } from '~/modules/payments/mocks.server.ts';
 import { saveFormStart, startPath } from '~/modules/payments/start.server.ts';
@@ -38,6 +40,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const submission = parseForm(await request.formData(), DepositSchema);
   if (submission.status !== 'success') return replyRefused(submission);
   const { balance_id: balanceId, gateway, amount } = submission.value;
+  // the payer of a PayPal deposit is where withdrawals are paid back to: the customer's own (docs/specs.md#login-as)
+  const refusal = gateway === 'paypal' ? customerOnlyRefusal(s, 'payoutAccount') : null;
+  if (refusal) return replyRefused(submission, { status: 403, toast: refusal, fieldErrors: { gateway: [refusal] } });
   const checked = await checkDeposit(sql, { userId: s.user.id, balanceId, gateway, amount });
   if (!checked.ok) {
     return replyRefused(submission, { status: checked.status, toast: checked.message, fieldErrors: checked.field ? { [checked.field]: [checked.message] } : undefined });
@@ -51,6 +56,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (!(await gatewayReady(sql, gateway))) return notAvailable();
   const created = await createDeposit(sql, { userId: s.user.id, balanceId, gateway, amount });
   if (!created.ok) return replyRefused(submission, { status: created.status, toast: created.message });
+  if (!created.replayed) await auditLoginAs(sql, s, 'deposit.request', { after: depositAudit(created), ip: clientIp(request, context) });
   if (gateway === 'paypal') return redirect(`/deposits/paypal/${created.id}`);
   const started = await startPayment(sql, { depositId: created.id, gateway, origin: await publicOrigin(sql) });
   if (!started.ok) {

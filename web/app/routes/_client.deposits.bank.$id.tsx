@@ -3,11 +3,13 @@ import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from
 import { useActionData, useLoaderData } from '@remix-run/react';
 import { db, type Sql } from '~/utils/db.server.ts';
 import { notFound, requireAccess } from '~/modules/auth/guards.server.ts';
+import { auditLoginAs } from '~/modules/auth/impersonation.server.ts';
+import { clientIp } from '~/utils/request.server.ts';
 import { pageMeta } from '~/modules/shell/meta.ts';
 import { parseForm, type Reply } from '~/components/ui/forms.ts';
 import { replyRefused } from '~/utils/reply.server.ts';
 import { discardUploads, receiveUploads } from '~/modules/uploads/uploads.server.ts';
-import { activeGateway, createDeposit, isKycApproved, parseMoneyAmount, realWallet } from '~/modules/money/money.server.ts';
+import { activeGateway, createDeposit, depositAudit, isKycApproved, parseMoneyAmount, realWallet } from '~/modules/money/money.server.ts';
 import { depositFee } from '~/modules/money/fees.ts';
 import { BankDepositSchema } from '~/modules/money/deposit-schemas.ts';
 import { BankDepositPage } from '~/modules/money/deposit-client.tsx';
@@ -83,6 +85,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   }
   // a double submit answers the first deposit; the second copy of the proof is not kept
   if (r.replayed) await discardUploads(sql, s.user.id, [proof.id]);
+  else await auditLoginAs(sql, s, 'deposit.request', { after: { ...depositAudit(r), proofUploadId: proof.id }, ip: clientIp(request, context) });
   return redirect(`/deposits?${new URLSearchParams({ status: 'pending', amount: r.amount, currency: r.currency })}`);
 }
 

@@ -5,15 +5,33 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { http, HttpResponse } from 'msw';
+import { setupServer } from 'msw/node';
+import { env } from '~/utils/env.server.ts';
 import { findSession, SESSION_COOKIE } from '~/modules/auth/session.server.ts';
 import { startImpersonation } from '~/modules/auth/impersonation.server.ts';
 import { changePassword } from '~/modules/auth/security.server.ts';
 import { deleteUser, editUser } from '~/modules/users/users.server.ts';
 import { receiveUploads, type StoredUpload } from '~/modules/uploads/uploads.server.ts';
 import { loader as uploadLoader } from '~/routes/uploads.$id.ts';
-import { createUser, get, PASSWORD, postgresStore, sessionFor, settle, testSql, type TestUser } from '../helpers.ts';
-import { PDF, png, uploadRequest } from '../uploads/fixtures.ts';
+import * as withdraws from '~/routes/_client.withdraws.tsx';
+import * as profile from '~/routes/_client.profile.tsx';
+import * as security from '~/routes/_client.security.tsx';
+import * as kyc from '~/routes/_client.kyc.tsx';
+import * as bank from '~/routes/_client.deposits.bank.$id.tsx';
+import * as deposits from '~/routes/_client.deposits._index.tsx';
+import * as dashboard from '~/routes/_client.dashboard.tsx';
+import * as switchWallet from '~/routes/dashboard.switch-wallet.tsx';
+import {
+  answerOf, createUser, ensureGateways, get, PASSWORD, post, postgresStore, sessionFor, settle, testSql, unique, walletFor, type TestUser,
+} from '../helpers.ts';
+import { PDF, png, uploadRequest, type Part } from '../uploads/fixtures.ts';
+
+// staff notifications are published through the engine after commit: answered here
+const server = setupServer(http.post(`${env().ENGINE_URL}/v1/events`, () => HttpResponse.json({ ok: true, id: 1 })));
+beforeAll(() => server.listen({ onUnhandledRequest: 'bypass' }));
+afterAll(() => server.close());
 
 const dir = mkdtempSync(path.join(tmpdir(), 'login-as-'));
 process.env.UPLOAD_DIR = dir;
@@ -128,5 +146,80 @@ describe("the customer's files inside login-as", () => {
       const own = await sessionFor(sql, a.customer.id);
       expect(await open(front.id, own.cookie)).toBe(200);
     }
+  });
+});
+
+describe('inside login-as', () => {
+  const args = (request: Request, params: Record<string, string> = {}) => ({ request, params, context: {} });
+  const audits = (customerId: number) =>
+    sql`SELECT actor_id, action, after FROM audit_events WHERE target_kind = 'user' AND target_id = ${String(customerId)} ORDER BY id`;
+
+  test('a withdrawal is refused with a message and changes nothing; the customer still withdraws', async () => {
+    const a = await loginAs(1);
+    const wallet = await walletFor(sql, a.customer.id, { credit: '1000' });
+    const page = (await withdraws.loader(args(get('/withdraws', a.cookie)))) as Awaited<ReturnType<typeof withdraws.loader>>;
+    expect(page).toMatchObject({ form: null, refusal: 'Withdrawals must be requested by the customer: sign in as yourself' });
+    const body = {
+      balance_id: String(wallet), amount: '100', bank_name: 'Chase', account_name: 'Mallory', account_number: '12345678',
+      swift_code: 'chasus33', bank_country: 'United States', clientRef: unique('ref-'),
+    };
+    const r = await answerOf(withdraws.action(args(post('/withdraws', body, { cookie: a.cookie }))));
+    expect(r.status).toBe(403);
+    expect(r.body.toast).toBe('Withdrawals must be requested by the customer: sign in as yourself');
+    expect((await sql`SELECT count(*)::int AS n FROM withdrawals WHERE user_id = ${a.customer.id}`)[0].n).toBe(0);
+    expect((await sql`SELECT balance::text AS b FROM balances WHERE id = ${wallet}`)[0].b).toBe('1000.00000000');
+    expect((await audits(a.customer.id)).filter((e) => e.action !== 'auth.login_as')).toEqual([]);
+
+    const own = await sessionFor(sql, a.customer.id);
+    const mine = (await withdraws.loader(args(get('/withdraws', own.cookie)))) as Awaited<ReturnType<typeof withdraws.loader>>;
+    expect(mine.refusal).toBeNull();
+    expect(mine.form).not.toBeNull();
+    expect((await answerOf(withdraws.action(args(post('/withdraws', { ...body, clientRef: unique('ref-') }, { cookie: own.cookie }))))).status).toBe(200);
+  });
+
+  test('a PayPal deposit (its payer is where withdrawals are paid back to) is refused and writes nothing', async () => {
+    const a = await loginAs(2);
+    const wallet = await walletFor(sql, a.customer.id);
+    const r = await answerOf(deposits.action(args(post('/deposits', { balance_id: String(wallet), gateway: 'paypal', amount: '50' }, { cookie: a.cookie }))));
+    expect(r.status).toBe(403);
+    expect(r.body.toast).toBe('Withdrawals are paid back to the PayPal account of a PayPal deposit, so the customer must make it: sign in as yourself');
+    expect((await sql`SELECT count(*)::int AS n FROM deposits WHERE user_id = ${a.customer.id}`)[0].n).toBe(0);
+  });
+
+  test('profile, password, KYC documents, a deposit request, a favourite and the wallet switch are audited with the staff member as the actor', async () => {
+    await ensureGateways(sql);
+    const a = await loginAs(2);
+    const wallet = await walletFor(sql, a.customer.id);
+    const second = await walletFor(sql, a.customer.id, { currency: 'EUR' });
+    const ok = (r: { status: number }, what: string) => expect(r.status, what).toBeLessThan(400);
+
+    ok(await answerOf(profile.action(args(post('/profile', {
+      fullName: 'Changed By Staff', phone: '+1 212 555 0100', birthDate: '1990-05-17', country: 'Germany', city: 'Berlin', address: 'Torstraße 1', postalCode: '10119',
+    }, { cookie: a.cookie })))), 'profile');
+    ok(await answerOf(security.action(args(post('/security', { intent: 'password', currentPassword: PASSWORD, newPassword: 'Changed-pass-9' }, { cookie: a.cookie })))), 'password');
+    const kycParts: Part[] = [{ name: 'type', value: 'passport' }, { name: 'front', file: png(6, 4), filename: 'front.png', type: 'image/png' }];
+    ok(await answerOf(kyc.action(args(uploadRequest(kycParts, { cookie: a.cookie, path: '/kyc' })))), 'kyc');
+    const bankParts: Part[] = [
+      ...Object.entries({ bank_name: 'Chase', account_name: 'x', account_number: '12345678', clientRef: unique('ref-') }).map(([name, value]) => ({ name, value })),
+      { name: 'proof', file: png(6, 4), filename: 'receipt.png', type: 'image/png' },
+    ];
+    ok(await answerOf(bank.action(args(uploadRequest(bankParts, { cookie: a.cookie, path: `/deposits/bank/${wallet}?amount=250` }), { id: String(wallet) }))), 'deposit');
+    const [inst] = await sql`INSERT INTO instruments (name, base, quote, category, leverage, bids, asks)
+                             VALUES ('LAS_USD', 'LAS', 'USD', 'forex', 100, 1.1, 1.1002)
+                             ON CONFLICT (name) DO UPDATE SET base = 'LAS' RETURNING id`;
+    ok(await answerOf(dashboard.action(args(post('/dashboard', { intent: 'favorite-add', id: String(inst.id) }, { cookie: a.cookie })))), 'favourite');
+    ok(await answerOf(switchWallet.action(args(post('/dashboard/switch-wallet', { balanceId: String(second) }, { cookie: a.cookie })))), 'switch');
+
+    const rows = (await audits(a.customer.id)).filter((e) => e.action !== 'auth.login_as');
+    expect(rows.map((e) => e.action)).toEqual([
+      'profile.update', 'security.password_change', 'kyc.submit', 'deposit.request', 'dashboard.favorite-add', 'wallet.switch',
+    ]);
+    for (const e of rows) expect(Number(e.actor_id), e.action).toBe(a.staff.id);
+    expect(rows.find((e) => e.action === 'deposit.request')!.after).toMatchObject({ gateway: 'bank', amount: '250.00', currency: 'USD' });
+
+    // the customer's own changes are not login-as changes: no row with a staff actor
+    const own = await sessionFor(sql, a.customer.id);
+    ok(await answerOf(switchWallet.action(args(post('/dashboard/switch-wallet', { balanceId: String(wallet) }, { cookie: own.cookie })))), 'own switch');
+    expect((await audits(a.customer.id)).filter((e) => e.action !== 'auth.login_as')).toHaveLength(rows.length);
   });
 });

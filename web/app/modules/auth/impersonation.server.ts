@@ -45,13 +45,18 @@ export function actingUserId(s: Pick<CurrentSession, 'impersonatorId' | 'user'>)
 }
 
 /**
- * docs/specs.md#login-as: what only the customer may do (a withdrawal request, the bank details
- * it pays out to) is refused inside a login-as session, before anything is read or written.
+ * docs/specs.md#login-as: what only the customer may do is refused inside a login-as session,
+ * before anything is written: a withdrawal request (and the bank details it pays out to), and a
+ * PayPal payment, whose payer account is where withdrawals are paid back to
+ * (payments/payouts.server.ts paypalReceivers).
  */
-export const LOGIN_AS_WITHDRAWAL_REFUSAL = 'Withdrawals must be requested by the customer: sign in as yourself';
+export const LOGIN_AS_REFUSALS = {
+  withdrawal: 'Withdrawals must be requested by the customer: sign in as yourself',
+  payoutAccount: 'Withdrawals are paid back to the PayPal account of a PayPal deposit, so the customer must make it: sign in as yourself',
+} as const;
 
-export function customerOnlyRefusal(s: Pick<CurrentSession, 'impersonatorId'>): string | null {
-  return s.impersonatorId === null ? null : LOGIN_AS_WITHDRAWAL_REFUSAL;
+export function customerOnlyRefusal(s: Pick<CurrentSession, 'impersonatorId'>, what: keyof typeof LOGIN_AS_REFUSALS = 'withdrawal'): string | null {
+  return s.impersonatorId === null ? null : LOGIN_AS_REFUSALS[what];
 }
 
 /**

@@ -139,6 +139,11 @@ export interface DepositRequest {
 
 export interface DepositCreated extends FeeSummary { ok: true; id: number; currency: string; gateway: string; replayed: boolean }
 
+/** What an audit row records of a created deposit (a login-as session's request, docs/specs.md#login-as). */
+export function depositAudit(d: DepositCreated) {
+  return { depositId: d.id, gateway: d.gateway, amount: d.amount, fee: d.fee, total: d.total, currency: d.currency };
+}
+
 /** A deposit that passed every rule: the wallet, the gateway and the figures it would be stored with. */
 export interface DepositChecked { ok: true; wallet: RealWallet; gateway: Gateway; fees: FeeSummary }
 
