@@ -7,9 +7,9 @@ import { clientIp } from '~/utils/request.server.ts';
 import { pageMeta } from '~/modules/shell/meta.ts';
 import { parseForm, type Reply } from '~/components/ui/forms.ts';
 import { replyDone, replyRefused } from '~/utils/reply.server.ts';
-import { discardUploads, formatBytes, receiveUploads } from '~/modules/uploads/uploads.server.ts';
+import { discardUploads, formatBytes, mayRead, receiveUploads } from '~/modules/uploads/uploads.server.ts';
 import { latestKyc, submitKyc, submitRefusal } from '~/modules/kyc/kyc.server.ts';
-import { KYC_FILE_FIELDS, KYC_MAX_BYTES, KycSubmitSchema } from '~/modules/kyc/kyc.ts';
+import { KYC_FILE_FIELDS, KYC_MAX_BYTES, KycSubmitSchema, type KycFileField } from '~/modules/kyc/kyc.ts';
 import { KycPage } from '~/modules/kyc/kyc-client.tsx';
 import { GeneralErrorBoundary } from '~/components/error-boundary.tsx';
 
@@ -18,7 +18,14 @@ import { GeneralErrorBoundary } from '~/components/error-boundary.tsx';
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const sql = db();
   const s = await requireAccess(request, sql, context);
-  return { document: await latestKyc(sql, s.user.id), maxSize: formatBytes(KYC_MAX_BYTES) };
+  const document = await latestKyc(sql, s.user.id);
+  // inside login-as the files (names and links) are listed only to a staff member who may read them (docs/specs.md#login-as)
+  if (document) {
+    for (const f of Object.keys(KYC_FILE_FIELDS) as KycFileField[]) {
+      if (!mayRead(s, { owner_id: s.user.id, kind: KYC_FILE_FIELDS[f] })) document.files[f] = null;
+    }
+  }
+  return { document, maxSize: formatBytes(KYC_MAX_BYTES) };
 }
 
 /** A refusal that has no parsed form to answer with: the toast, and the field's error under it. */

@@ -23,6 +23,7 @@ import * as bank from '~/routes/_client.deposits.bank.$id.tsx';
 import * as deposits from '~/routes/_client.deposits._index.tsx';
 import * as dashboard from '~/routes/_client.dashboard.tsx';
 import * as switchWallet from '~/routes/dashboard.switch-wallet.tsx';
+import * as notifications from '~/routes/_client.notifications.tsx';
 import {
   answerOf, createUser, ensureGateways, get, PASSWORD, post, postgresStore, sessionFor, settle, testSql, unique, walletFor, type TestUser,
 } from '../helpers.ts';
@@ -147,6 +148,18 @@ describe("the customer's files inside login-as", () => {
       expect(await open(front.id, own.cookie)).toBe(200);
     }
   });
+
+  test("the KYC page lists the documents' files only to a staff member who may read them", async () => {
+    for (const [role, listed] of [[1, true], [2, false]] as const) {
+      const a = await loginAs(role);
+      const front = await upload(a.customer, 'front', 'kyc_front', png(3, 3));
+      await sql`INSERT INTO kyc_documents (user_id, type, front_upload_id) VALUES (${a.customer.id}, 'passport', ${front.id})`;
+      const page = (await kyc.loader({ request: get('/kyc', a.cookie), params: {}, context: {} })) as Awaited<ReturnType<typeof kyc.loader>>;
+      expect(page.document!.files.front?.id ?? null, `role ${role}`).toBe(listed ? front.id : null);
+      const own = (await kyc.loader({ request: get('/kyc', (await sessionFor(sql, a.customer.id)).cookie), params: {}, context: {} })) as Awaited<ReturnType<typeof kyc.loader>>;
+      expect(own.document!.files.front?.id).toBe(front.id);
+    }
+  });
 });
 
 describe('inside login-as', () => {
@@ -186,7 +199,7 @@ describe('inside login-as', () => {
     expect((await sql`SELECT count(*)::int AS n FROM deposits WHERE user_id = ${a.customer.id}`)[0].n).toBe(0);
   });
 
-  test('profile, password, KYC documents, a deposit request, a favourite and the wallet switch are audited with the staff member as the actor', async () => {
+  test('profile, password, KYC documents, a deposit request, a favourite, the wallet switch and reading notifications are audited with the staff member as the actor', async () => {
     await ensureGateways(sql);
     const a = await loginAs(2);
     const wallet = await walletFor(sql, a.customer.id);
@@ -209,10 +222,12 @@ describe('inside login-as', () => {
                              ON CONFLICT (name) DO UPDATE SET base = 'LAS' RETURNING id`;
     ok(await answerOf(dashboard.action(args(post('/dashboard', { intent: 'favorite-add', id: String(inst.id) }, { cookie: a.cookie })))), 'favourite');
     ok(await answerOf(switchWallet.action(args(post('/dashboard/switch-wallet', { balanceId: String(second) }, { cookie: a.cookie })))), 'switch');
+    await sql`INSERT INTO notifications (user_id, title) VALUES (${a.customer.id}, 'Deposit approved')`;
+    ok(await answerOf(notifications.action(args(post('/notifications', { intent: 'readAll' }, { cookie: a.cookie })))), 'notifications');
 
     const rows = (await audits(a.customer.id)).filter((e) => e.action !== 'auth.login_as');
     expect(rows.map((e) => e.action)).toEqual([
-      'profile.update', 'security.password_change', 'kyc.submit', 'deposit.request', 'dashboard.favorite-add', 'wallet.switch',
+      'profile.update', 'security.password_change', 'kyc.submit', 'deposit.request', 'dashboard.favorite-add', 'wallet.switch', 'notifications.read_all',
     ]);
     for (const e of rows) expect(Number(e.actor_id), e.action).toBe(a.staff.id);
     expect(rows.find((e) => e.action === 'deposit.request')!.after).toMatchObject({ gateway: 'bank', amount: '250.00', currency: 'USD' });
