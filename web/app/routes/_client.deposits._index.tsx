@@ -2,13 +2,13 @@ import { redirect, redirectDocument, type ActionFunctionArgs, type LoaderFunctio
 import { useActionData, useLoaderData } from '@remix-run/react';
 import { db } from '~/utils/db.server.ts';
 import { requireAccess } from '~/modules/auth/guards.server.ts';
-import { auditLoginAs, customerOnlyRefusal } from '~/modules/auth/impersonation.server.ts';
+import { customerOnlyRefusal } from '~/modules/auth/impersonation.server.ts';
 import { clientIp } from '~/utils/request.server.ts';
 import { pageMeta } from '~/modules/shell/meta.ts';
 import { listQuery } from '~/components/ui/list-params.ts';
 import { parseForm } from '~/components/ui/forms.ts';
 import { replyRefused } from '~/utils/reply.server.ts';
-import { checkDeposit, createDeposit, depositAudit } from '~/modules/money/money.server.ts';
+import { checkDeposit, createDeposit } from '~/modules/money/money.server.ts';
 import { abandonPayment, gatewayReady, publicOrigin, startPayment } from '~/modules/payments/payments.server.ts';
 import { browserStart } from '~/modules/payments/mocks.server.ts';
 import { saveFormStart, startPath } from '~/modules/payments/start.server.ts';
@@ -54,9 +54,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
   // Money), or the wallet payment page (PayPal)
   const notAvailable = () => replyRefused(submission, { status: 400, toast: 'This gateway is not available yet', fieldErrors: { gateway: ['This gateway is not available yet'] } });
   if (!(await gatewayReady(sql, gateway))) return notAvailable();
-  const created = await createDeposit(sql, { userId: s.user.id, balanceId, gateway, amount });
+  const created = await createDeposit(sql, { userId: s.user.id, balanceId, gateway, amount, source: { session: s, ip: clientIp(request, context) } });
   if (!created.ok) return replyRefused(submission, { status: created.status, toast: created.message });
-  if (!created.replayed) await auditLoginAs(sql, s, 'deposit.request', { after: depositAudit(created), ip: clientIp(request, context) });
   if (gateway === 'paypal') return redirect(`/deposits/paypal/${created.id}`);
   const started = await startPayment(sql, { depositId: created.id, gateway, origin: await publicOrigin(sql) });
   if (!started.ok) {

@@ -3,13 +3,12 @@ import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from
 import { useActionData, useLoaderData } from '@remix-run/react';
 import { db, type Sql } from '~/utils/db.server.ts';
 import { notFound, requireAccess } from '~/modules/auth/guards.server.ts';
-import { auditLoginAs } from '~/modules/auth/impersonation.server.ts';
 import { clientIp } from '~/utils/request.server.ts';
 import { pageMeta } from '~/modules/shell/meta.ts';
 import { parseForm, type Reply } from '~/components/ui/forms.ts';
 import { replyRefused } from '~/utils/reply.server.ts';
 import { discardUploads, receiveUploads } from '~/modules/uploads/uploads.server.ts';
-import { activeGateway, createDeposit, depositAudit, isKycApproved, parseMoneyAmount, realWallet } from '~/modules/money/money.server.ts';
+import { activeGateway, createDeposit, isKycApproved, parseMoneyAmount, realWallet } from '~/modules/money/money.server.ts';
 import { depositFee } from '~/modules/money/fees.ts';
 import { BankDepositSchema } from '~/modules/money/deposit-schemas.ts';
 import { BankDepositPage } from '~/modules/money/deposit-client.tsx';
@@ -78,6 +77,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     description: v.bank_name,
     // the account holder is the user: the posted account_name is not read
     details: { bankName: v.bank_name, accountName: String(user.full_name), accountNumber: v.account_number, proofUploadId: proof.id },
+    source: { session: s, ip: clientIp(request, context) },
   });
   if (!r.ok) {
     await discardUploads(sql, s.user.id, [proof.id]);
@@ -85,7 +85,6 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   }
   // a double submit answers the first deposit; the second copy of the proof is not kept
   if (r.replayed) await discardUploads(sql, s.user.id, [proof.id]);
-  else await auditLoginAs(sql, s, 'deposit.request', { after: { ...depositAudit(r), proofUploadId: proof.id }, ip: clientIp(request, context) });
   return redirect(`/deposits?${new URLSearchParams({ status: 'pending', amount: r.amount, currency: r.currency })}`);
 }
 

@@ -3,12 +3,11 @@ import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from '@rem
 import { useActionData, useLoaderData } from '@remix-run/react';
 import { db, type Sql } from '~/utils/db.server.ts';
 import { notFound, requireAccess } from '~/modules/auth/guards.server.ts';
-import { auditLoginAs } from '~/modules/auth/impersonation.server.ts';
 import { clientIp } from '~/utils/request.server.ts';
 import { pageMeta } from '~/modules/shell/meta.ts';
 import { parseForm } from '~/components/ui/forms.ts';
 import { replyRefused } from '~/utils/reply.server.ts';
-import { activeGateway, createDeposit, depositAudit, isKycApproved, parseMoneyAmount, realWallet } from '~/modules/money/money.server.ts';
+import { activeGateway, createDeposit, isKycApproved, parseMoneyAmount, realWallet } from '~/modules/money/money.server.ts';
 import { depositFee } from '~/modules/money/fees.ts';
 import { cryptoQuote, qrDataUrl, uploadHref } from '~/modules/money/deposits.server.ts';
 import { CryptoConfirmSchema } from '~/modules/money/deposit-schemas.ts';
@@ -69,9 +68,9 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
       walletAddress: address, quotedCurrency: quote.currency,
       ...(quote.amount !== null && quote.rate !== null ? { quotedAmount: quote.amount, quotedRate: quote.rate } : {}),
     },
+    source: { session: s, ip: clientIp(request, context) },
   });
   if (!r.ok) return replyRefused(submission, { status: r.status, toast: r.message });
-  if (!r.replayed) await auditLoginAs(sql, s, 'deposit.request', { after: depositAudit(r), ip: clientIp(request, context) });
   return redirect(`/deposits?${new URLSearchParams({ status: 'pending', amount: r.amount, currency: r.currency })}`);
 }
 

@@ -2,7 +2,6 @@ import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-r
 import { useLoaderData } from '@remix-run/react';
 import { db } from '~/utils/db.server.ts';
 import { requireAccess } from '~/modules/auth/guards.server.ts';
-import { auditLoginAs } from '~/modules/auth/impersonation.server.ts';
 import { clientIp } from '~/utils/request.server.ts';
 import { pageMeta } from '~/modules/shell/meta.ts';
 import { parseForm, type Reply } from '~/components/ui/forms.ts';
@@ -54,12 +53,12 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const r = await submitKyc(sql, {
     userId: s.user.id, type: submission.value.type,
     front: received.files.front?.id, back: received.files.back?.id, address: received.files.address?.id,
+    source: { session: s, ip: clientIp(request, context) },
   });
   if (!r.ok) {
     await discardUploads(sql, s.user.id, stored);
     return replyRefused(submission, { status: r.status, toast: r.message, fieldErrors: r.field ? { [r.field]: [r.message] } : undefined });
   }
-  await auditLoginAs(sql, s, 'kyc.submit', { after: { kycId: r.id, type: submission.value.type, uploads: stored }, ip: clientIp(request, context) });
   return replyDone(submission, 'Documents submitted successfully', { resetForm: true });
 }
 
