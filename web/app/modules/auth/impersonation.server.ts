@@ -59,14 +59,14 @@ export function customerOnlyRefusal(s: Pick<CurrentSession, 'impersonatorId'>, w
   return s.impersonatorId === null ? null : LOGIN_AS_REFUSALS[what];
 }
 
+/** Who made a change, for auditLoginAs inside a module's transaction: the session and its address. */
+export interface ChangeSource { session: Pick<CurrentSession, 'impersonatorId' | 'user'>; ip: string | null }
+
 /**
  * docs/specs.md#login-as: a change made inside a login-as session writes one audit row with the
  * staff member as the actor and the customer as the target. The customer's own session writes
  * nothing here (modules that audit every change, the profile's, pass actingUserId instead).
  */
-/** Who made a change, for auditLoginAs inside a module's transaction: the session and its address. */
-export interface ChangeSource { session: Pick<CurrentSession, 'impersonatorId' | 'user'>; ip: string | null }
-
 export async function auditLoginAs(
   sql: Sql, s: Pick<CurrentSession, 'impersonatorId' | 'user'>, action: string, e: { before?: unknown; after?: unknown; ip?: string | null } = {},
 ): Promise<void> {
