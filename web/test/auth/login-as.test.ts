@@ -24,13 +24,25 @@ import * as deposits from '~/routes/_client.deposits._index.tsx';
 import * as dashboard from '~/routes/_client.dashboard.tsx';
 import * as switchWallet from '~/routes/dashboard.switch-wallet.tsx';
 import * as notifications from '~/routes/_client.notifications.tsx';
+import * as pricing from '~/routes/_client.pricing.tsx';
 import {
   answerOf, createUser, ensureGateways, get, PASSWORD, post, postgresStore, sessionFor, settle, testSql, unique, walletFor, type TestUser,
 } from '../helpers.ts';
 import { PDF, png, uploadRequest, type Part } from '../uploads/fixtures.ts';
 
-// staff notifications are published through the engine after commit: answered here
-const server = setupServer(http.post(`${env().ENGINE_URL}/v1/events`, () => HttpResponse.json({ ok: true, id: 1 })));
+// the engine, at the network: staff notifications published after commit, and an order placed
+const server = setupServer(
+  http.post(`${env().ENGINE_URL}/v1/events`, () => HttpResponse.json({ ok: true, id: 1 })),
+  http.post(`${env().ENGINE_URL}/v1/orders`, async ({ request }) => {
+    const body = (await request.json()) as { userId: number };
+    return HttpResponse.json({ ok: true, replayed: false, order: {
+      id: 1, user_id: body.userId, balance_id: 1, instrument_id: 1, instrument: 'LAS_USD', type: 'buy', kind: 'forex', trade_amount: '1000.00000000',
+      lots: null, open_rate: '1.1002000000', close_rate: null, exchange_rate: '1.0000000000', spread: '0.00000000', profit: null, loss: null,
+      pro_loss: null, margin_used: '11.00000000', leverage: 100, created_at: new Date().toISOString(), close_time: null, close_reason: null,
+      closed_by: null, deleted_at: null,
+    } }, { status: 201 });
+  }),
+);
 beforeAll(() => server.listen({ onUnhandledRequest: 'bypass' }));
 afterAll(() => server.close());
 
@@ -199,7 +211,7 @@ describe('inside login-as', () => {
     expect((await sql`SELECT count(*)::int AS n FROM deposits WHERE user_id = ${a.customer.id}`)[0].n).toBe(0);
   });
 
-  test('profile, password, KYC documents, a deposit request, a favourite, the wallet switch and reading notifications are audited with the staff member as the actor', async () => {
+  test('profile, plan, password, KYC documents, a deposit request, a favourite, an order, the wallet switch and reading notifications are audited with the staff member as the actor', async () => {
     await ensureGateways(sql);
     const a = await loginAs(2);
     const wallet = await walletFor(sql, a.customer.id);
@@ -209,6 +221,8 @@ describe('inside login-as', () => {
     ok(await answerOf(profile.action(args(post('/profile', {
       fullName: 'Changed By Staff', phone: '+1 212 555 0100', birthDate: '1990-05-17', country: 'Germany', city: 'Berlin', address: 'Torstraße 1', postalCode: '10119',
     }, { cookie: a.cookie })))), 'profile');
+    const [plan] = await sql`INSERT INTO pricing_plans (name, price) VALUES (${unique('Plan ')}, 0) RETURNING id`;
+    ok(await answerOf(pricing.action(args(post('/pricing', { intent: 'subscribe', planId: String(plan.id) }, { cookie: a.cookie })))), 'plan');
     ok(await answerOf(security.action(args(post('/security', { intent: 'password', currentPassword: PASSWORD, newPassword: 'Changed-pass-9' }, { cookie: a.cookie })))), 'password');
     const kycParts: Part[] = [{ name: 'type', value: 'passport' }, { name: 'front', file: png(6, 4), filename: 'front.png', type: 'image/png' }];
     ok(await answerOf(kyc.action(args(uploadRequest(kycParts, { cookie: a.cookie, path: '/kyc' })))), 'kyc');
@@ -221,13 +235,15 @@ describe('inside login-as', () => {
                              VALUES ('LAS_USD', 'LAS', 'USD', 'forex', 100, 1.1, 1.1002)
                              ON CONFLICT (name) DO UPDATE SET base = 'LAS' RETURNING id`;
     ok(await answerOf(dashboard.action(args(post('/dashboard', { intent: 'favorite-add', id: String(inst.id) }, { cookie: a.cookie })))), 'favourite');
+    ok(await answerOf(dashboard.action(args(post('/dashboard', { intent: 'place', type: 'buy', instrument: 'LAS_USD', amount: '1000', profit: '', loss: '' }, { cookie: a.cookie })))), 'order');
     ok(await answerOf(switchWallet.action(args(post('/dashboard/switch-wallet', { balanceId: String(second) }, { cookie: a.cookie })))), 'switch');
     await sql`INSERT INTO notifications (user_id, title) VALUES (${a.customer.id}, 'Deposit approved')`;
     ok(await answerOf(notifications.action(args(post('/notifications', { intent: 'readAll' }, { cookie: a.cookie })))), 'notifications');
 
     const rows = (await audits(a.customer.id)).filter((e) => e.action !== 'auth.login_as');
     expect(rows.map((e) => e.action)).toEqual([
-      'profile.update', 'security.password_change', 'kyc.submit', 'deposit.request', 'dashboard.favorite-add', 'wallet.switch', 'notifications.read_all',
+      'profile.update', 'plan.subscribe', 'security.password_change', 'kyc.submit', 'deposit.request', 'dashboard.favorite-add', 'dashboard.place',
+      'wallet.switch', 'notifications.read_all',
     ]);
     for (const e of rows) expect(Number(e.actor_id), e.action).toBe(a.staff.id);
     expect(rows.find((e) => e.action === 'deposit.request')!.after).toMatchObject({ gateway: 'bank', amount: '250.00', currency: 'USD' });
