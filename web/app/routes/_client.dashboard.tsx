@@ -2,6 +2,8 @@ import { type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/nod
 import { useLoaderData } from '@remix-run/react';
 import { db } from '~/utils/db.server.ts';
 import { requireAccess } from '~/modules/auth/guards.server.ts';
+import { auditLoginAs } from '~/modules/auth/impersonation.server.ts';
+import { clientIp } from '~/utils/request.server.ts';
 import { pageMeta } from '~/modules/shell/meta.ts';
 import { z } from 'zod';
 import { listQuery } from '~/components/ui/list-params.ts';
@@ -37,6 +39,8 @@ export async function action({ request }: ActionFunctionArgs) {
   const { intent, submission } = parseDashboardForm(await readFormData(request));
   if (submission.status !== 'success') return replyRefused(submission, { intent });
   const { status, ok, toast, values } = await runDashboardAction(sql, s.user.id, submission.value);
+  // orders and favourites placed inside login-as: the staff member is the audit's actor
+  if (ok) await auditLoginAs(sql, s, `dashboard.${intent}`, { after: submission.value, ip: clientIp(request) });
   return ok ? replyDone(submission, toast, { intent, status, values }) : replyRefused(submission, { intent, status, toast, values });
 }
 

@@ -2,6 +2,8 @@ import { redirect, redirectDocument, type ActionFunctionArgs, type LoaderFunctio
 import { useActionData, useLoaderData } from '@remix-run/react';
 import { db } from '~/utils/db.server.ts';
 import { requireAccess } from '~/modules/auth/guards.server.ts';
+import { customerOnlyRefusal } from '~/modules/auth/impersonation.server.ts';
+import { clientIp } from '~/utils/request.server.ts';
 import { pageMeta } from '~/modules/shell/meta.ts';
 import { listQuery } from '~/components/ui/list-params.ts';
 import { parseForm } from '~/components/ui/forms.ts';
@@ -43,6 +45,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const submission = parseForm(await readFormData(request), DepositSchema);
   if (submission.status !== 'success') return replyRefused(submission);
   const { balance_id: balanceId, gateway, amount } = submission.value;
+  // the payer of a PayPal deposit is where withdrawals are paid back to: the customer's own (docs/specs.md#login-as)
+  const refusal = gateway === 'paypal' ? customerOnlyRefusal(s, 'payoutAccount') : null;
+  if (refusal) return replyRefused(submission, { status: 403, toast: refusal, fieldErrors: { gateway: [refusal] } });
   const checked = await checkDeposit(sql, { userId: s.user.id, balanceId, gateway, amount });
   if (!checked.ok) {
     return replyRefused(submission, { status: checked.status, toast: checked.message, fieldErrors: checked.field ? { [checked.field]: [checked.message] } : undefined });
@@ -54,7 +59,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   // Money), or the wallet payment page (PayPal)
   const notAvailable = () => replyRefused(submission, { status: 400, toast: 'This gateway is not available yet', fieldErrors: { gateway: ['This gateway is not available yet'] } });
   if (!(await gatewayReady(sql, gateway))) return notAvailable();
-  const created = await createDeposit(sql, { userId: s.user.id, balanceId, gateway, amount });
+  const created = await createDeposit(sql, { userId: s.user.id, balanceId, gateway, amount, source: { session: s, ip: clientIp(request, context) } });
   if (!created.ok) return replyRefused(submission, { status: created.status, toast: created.message });
   if (gateway === 'paypal') return redirect(`/deposits/paypal/${created.id}`);
   const started = await startPayment(sql, { depositId: created.id, gateway, origin: await publicOrigin(sql) });

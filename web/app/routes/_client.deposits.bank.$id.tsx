@@ -3,6 +3,7 @@ import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from
 import { useActionData, useLoaderData } from '@remix-run/react';
 import { db, type Sql } from '~/utils/db.server.ts';
 import { notFound, requireAccess } from '~/modules/auth/guards.server.ts';
+import { clientIp } from '~/utils/request.server.ts';
 import { pageMeta } from '~/modules/shell/meta.ts';
 import { parseForm, type Reply } from '~/components/ui/forms.ts';
 import { replyRefused } from '~/utils/reply.server.ts';
@@ -80,6 +81,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     description: v.bank_name,
     // the account holder is the user: the posted account_name is not read
     details: { bankName: v.bank_name, accountName: String(user.full_name), accountNumber: v.account_number, proofUploadId: proof.id },
+    source: { session: s, ip: clientIp(request, context) },
   });
   if (!r.ok) {
     await discardUploads(sql, s.user.id, [proof.id]);

@@ -3,6 +3,7 @@ import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from '@rem
 import { useActionData, useLoaderData } from '@remix-run/react';
 import { db, type Sql } from '~/utils/db.server.ts';
 import { notFound, requireAccess } from '~/modules/auth/guards.server.ts';
+import { clientIp } from '~/utils/request.server.ts';
 import { pageMeta } from '~/modules/shell/meta.ts';
 import { parseForm } from '~/components/ui/forms.ts';
 import { replyRefused } from '~/utils/reply.server.ts';
@@ -72,6 +73,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
       walletAddress: address, quotedCurrency: quote.currency,
       ...(quote.amount !== null && quote.rate !== null ? { quotedAmount: quote.amount, quotedRate: quote.rate } : {}),
     },
+    source: { session: s, ip: clientIp(request, context) },
   });
   if (!r.ok) return replyRefused(submission, { status: r.status, toast: r.message });
   return redirect(`/deposits?${new URLSearchParams({ status: 'pending', amount: r.amount, currency: r.currency })}`);

@@ -2,6 +2,7 @@ import { redirectDocument, type ActionFunctionArgs, type LoaderFunctionArgs } fr
 import { useActionData, useLoaderData } from '@remix-run/react';
 import { db, type Sql } from '~/utils/db.server.ts';
 import { notFound, requireAccess } from '~/modules/auth/guards.server.ts';
+import { customerOnlyRefusal } from '~/modules/auth/impersonation.server.ts';
 import { pageMeta } from '~/modules/shell/meta.ts';
 import { z } from 'zod';
 import { replyRefused } from '~/utils/reply.server.ts';
@@ -44,6 +45,9 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const deposit = await ownDeposit(sql, s.user.id, params.txRef);
   const submission = parseForm(await readFormData(request), PayNow);
   if (deposit.status !== 'pending') return replyRefused(submission, { status: 409, toast: 'This deposit was already decided' });
+  // the payer is where withdrawals are paid back to: the customer's own (docs/specs.md#login-as)
+  const refusal = customerOnlyRefusal(s, 'payoutAccount');
+  if (refusal) return replyRefused(submission, { status: 403, toast: refusal });
   const started = await startPayment(sql, { depositId: deposit.id, gateway: 'paypal', origin: await publicOrigin(sql) });
   if (!started.ok || started.start.kind !== 'redirect') return replyRefused(submission, { status: 503, toast: started.ok ? 'This gateway is not available yet' : started.message });
   // a document navigation: the provider's page (or the mock's, same origin) is not a route of this app

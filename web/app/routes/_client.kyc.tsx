@@ -2,12 +2,13 @@ import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-r
 import { useLoaderData } from '@remix-run/react';
 import { db } from '~/utils/db.server.ts';
 import { requireAccess } from '~/modules/auth/guards.server.ts';
+import { clientIp } from '~/utils/request.server.ts';
 import { pageMeta } from '~/modules/shell/meta.ts';
 import { parseForm, type Reply } from '~/components/ui/forms.ts';
 import { replyDone, replyRefused } from '~/utils/reply.server.ts';
-import { discardUploads, formatBytes, receiveUploads } from '~/modules/uploads/uploads.server.ts';
+import { discardUploads, formatBytes, mayRead, receiveUploads } from '~/modules/uploads/uploads.server.ts';
 import { latestKyc, submitKyc, submitRefusal } from '~/modules/kyc/kyc.server.ts';
-import { KYC_FILE_FIELDS, KYC_MAX_BYTES, KycSubmitSchema } from '~/modules/kyc/kyc.ts';
+import { KYC_FILE_FIELDS, KYC_MAX_BYTES, KycSubmitSchema, type KycFileField } from '~/modules/kyc/kyc.ts';
 import { KycPage } from '~/modules/kyc/kyc-client.tsx';
 import { GeneralErrorBoundary } from '~/components/error-boundary.tsx';
 import { routeAccess } from '~/modules/auth/permissions.ts';
@@ -20,7 +21,14 @@ export const access = routeAccess('/kyc');
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const sql = db();
   const s = await requireAccess(request, sql, context);
-  return { document: await latestKyc(sql, s.user.id), maxSize: formatBytes(KYC_MAX_BYTES) };
+  const document = await latestKyc(sql, s.user.id);
+  // inside login-as the files (names and links) are listed only to a staff member who may read them (docs/specs.md#login-as)
+  if (document) {
+    for (const f of Object.keys(KYC_FILE_FIELDS) as KycFileField[]) {
+      if (!mayRead(s, { owner_id: s.user.id, kind: KYC_FILE_FIELDS[f] })) document.files[f] = null;
+    }
+  }
+  return { document, maxSize: formatBytes(KYC_MAX_BYTES) };
 }
 
 /** A refusal that has no parsed form to answer with: the toast, and the field's error under it. */
@@ -49,6 +57,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const r = await submitKyc(sql, {
     userId: s.user.id, type: submission.value.type,
     front: received.files.front?.id, back: received.files.back?.id, address: received.files.address?.id,
+    source: { session: s, ip: clientIp(request, context) },
   });
   if (!r.ok) {
     await discardUploads(sql, s.user.id, stored);

@@ -12,6 +12,7 @@ import { replyRefused } from '~/utils/reply.server.ts';
 import { redirectWithToast } from '~/utils/toast.server.ts';
 import { safeRedirect } from '~/utils/safe-redirect.ts';
 import { requireAccess } from '~/modules/auth/guards.server.ts';
+import { actingUserId } from '~/modules/auth/impersonation.server.ts';
 import { pageMeta } from '~/modules/shell/meta.ts';
 import { pricingView, subscribePlan, type Plan } from '~/modules/pricing/pricing.server.ts';
 import { PlanCards, SubscribeForm } from '~/modules/pricing/plans.tsx';
@@ -37,7 +38,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const submission = parseForm(await readFormData(request), SubscribeSchema);
   if (submission.status !== 'success') return replyRefused(submission);
   const { planId, balanceId, redirectTo } = submission.value;
-  const r = await subscribePlan(sql, { userId: s.user.id, actorId: s.impersonatorId ?? s.user.id, planId, balanceId, ip: clientIp(request, context) });
+  const r = await subscribePlan(sql, { userId: s.user.id, actorId: actingUserId(s), planId, balanceId, ip: clientIp(request, context) });
   // docs/specs.md#pricing-plans: a subscription the balance cannot pay sends the customer to fund it
   if (!r.ok && r.short) return redirectWithToast('/deposits', { type: 'error', title: 'Not enough balance' });
   if (!r.ok) {

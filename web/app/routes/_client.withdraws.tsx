@@ -11,6 +11,7 @@ import { GeneralErrorBoundary } from '~/components/error-boundary.tsx';
 import { customerWithdrawals, submitWithdrawal, withdrawForm, WITHDRAW_TOASTS } from '~/modules/money/withdrawals.server.ts';
 import { WithdrawSchema, WITHDRAW_PARSE } from '~/modules/money/withdrawal-schemas.ts';
 import { WithdrawsPage } from '~/modules/money/withdrawal-client.tsx';
+import { customerOnlyRefusal } from '~/modules/auth/impersonation.server.ts';
 import { readFormData } from '~/utils/body-limit.server.ts';
 import { routeAccess } from '~/modules/auth/permissions.ts';
 
@@ -24,9 +25,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const s = await requireAccess(request, sql);
   const q = listQuery(request, [], '', { extra: { tab: z.enum(['withdraw', 'history']).catch('withdraw') } });
   if (q.tab === 'history') {
-    return { tab: q.tab, form: null, history: await customerWithdrawals(sql, s.user.id, q) };
+    return { tab: q.tab, form: null, history: await customerWithdrawals(sql, s.user.id, q), refusal: null };
   }
-  return { tab: q.tab, form: await withdrawForm(sql, s.user.id), history: null };
+  // inside login-as the Withdraw tab says why instead of offering the form (docs/specs.md#login-as)
+  const refusal = customerOnlyRefusal(s, 'withdrawal');
+  return { tab: q.tab, form: refusal ? null : await withdrawForm(sql, s.user.id), history: null, refusal };
 }
 
 // POST /withdraws: a bank withdrawal request; the total is held at once (money.server.ts).
@@ -34,6 +37,9 @@ export async function action({ request }: ActionFunctionArgs) {
   const sql = db();
   const s = await requireAccess(request, sql);
   const submission = parseForm(await readFormData(request), WithdrawSchema, WITHDRAW_PARSE);
+  // a withdrawal (and the bank it pays out to) is the customer's own: refused inside login-as
+  const refusal = customerOnlyRefusal(s, 'withdrawal');
+  if (refusal) return replyRefused(submission, { status: 403, toast: refusal });
   if (submission.status !== 'success') return replyRefused(submission);
   const r = await submitWithdrawal(sql, s.user.id, submission.value);
   if (!r.ok) {
@@ -43,8 +49,8 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function Page() {
-  const { tab, form, history } = useLoaderData<typeof loader>();
-  return <WithdrawsPage tab={tab} form={form} history={history} />;
+  const { tab, form, history, refusal } = useLoaderData<typeof loader>();
+  return <WithdrawsPage tab={tab} form={form} history={history} refusal={refusal} />;
 }
 
 export const meta = pageMeta('Withdraws');

@@ -2,8 +2,9 @@
 import { redirect, type ActionFunctionArgs } from '@remix-run/node';
 import { z } from 'zod';
 import { db } from '~/utils/db.server.ts';
-import { assertSameOrigin } from '~/utils/request.server.ts';
+import { assertSameOrigin, clientIp } from '~/utils/request.server.ts';
 import { requireUser } from '~/modules/auth/guards.server.ts';
+import { auditLoginAs } from '~/modules/auth/impersonation.server.ts';
 import { switchWallet } from '~/modules/accounts/accounts.server.ts';
 import { redirectWithToast } from '~/utils/toast.server.ts';
 import { safeRedirect } from '~/utils/safe-redirect.ts';
@@ -26,6 +27,7 @@ export async function action({ request }: ActionFunctionArgs) {
   // a page reload either way (the form posts without JavaScript too): a refusal is a flash toast
   const ok = submission.status === 'success' && await switchWallet(sql, s.user.id, submission.value.balanceId);
   if (!ok) return redirectWithToast(to, { type: 'error', title: 'Something went wrong' });
+  await auditLoginAs(sql, s, 'wallet.switch', { after: { balanceId: submission.value.balanceId }, ip: clientIp(request) });
   return redirect(to);
 }
 

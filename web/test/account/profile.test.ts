@@ -129,6 +129,8 @@ describe('profile page', () => {
   test("a retention agent signed in as the customer sees the phone masked and disabled, and cannot change it", async () => {
     const c = await customer();
     const agent = await createUser(sql, { roleId: 6 });
+    // a retention agent signs in as the customers they are the retention agent of (docs/specs.md#login-as)
+    await sql`INSERT INTO leads (email, user_id, ret_id) VALUES (${c.email}, ${c.id}, ${agent.id})`;
     const agentSession = await sessionFor(sql, agent.id);
     const s = await sessionFor(sql, c.id, { impersonatorId: agent.id, parentId: agentSession.id });
     const d = await load(s.cookie);

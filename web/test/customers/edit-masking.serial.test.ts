@@ -42,8 +42,9 @@ describe('sales agent and showUserInfoAgent', () => {
     expect(json).not.toContain('12 34 56 78');
     expect((r as { customer: { email: string; phone: string } }).customer).toMatchObject({ email: maskEmail(c.email), phone: '******78' });
     expect((r as { access: { canEdit: boolean; masked: boolean } }).access).toMatchObject({ canEdit: true, masked: true });
+    // the agent's form has the profile fields only (the account fields are the back-office's, edit.test.ts)
     const saved = await act(post(`/admin/customers/edit/${c.id}`, {
-      intent: 'profile', fullName: 'Agent Edit', email: 'hijack@test.broker', phone: '000', country: 'France', isActive: 'on',
+      intent: 'profile', fullName: 'Agent Edit', email: 'hijack@test.broker', phone: '000', country: 'France',
     }, { cookie }), c.id);
     expect((saved as { data?: { ok: boolean } }).data?.ok).toBe(true);
     const [u] = await sql`SELECT u.email, u.full_name, p.phone FROM users u JOIN profiles p ON p.user_id = u.id WHERE u.id = ${c.id}`;
@@ -57,7 +58,7 @@ describe('sales agent and showUserInfoAgent', () => {
     expect((r as { customer: { email: string; phone: string } }).customer).toMatchObject({ email: c.email, phone: '+33 6 12 34 56 78' });
     const email = `agent-${crypto.randomUUID().slice(0, 8)}@test.broker`;
     const saved = await act(post(`/admin/customers/edit/${c.id}`, {
-      intent: 'profile', fullName: 'Agent Edit', email, phone: '+33 1 00 00 00 00', country: 'France', isActive: 'on',
+      intent: 'profile', fullName: 'Agent Edit', email, phone: '+33 1 00 00 00 00', country: 'France',
     }, { cookie }), c.id);
     expect((saved as { data?: { ok: boolean } }).data?.ok).toBe(true);
     const [u] = await sql`SELECT u.email, p.phone FROM users u JOIN profiles p ON p.user_id = u.id WHERE u.id = ${c.id}`;

@@ -116,12 +116,62 @@ describe('role scoping', () => {
   });
 
   test('what each role may do (admin.md §6)', () => {
-    expect(editAccess(1, false)).toEqual({ canEdit: true, canAdjust: true, canLoginAs: true, masked: false, history: true });
-    expect(editAccess(2, false)).toEqual({ canEdit: true, canAdjust: true, canLoginAs: true, masked: false, history: false });
+    expect(editAccess(1, false)).toEqual({ canEdit: true, canEditAccount: true, canAdjust: true, canLoginAs: true, masked: false, history: true });
+    expect(editAccess(2, false)).toEqual({ canEdit: true, canEditAccount: true, canAdjust: true, canLoginAs: true, masked: false, history: false });
     expect(editAccess(5, false).masked).toBe(true);
     expect(editAccess(5, true).masked).toBe(false);
-    expect(editAccess(5, true).canAdjust).toBe(false);
-    expect(editAccess(6, true)).toEqual({ canEdit: false, canAdjust: false, canLoginAs: true, masked: true, history: false });
+    expect(editAccess(5, true)).toMatchObject({ canEdit: true, canEditAccount: false, canAdjust: false });
+    expect(editAccess(6, true)).toEqual({ canEdit: false, canEditAccount: false, canAdjust: false, canLoginAs: true, masked: true, history: false });
+  });
+});
+
+// ------------------------------------------------------------------ role 5: profile fields only
+
+describe('sales agent', () => {
+  const accountOf = async (id: number) => (await sql`
+    SELECT u.full_name, u.manager_id, u.pricing_plan_id, u.is_email_verified, u.is_active, u.password_hash, p.city
+      FROM users u JOIN profiles p ON p.user_id = u.id WHERE u.id = ${id}`)[0];
+
+  test('saves the profile fields; password, manager, plan and the verified / active flags keep their stored values', async () => {
+    const sales = await staff(5);
+    const boss = await createUser(sql, { roleId: 2 });
+    const [plan] = await sql`INSERT INTO pricing_plans (name) VALUES (${'Plan ' + crypto.randomUUID()}) RETURNING id`;
+    const c = await customerWithProfile();
+    await sql`UPDATE users SET manager_id = ${boss.id}, pricing_plan_id = ${plan.id} WHERE id = ${c.id}`;
+    await sql`INSERT INTO leads (email, user_id, agent_id) VALUES (${c.email}, ${c.id}, ${sales.user.id})`;
+    const before = await accountOf(c.id);
+    const { managerId: _m, pricingTableId: _p, isEmailVerified: _v, isActive: _a, ...profileOnly } = profileForm({ email: c.email });
+    // the form a sales agent is shown: no account field
+    const r = await act(post(`/admin/customers/edit/${c.id}`, profileOnly, { cookie: sales.cookie }), String(c.id));
+    expect(status(r)).toBe(200);
+    expect(await accountOf(c.id)).toEqual({ ...before, full_name: 'Edited Name', city: 'Paris' });
+    const [a] = await sql`SELECT actor_id, after FROM audit_events WHERE action = 'customer.update' AND target_id = ${String(c.id)}`;
+    expect(Number(a.actor_id)).toBe(sales.user.id);
+    expect(Object.keys(a.after)).not.toEqual(expect.arrayContaining(['manager_id']));
+  });
+
+  test('a posted password, manager, plan or flag is refused with a message and changes nothing', async () => {
+    const sales = await staff(5);
+    const c = await customerWithProfile();
+    await sql`INSERT INTO leads (email, user_id, agent_id) VALUES (${c.email}, ${c.id}, ${sales.user.id})`;
+    const before = await accountOf(c.id);
+    const boss = await createUser(sql, { roleId: 2 });
+    const { managerId: _m, pricingTableId: _p, isEmailVerified: _v, isActive: _a, ...profileOnly } = profileForm({ email: c.email });
+    const attempts: Record<string, string>[] = [{ password: 'Agent-set-123' }, { managerId: String(boss.id) }, { pricingTableId: '-2' }, { isEmailVerified: 'on' }, { isActive: 'on' }];
+    for (const over of attempts) {
+      const r = await act(post(`/admin/customers/edit/${c.id}`, { ...profileOnly, ...over }, { cookie: sales.cookie }), String(c.id));
+      expect(status(r), JSON.stringify(over)).toBe(403);
+      expect(body<{ toast: string }>(r).toast).toBe('Only admins and managers may change the password, manager, plan, verified or active status');
+      expect(await accountOf(c.id)).toEqual(before);
+    }
+  });
+
+  test('the page does not offer them', async () => {
+    const sales = await staff(5);
+    const c = await customerWithProfile();
+    await sql`INSERT INTO leads (email, user_id, agent_id) VALUES (${c.email}, ${c.id}, ${sales.user.id})`;
+    const r = (await load(get(`/admin/customers/edit/${c.id}`, sales.cookie), String(c.id))) as Loaded;
+    expect(r.access).toMatchObject({ canEdit: true, canEditAccount: false });
   });
 });
 

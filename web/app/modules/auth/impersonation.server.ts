@@ -1,16 +1,14 @@
 // Login-as: a staff member opens a customer's client area through a child session whose
 // impersonator_id and parent_id point back at them. Ending it revokes the child and hands the
 // staff session back under a fresh token. Both ends are audited.
+import { isIP } from 'node:net';
 import type { Sql } from '~/utils/db.server.ts';
 import { audit } from '~/modules/audit/audit.server.ts';
-import { createSession, rotateSessionToken, type CurrentSession } from './session.server.ts';
+import { createSession, LOGIN_AS_ROLES, rotateSessionToken, type CurrentSession } from './session.server.ts';
 
-/**
- * The roles that may sign in as a customer (the customer edit page's Login as button): admins,
- * managers and retention agents (admin.md §4: for a retention agent the retention flag is kept,
- * and the customer's pages show the contact details masked: profile.server.ts phoneLocked).
- */
-export const LOGIN_AS_ROLES = [1, 2, 6] as const;
+// for a retention agent the retention flag is kept, and the customer's pages show the contact
+// details masked (profile.server.ts phoneLocked)
+export { LOGIN_AS_ROLES };
 
 export class ImpersonationError extends Error {
   constructor(message: string, public status: number) {
@@ -39,4 +37,39 @@ export async function endImpersonation(sql: Sql, current: CurrentSession, meta: 
   await sql`UPDATE sessions SET revoked_at = now() WHERE id = ${current.sessionId}`;
   await audit(sql, { actorId: current.impersonatorId, action: 'auth.login_as_end', targetKind: 'user', targetId: current.user.id, before: { sessionId: current.sessionId }, ip: meta.ip });
   return rotateSessionToken(sql, current.parentId);
+}
+
+/** Who acts in a session: the staff member of a login-as session, else the signed-in user. */
+export function actingUserId(s: Pick<CurrentSession, 'impersonatorId' | 'user'>): number {
+  return s.impersonatorId ?? s.user.id;
+}
+
+/**
+ * docs/specs.md#login-as: what only the customer may do is refused inside a login-as session,
+ * before anything is written: a withdrawal request (and the bank details it pays out to), and a
+ * PayPal payment, whose payer account is where withdrawals are paid back to
+ * (payments/payouts.server.ts paypalReceivers).
+ */
+export const LOGIN_AS_REFUSALS = {
+  withdrawal: 'Withdrawals must be requested by the customer: sign in as yourself',
+  payoutAccount: 'Withdrawals are paid back to the PayPal account of a PayPal deposit, so the customer must make it: sign in as yourself',
+} as const;
+
+export function customerOnlyRefusal(s: Pick<CurrentSession, 'impersonatorId'>, what: keyof typeof LOGIN_AS_REFUSALS = 'withdrawal'): string | null {
+  return s.impersonatorId === null ? null : LOGIN_AS_REFUSALS[what];
+}
+
+/** Who made a change, for auditLoginAs inside a module's transaction: the session and its address. */
+export interface ChangeSource { session: Pick<CurrentSession, 'impersonatorId' | 'user'>; ip: string | null }
+
+/**
+ * docs/specs.md#login-as: a change made inside a login-as session writes one audit row with the
+ * staff member as the actor and the customer as the target. The customer's own session writes
+ * nothing here (modules that audit every change, the profile's, pass actingUserId instead).
+ */
+export async function auditLoginAs(
+  sql: Sql, s: Pick<CurrentSession, 'impersonatorId' | 'user'>, action: string, e: { before?: unknown; after?: unknown; ip?: string | null } = {},
+): Promise<void> {
+  if (s.impersonatorId === null) return;
+  await audit(sql, { actorId: s.impersonatorId, action, targetKind: 'user', targetId: s.user.id, before: e.before, after: e.after, ip: e.ip && isIP(e.ip) ? e.ip : null });
 }

@@ -4,7 +4,8 @@ import type { Sql } from '~/utils/db.server.ts';
 import { audit } from '~/modules/audit/audit.server.ts';
 import { hashPassword, verifyPassword } from './password.server.ts';
 import { enforceLimits, forgiveSuccess, LIMITS, RateLimitedError, RATE_LIMIT_MESSAGE, type Limit, type RateLimitStore } from './rate-limit.server.ts';
-import type { CurrentSession } from './session.server.ts';
+import { revokeAllSessions, type CurrentSession } from './session.server.ts';
+import { actingUserId } from './impersonation.server.ts';
 import { SECURITY_TOASTS } from './messages.ts';
 import { beginEnrolment, cancelEnrolment, confirmEnrolment, disableTwoFactor, type Refusal } from './two-factor.server.ts';
 
@@ -15,6 +16,8 @@ export interface ChangePasswordInput {
   userId: number;
   /** the session that asks: it stays signed in, every other one of the user ends */
   sessionId: number;
+  /** the audit's actor when not the user: the staff member of a login-as session */
+  actorId?: number;
   currentPassword: string;
   newPassword: string;
   ip: string | null;
@@ -42,15 +45,14 @@ export async function changePassword(sql: Sql, store: RateLimitStore, input: Cha
   const passwordHash = await hashPassword(input.newPassword);
   const revoked = await sql.begin(async (tx) => {
     await tx`UPDATE users SET password_hash = ${passwordHash}, updated_at = now() WHERE id = ${input.userId}`;
-    const ended = await tx`UPDATE sessions SET revoked_at = now()
-                            WHERE user_id = ${input.userId} AND id <> ${input.sessionId} AND revoked_at IS NULL
-                            RETURNING id`;
+    // every other session, and the login-as sessions a staff member opened (docs/specs.md#login-as)
+    const ended = await revokeAllSessions(tx as unknown as Sql, input.userId, { keep: input.sessionId });
     await tx`UPDATE login_challenges SET used_at = now() WHERE user_id = ${input.userId} AND used_at IS NULL`;
     await audit(tx as unknown as Sql, {
-      actorId: input.userId, action: 'security.password_change', targetKind: 'user', targetId: input.userId,
-      after: { otherSessionsEnded: ended.length }, ip: input.ip,
+      actorId: input.actorId ?? input.userId, action: 'security.password_change', targetKind: 'user', targetId: input.userId,
+      after: { otherSessionsEnded: ended }, ip: input.ip,
     });
-    return ended.length;
+    return ended;
   });
   await forgiveSuccess(store, limit, []);
   return { ok: true, revokedSessions: revoked };
@@ -74,7 +76,7 @@ export type SecurityAnswer =
 export async function runSecurityAction(sql: Sql, store: RateLimitStore, s: CurrentSession, a: SecurityAction, ip: string | null): Promise<SecurityAnswer> {
   const userId = s.user.id;
   if (a.intent === 'password') {
-    const r = await changePassword(sql, store, { userId, sessionId: s.sessionId, currentPassword: a.currentPassword, newPassword: a.newPassword, ip });
+    const r = await changePassword(sql, store, { userId, sessionId: s.sessionId, actorId: actingUserId(s), currentPassword: a.currentPassword, newPassword: a.newPassword, ip });
     return r.ok ? { ok: true, toast: SECURITY_TOASTS.passwordChanged } : r;
   }
   if (s.impersonatorId !== null) return refuse(403, 'Only the account holder can change two-factor sign-in.');

@@ -23,10 +23,20 @@ export interface SessionUser {
   twoFactor: boolean;
 }
 
+/**
+ * The roles that may sign in as a customer (the customer edit page's Login as button): admins,
+ * managers and retention agents (docs/specs.md#customer-records). Re-exported by
+ * impersonation.server.ts; defined here because findSession ends a login-as session whose staff
+ * member no longer holds one of them.
+ */
+export const LOGIN_AS_ROLES = [1, 2, 6] as const;
+
 export interface CurrentSession {
   sessionId: number;
   remember: boolean;
   impersonatorId: number | null;
+  /** the role of the staff member behind a login-as session (one of LOGIN_AS_ROLES), else null */
+  impersonatorRoleId: number | null;
   parentId: number | null;
   user: SessionUser;
 }
@@ -87,7 +97,12 @@ export async function createSession(sql: Sql, s: NewSession): Promise<{ token: s
  * deleted, or outside the staff IP whitelist). The whitelist of the staff member behind the session
  * (the user, or the impersonator of a login-as session) is checked on every read, against the
  * request's address, or the address the session signed in from when the caller does not know it:
- * a whitelist added later shuts an open session at once. One indexed lookup in the same query.
+ * a whitelist added later shuts an open session at once. A login-as session also lives only while
+ * its staff member may still open it (docs/specs.md#login-as): active, not deleted, still in a
+ * role of LOGIN_AS_ROLES, the customer still in their scope (the rule of guards.server.ts
+ * customerVisibleTo: admins and managers any customer, a retention agent the customers whose lead
+ * has them as retention agent), and the staff session that opened it not revoked (a password
+ * change or a sign-out there ends it). One indexed lookup in the same query.
  */
 export async function findSession(sql: Sql, token: string | undefined, ip?: string | null): Promise<CurrentSession | null> {
   if (!token || token.length > 200) return null;
@@ -95,10 +110,16 @@ export async function findSession(sql: Sql, token: string | undefined, ip?: stri
   const [row] = await sql`
     SELECT s.id AS session_id, s.remember, s.impersonator_id, s.parent_id, s.last_seen_at,
            u.id, u.email, u.full_name, u.role_id, u.is_active, u.is_email_verified, u.active_balance_id, u.pricing_plan_id,
+           i.role_id AS impersonator_role_id,
            EXISTS (SELECT 1 FROM user_two_factor t WHERE t.user_id = u.id AND t.enabled_at IS NOT NULL) AS two_factor
       FROM sessions s JOIN users u ON u.id = s.user_id
+      LEFT JOIN users i ON i.id = s.impersonator_id
      WHERE s.token_hash = ${sha256(token)} AND s.revoked_at IS NULL AND s.expires_at > now()
        AND u.deleted_at IS NULL AND u.is_active
+       AND (s.impersonator_id IS NULL
+            OR (i.deleted_at IS NULL AND i.is_active AND i.role_id IN ${sql(LOGIN_AS_ROLES as unknown as number[])} AND u.role_id = 3
+                AND (i.role_id IN (1, 2) OR EXISTS (SELECT 1 FROM leads l WHERE l.user_id = u.id AND l.ret_id = i.id))
+                AND (s.parent_id IS NULL OR EXISTS (SELECT 1 FROM sessions p WHERE p.id = s.parent_id AND p.revoked_at IS NULL))))
        AND ((s.impersonator_id IS NULL AND u.role_id = 3)
             OR NOT EXISTS (SELECT 1 FROM user_ip_whitelist w WHERE w.user_id = coalesce(s.impersonator_id, s.user_id))
             OR EXISTS (SELECT 1 FROM user_ip_whitelist w WHERE w.user_id = coalesce(s.impersonator_id, s.user_id)
@@ -118,6 +139,7 @@ export async function findSession(sql: Sql, token: string | undefined, ip?: stri
     sessionId: Number(row.session_id),
     remember: row.remember,
     impersonatorId: row.impersonator_id === null ? null : Number(row.impersonator_id),
+    impersonatorRoleId: row.impersonator_role_id === null ? null : Number(row.impersonator_role_id),
     parentId: row.parent_id === null ? null : Number(row.parent_id),
     user: {
       id: Number(row.id),
@@ -155,8 +177,17 @@ export async function revokeSession(sql: Sql, sessionId: number): Promise<void> 
   }
 }
 
-export async function revokeAllSessions(sql: Sql, userId: number): Promise<void> {
-  await sql`UPDATE sessions SET revoked_at = now() WHERE user_id = ${userId} AND revoked_at IS NULL`;
+/**
+ * Ends every session of the user but `keep` (the one a password change is made from), and every
+ * login-as session the user opened as staff, `keep`'s included (docs/specs.md#login-as). Answers
+ * how many ended.
+ */
+export async function revokeAllSessions(sql: Sql, userId: number, opts: { keep?: number } = {}): Promise<number> {
+  const ended = await sql`
+    UPDATE sessions SET revoked_at = now()
+     WHERE revoked_at IS NULL AND (impersonator_id = ${userId} OR (user_id = ${userId} AND id <> ${opts.keep ?? 0}))
+    RETURNING id`;
+  return ended.length;
 }
 
 /** Gives a live session a fresh token (used to hand the staff session back after login-as). */

@@ -12,7 +12,7 @@ import { Modal } from '~/components/ui/modal.tsx';
 import { useFetcherToast } from '~/components/ui/toast.tsx';
 import { useFormat, type Formatter } from '~/components/ui/format.ts';
 import type { Reply } from '~/components/ui/forms.ts';
-import { BALANCE_PARSE, BalanceSchema, CustomerProfileSchema, CustomerProfileSchemaMasked, EDIT_TABS, TAB_LABELS, UNASSIGNED } from './edit-schemas.ts';
+import { BALANCE_PARSE, BalanceSchema, customerProfileSchema, EDIT_TABS, TAB_LABELS, UNASSIGNED } from './edit-schemas.ts';
 import type { EditLoader } from './edit-route.server.ts';
 import type { Wallet } from './edit.server.ts';
 import { TrackingTab } from './tracking.tsx';
@@ -176,8 +176,8 @@ function ProfileTab({ data }: { data: Data }) {
   const pending = fetcher.state !== 'idle';
   const [form, fields] = useSchemaForm({
     id: `customer-profile-${customer.id}`,
-    // typed as the full form; masked email and phone are neither fields nor validated
-    schema: (access.masked ? CustomerProfileSchemaMasked : CustomerProfileSchema) as typeof CustomerProfileSchema,
+    // masked email and phone, and the account fields of a sales agent, are neither fields nor validated
+    schema: customerProfileSchema(access),
     lastResult: fetcher.state === 'idle' && fetcher.data?.intent === 'profile' ? fetcher.data.result : null,
     defaultValue: {
       fullName: customer.fullName, ...(access.masked ? {} : { email: customer.email, phone: customer.phone }),
@@ -215,7 +215,7 @@ function ProfileTab({ data }: { data: Data }) {
         ) : (
           <Field label={t('Email')} errors={fields.email.errors} inputProps={{ ...getInputProps(fields.email, { type: 'email' }), autoComplete: 'off' }} />
         )}
-        {readOnly ? null : (
+        {readOnly || !access.canEditAccount ? null : (
           <Field label={t('Password')} hint={t('Leave blank to keep the current password')} errors={fields.password.errors}
             inputProps={{ ...getInputProps(fields.password, { type: 'password' }), autoComplete: 'new-password' }} />
         )}
@@ -229,12 +229,17 @@ function ProfileTab({ data }: { data: Data }) {
         <Field label={t('City')} errors={fields.city.errors} inputProps={getInputProps(fields.city, { type: 'text' })} />
         <Field label={t('Postal Code')} errors={fields.postalCode.errors} inputProps={getInputProps(fields.postalCode, { type: 'text' })} />
         <Field label={t('Address')} errors={fields.address.errors} inputProps={getInputProps(fields.address, { type: 'text' })} />
-        {select('managerId', t('Manager'), t('Select manager'), data.managers, String(UNASSIGNED))}
-        {select('pricingTableId', t('Pricing Plan'), t('Select plan'), data.plans, String(UNASSIGNED))}
-        <div className="span-2 customer-flags">
-          <CheckboxField label={t('Email Verified')} inputProps={getInputProps(fields.isEmailVerified, { type: 'checkbox' })} />
-          <CheckboxField label={t('Active')} inputProps={getInputProps(fields.isActive, { type: 'checkbox' })} />
-        </div>
+        {/* the account fields are the back-office's (roles 1 and 2): a sales agent is not offered them */}
+        {access.canEditAccount ? (
+          <>
+            {select('managerId', t('Manager'), t('Select manager'), data.managers, String(UNASSIGNED))}
+            {select('pricingTableId', t('Pricing Plan'), t('Select plan'), data.plans, String(UNASSIGNED))}
+            <div className="span-2 customer-flags">
+              <CheckboxField label={t('Email Verified')} inputProps={getInputProps(fields.isEmailVerified, { type: 'checkbox' })} />
+              <CheckboxField label={t('Active')} inputProps={getInputProps(fields.isActive, { type: 'checkbox' })} />
+            </div>
+          </>
+        ) : null}
       </fieldset>
       <ErrorList id={form.errorId} errors={form.errors} />
       {readOnly ? null : (

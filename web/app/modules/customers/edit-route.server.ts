@@ -15,7 +15,7 @@ import { redirectWithToast } from '~/utils/toast.server.ts';
 import { listTrades } from '~/modules/trades/trades.server.ts';
 import { customerDeposits } from '~/modules/money/deposits.server.ts';
 import { customerWithdrawals } from '~/modules/money/withdrawals.server.ts';
-import { BALANCE_PARSE, BalanceSchema, CustomerProfileSchema, CustomerProfileSchemaMasked, readTab, type EditTab } from './edit-schemas.ts';
+import { ACCOUNT_FIELDS, BALANCE_PARSE, BalanceSchema, customerProfileSchema, readTab, type EditTab } from './edit-schemas.ts';
 import { editAccessFor, loadCustomer, saveCustomerProfile } from './edit.server.ts';
 import { adjustBalance } from './balance.server.ts';
 import { listTracking } from './tracking.server.ts';
@@ -50,6 +50,8 @@ export type EditLoader = typeof editLoader;
 
 export type EditReply = Reply & { intent?: string };
 
+const ACCOUNT_REFUSAL = 'Only admins and managers may change the password, manager, plan, verified or active status';
+
 /** POST intent=profile (the profile form) or intent=balance (add / subtract on a wallet). */
 export async function editAction({ request, params, context }: ActionFunctionArgs) {
   const sql = db();
@@ -60,8 +62,12 @@ export async function editAction({ request, params, context }: ActionFunctionArg
   const actor = { id: session.user.id, ip: clientIp(request, context) };
 
   if (intent === 'profile') {
-    const submission = parseForm(form, access.masked ? CustomerProfileSchemaMasked : CustomerProfileSchema);
+    const submission = parseForm(form, customerProfileSchema(access));
     if (!access.canEdit) return replyRefused(submission, { intent, status: 403, toast: 'You may not edit this customer', hideFields: ['password'] });
+    // a sales agent's form has no account field: one posted anyway is refused, not dropped silently
+    if (!access.canEditAccount && ACCOUNT_FIELDS.some((f) => String(form.get(f) ?? '') !== '')) {
+      return replyRefused(submission, { intent, status: 403, toast: ACCOUNT_REFUSAL, hideFields: ['password'] });
+    }
     if (submission.status !== 'success') return replyRefused(submission, { intent, hideFields: ['password'] });
     const r = await saveCustomerProfile(sql, actor, customerId, submission.value);
     return r.ok

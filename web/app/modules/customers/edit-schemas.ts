@@ -65,7 +65,24 @@ export const CustomerProfileSchema = z.object({
  */
 export const CustomerProfileSchemaMasked = CustomerProfileSchema.omit({ email: true, phone: true });
 
-export type CustomerProfileInput = z.output<typeof CustomerProfileSchemaMasked> & { email?: string; phone?: string };
+/**
+ * The account fields of the form: password, manager, plan and the verified / active flags are
+ * the back-office's (roles 1 and 2, docs/specs.md#customer-records). A sales agent's form neither
+ * shows nor sends them, its schema drops them, and the save keeps the stored ones.
+ */
+export const ACCOUNT_FIELDS = ['password', 'managerId', 'pricingTableId', 'isEmailVerified', 'isActive'] as const;
+const NO_ACCOUNT = { password: true, managerId: true, pricingTableId: true, isEmailVerified: true, isActive: true } as const;
+
+/** The profile form's schema for what the viewer may see and change (editAccess). */
+export function customerProfileSchema(access: { masked: boolean; canEditAccount: boolean }) {
+  const base = access.masked ? CustomerProfileSchemaMasked : CustomerProfileSchema;
+  // typed as the full form: the fields a viewer may not send are neither shown nor validated
+  return (access.canEditAccount ? base : base.omit(NO_ACCOUNT)) as typeof CustomerProfileSchema;
+}
+
+type Full = z.output<typeof CustomerProfileSchema>;
+export type CustomerProfileInput = Omit<Full, 'email' | 'phone' | (typeof ACCOUNT_FIELDS)[number]>
+  & Partial<Pick<Full, 'email' | 'phone' | (typeof ACCOUNT_FIELDS)[number]>>;
 
 /** balances.balance is numeric(24, 8): an adjustment has at most 8 decimals and 16 integer digits. */
 export const ADJUST_AMOUNT: DecimalSpec = { label: 'Amount', scale: 8, intDigits: 16 };

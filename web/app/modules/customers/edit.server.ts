@@ -3,7 +3,7 @@
 // (contact details masked on the server for the roles that must not see them), and the profile
 // save (validated, email unique, audited with before and after in the same transaction).
 import type { Sql } from '~/utils/db.server.ts';
-import type { CurrentSession } from '~/modules/auth/session.server.ts';
+import { revokeAllSessions, type CurrentSession } from '~/modules/auth/session.server.ts';
 import { countryNames } from '~/modules/auth/countries.server.ts';
 import { hashPassword } from '~/modules/auth/password.server.ts';
 import { audit } from '~/modules/audit/audit.server.ts';
@@ -16,6 +16,8 @@ import type { CustomerProfileInput } from './edit-schemas.ts';
 export interface EditAccess {
   /** the profile form's Submit (not role 6) */
   canEdit: boolean;
+  /** password, manager, plan, verified and active: the back-office's (roles 1 and 2) */
+  canEditAccount: boolean;
   /** Add / Subtract on the wallets (not role 6) */
   canAdjust: boolean;
   /** the Login as button (LOGIN_AS_ROLES) */
@@ -30,14 +32,16 @@ export interface EditAccess {
  * admin.md §6: a retention agent (6) sees email and phone obscured, has no Submit and no add or
  * subtract buttons; agents (5 and 6) see them masked while 'Show Email & Phone in Agent Dashboard'
  * is off (crm.md §6); managers (2) edit in full; the History link is the admins' (the audit page).
- * Money is the back-office's (roles 1 and 2, who reach Customers in the menu): a sales agent edits
- * the profile of their lead's customer but cannot add or subtract balance (docs/specs.md).
+ * Money and the account are the back-office's (roles 1 and 2, who reach Customers in the menu): a
+ * sales agent edits the profile fields of their lead's customer, never the password, manager,
+ * plan or the verified / active flags, and cannot add or subtract balance
+ * (docs/specs.md#customer-records).
  */
 export function editAccess(roleId: number, showUserInfoAgent: boolean): EditAccess {
   const loginAs = (LOGIN_AS_ROLES as readonly number[]).includes(roleId);
-  if (roleId === 6) return { canEdit: false, canAdjust: false, canLoginAs: loginAs, masked: true, history: false };
-  if (roleId === 5) return { canEdit: true, canAdjust: false, canLoginAs: loginAs, masked: !showUserInfoAgent, history: false };
-  return { canEdit: true, canAdjust: true, canLoginAs: loginAs, masked: false, history: roleId === 1 };
+  if (roleId === 6) return { canEdit: false, canEditAccount: false, canAdjust: false, canLoginAs: loginAs, masked: true, history: false };
+  if (roleId === 5) return { canEdit: true, canEditAccount: false, canAdjust: false, canLoginAs: loginAs, masked: !showUserInfoAgent, history: false };
+  return { canEdit: true, canEditAccount: true, canAdjust: true, canLoginAs: loginAs, masked: false, history: roleId === 1 };
 }
 
 export async function editAccessFor(sql: Sql, s: CurrentSession): Promise<EditAccess> {
@@ -126,7 +130,8 @@ const refuse = (field: string, toast: string, status = 400): SaveResult => ({ ok
  * Saves the profile form of customer `id`: users (name, email, password, manager, plan, flags)
  * and the profiles row in one transaction with an audit row of what changed (before and after;
  * a password change is recorded as changed, never its hash). A masked viewer's form carries no
- * email or phone: the stored ones stay. A new password ends the customer's sessions. Refusals
+ * email or phone, a sales agent's no account field (edit-schemas.ts ACCOUNT_FIELDS): the stored
+ * ones stay. A new password ends the customer's sessions. Refusals
  * (an email another user has, a manager or plan that does not exist, a country off the list)
  * change nothing.
  */
@@ -145,20 +150,21 @@ export async function saveCustomerProfile(sql: Sql, actor: { id: number; ip: str
       if (input.country && input.country !== cur.country && !countryNames().includes(input.country)) {
         return refuse('country', 'Select a country from the list');
       }
-      if (input.managerId !== null && String(input.managerId) !== cur.manager_id) {
+      if (input.managerId != null && String(input.managerId) !== cur.manager_id) {
         const [m] = await tx`SELECT 1 FROM users WHERE id = ${input.managerId} AND role_id = 2 AND deleted_at IS NULL`;
         if (!m) return refuse('managerId', 'Select a manager from the list');
       }
-      if (input.pricingTableId !== null && String(input.pricingTableId) !== cur.pricing_plan_id) {
+      if (input.pricingTableId != null && String(input.pricingTableId) !== cur.pricing_plan_id) {
         const [p] = await tx`SELECT 1 FROM pricing_plans WHERE id = ${input.pricingTableId}`;
         if (!p) return refuse('pricingTableId', 'Select a plan from the list');
       }
       const next = {
         full_name: input.fullName, email, phone: input.phone ?? cur.phone, birth_date: input.birthDate ?? null,
         country: input.country, city: input.city, postal_code: input.postalCode, address: input.address,
-        manager_id: input.managerId === null ? null : String(input.managerId),
-        pricing_plan_id: input.pricingTableId === null ? null : String(input.pricingTableId),
-        is_email_verified: input.isEmailVerified, is_active: input.isActive,
+        // an account field the form did not carry (a sales agent's) keeps the stored value
+        manager_id: input.managerId === undefined ? cur.manager_id : input.managerId === null ? null : String(input.managerId),
+        pricing_plan_id: input.pricingTableId === undefined ? cur.pricing_plan_id : input.pricingTableId === null ? null : String(input.pricingTableId),
+        is_email_verified: input.isEmailVerified ?? cur.is_email_verified, is_active: input.isActive ?? cur.is_active,
       };
       await tx`
         UPDATE users SET full_name = ${next.full_name}, email = ${next.email}, manager_id = ${next.manager_id},
@@ -173,7 +179,7 @@ export async function saveCustomerProfile(sql: Sql, actor: { id: number; ip: str
           city = EXCLUDED.city, address = EXCLUDED.address, postal_code = EXCLUDED.postal_code`;
       // a new password, or an account switched off, ends the customer's sessions
       if (hash || (cur.is_active && !next.is_active)) {
-        await tx`UPDATE sessions SET revoked_at = now() WHERE user_id = ${id} AND revoked_at IS NULL`;
+        await revokeAllSessions(tx, id);
       }
       const keys = (Object.keys(next) as (keyof typeof next)[]).filter((k) => next[k] !== cur[k]);
       if (keys.length || hash) {

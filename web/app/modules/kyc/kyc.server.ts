@@ -14,6 +14,7 @@
 //   since only the latest document can be approved, that is the latest one's status.
 import type { Sql } from '~/utils/db.server.ts';
 import { audit } from '~/modules/audit/audit.server.ts';
+import { auditLoginAs, type ChangeSource } from '~/modules/auth/impersonation.server.ts';
 import { addNotification, notifyStaff, publishNotices, type Notice } from '~/modules/notifications/notifications.server.ts';
 import { boundedCount, SEARCH_COUNT_LIMIT } from '~/utils/bounded-count.server.ts';
 import { EXACT_COUNT_LIMIT } from '~/modules/trades/limits.ts';
@@ -74,6 +75,8 @@ export interface KycSubmission {
   front?: number | null;
   back?: number | null;
   address?: number | null;
+  /** the request's session: inside login-as the submission is audited with the staff member as actor */
+  source?: ChangeSource;
 }
 
 /** Serialises a customer's submissions and the decisions on their documents. */
@@ -112,6 +115,12 @@ export async function submitKyc(sql: Sql, s: KycSubmission): Promise<{ ok: true;
       VALUES (${s.userId}, ${s.type}, ${s.front ?? null}, ${s.back ?? null}, ${s.address ?? null})
       RETURNING id, (SELECT full_name FROM users WHERE id = ${s.userId}) AS customer`;
     const id = Number(row.id);
+    // docs/specs.md#login-as: a submission inside login-as is audited, in its transaction
+    if (s.source) {
+      await auditLoginAs(tx, s.source.session, 'kyc.submit', {
+        after: { kycId: id, type: s.type, front: s.front ?? null, back: s.back ?? null, address: s.address ?? null }, ip: s.source.ip,
+      });
+    }
     notices.push(...await notifyStaff(tx, { roles: [1] }, {
       title: `KYC document #${id} to review`,
       description: `${row.customer} uploaded a document (${s.type}).`,

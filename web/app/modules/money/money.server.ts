@@ -14,6 +14,7 @@ import { UNAVAILABLE_GATEWAYS } from '~/modules/gateways/kinds.ts';
 import { parseDecimal } from '@broker/engine/domain';
 import type { Sql } from '~/utils/db.server.ts';
 import { audit } from '~/modules/audit/audit.server.ts';
+import { auditLoginAs, type ChangeSource } from '~/modules/auth/impersonation.server.ts';
 import { getSetting } from '~/modules/settings/settings.server.ts';
 import { engine } from '~/modules/trading/engine.server.ts';
 import { addNotification, notifyStaff, publishNotices, type Notice } from '~/modules/notifications/notifications.server.ts';
@@ -135,6 +136,8 @@ export interface DepositRequest {
   description?: string;
   /** bank: bankName, accountName, accountNumber, proofUploadId */
   details?: Record<string, string | number>;
+  /** the request's session: inside login-as the deposit is audited with the staff member as actor */
+  source?: ChangeSource;
 }
 
 export interface DepositCreated extends FeeSummary { ok: true; id: number; currency: string; gateway: string; replayed: boolean }
@@ -190,6 +193,13 @@ export async function createDeposit(sql: Sql, r: DepositRequest): Promise<Deposi
         url: STAFF_PENDING_DEPOSITS,
         data: { kind: 'deposit.submitted', id, amount: fees.amount, currency: wallet.currency, gateway: gateway.title, customer: String(created.customer) },
       }));
+    }
+    // docs/specs.md#login-as: a deposit requested inside login-as is audited, in its transaction
+    if (created && r.source) {
+      await auditLoginAs(tx, r.source.session, 'deposit.request', {
+        after: { depositId: Number(created.id), gateway: gateway.name, amount: fees.amount, fee: fees.fee, total: fees.total, currency: wallet.currency, details: r.details ?? {} },
+        ip: r.source.ip,
+      });
     }
     return created;
   });

@@ -33,7 +33,8 @@ export interface WithdrawFormData {
 
 export interface WithdrawHistoryData { rows: WithdrawalRow[]; total: number }
 
-export function WithdrawsPage({ tab, form, history }: { tab: WithdrawTabName; form: WithdrawFormData | null; history: WithdrawHistoryData | null }) {
+/** `refusal`: why the Withdraw tab offers no form (a login-as session: the customer withdraws). */
+export function WithdrawsPage({ tab, form, history, refusal = null }: { tab: WithdrawTabName; form: WithdrawFormData | null; history: WithdrawHistoryData | null; refusal?: string | null }) {
   const { t } = useTranslation();
   return (
     <section className="card withdraws-page">
@@ -45,6 +46,7 @@ export function WithdrawsPage({ tab, form, history }: { tab: WithdrawTabName; fo
           to="?tab=history" preventScrollReset replace>{t('History')}</Link>
       </div>
       <div id="panel-withdraws" role="tabpanel" aria-labelledby={`tab-${tab}`} className="withdraws-panel">
+        {tab === 'withdraw' && refusal ? <p className="notice" role="status">{t(refusal)}</p> : null}
         {tab === 'withdraw' && form ? <WithdrawTab data={form} /> : null}
         {tab === 'history' && history ? <HistoryTab data={history} /> : null}
       </div>

@@ -7,6 +7,8 @@ import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from '@rem
 import { z } from 'zod';
 import { db } from '~/utils/db.server.ts';
 import { requireAccess } from '~/modules/auth/guards.server.ts';
+import { auditLoginAs } from '~/modules/auth/impersonation.server.ts';
+import { clientIp } from '~/utils/request.server.ts';
 import { listQuery } from '~/components/ui/list-params.ts';
 import { parseIntent, RECORD_ID } from '~/components/ui/forms.ts';
 import { replyDone, replyRefused } from '~/utils/reply.server.ts';
@@ -33,11 +35,13 @@ export async function notificationsAction({ request, context }: ActionFunctionAr
   if (submission.status !== 'success') return replyRefused(submission, { intent });
   if (intent === 'readAll') {
     const n = await markAllNotificationsRead(sql, s.user.id);
+    if (n) await auditLoginAs(sql, s, 'notifications.read_all', { after: { count: n }, ip: clientIp(request, context) });
     return replyDone(submission, n ? 'Notifications marked as read' : null, { intent, values: { count: n } });
   }
   const v = submission.value as z.infer<typeof NOTIFICATION_ACTIONS.read>;
   const r = await markNotificationRead(sql, s.user.id, v.id);
   if (!r.found) return replyRefused(submission, { intent, status: 404, toast: 'Notification not found' });
+  await auditLoginAs(sql, s, 'notifications.read', { after: { id: v.id }, ip: clientIp(request, context) });
   // opening one with a url goes there: the stored url, never one from the form (only whether to go)
   if (v.open !== undefined && r.url) return redirect(safeRedirect(r.url, '/'));
   return replyDone(submission, null, { intent });

@@ -6,6 +6,7 @@ import type { Sql } from '~/utils/db.server.ts';
 import type { CurrentSession } from '~/modules/auth/session.server.ts';
 import { countryNames } from '~/modules/auth/countries.server.ts';
 import { audit } from '~/modules/audit/audit.server.ts';
+import { actingUserId } from '~/modules/auth/impersonation.server.ts';
 import { maskEmail, maskPhone } from '~/utils/mask.ts';
 import type { ProfileInput } from './schemas.ts';
 
@@ -28,8 +29,8 @@ export interface ProfileView {
 /** Whether this session may not see or change the phone: a login-as by a role of PHONE_MASKED_FOR_ROLES. */
 export async function phoneLocked(sql: Sql, s: CurrentSession): Promise<boolean> {
   if (s.impersonatorId === null) return false;
-  const [viewer] = await sql`SELECT role_id FROM users WHERE id = ${s.impersonatorId}`;
-  return !viewer || PHONE_MASKED_FOR_ROLES.includes(Number(viewer.role_id));
+  // the staff member's role is read with the session (session.server.ts findSession)
+  return s.impersonatorRoleId === null || PHONE_MASKED_FOR_ROLES.includes(s.impersonatorRoleId);
 }
 
 interface Stored { full_name: string; email: string; phone: string; birth_date: string | null; country: string; city: string; address: string; postal_code: string }
@@ -91,7 +92,7 @@ export async function saveProfile(sql: Sql, s: CurrentSession, input: ProfileInp
     const keys = (Object.keys(next) as (keyof typeof next)[]).filter((k) => next[k] !== cur[k]);
     if (keys.length) {
       await audit(tx as unknown as Sql, {
-        actorId: s.impersonatorId ?? s.user.id, action: 'profile.update', targetKind: 'user', targetId: s.user.id,
+        actorId: actingUserId(s), action: 'profile.update', targetKind: 'user', targetId: s.user.id,
         before: Object.fromEntries(keys.map((k) => [k, cur[k]])), after: Object.fromEntries(keys.map((k) => [k, next[k]])), ip,
       });
     }

@@ -261,12 +261,19 @@ interface UploadRow {
   sha256: string;
 }
 
-/** Whether the session's user may read this file: the owner always, staff by the kind's roles. */
+/**
+ * Whether the session's user may read this file: the owner always, staff by the kind's roles.
+ * Inside a login-as session the reader is the staff member (docs/specs.md#login-as): the
+ * customer's own files, and only those of kinds the staff member's role may read (identity
+ * documents stay the admins').
+ */
 export function mayRead(s: CurrentSession, row: { owner_id: number; kind: string }): boolean {
   const policy = kindPolicy(row.kind);
   if (!policy) return false;
-  if (policy.read === 'public' || row.owner_id === s.user.id) return true;
-  return s.impersonatorId === null && (policy.read as readonly number[]).includes(s.user.roleId);
+  if (policy.read === 'public') return true;
+  const readers = policy.read as readonly number[];
+  if (s.impersonatorId !== null) return row.owner_id === s.user.id && s.impersonatorRoleId !== null && readers.includes(s.impersonatorRoleId);
+  return row.owner_id === s.user.id || readers.includes(s.user.roleId);
 }
 
 /**

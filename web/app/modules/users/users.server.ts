@@ -9,6 +9,7 @@ import type { Sql } from '~/utils/db.server.ts';
 import { audit } from '~/modules/audit/audit.server.ts';
 import { hashPassword } from '~/modules/auth/password.server.ts';
 import { loadAuthConfig, provisionCustomer } from '~/modules/auth/auth.server.ts';
+import { revokeAllSessions } from '~/modules/auth/session.server.ts';
 import { auditIp } from '~/modules/trades/trades.server.ts';
 import { MAX_WHITELIST, USER_MESSAGES, USER_TOASTS, type AddUser, type EditUser, type UserListKind } from './schemas.ts';
 
@@ -107,8 +108,9 @@ async function emailTaken(tx: Sql, email: string, exceptId?: number): Promise<bo
   return !!row;
 }
 
+// the user's sessions and the login-as sessions they opened (docs/specs.md#login-as)
 async function revokeSessions(tx: Sql, userId: number) {
-  await tx`UPDATE sessions SET revoked_at = now() WHERE user_id = ${userId} AND revoked_at IS NULL`;
+  await revokeAllSessions(tx, userId);
   await tx`UPDATE users SET online = false WHERE id = ${userId}`;
 }
 
