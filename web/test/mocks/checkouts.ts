@@ -171,9 +171,11 @@ const moonpay: MockCheckout = {
     const tx = moonpayMock.transaction(ext, {
       status: 'completed', baseCurrencyAmount: base, ...fee, extraFeeAmount: 0, currency: (q.get('baseCurrencyCode') ?? 'usd').toLowerCase(),
       id: crypto.randomUUID(), updatedAt: new Date().toISOString(),
+      // the buy transaction object echoes the widget's parameters (getbuytransaction)
+      walletAddress: q.get('walletAddress') ?? undefined, cryptoCode: q.get('currencyCode') ?? undefined, externalCustomerId: q.get('externalCustomerId'),
     });
     moonpayMock.txs.push(tx);
-    const body = JSON.stringify({ data: tx, type: 'transaction_updated', externalCustomerId: q.get('externalCustomerId') });
+    const body = JSON.stringify({ data: tx, type: 'transaction_updated' });
     const t = String(Math.floor(Date.now() / 1000));
     const s = createHmac('sha256', ctx.config?.key3 ?? '').update(`${t}.${body}`).digest('hex');
     await deliver(ctx, 'moonpay', '/payments/webhooks/moonpay', { 'content-type': 'application/json', 'moonpay-signature-v2': `t=${t},s=${s}` }, body);

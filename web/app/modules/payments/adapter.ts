@@ -68,6 +68,18 @@ export interface VerifiedEvent {
    * returns money to (modules/payments/payouts.server.ts). Optional: most providers do not say.
    */
   payerAccount?: string | null;
+  /**
+   * Our customer id as the provider echoes it back on this payment (MoonPay's externalCustomerId),
+   * for providers whose payment can be made outside the checkout we created: a payment whose
+   * customer is not the deposit's is never applied to it. Undefined: the provider echoes none.
+   */
+  customerRef?: string | null;
+  /**
+   * Why this verified payment is not payable to the deposit as the gateway is configured (MoonPay: a
+   * purchase into another wallet or of another crypto). Set: the event is recorded 'rejected' with
+   * this reason and changes nothing (never a credit, never a decline).
+   */
+  refusal?: string | null;
 }
 
 /** A notification refused before anything was read from it. */

@@ -96,6 +96,12 @@ export async function applyEvent(sql: Sql, gateway: string, ev: VerifiedEvent, k
   };
 
   if (depositId === null) return finish('rejected', 'Unknown payment');
+  // a payment the adapter found not payable to this gateway's destination, or made by another customer
+  if (ev.refusal) return finish('rejected', ev.refusal);
+  if (ev.customerRef !== undefined) {
+    const [owner] = await sql`SELECT user_id FROM deposits WHERE id = ${depositId}`;
+    if (ev.customerRef !== String(owner.user_id)) return finish('rejected', `Customer mismatch: the payment names customer ${ev.customerRef ?? '?'}, not the deposit's`);
+  }
   if (ev.state === 'pending') return finish('verified', 'Payment pending at the provider');
 
   if (ev.state === 'failed') {
