@@ -17,6 +17,7 @@ export type NotificationData =
   | { kind: 'deposit.submitted'; id: number; amount: string; currency: string; gateway: string; customer: string }
   | { kind: 'kyc.submitted'; id: number; type: string; customer: string }
   | { kind: 'leads.assigned'; count: number; list: 'sales' | 'retention'; by: string }
+  | { kind: 'payout.review'; id: number; gateway: string; amount: string; currency: string; reason: string }
   | { kind?: undefined };
 
 export interface NewNotification {
