@@ -80,6 +80,12 @@ export interface VerifiedEvent {
    * this reason and changes nothing (never a credit, never a decline).
    */
   refusal?: string | null;
+  /**
+   * The provider's signature does not cover the amount and currency (Wipays signs only identifier +
+   * timestamp) and it has no API to read the payment back: the only figures ever credited are the
+   * deposit's own, and a notification whose unsigned figures are not exactly those is refused.
+   */
+  unsignedFigures?: boolean;
 }
 
 /** A notification refused before anything was read from it. */

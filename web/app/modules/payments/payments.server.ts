@@ -115,6 +115,9 @@ export async function applyEvent(sql: Sql, gateway: string, ev: VerifiedEvent, k
     SELECT d.status, d.total::text AS total, trim(b.currency) AS currency,
            (${amount}::numeric IS NOT NULL AND d.total = ${amount}::numeric) AS amount_ok
       FROM deposits d JOIN balances b ON b.id = d.balance_id WHERE d.id = ${depositId}`;
+  if (ev.unsignedFigures && (!m.amount_ok || ev.currency.toUpperCase() !== m.currency)) {
+    return finish('rejected', `Refused: the notification's unsigned amount ${ev.amount || '?'} ${ev.currency || '?'} is not the deposit's ${m.total} ${m.currency}; only the deposit's own figures are credited`);
+  }
   if (!m.amount_ok) return finish('rejected', `Amount mismatch: paid ${ev.amount || '?'} ${ev.currency}, expected ${m.total} ${m.currency}`);
   if (ev.currency.toUpperCase() !== m.currency) return finish('rejected', `Currency mismatch: paid ${ev.currency || '?'}, expected ${m.currency}`);
   if (m.status === 'declined') return finish('rejected', 'Paid after the deposit was declined: to be reviewed');
