@@ -115,5 +115,9 @@ describe('moonpay: only a purchase into the gateway wallet, in its crypto, by th
     const g = await stateOf(good);
     expect(g.status).toBe('approved');
     expect(Number(g.balance)).toBe(100);
+    // the customer then buys into our wallet: the next run credits it (not a replay of the refused answer)
+    moonpayMock.txs.push(paid(held.ref, { externalCustomerId: String(held.userId) }));
+    await reconcilePending(sql, { minutes: 30, limit: 10_000 });
+    expect(await stateOf(held)).toMatchObject({ status: 'approved', balance: '100.00000000' });
   });
 });

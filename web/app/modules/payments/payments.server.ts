@@ -286,7 +286,10 @@ export async function checkStatus(sql: Sql, gateway: string, depositId: number, 
   try {
     const status = await adapter.fetchStatus(config, providerRef);
     if (status.state === 'pending') return { outcome: 'verified', reason: 'Payment pending at the provider', depositId };
-    return await applyEvent(sql, gateway, { ...status, depositId: status.depositId ?? depositId, eventId: `status:${providerRef}:${status.state}` }, kind);
+    // an answer about a purchase refused for its wallet / customer (MoonPay) is an event of its own: a
+    // later answer about the genuine purchase is not its replay
+    const whose = status.customerRef !== undefined || status.refusal ? `:${status.customerRef ?? '-'}${status.refusal ? ':refused' : ''}` : '';
+    return await applyEvent(sql, gateway, { ...status, depositId: status.depositId ?? depositId, eventId: `status:${providerRef}:${status.state}${whose}` }, kind);
   } catch (e) {
     log(`${gateway} status of ${providerRef} unavailable: ${e instanceof Error ? e.message : String(e)}`);
     return null;
