@@ -48,6 +48,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 const PAYOUT_CHECK_TOAST = {
   requested: 'The payout is not answered yet: it is retried automatically',
   sent: 'The payout is still in progress at the provider',
+  review: 'The payout still needs review: the provider has not said whether it was paid',
   paid: 'The payout is paid',
   failed: 'The payout failed: the total is back in the wallet',
 } as const;

@@ -66,6 +66,7 @@ function approvedToast(a: Extract<ApproveResult, { ok: true }>): string {
   if (!a.payout) return WITHDRAW_TOASTS.approved;
   if (a.payout.status === 'failed') return 'Withdraw approved, but the payout failed: the total is back in the wallet';
   if (a.payout.status === 'requested') return 'Withdraw approved: the payout will be sent again shortly';
+  if (a.payout.status === 'review') return 'Withdraw approved, but the payout needs review: nothing was refunded';
   return 'Withdraw approved and sent for payout';
 }
 

@@ -138,12 +138,20 @@ const flutterwave: MockCheckout = {
 
 // ---------------------------------------------------------------- MoonPay
 
-/** The widget URL's query, checked as MoonPay's widget does (the signature is the last parameter). */
+/** Where the mock delivers a purchase whose URL named no wallet: the customer's own (MoonPay lets them type one). */
+export const MOONPAY_CUSTOMER_WALLET = '0x000000000000000000000000000000000000c0de';
+
+/**
+ * The widget URL's query, checked as MoonPay's widget does (the signature is the last parameter).
+ * MoonPay asks for the signature only when the URL carries walletAddress: without it the customer
+ * types a wallet of their own (issue 22: the signed notification must then credit nothing).
+ */
 function moonpayQuery(ctx: CheckoutContext): { q: URLSearchParams; error?: string } {
   const search = ctx.url.search;
   const at = search.lastIndexOf('&signature=');
   const q = new URLSearchParams(search);
   if (!moonpayMock.publishableKeys.has(q.get('apiKey') ?? '')) return { q, error: 'Invalid API key' };
+  if (!q.get('walletAddress')) return { q };
   if (at < 0) return { q, error: 'The URL is not signed' };
   const given = decodeURIComponent(search.slice(at + '&signature='.length));
   const expected = createHmac('sha256', ctx.config?.key2 ?? '').update(search.slice(0, at)).digest('base64');
@@ -156,7 +164,7 @@ const moonpay: MockCheckout = {
     const { q, error } = moonpayQuery(ctx);
     return {
       title: 'MoonPay (mock)', amount: `${q.get('baseCurrencyAmount') ?? '?'} ${(q.get('baseCurrencyCode') ?? '').toUpperCase()}`,
-      lines: [`${(q.get('currencyCode') ?? '').toUpperCase()} to ${q.get('walletAddress') ?? '?'}`], error,
+      lines: [`${(q.get('currencyCode') ?? '').toUpperCase()} to ${q.get('walletAddress') ?? `your own wallet ${MOONPAY_CUSTOMER_WALLET}`}`], error,
     };
   },
   async pay(ref, ctx) {
@@ -171,9 +179,11 @@ const moonpay: MockCheckout = {
     const tx = moonpayMock.transaction(ext, {
       status: 'completed', baseCurrencyAmount: base, ...fee, extraFeeAmount: 0, currency: (q.get('baseCurrencyCode') ?? 'usd').toLowerCase(),
       id: crypto.randomUUID(), updatedAt: new Date().toISOString(),
+      // the buy transaction object echoes the widget's parameters (getbuytransaction)
+      walletAddress: q.get('walletAddress') ?? MOONPAY_CUSTOMER_WALLET, cryptoCode: q.get('currencyCode') ?? undefined, externalCustomerId: q.get('externalCustomerId'),
     });
     moonpayMock.txs.push(tx);
-    const body = JSON.stringify({ data: tx, type: 'transaction_updated', externalCustomerId: q.get('externalCustomerId') });
+    const body = JSON.stringify({ data: tx, type: 'transaction_updated' });
     const t = String(Math.floor(Date.now() / 1000));
     const s = createHmac('sha256', ctx.config?.key3 ?? '').update(`${t}.${body}`).digest('hex');
     await deliver(ctx, 'moonpay', '/payments/webhooks/moonpay', { 'content-type': 'application/json', 'moonpay-signature-v2': `t=${t},s=${s}` }, body);

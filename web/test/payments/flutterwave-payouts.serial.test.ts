@@ -23,7 +23,7 @@ import { requestWithdrawal } from '~/modules/money/money.server.ts';
 import { gatewayConfig } from '~/modules/gateways/gateways.server.ts';
 import { clearBankCache, flutterwaveAccountName, flutterwaveAmount, flutterwaveBanks, flutterwavePayouts } from '~/modules/payments/adapters/flutterwave-payout.server.ts';
 import { PayoutRefused } from '~/modules/payments/adapters/paypal-payout.server.ts';
-import { sendPayout } from '~/modules/payments/payouts.server.ts';
+import { MAX_SEND_ATTEMPTS, sendPayout } from '~/modules/payments/payouts.server.ts';
 import { loader as pendingLoader, action as pendingAction } from '~/routes/_staff.admin.withdraws.pending.tsx';
 import { action as historyAction } from '~/routes/_staff.admin.withdraws.history.tsx';
 import * as webhook from '~/routes/payments.webhooks.$gateway.tsx';
@@ -51,7 +51,7 @@ afterAll(async () => {
   await sql`UPDATE withdraw_fee_settings SET fee_percentage = 0, fee_fixed = 0 WHERE id = 1`;
   await sql.end();
 });
-beforeEach(() => { flutterwaveMock.loseAnswers = 0; });
+beforeEach(() => { flutterwaveMock.loseAnswers = 0; flutterwaveMock.createAnswers.length = 0; });
 
 const ctx = { params: {}, context: { clientIp: '203.0.113.9' } };
 type Body = { ok: boolean; toast: string | null; banks?: { code: string; name: string }[]; typed?: Record<string, string>; canResolve?: boolean; accountName?: string | null; result?: { error?: Record<string, string[] | null> } };
@@ -286,6 +286,82 @@ describe('paying a withdrawal out through Flutterwave', () => {
     const check = await answer(historyAction({ request: post('/admin/withdraws/history', { intent: 'payout_check', id: String(a.withdrawalId) }, { cookie: admin.cookie }), ...ctx }));
     expect(check.status).toBe(409);
     expect(creates(a.withdrawalId)).toHaveLength(1);
+    expect(await refunds(a.withdrawalId)).toHaveLength(0);
+  });
+
+  // ---------------------------------------------------------------- issue 22: retries never refund on an ambiguous answer
+
+  /** The claim of a requested payout expired, as the job finds it a few minutes later. */
+  const expireClaim = (id: number) => sql`UPDATE withdrawal_payouts SET claimed_at = now() - interval '1 hour' WHERE withdrawal_id = ${id}`;
+  const reviewNotices = (userId: number, id: number) => sql`SELECT title FROM notifications WHERE user_id = ${userId} AND data->>'kind' = 'payout.review' AND (data->>'id')::bigint = ${id}`;
+
+  test('a retry refused by Flutterwave after a lost answer: Needs review, nothing refunded, staff notified; the transfer it made settles it once', async () => {
+    const admin = await staff(1);
+    const manager = await staff(2);
+    const agent = await staff(4);
+    const a = await nigerianCustomer('70');
+    flutterwaveMock.loseAnswers = 1; // the first create made the transfer; its answer was lost
+    expect(await approve(admin.cookie, a.withdrawalId, '044')).toMatchObject({ status: 200 });
+    const held = await balanceOf(a.wallet);
+    await expireClaim(a.withdrawalId);
+    // the retry gets a 400 that says nothing about the first transfer (before the fix: failed, refunded → paid twice)
+    flutterwaveMock.createAnswers.push({ status: 400, message: 'Insufficient funds in your NGN balance' });
+    expect(await sendPayout(sql, a.withdrawalId)).toBe('review');
+    expect(await payoutOf(a.withdrawalId)).toMatchObject({ status: 'review', reason: expect.stringMatching(/first request with this reference may have paid/) });
+    expect(await balanceOf(a.wallet)).toBe(held);
+    expect(await refunds(a.withdrawalId)).toHaveLength(0);
+    expect((await sql`SELECT status FROM withdrawals WHERE id = ${a.withdrawalId}`)[0].status).toBe('approved');
+    expect(await reviewNotices(admin.id, a.withdrawalId)).toHaveLength(1);
+    expect(await reviewNotices(manager.id, a.withdrawalId)).toHaveLength(1);
+    expect(await reviewNotices(agent.id, a.withdrawalId)).toHaveLength(0);
+    expect((await sql`SELECT count(*)::int AS n FROM audit_events WHERE action = 'withdrawal.payout_review' AND target_id = ${String(a.withdrawalId)}`)[0].n).toBe(1);
+    // the job leaves it alone: never resent, never refunded automatically
+    await sql`UPDATE withdrawal_payouts SET updated_at = now() - interval '1 hour' WHERE withdrawal_id = ${a.withdrawalId}`;
+    const sent = creates(a.withdrawalId).length;
+    const { payoutPass } = await import('~/modules/payments/payouts.server.ts');
+    await payoutPass(sql, { quietMinutes: 0, limit: 10_000 });
+    expect(creates(a.withdrawalId)).toHaveLength(sent);
+    expect(await payoutOf(a.withdrawalId)).toMatchObject({ status: 'review' });
+    // Flutterwave's own word settles it: the first transfer, paid
+    const [t] = [...flutterwaveMock.transfers.values()].filter((x) => x.narration === `Withdrawal #${a.withdrawalId}`);
+    flutterwaveMock.settleTransfer(t!.id, 'SUCCESSFUL');
+    expect((await deliver(transferEvent(t!.id))).status).toBe(200);
+    expect(await payoutOf(a.withdrawalId)).toMatchObject({ status: 'paid', provider_ref: String(t!.id) });
+    expect(await refunds(a.withdrawalId)).toHaveLength(0);
+  });
+
+  test('a resend answered "reference already exists": Needs review at once; Check status on it never refunds, a confirmed failure does', async () => {
+    const admin = await staff(1);
+    const a = await nigerianCustomer('80');
+    flutterwaveMock.loseAnswers = 1;
+    await approve(admin.cookie, a.withdrawalId, '044');
+    await expireClaim(a.withdrawalId);
+    expect(await sendPayout(sql, a.withdrawalId)).toBe('review');
+    expect((await payoutOf(a.withdrawalId)).reason).toMatch(/reference already exists/);
+    // Check status: resent with the same reference, refused the same way: still under review, nothing refunded
+    const check = await answer(historyAction({ request: post('/admin/withdraws/history', { intent: 'payout_check', id: String(a.withdrawalId) }, { cookie: admin.cookie }), ...ctx }));
+    expect(check.status).toBe(200);
+    expect(await payoutOf(a.withdrawalId)).toMatchObject({ status: 'review' });
+    expect(await refunds(a.withdrawalId)).toHaveLength(0);
+    // Flutterwave reports the transfer FAILED (its word, re-read by GET): now the money comes back, once
+    const [t] = [...flutterwaveMock.transfers.values()].filter((x) => x.narration === `Withdrawal #${a.withdrawalId}`);
+    flutterwaveMock.settleTransfer(t!.id, 'FAILED', 'Account is dormant');
+    expect((await deliver(transferEvent(t!.id))).status).toBe(200);
+    expect(await payoutOf(a.withdrawalId)).toMatchObject({ status: 'failed' });
+    expect(await refunds(a.withdrawalId)).toHaveLength(1);
+  });
+
+  test('no answer after MAX_SEND_ATTEMPTS tries: Needs review, not resent, nothing refunded', async () => {
+    const admin = await staff(1);
+    const a = await nigerianCustomer('90');
+    for (let i = 0; i < MAX_SEND_ATTEMPTS; i++) flutterwaveMock.createAnswers.push({ status: 503, message: 'Service unavailable' });
+    await approve(admin.cookie, a.withdrawalId, '044');
+    for (let i = 1; i < MAX_SEND_ATTEMPTS; i++) {
+      expect((await payoutOf(a.withdrawalId)).status).toBe('requested');
+      await expireClaim(a.withdrawalId);
+      await sendPayout(sql, a.withdrawalId);
+    }
+    expect(await payoutOf(a.withdrawalId)).toMatchObject({ status: 'review', attempts: MAX_SEND_ATTEMPTS });
     expect(await refunds(a.withdrawalId)).toHaveLength(0);
   });
 });

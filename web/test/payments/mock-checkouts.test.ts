@@ -92,6 +92,21 @@ describe('the mock checkouts pay with a notification the adapter verifies', () =
     expect(await mockCheckouts.moonpay!.pay('widget', ctx)).toBeNull();
   });
 
+  test("MoonPay's widget without walletAddress needs no signature: the purchase goes to the customer's wallet and its signed notification is refused", async () => {
+    const start = localCheckout(await adapterFor('moonpay')!.createPayment(cfg('moonpay'), { ...req, notifyUrl: `${ORIGIN}/payments/webhooks/moonpay` }));
+    const signed = new URL(start.kind === 'redirect' ? start.url : '', ORIGIN);
+    const q = new URLSearchParams(signed.search);
+    q.delete('walletAddress');
+    q.delete('signature');
+    const ctx = { origin: ORIGIN, config: cfg('moonpay'), url: new URL(`${signed.pathname}?${q}`, ORIGIN) };
+    expect(mockCheckouts.moonpay!.view('widget', ctx)?.error).toBeUndefined();
+    delivered.length = 0;
+    expect(await mockCheckouts.moonpay!.pay('widget', ctx)).toMatch(new RegExp(`^${ORIGIN}/payments/return/42`));
+    expect(delivered).toHaveLength(1);
+    const ev = await adapterFor('moonpay')!.verifyNotification(cfg('moonpay'), { headers: delivered[0]!.headers, rawBody: delivered[0]!.body, now: new Date() });
+    expect(ev).toMatchObject({ providerRef: 'dep-42', state: 'paid', refusal: expect.stringMatching(/^Wallet mismatch/) });
+  });
+
   test('notifications go to this app only', async () => {
     const start = await adapterFor('wipays')!.createPayment(cfg('wipays'), { ...req, notifyUrl: 'https://elsewhere.test/ipn' });
     const ref = start.providerRef;

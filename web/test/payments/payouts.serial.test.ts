@@ -253,6 +253,20 @@ describe('paying a withdrawal out through PayPal', () => {
     }
   });
 
+  test('issue 22: a resend refused by PayPal after a lost answer is Needs review: nothing refunded (the first payout may exist)', async () => {
+    const admin = await staff(1);
+    const a = await paypalCustomer('35');
+    payoutMock.loseAnswers = 1;
+    await approve(admin.cookie, a.withdrawalId, 'paypal');
+    const held = (await sql`SELECT balance::text AS b FROM balances WHERE id = ${a.wallet}`)[0].b as string;
+    await sql`UPDATE withdrawal_payouts SET claimed_at = now() - interval '10 minutes' WHERE withdrawal_id = ${a.withdrawalId}`;
+    payoutMock.createAnswers.push({ status: 422, name: 'UNPROCESSABLE_ENTITY', message: 'Insufficient funds' });
+    expect(await sendPayout(sql, a.withdrawalId)).toBe('review');
+    expect(await payoutOf(a.withdrawalId)).toMatchObject({ status: 'review' });
+    expect((await sql`SELECT balance::text AS b FROM balances WHERE id = ${a.wallet}`)[0].b).toBe(held);
+    expect((await sql`SELECT count(*)::int AS n FROM ledger_entries WHERE ref_kind = 'withdrawal' AND ref_id = ${String(a.withdrawalId)} AND kind = 'withdrawal_refund'`)[0].n).toBe(0);
+  });
+
   test('a lost answer: left requested, retried after the claim with the same reference, paid once', async () => {
     const admin = await staff(1);
     const a = await paypalCustomer('30');

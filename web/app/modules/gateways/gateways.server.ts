@@ -17,6 +17,7 @@ import { refuse, type Actor, type Outcome } from '~/modules/catalog/result.serve
 import { discardUploads, receiveUploads } from '~/modules/uploads/uploads.server.ts';
 import { uploadHref } from '~/modules/money/deposits.server.ts';
 import type { GatewayConfig } from '~/modules/payments/adapter.ts';
+import { holdsMockKeys, mockKeysAllowed, MOCK_KEYS_REFUSED, PUBLISHED_MOCK_KEYS } from '~/modules/payments/mock-keys.ts';
 import {
   GATEWAY_AVAILABILITY, GATEWAY_SPECS, KEY_COLUMNS, gatewaySchema, gatewayState, isGatewayKind, secretColumns,
   type GatewayCard, type GatewayInput, type GatewayKind, type KeyColumn,
@@ -46,6 +47,16 @@ function maskStored(stored: unknown): string {
 
 type Row = Record<string, unknown>;
 
+/** A row holding the mocks' published credentials where they may not be used (mock-keys.ts). */
+function mockKeyed(name: GatewayKind, r: Row): boolean {
+  if (mockKeysAllowed()) return false;
+  const keys: Partial<Record<KeyColumn, string | null>> = {};
+  for (const k of KEY_COLUMNS) {
+    try { keys[k] = reveal(r[k]); } catch { keys[k] = null; }
+  }
+  return holdsMockKeys(name, keys);
+}
+
 function cardOf(r: Row): GatewayCard {
   const name = r.name as GatewayKind;
   const spec = GATEWAY_SPECS[name];
@@ -57,7 +68,8 @@ function cardOf(r: Row): GatewayCard {
   }
   return {
     name, title: String(r.title), manual: r.is_manual === true, state: gatewayState(name), fee: String(r.fee),
-    isActive: r.is_active === true, qr: spec.qr ? uploadHref(r.file_path as string | null) : null, values, masked,
+    // holding the mocks' published keys without MOCKS: treated as off (gatewayConfig)
+    isActive: r.is_active === true && !mockKeyed(name, r), qr: spec.qr ? uploadHref(r.file_path as string | null) : null, values, masked,
   };
 }
 
@@ -105,6 +117,17 @@ export async function saveGateway(
     if (spec.fee && input.fee !== undefined) set.fee = input.fee;
     if (spec.active && input.isActive !== undefined) set.is_active = input.isActive;
     if (spec.qr && opts.qrUploadId) set.file_path = `/uploads/${opts.qrUploadId}`;
+    // the mocks' published keys never make a live gateway: the keys it will hold, typed or kept
+    const activeAfter = (set.is_active ?? before.is_active) === true;
+    if (activeAfter && !mockKeysAllowed()) {
+      const keys: Partial<Record<KeyColumn, string | null>> = {};
+      for (const f of spec.fields) {
+        const typed = input[f.key];
+        if (!f.secret || (typed !== undefined && typed !== null)) keys[f.key] = f.secret ? typed ?? null : ((set[f.key] as string | null) ?? null);
+        else { try { keys[f.key] = reveal(before[f.key]); } catch { keys[f.key] = null; } }
+      }
+      if (holdsMockKeys(kind, keys)) return refuse(409, MOCK_KEYS_REFUSED, 'isActive');
+    }
     const [after] = await tx`UPDATE payment_gateways SET ${tx(set)}, updated_at = now() WHERE name = ${kind}::text::gateway_kind
                                RETURNING name::text AS name, title, is_manual, key1, key2, key3, key4, key5, fee::text AS fee, is_active, file_path`;
     await audit(tx, { actorId: who.actorId, action: 'gateway.update', targetKind: 'gateway', targetId: kind, before: snapshot(before), after: snapshot(after), ip: who.ip });
@@ -122,8 +145,17 @@ export async function gatewayConfig(sql: Sql, name: string): Promise<(GatewayCon
                           FROM payment_gateways WHERE name = ${name}::text::gateway_kind`;
   if (!r) return null;
   const secrets = new Set(secretColumns(name));
-  const keys = {} as Record<KeyColumn, string | null>;
+  let keys = {} as Record<KeyColumn, string | null>;
   for (const k of KEY_COLUMNS) keys[k] = secrets.has(k) ? reveal(r[k]) : ((r[k] as string | null) ?? null);
+  const mock = PUBLISHED_MOCK_KEYS[name];
+  if (env().MOCKS && mock && !keys.key1?.trim()) {
+    // MOCKS=1: the mocks' keys for a gateway the admin left without keys, in memory only (never stored)
+    keys = Object.fromEntries(KEY_COLUMNS.map((k) => [k, mock[k] ?? null])) as Record<KeyColumn, string | null>;
+  } else if (!mockKeysAllowed() && holdsMockKeys(name, keys)) {
+    // the mocks' published keys outside MOCKS: off, and no key of it is believed (anyone can sign with them)
+    console.warn(`[gateways] ${name} holds the mocks' published keys: treated as switched off until its own keys are saved`);
+    return { name, key1: null, key2: null, key3: null, key4: null, key5: null, fee: String(r.fee), active: false };
+  }
   // active: a switched-off gateway still settles the payments it started
   return { name, ...keys, fee: String(r.fee), active: r.is_active === true };
 }

@@ -18,6 +18,7 @@ export type NotificationData =
   | { kind: 'kyc.submitted'; id: number; type: string; customer: string }
   | { kind: 'leads.assigned'; count: number; list: 'sales' | 'retention'; by: string }
   | { kind: 'deposit.disputed'; id: number; dispute: 'chargeback' | 'dispute' | 'refund' | 'reversal'; phase: 'opened' | 'won' | 'lost' | 'closed'; amount: string; currency: string; gateway: string; customer: string }
+  | { kind: 'payout.review'; id: number; gateway: string; amount: string; currency: string; reason: string }
   | { kind?: undefined };
 
 export interface NewNotification {

@@ -68,6 +68,24 @@ export interface VerifiedEvent {
    * returns money to (modules/payments/payouts.server.ts). Optional: most providers do not say.
    */
   payerAccount?: string | null;
+  /**
+   * Our customer id as the provider echoes it back on this payment (MoonPay's externalCustomerId),
+   * for providers whose payment can be made outside the checkout we created: a payment whose
+   * customer is not the deposit's is never applied to it. Undefined: the provider echoes none.
+   */
+  customerRef?: string | null;
+  /**
+   * Why this verified payment is not payable to the deposit as the gateway is configured (MoonPay: a
+   * purchase into another wallet or of another crypto). Set: the event is recorded 'rejected' with
+   * this reason and changes nothing (never a credit, never a decline).
+   */
+  refusal?: string | null;
+  /**
+   * The provider's signature does not cover the amount and currency (Wipays signs only identifier +
+   * timestamp) and it has no API to read the payment back: the only figures ever credited are the
+   * deposit's own, and a notification whose unsigned figures are not exactly those is refused.
+   */
+  unsignedFigures?: boolean;
 }
 
 /** A notification refused before anything was read from it. */

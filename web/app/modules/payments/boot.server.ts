@@ -3,7 +3,7 @@
 // process at a time does the work, by an advisory lock), and the payout job (payouts.server.ts).
 import { db } from '~/utils/db.server.ts';
 import { env } from '~/utils/env.server.ts';
-import { seedMockKeys } from './mocks.server.ts';
+import { startMockProviders } from './mocks.server.ts';
 import { startReconcileJob } from './payments.server.ts';
 import { startPayoutJob } from './payouts.server.ts';
 
@@ -13,7 +13,7 @@ export function bootPayments(): void {
   if (booted || env().NODE_ENV === 'test') return;
   booted = true;
   const sql = db();
-  seedMockKeys(sql).catch((e) => console.error('[payments] mock providers failed to start', e));
+  startMockProviders().catch((e) => console.error('[payments] mock providers failed to start', e));
   startReconcileJob(sql);
   startPayoutJob(sql);
 }

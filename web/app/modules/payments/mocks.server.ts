@@ -3,7 +3,6 @@
 // without provider accounts; their hosted checkouts are the app's mock pages
 // (/payments/mock/:gateway/:ref, web/test/mocks/checkouts.ts). Off, nothing here is loaded (msw is a
 // development dependency).
-import type { Sql } from '~/utils/db.server.ts';
 import { env } from '~/utils/env.server.ts';
 import type { PaymentStart } from './adapter.ts';
 
@@ -22,14 +21,14 @@ export function paymentMocks(): Promise<MockModule> | null {
   return started;
 }
 
-/** Under MOCKS: the mocks' keys for every mocked gateway whose keys the admin left empty (the gateways stay as active as they were). */
-export async function seedMockKeys(sql: Sql): Promise<void> {
+/**
+ * Under MOCKS: starts the mock providers. Nothing is written to the database (issue 22): a gateway
+ * the admin left without keys gets the mocks' keys in memory from gatewayConfig (mock-keys.ts), so
+ * turning MOCKS off leaves no published key behind in payment_gateways.
+ */
+export async function startMockProviders(): Promise<void> {
   const m = await paymentMocks();
   if (!m) return;
-  for (const [name, k] of Object.entries(m.MOCK_KEYS)) {
-    await sql`UPDATE payment_gateways SET key1 = ${k.key1 ?? null}, key2 = ${k.key2 ?? null}, key3 = ${k.key3 ?? null}, key4 = ${k.key4 ?? null}, key5 = ${k.key5 ?? null}
-               WHERE name::text = ${name} AND coalesce(key1, '') = ''`;
-  }
   m.setPaypalAutoWebhook({ webhookId: m.MOCK_KEYS.paypal?.key4 ?? '' });
 }
 

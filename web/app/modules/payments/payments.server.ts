@@ -98,6 +98,12 @@ export async function applyEvent(sql: Sql, gateway: string, ev: VerifiedEvent, k
   };
 
   if (depositId === null) return finish('rejected', 'Unknown payment');
+  // a payment the adapter found not payable to this gateway's destination, or made by another customer
+  if (ev.refusal) return finish('rejected', ev.refusal);
+  if (ev.customerRef !== undefined) {
+    const [owner] = await sql`SELECT user_id FROM deposits WHERE id = ${depositId}`;
+    if (ev.customerRef !== String(owner.user_id)) return finish('rejected', `Customer mismatch: the payment names customer ${ev.customerRef ?? '?'}, not the deposit's`);
+  }
   if (ev.state === 'pending') return finish('verified', 'Payment pending at the provider');
 
   if (ev.state === 'failed') {
@@ -111,6 +117,9 @@ export async function applyEvent(sql: Sql, gateway: string, ev: VerifiedEvent, k
     SELECT d.status, d.total::text AS total, trim(b.currency) AS currency,
            (${amount}::numeric IS NOT NULL AND d.total = ${amount}::numeric) AS amount_ok
       FROM deposits d JOIN balances b ON b.id = d.balance_id WHERE d.id = ${depositId}`;
+  if (ev.unsignedFigures && (!m.amount_ok || ev.currency.toUpperCase() !== m.currency)) {
+    return finish('rejected', `Refused: the notification's unsigned amount ${ev.amount || '?'} ${ev.currency || '?'} is not the deposit's ${m.total} ${m.currency}; only the deposit's own figures are credited`);
+  }
   if (!m.amount_ok) return finish('rejected', `Amount mismatch: paid ${ev.amount || '?'} ${ev.currency}, expected ${m.total} ${m.currency}`);
   if (ev.currency.toUpperCase() !== m.currency) return finish('rejected', `Currency mismatch: paid ${ev.currency || '?'}, expected ${m.currency}`);
   if (m.status === 'declined') return finish('rejected', 'Paid after the deposit was declined: to be reviewed');
@@ -292,7 +301,10 @@ export async function checkStatus(sql: Sql, gateway: string, depositId: number, 
   try {
     const status = await adapter.fetchStatus(config, providerRef);
     if (status.state === 'pending') return { outcome: 'verified', reason: 'Payment pending at the provider', depositId };
-    return await applyEvent(sql, gateway, { ...status, depositId: status.depositId ?? depositId, eventId: `status:${providerRef}:${status.state}` }, kind);
+    // an answer about a purchase refused for its wallet / customer (MoonPay) is an event of its own: a
+    // later answer about the genuine purchase is not its replay
+    const whose = status.customerRef !== undefined || status.refusal ? `:${status.customerRef ?? '-'}${status.refusal ? ':refused' : ''}` : '';
+    return await applyEvent(sql, gateway, { ...status, depositId: status.depositId ?? depositId, eventId: `status:${providerRef}:${status.state}${whose}` }, kind);
   } catch (e) {
     log(`${gateway} status of ${providerRef} unavailable: ${e instanceof Error ? e.message : String(e)}`);
     return null;

@@ -19,8 +19,8 @@ const GATEWAY_TITLE: Record<string, string> = { paypal: 'PayPal', flutterwave: '
 const BANK_PAYOUTS = new Set(['flutterwave']);
 export const gatewayTitle = (g: string) => GATEWAY_TITLE[g] ?? g;
 
-const STATUS_LABEL: Record<PayoutView['status'], string> = { requested: 'Requested', sent: 'Sent', paid: 'Paid', failed: 'Failed' };
-const STATUS_CHIP: Record<PayoutView['status'], string> = { requested: 'chip-pending', sent: 'chip-pending', paid: 'chip-approved', failed: 'chip-declined' };
+const STATUS_LABEL: Record<PayoutView['status'], string> = { requested: 'Requested', sent: 'Sent', paid: 'Paid', failed: 'Failed', review: 'Needs review' };
+const STATUS_CHIP: Record<PayoutView['status'], string> = { requested: 'chip-pending', sent: 'chip-pending', paid: 'chip-approved', failed: 'chip-declined', review: 'chip-declined' };
 
 /** A withdrawal's payout in the staff lists (under its status): gateway, state, the provider's id and word, its events. */
 export function PayoutCell({ withdrawalId, payout }: { withdrawalId: number; payout: PayoutView }) {
@@ -31,10 +31,11 @@ export function PayoutCell({ withdrawalId, payout }: { withdrawalId: number; pay
       {payout.bank ? <span className="muted cell-wrap">{t('To {{bank}} · {{account}}', { bank: payout.bank.name, account: payout.bank.accountNumber })}</span> : null}
       {payout.providerRef ? <span className="muted">{t('Payout ID')} {payout.providerRef}</span> : null}
       {payout.providerStatus && payout.status !== 'failed' ? <span className="muted">{payout.providerStatus}</span> : null}
-      {payout.status === 'failed' && payout.reason ? <span className="cell-wrap">{payout.reason}</span> : null}
+      {(payout.status === 'failed' || payout.status === 'review') && payout.reason ? <span className="cell-wrap">{payout.reason}</span> : null}
+      {payout.status === 'review' ? <span className="cell-wrap muted">{t('Not refunded and not resent automatically: check the payout at the provider, then Check status')}</span> : null}
       {payout.status === 'requested' && payout.lastError ? <span className="cell-wrap muted">{t('Not answered yet: retried automatically')}</span> : null}
       <span className="row-actions">
-        <PayoutCheckButton withdrawalId={withdrawalId} show={payout.status === 'requested' || payout.status === 'sent'} />
+        <PayoutCheckButton withdrawalId={withdrawalId} show={payout.status === 'requested' || payout.status === 'sent' || payout.status === 'review'} />
         <PayoutEventsButton withdrawalId={withdrawalId} events={payout.events} />
       </span>
     </span>

@@ -25,6 +25,11 @@
 //      becomes 'declined' with the reason 'Payout failed: …', the customer is notified and the
 //      change is audited (actor: the provider, null). A payout reported paid after that is never
 //      applied: it is held for staff review (the event 'rejected' with its reason, and a log line).
+//   6. Only a failure the provider confirms refunds (issue 22). An answer that leaves open whether a
+//      payout exists — a refusal of a retry (the first request with this reference may have paid),
+//      a refusal naming our reference as used, no answer after MAX_SEND_ATTEMPTS tries — makes the
+//      payout 'review' (Needs review): nothing is refunded or resent automatically, roles 1–2 are
+//      notified, and a status the provider then reports (Check status, a notification) settles it.
 // A background job (startPayoutJob) retries payouts whose call did not get an answer and asks the
 // provider about payouts without news.
 import { randomBytes } from 'node:crypto';
@@ -32,9 +37,9 @@ import type { Sql } from '~/utils/db.server.ts';
 import { audit } from '~/modules/audit/audit.server.ts';
 import { gatewayConfig } from '~/modules/gateways/gateways.server.ts';
 import { decideMoney } from '~/modules/money/money.server.ts';
-import { addNotification, publishNotices, type Notice } from '~/modules/notifications/notifications.server.ts';
+import { addNotification, notifyStaff, publishNotices, type Notice } from '~/modules/notifications/notifications.server.ts';
 import countries from 'world-countries';
-import { PayoutRefused, paypalPayouts, payoutRef, type BankDestination, type PayoutAdapter, type PayoutNotice, type PayoutState, type PayoutStatus } from './adapters/paypal-payout.server.ts';
+import { PayoutAmbiguous, PayoutRefused, paypalPayouts, payoutRef, type BankDestination, type PayoutAdapter, type PayoutNotice, type PayoutState, type PayoutStatus } from './adapters/paypal-payout.server.ts';
 import { flutterwaveAccountName, flutterwaveBanks, flutterwavePayouts, FLW_PAYOUT_COUNTRIES, FLW_RESOLVE_COUNTRIES, type FlwBank } from './adapters/flutterwave-payout.server.ts';
 
 /** The gateways that can pay a withdrawal out, by payment_gateways.name. */
@@ -48,7 +53,7 @@ export const isBankPayout = (gateway: string) => BANK_PAYOUTS.has(gateway);
 
 export const payoutAdapterFor = (gateway: string): PayoutAdapter | null => (Object.hasOwn(PAYOUT_ADAPTERS, gateway) ? PAYOUT_ADAPTERS[gateway] : null);
 
-export type PayoutStatusName = 'requested' | 'sent' | 'paid' | 'failed';
+export type PayoutStatusName = 'requested' | 'sent' | 'paid' | 'failed' | 'review';
 
 /** A withdrawal's payout, as the admin's lists show it. */
 export interface PayoutView {
@@ -253,7 +258,8 @@ export async function staffPayoutCheck(sql: Sql, c: { id: number; actorId: numbe
   if (!p) return { ok: false, status: 404, message: 'Payout not found' };
   if (p.status === 'paid' || p.status === 'failed') return { ok: false, status: 409, message: 'This payout is already settled' };
   if (p.status === 'requested') await sendPayout(sql, c.id);
-  else await refreshPayout(sql, c.id);
+  else if (p.status === 'sent') await refreshPayout(sql, c.id);
+  else await reviewCheck(sql, c.id);
   const [now] = await sql`SELECT status, provider_status FROM withdrawal_payouts WHERE withdrawal_id = ${c.id}`;
   await audit(sql, { actorId: c.actorId, action: 'withdrawal.payout_check', targetKind: 'withdrawal', targetId: c.id, ip: c.ip,
     before: { payout: p.status }, after: { payout: now.status, providerStatus: now.provider_status } });
@@ -264,6 +270,8 @@ export async function staffPayoutCheck(sql: Sql, c: { id: number; actorId: numbe
 
 /** How long a claim on a payout call lasts: an answer never received is retried after it. */
 export const CLAIM_SECONDS = 120;
+/** Unanswered sends (network, 5xx) before a payout is held for review instead of being sent again. */
+export const MAX_SEND_ATTEMPTS = 3;
 
 /**
  * Sends a requested payout to its provider, once: the row is claimed first (a concurrent call, or
@@ -275,7 +283,7 @@ export async function sendPayout(sql: Sql, withdrawalId: number): Promise<Payout
     UPDATE withdrawal_payouts SET attempts = attempts + 1, claimed_at = now(), updated_at = now()
      WHERE withdrawal_id = ${withdrawalId} AND status = 'requested'
        AND (claimed_at IS NULL OR claimed_at < now() - make_interval(secs => ${CLAIM_SECONDS}))
-     RETURNING gateway, reference, receiver, destination`;
+     RETURNING gateway, reference, receiver, destination, attempts`;
   if (!p) {
     const [now] = await sql`SELECT status FROM withdrawal_payouts WHERE withdrawal_id = ${withdrawalId}`;
     return (now?.status as PayoutStatusName | undefined) ?? null;
@@ -291,10 +299,20 @@ export async function sendPayout(sql: Sql, withdrawalId: number): Promise<Payout
     st = await ready.adapter.createPayout(ready.config, { withdrawalId, reference: p.reference, amount: w.amount, currency: w.currency, receiver: p.receiver, destination: p.destination ?? null });
   } catch (e) {
     const message = e instanceof Error ? e.message : String(e);
-    if (e instanceof PayoutRefused) {
+    // a refusal confirms that no payout exists only when no earlier request with this reference can
+    // have reached the provider: this is the first send, or we refused it before any call
+    const firstSend = Number(p.attempts) <= 1;
+    if (e instanceof PayoutRefused && (firstSend || e.local)) {
       await recordEvent(sql, p.gateway, withdrawalId, `create:${p.reference}`, 'create', 'failed', { error: message });
       await failPayout(sql, withdrawalId, `Payout failed: ${message}`);
       return 'failed';
+    }
+    if (e instanceof PayoutRefused || e instanceof PayoutAmbiguous || Number(p.attempts) >= MAX_SEND_ATTEMPTS) {
+      const why = e instanceof PayoutRefused
+        ? `A resend was refused (${message}); the first request with this reference may have paid`
+        : e instanceof PayoutAmbiguous ? message : `No answer after ${Number(p.attempts)} tries (${message})`;
+      await holdForReview(sql, withdrawalId, p.gateway, `create:${p.reference}:${Number(p.attempts)}`, why);
+      return 'review';
     }
     log(`${p.gateway} payout of withdrawal ${withdrawalId} got no answer: ${message}`);
     await sql`UPDATE withdrawal_payouts SET last_error = ${message.slice(0, 300)}, updated_at = now() WHERE withdrawal_id = ${withdrawalId}`;
@@ -312,6 +330,56 @@ export async function sendPayout(sql: Sql, withdrawalId: number): Promise<Payout
   await applyPayoutStatus(sql, p.gateway, st, `create:${p.reference}`, 'create');
   const [now] = await sql`SELECT status FROM withdrawal_payouts WHERE withdrawal_id = ${withdrawalId}`;
   return now.status as PayoutStatusName;
+}
+
+/**
+ * A payout whose state the provider's answer left open: 'review' (Needs review), the answer kept as
+ * an event, roles 1–2 notified, audited. Nothing is refunded and nothing is sent again
+ * automatically; only a state the provider reports later (Check status, a notification) settles it.
+ */
+export async function holdForReview(sql: Sql, withdrawalId: number, gateway: string, eventId: string, reason: string): Promise<boolean> {
+  const text = reason.slice(0, 500);
+  const notices = await sql.begin(async (t) => {
+    const tx = t as unknown as Sql;
+    const [p] = await tx`SELECT status FROM withdrawal_payouts WHERE withdrawal_id = ${withdrawalId} FOR UPDATE`;
+    if (!p || p.status === 'paid' || p.status === 'failed' || p.status === 'review') return null;
+    await tx`UPDATE withdrawal_payouts SET status = 'review', reason = ${text}, last_error = ${text}, claimed_at = NULL, updated_at = now() WHERE withdrawal_id = ${withdrawalId}`;
+    await recordEvent(tx, gateway, withdrawalId, eventId, 'create', 'pending', { error: text, review: true });
+    await tx`UPDATE payout_events SET outcome = 'rejected', reason = ${`Needs review: ${text}`.slice(0, 500)} WHERE gateway = ${gateway} AND event_id = ${eventId.slice(0, 200)}`;
+    await audit(tx, { actorId: null, action: 'withdrawal.payout_review', targetKind: 'withdrawal', targetId: withdrawalId,
+      before: { payout: p.status }, after: { payout: 'review', gateway, reason: text } });
+    const [w] = await tx`SELECT w.amount::text AS amount, trim(b.currency) AS currency FROM withdrawals w JOIN balances b ON b.id = w.balance_id WHERE w.id = ${withdrawalId}`;
+    return notifyStaff(tx, { roles: [1, 2] }, {
+      title: `Payout of withdrawal #${withdrawalId} needs review`,
+      description: text,
+      url: '/admin/withdraws/history',
+      data: { kind: 'payout.review', id: withdrawalId, gateway, amount: w.amount, currency: w.currency, reason: text },
+    });
+  });
+  if (!notices) return false;
+  log(`${gateway} payout of withdrawal ${withdrawalId} needs review: ${text}`);
+  await publishNotices(notices).catch((e) => log(`notice not sent: ${e instanceof Error ? e.message : String(e)}`));
+  return true;
+}
+
+/**
+ * Check status of a payout under review: asked about by the provider's id when it is known (a state
+ * the provider reports settles it, a refund only on its confirmed failure); without one, sent again
+ * with the same reference (the provider refuses or links a duplicate; a refusal keeps it in review).
+ */
+async function reviewCheck(sql: Sql, withdrawalId: number): Promise<void> {
+  const [p] = await sql`SELECT provider_ref FROM withdrawal_payouts WHERE withdrawal_id = ${withdrawalId} AND status = 'review'`;
+  if (!p) return;
+  if (p.provider_ref) {
+    await refreshPayout(sql, withdrawalId);
+    return;
+  }
+  const [back] = await sql`UPDATE withdrawal_payouts SET status = 'requested', claimed_at = NULL, updated_at = now()
+                            WHERE withdrawal_id = ${withdrawalId} AND status = 'review' RETURNING withdrawal_id`;
+  if (!back) return;
+  const now = await sendPayout(sql, withdrawalId);
+  // no answer again: back to review, never left for the job to loop on
+  if (now === 'requested') await sql`UPDATE withdrawal_payouts SET status = 'review', updated_at = now() WHERE withdrawal_id = ${withdrawalId} AND status = 'requested'`;
 }
 
 // ---------------------------------------------------------------- what the provider says
@@ -354,7 +422,7 @@ export async function applyPayoutStatus(sql: Sql, gateway: string, st: PayoutSta
   if (st.withdrawalId !== null && st.withdrawalId !== withdrawalId) return done('rejected', 'The payout names another withdrawal');
 
   if (st.state === 'pending') {
-    await sql`UPDATE withdrawal_payouts SET provider_status = ${st.providerStatus}, updated_at = now() WHERE withdrawal_id = ${withdrawalId} AND status = 'sent'`;
+    await sql`UPDATE withdrawal_payouts SET status = 'sent', provider_status = ${st.providerStatus}, updated_at = now() WHERE withdrawal_id = ${withdrawalId} AND status IN ('sent', 'review')`;
     return done('verified', `Payout ${st.providerStatus.toLowerCase()} at the provider`);
   }
   if (st.state === 'failed') {
@@ -415,7 +483,7 @@ export async function failPayout(sql: Sql, withdrawalId: number, reason: string,
  * notification without a state of its own asked for it (`via`), stored under that notification's id.
  */
 export async function refreshPayout(sql: Sql, withdrawalId: number, via?: { eventId: string; kind: string; extra: Record<string, unknown> }): Promise<PayoutOutcome | null> {
-  const [p] = await sql`SELECT gateway, provider_ref FROM withdrawal_payouts WHERE withdrawal_id = ${withdrawalId} AND status = 'sent'`;
+  const [p] = await sql`SELECT gateway, provider_ref FROM withdrawal_payouts WHERE withdrawal_id = ${withdrawalId} AND status IN ('sent', 'review')`;
   if (!p?.provider_ref) return null;
   const adapter = payoutAdapterFor(p.gateway);
   const config = await gatewayConfig(sql, p.gateway);
@@ -423,7 +491,7 @@ export async function refreshPayout(sql: Sql, withdrawalId: number, via?: { even
   try {
     const st = await adapter.fetchPayout(config, p.provider_ref);
     if (st.state === 'pending') {
-      await sql`UPDATE withdrawal_payouts SET provider_status = ${st.providerStatus}, updated_at = now() WHERE withdrawal_id = ${withdrawalId} AND status = 'sent'`;
+      await sql`UPDATE withdrawal_payouts SET status = 'sent', provider_status = ${st.providerStatus}, updated_at = now() WHERE withdrawal_id = ${withdrawalId} AND status IN ('sent', 'review')`;
       return 'verified';
     }
     return via

@@ -139,6 +139,12 @@ export function notificationText(n: Notice, t: (key: string, values?: Record<str
       description: t('{{customer}} uploaded a document ({{type}}).', { customer: d.customer, type: t(KYC_TYPE_LABELS[d.type as KycType] ?? d.type) }),
     };
   }
+  if (d?.kind === 'payout.review') {
+    return {
+      title: t('Payout of withdrawal #{{id}} needs review', { id: d.id }),
+      description: t('{{amount}} through {{gateway}}: the answer did not say whether it was paid. Nothing was refunded. {{reason}}', { amount: f.money(d.amount, d.currency), gateway: t(d.gateway), reason: d.reason }),
+    };
+  }
   if (d?.kind === 'leads.assigned') {
     return {
       title: t('Leads assigned to you'),

@@ -45,6 +45,8 @@ export const flutterwaveMock = {
   outcome: new Map<string, { status: 'SUCCESSFUL' | 'FAILED'; message?: string }>(),
   /** the next N create calls fail with a 500 after creating the transfer (the answer is lost) */
   loseAnswers: 0,
+  /** answers the next create calls get before anything is created, in order (a refusal, an outage) */
+  createAnswers: [] as { status: number; message: string }[],
   reset() {
     this.payments.clear();
     this.txs.clear();
@@ -52,6 +54,7 @@ export const flutterwaveMock = {
     this.transfers.clear();
     this.outcome.clear();
     this.loseAnswers = 0;
+    this.createAnswers.length = 0;
   },
   /** Moves a transfer to a final status now (what Flutterwave does when the bank answered). */
   settleTransfer(id: number, status: 'SUCCESSFUL' | 'FAILED', message?: string) {
@@ -117,6 +120,8 @@ export const flutterwaveHandlers = [
     if (!authorized(request)) return unauthorized();
     let b: { account_bank?: unknown; account_number?: unknown; amount?: unknown; currency?: unknown; debit_currency?: unknown; narration?: unknown; reference?: unknown; beneficiary_name?: unknown; meta?: unknown };
     try { b = JSON.parse(body) as typeof b; } catch { return flwError(400, 'Invalid JSON'); }
+    const scripted = flutterwaveMock.createAnswers.shift();
+    if (scripted) return flwError(scripted.status, scripted.message);
     if (typeof b.account_bank !== 'string' || typeof b.account_number !== 'string' || typeof b.amount !== 'number' || !(b.amount > 0) || typeof b.currency !== 'string') {
       return flwError(400, 'account_bank, account_number, amount and currency are required');
     }

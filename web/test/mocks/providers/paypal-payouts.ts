@@ -40,9 +40,11 @@ export const payoutMock = {
   loseAnswers: 0,
   /** the next N create calls fail with a 500 before doing anything */
   failBefore: 0,
+  /** answers the next create calls get before anything is done, in order (a refusal) */
+  createAnswers: [] as { status: number; name: string; message: string }[],
   reset() {
     this.payouts.clear(); this.bySenderBatch.clear(); this.byRequestId.clear(); this.calls.length = 0; this.outcome.clear();
-    this.loseAnswers = 0; this.failBefore = 0;
+    this.loseAnswers = 0; this.failBefore = 0; this.createAnswers.length = 0;
   },
   /** Moves an item to a final status now (what PayPal does when it processed it). */
   settle(batchId: string, status: string, error?: { name: string; message: string }) {
@@ -89,6 +91,8 @@ function handlersFor(base: string, bearerOk: Ok) {
       payoutMock.calls.push({ method: 'POST', path: '/v1/payments/payouts', requestId, body });
       if (!bearerOk(request)) return ppError(401, 'AUTHENTICATION_FAILURE', 'Authentication failed due to invalid authentication credentials or a missing Authorization header.');
       if (payoutMock.failBefore > 0) { payoutMock.failBefore--; return ppError(500, 'INTERNAL_SERVICE_ERROR', 'An internal service error has occurred'); }
+      const scripted = payoutMock.createAnswers.shift();
+      if (scripted) return ppError(scripted.status, scripted.name, scripted.message);
       const known = requestId ? payoutMock.payouts.get(payoutMock.byRequestId.get(requestId) ?? '') : undefined;
       if (known) return HttpResponse.json(batchJson(known, false), { status: 201 });
       const senderBatchId = body.sender_batch_header?.sender_batch_id;

@@ -37,7 +37,19 @@ describe('moonpay adapter', () => {
     const event = await moonpay.verifyNotification(cfg, incoming(body, { 'Moonpay-Signature-V2': sign(t, body) }));
     expect(event).toEqual({
       eventId: 'moonpay:tx-1:transaction_updated:completed:2026-11-25T01:00:31.251Z', providerRef: 'dep-42', depositId: 42, state: 'paid', amount: '100.5', currency: 'USD',
+      customerRef: '7', refusal: null,
     });
+  });
+
+  it('refuses (as an event with its reason) a purchase into another wallet, of another crypto, or with the keys unset', async () => {
+    const read = async (o: Parameters<typeof moonpayMock.transaction>[1], c = cfg) => {
+      const body = hook('transaction_updated', moonpayMock.transaction('dep-42', o));
+      return (await moonpay.verifyNotification(c, incoming(body, { 'Moonpay-Signature-V2': sign(t, body) })))?.refusal;
+    };
+    expect(await read({ walletAddress: '0xc216ed2d6c295579718dbd4a797845cda70b3c36' })).toBeNull();
+    expect(await read({ walletAddress: '0x1111111111111111111111111111111111111111' })).toMatch(/^Wallet mismatch/);
+    expect(await read({ cryptoCode: 'eth' })).toMatch(/^Crypto mismatch/);
+    expect(await read({}, { ...cfg, key4: null })).toMatch(/not configured/);
   });
 
   it('reports transaction_failed as failed and a pending one as pending', async () => {
@@ -78,7 +90,7 @@ describe('moonpay adapter', () => {
     moonpayMock.txs.push(moonpayMock.transaction('dep-42', { status: 'failed', updatedAt: '2026-11-25T01:00:00.000Z' }));
     expect((await moonpay.fetchStatus(cfg, 'dep-42')).state).toBe('failed');
     moonpayMock.txs.push(moonpayMock.transaction('dep-42', { status: 'completed', updatedAt: '2026-11-25T00:59:00.000Z' }));
-    expect(await moonpay.fetchStatus(cfg, 'dep-42')).toEqual({ providerRef: 'dep-42', depositId: 42, state: 'paid', amount: '100', currency: 'USD' });
+    expect(await moonpay.fetchStatus(cfg, 'dep-42')).toEqual({ providerRef: 'dep-42', depositId: 42, state: 'paid', amount: '100', currency: 'USD', customerRef: '7', refusal: null });
     expect(moonpayMock.calls.at(-1)).toBe('https://api.moonpay.com/v1/transactions/ext/dep-42?apiKey=pk_test_mock');
     await expect(moonpay.fetchStatus(cfg, 'dep-77')).rejects.toThrow(/HTTP 404/);
   });

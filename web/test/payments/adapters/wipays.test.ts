@@ -32,7 +32,7 @@ describe('wipays adapter', () => {
   });
 
   it('verifies a signed checkout IPN (JSON or form) into the exact amount', async () => {
-    const expected = { eventId: `wipays:dep-42:${ts}`, providerRef: 'dep-42', depositId: 42, state: 'paid', amount: '100.50', currency: 'USD' };
+    const expected = { eventId: `wipays:dep-42:${ts}`, providerRef: 'dep-42', depositId: 42, state: 'paid', amount: '100.50', currency: 'USD', unsignedFigures: true };
     expect(await wipays.verifyNotification(cfg, incoming(ipn()))).toEqual(expected);
     const form = new URLSearchParams({ identifier: 'dep-42', status: 'success', timestamp: ts, signature: sig('dep-42', ts), 'data[amount]': '100.50', 'data[currency]': 'USD', 'data[type]': 'checkout' }).toString();
     expect(await wipays.verifyNotification(cfg, incoming(form))).toEqual(expected);

@@ -25,7 +25,7 @@ import { createHash } from 'node:crypto';
 import type { GatewayConfig } from '../adapter.ts';
 import { FLUTTERWAVE_API } from './flutterwave.server.ts';
 import { decimalString, isObject, requireKey } from './more-helpers.server.ts';
-import { PayoutRefused, withdrawalIdFrom, type PayoutAdapter, type PayoutState, type PayoutStatus } from './paypal-payout.server.ts';
+import { PayoutAmbiguous, PayoutRefused, withdrawalIdFrom, type PayoutAdapter, type PayoutState, type PayoutStatus } from './paypal-payout.server.ts';
 
 /** The countries (ISO-2) a Flutterwave bank payout may go to, with the one currency it is paid in there. */
 export const FLW_PAYOUT_COUNTRIES: Record<string, string> = { NG: 'NGN' };
@@ -131,12 +131,12 @@ export const flutterwavePayouts: PayoutAdapter = {
 
   async createPayout(config, r) {
     const d = r.destination;
-    if (!d) throw new PayoutRefused('The payout has no bank account');
+    if (!d) throw new PayoutRefused('The payout has no bank account', true);
     const amount = flutterwaveAmount(r.amount);
-    if (amount === null) throw new PayoutRefused(`Flutterwave cannot send ${r.amount} ${r.currency} exactly`);
-    if (withdrawalIdFrom(r.reference) !== r.withdrawalId) throw new PayoutRefused('The payout reference does not name this withdrawal');
+    if (amount === null) throw new PayoutRefused(`Flutterwave cannot send ${r.amount} ${r.currency} exactly`, true);
+    if (withdrawalIdFrom(r.reference) !== r.withdrawalId) throw new PayoutRefused('The payout reference does not name this withdrawal', true);
     const currency = r.currency.toUpperCase();
-    if (FLW_PAYOUT_COUNTRIES[d.country] !== currency) throw new PayoutRefused(`Flutterwave bank payouts to ${d.country} are not offered in ${currency}`);
+    if (FLW_PAYOUT_COUNTRIES[d.country] !== currency) throw new PayoutRefused(`Flutterwave bank payouts to ${d.country} are not offered in ${currency}`, true);
     const res = await call(config, 'POST', '/transfers', {
       account_bank: d.bankCode,
       account_number: d.accountNumber,
@@ -149,11 +149,15 @@ export const flutterwavePayouts: PayoutAdapter = {
       meta: { withdrawal_id: r.withdrawalId },
     });
     if (res.ok && isObject(res.data)) return readTransfer(res.data);
-    // 400: refused (a wrong account, bank, amount, balance…): nothing was sent, unless it names our
-    // reference as used (a first request whose answer was lost): kept for the job and a person.
+    // 400: this request was refused (a wrong account, bank, amount, balance…): it sent nothing. On a
+    // retry that does not mean the first request sent nothing (sendPayout holds it for review). One
+    // that names our reference as used (a first request whose answer was lost) is ambiguous: the
+    // first transfer may exist: held for a person at once, never failed.
     // 401, 403, 429, 5xx: ours or transient, tried again later with the same reference.
-    if ((res.status === 400 || res.status === 422) && !DUPLICATE.test(res.message)) throw new PayoutRefused(res.message || `HTTP ${res.status}`);
-    throw new Error(`Flutterwave POST /v3/transfers: HTTP ${res.status}${res.message ? ` ${res.message}` : ''}`);
+    const text = `Flutterwave POST /v3/transfers: HTTP ${res.status}${res.message ? ` ${res.message}` : ''}`;
+    if ((res.status === 400 || res.status === 422) && DUPLICATE.test(res.message)) throw new PayoutAmbiguous(text);
+    if (res.status === 400 || res.status === 422) throw new PayoutRefused(res.message || `HTTP ${res.status}`);
+    throw new Error(text);
   },
 
   async fetchPayout(config, providerRef) {

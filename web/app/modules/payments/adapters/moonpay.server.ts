@@ -17,6 +17,16 @@
 // crypto is delivered to, key5 the crypto code (e.g. 'usdc'). The amount reported is what the
 // customer paid: baseCurrencyAmount + feeAmount + extraFeeAmount + networkFeeAmount (MoonPay's
 // baseCurrencyAmount excludes its fees), added exactly.
+//
+// Whose purchase it is (issue 22): the widget URL is in the customer's hands. MoonPay requires the
+// signature only when the URL carries walletAddress, so a customer can strip walletAddress and
+// signature, buy into a wallet of their own, and MoonPay's signed notification still carries our
+// externalTransactionId ('dep-N'). A signed notification proves MoonPay sent it, not that the
+// broker was paid: a transaction is payable to a deposit only when the buy transaction object's
+// own fields (the webhook's data and GET /v1/transactions/ext/… are that object) say so —
+// `walletAddress` equal to key4, `currency.code` equal to key5 and `externalCustomerId` equal to the
+// deposit's customer. Anything else is an event with a `refusal` (recorded 'rejected', nothing
+// credited or declined), the same in the webhook and in the status job.
 import { createHmac } from 'node:crypto';
 import Decimal from 'decimal.js';
 import type { GatewayAdapter, GatewayConfig, PaymentState, VerifiedEvent } from '../adapter.ts';
@@ -50,8 +60,12 @@ export function readMoonpayTransaction(d: Record<string, unknown>) {
     if (!v) return null;
     total = total.plus(v);
   }
+  const crypto = isObject(d.currency) && typeof d.currency.code === 'string' ? d.currency.code : null;
   return {
     id: d.id,
+    walletAddress: typeof d.walletAddress === 'string' ? d.walletAddress : null,
+    cryptoCode: crypto,
+    externalCustomerId: typeof d.externalCustomerId === 'string' && d.externalCustomerId ? d.externalCustomerId : null,
     providerRef: typeof ext === 'string' && ext ? ext : d.id,
     depositId: depositIdFrom(ext),
     state: moonpayState(d.status),
@@ -60,6 +74,24 @@ export function readMoonpayTransaction(d: Record<string, unknown>) {
     currency: currency.toUpperCase(),
     updatedAt: typeof d.updatedAt === 'string' ? d.updatedAt : '',
   };
+}
+
+type MoonpayTx = NonNullable<ReturnType<typeof readMoonpayTransaction>>;
+
+/** EVM addresses ('0x' + 40 hex) are case-insensitive (EIP-55 casing is a checksum); other chains' addresses are compared exactly. */
+function sameWallet(a: string, b: string): boolean {
+  const hex = /^0x[0-9a-fA-F]{40}$/;
+  return hex.test(a) && hex.test(b) ? a.toLowerCase() === b.toLowerCase() : a === b;
+}
+
+/** Why a buy transaction is not payable to this gateway's destination, or null: its wallet and crypto are the configured ones. */
+export function moonpayRefusal(config: GatewayConfig, tx: Pick<MoonpayTx, 'walletAddress' | 'cryptoCode'>): string | null {
+  const wallet = config.key4?.trim();
+  const crypto = config.key5?.trim().toLowerCase();
+  if (!wallet || !crypto) return 'MoonPay wallet address or crypto code not configured: nothing is credited';
+  if (!tx.walletAddress || !sameWallet(tx.walletAddress.trim(), wallet)) return `Wallet mismatch: bought into ${tx.walletAddress ?? '?'}, not the gateway's wallet`;
+  if (!tx.cryptoCode || tx.cryptoCode.toLowerCase() !== crypto) return `Crypto mismatch: bought ${tx.cryptoCode ?? '?'}, not ${crypto}`;
+  return null;
 }
 
 function widgetBase(config: GatewayConfig, publishable: string) {
@@ -122,6 +154,8 @@ export const moonpay: GatewayAdapter = {
       state: body.type === 'transaction_failed' ? 'failed' : tx.state,
       amount: tx.amount,
       currency: tx.currency,
+      customerRef: tx.externalCustomerId,
+      refusal: moonpayRefusal(config, tx),
     };
     return event;
   },
@@ -136,9 +170,15 @@ export const moonpay: GatewayAdapter = {
     if (!Array.isArray(list)) throw new ProviderError('moonpay', 'GET transactions/ext answered no array');
     const txs = list.filter(isObject).map(readMoonpayTransaction).filter((t) => t !== null);
     if (txs.length === 0) throw new ProviderError('moonpay', `no transaction for ${providerRef}`);
-    // Several attempts can carry our id: a completed one settles it, else the latest says where it is.
-    const pick = txs.find((t) => t.state === 'paid') ?? txs.sort((a, b) => (a.updatedAt < b.updatedAt ? 1 : -1))[0]!;
-    return { providerRef, depositId: pick.depositId, state: pick.state, amount: pick.amount, currency: pick.currency };
+    // Several attempts can carry our id (anyone can start one with it): a completed one into our
+    // wallet settles it, else any completed one (refused below: held for review), else the latest says where it is.
+    const payable = (t: MoonpayTx) => moonpayRefusal(config, t) === null;
+    const pick = txs.find((t) => t.state === 'paid' && payable(t)) ?? txs.find((t) => t.state === 'paid')
+      ?? txs.sort((a, b) => (a.updatedAt < b.updatedAt ? 1 : -1))[0]!;
+    return {
+      providerRef, depositId: pick.depositId, state: pick.state, amount: pick.amount, currency: pick.currency,
+      customerRef: pick.externalCustomerId, refusal: moonpayRefusal(config, pick),
+    };
   },
 
   acknowledge: { status: 200, body: '' },

@@ -78,8 +78,22 @@ export interface PayoutNotice {
   currency: string | null;
 }
 
-/** The provider refused the payout request itself (4xx): nothing was paid, retrying would not help. */
-export class PayoutRefused extends Error {}
+/**
+ * The provider refused the payout request itself (400 / 422): this request paid nothing. `local`:
+ * refused here, before any call. Whether it confirms that no payout exists depends on whether an
+ * earlier request with the same reference may have reached the provider (payouts.server.ts sendPayout).
+ */
+export class PayoutRefused extends Error {
+  constructor(message: string, readonly local = false) {
+    super(message);
+  }
+}
+
+/**
+ * The provider's answer leaves open whether a payout exists (a refusal naming our reference as used
+ * before): never failed automatically (no refund that could pay twice), held for a person.
+ */
+export class PayoutAmbiguous extends Error {}
 
 export interface PayoutAdapter {
   name: string;
@@ -194,9 +208,9 @@ export const paypalPayouts: PayoutAdapter = {
 
   async createPayout(config, r) {
     const value = paypalValue(r.amount, r.currency);
-    if (!value) throw new PayoutRefused(`PayPal cannot send ${r.amount} ${r.currency} exactly`);
+    if (!value) throw new PayoutRefused(`PayPal cannot send ${r.amount} ${r.currency} exactly`, true);
     const ref = r.reference;
-    if (withdrawalIdFrom(ref) !== r.withdrawalId) throw new PayoutRefused('The payout reference does not name this withdrawal');
+    if (withdrawalIdFrom(ref) !== r.withdrawalId) throw new PayoutRefused('The payout reference does not name this withdrawal', true);
     const { status, json } = await call(config, 'POST', '/v1/payments/payouts', JSON.stringify({
       sender_batch_header: {
         sender_batch_id: ref,
@@ -221,8 +235,9 @@ export const paypalPayouts: PayoutAdapter = {
     }
     const name = typeof json?.name === 'string' ? json.name : '';
     const message = typeof json?.message === 'string' ? json.message : '';
-    // 400 / 422: the request itself was refused, nothing was paid. 401, 403, 429, 5xx: ours or
-    // transient: tried again later with the same sender_batch_id.
+    // 400 / 422: the request itself was refused, nothing was paid by it (a retry's refusal does not
+    // say the first request paid nothing: sendPayout holds that for review). 401, 403, 429, 5xx: ours
+    // or transient: tried again later with the same sender_batch_id.
     if (status === 400 || status === 422) throw new PayoutRefused([name, message].filter(Boolean).join(': ').slice(0, 300) || `HTTP ${status}`);
     throw new Error(`PayPal POST /v1/payments/payouts: HTTP ${status}${name ? ` ${name}` : ''}`);
   },

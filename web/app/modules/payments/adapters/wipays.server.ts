@@ -8,11 +8,19 @@
 //       upper(hex HMAC-SHA256(identifier + timestamp, secret_key)))
 //
 // The documentation writes the API host as '{{DOMAIN}}'; its example answer sends the customer to
-// https://wipays.com/payment/checkout, so the API is called at https://wipays.com. The IPN signature
-// covers only identifier + timestamp, not the amount: the event id is built from both, so a copy
-// with another amount is a replay of the same event and changes nothing, and the payments module
-// still compares the amount with the deposit. The documentation describes no payment status API:
-// fetchStatus says so.
+// https://wipays.com/payment/checkout, so the API is called at https://wipays.com.
+//
+// What is trusted (issue 22): the IPN signature covers only identifier + timestamp; status and data
+// (amount, currency, type, trx) are not signed, and the documentation describes no API to read a
+// payment back (only payment/initiate and the IPN), so nothing can confirm them. Hence:
+// - the event id is built from the two signed fields, so a copy of a signed IPN with other unsigned
+//   fields is a replay of the same event and changes nothing;
+// - the event is marked `unsignedFigures`: the payments module credits only the deposit's own
+//   figures (the total and currency we sent to payment/initiate), and refuses (records 'rejected',
+//   changes nothing) a notification whose unsigned amount or currency is not exactly those;
+// - what remains unsigned and still decides is `status` ('success' credits); a forged status needs
+//   a signature of that identifier within the 300 s tolerance, i.e. Wipays' secret key.
+// fetchStatus says there is no status API; the expiry job expires a silent deposit without asking.
 // Settings (kinds.ts): key1 public key, key2 secret key.
 import { createHmac } from 'node:crypto';
 import type { GatewayAdapter, PaymentState, VerifiedEvent } from '../adapter.ts';
@@ -112,6 +120,7 @@ export const wipays: GatewayAdapter = {
       state: wipaysState(status),
       amount,
       currency: data.currency.toUpperCase(),
+      unsignedFigures: true,
     };
     return event;
   },
