@@ -128,11 +128,19 @@ describe('site settings', () => {
     expect(json).not.toContain(hook);
     expect(json).not.toContain(row.value.secretKey); // nor the ciphertext
     const view = (await load()).body as unknown as { settings: { recaptchaSecret: { set: boolean; masked: string } } };
-    expect(view.settings.recaptchaSecret).toMatchObject({ set: true, masked: expect.stringMatching(/^reca•+ghij$/) });
+    // the last four characters only (issue 22)
+    expect(view.settings.recaptchaSecret).toMatchObject({ set: true, masked: '••••ghij' });
+    expect(json).not.toContain('reca•');
     const audit = JSON.stringify(await lastAudit());
     expect(audit).not.toContain(secret);
     expect(audit).not.toContain(hook);
-    expect(audit).toContain('reca');
+    expect(audit).toContain('••••ghij');
+    expect(audit).not.toContain('reca•');
+
+    // the masked forms sent back unchanged: the stored secrets stay
+    await saved302(valid({ recaptchaSiteKey: 'site-key-1', recaptchaSecret: '••••ghij', webhookApiKey: '••••3210' }));
+    expect((await sql`SELECT value FROM site_settings WHERE key = 'recaptcha'`)[0].value.secretKey).toBe(row.value.secretKey);
+    expect((await sql`SELECT value FROM site_settings WHERE key = 'webhookApiKeyLeads'`)[0].value.key).toBe(hookRow.value.key);
 
     // left empty: the stored secret stays as it was
     await saved302(valid({ recaptchaSiteKey: 'site-key-2' }));
