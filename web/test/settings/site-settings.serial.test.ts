@@ -148,6 +148,11 @@ describe('site settings', () => {
     // a refused form never echoes what was typed
     const refused = await answer(save(valid({ appName: '', recaptchaSecret: 'typed-secret-value-999' })));
     expect(JSON.stringify(refused.body)).not.toContain('typed-secret-value-999');
+    // a leads key shorter than 24 characters is refused and changes nothing (issue 22)
+    const short = await answer(save(valid({ webhookApiKey: 'short-key-12345' })));
+    expect(short.status).toBe(400);
+    expect(fieldErrors(short)).toMatchObject({ webhookApiKey: ['The leads API key must be at least 24 characters'] });
+    expect((await sql`SELECT value FROM site_settings WHERE key = 'webhookApiKeyLeads'`)[0].value.key).toBe(hookRow.value.key);
     // the remove box clears it
     await saved302(valid({ webhookApiKeyClear: 'on' }));
     expect((await getSetting(db(), 'webhookApiKeyLeads')).key).toBe('');
