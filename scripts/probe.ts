@@ -3,10 +3,14 @@
 // (and as a signed-out visitor) and, for every page route of the permission map (params filled
 // with valid ids, other users' ids and bad values), GETs it with list parameters abused and POSTs
 // bogus actions (same-origin Origin). Records every status >= 500, every page answering 200 to a
-// role the map refuses, and every page still saying 'This page is being built'. Prints a summary;
-// exits 1 when anything was found. PROBE_FILTER=substring narrows the routes.
+// role the map refuses, and every page still saying 'This page is being built'. Every route of
+// the map (pages and calls) is also asked for under other spellings of its path (case,
+// percent-encoded letters, extra slashes, a data request): any answer that differs from the
+// canonical spelling's is a finding. Prints a summary; exits 1 when anything was found.
+// PROBE_FILTER=substring narrows the routes.
 import postgres from 'postgres';
-import { ROUTES, PREFIX_RULES, accessFor, type RoleId } from '../web/app/modules/auth/permissions.ts';
+import { ROUTES, CALLS, accessFor, type RoleId } from '../web/app/modules/auth/permissions.ts';
+import { spellings } from '../web/test/spellings.ts';
 
 const WEB = process.env.PROBE_URL ?? `http://127.0.0.1:${process.env.WEB_PORT ?? 3000}`;
 const DB = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -41,7 +45,7 @@ const EXTRA = [
   '/admin/notifications/api', '/admin/users/api', '/admin/customers/api', '/admin/withdraws/api/abc',
 ];
 
-interface Finding { kind: '5xx' | 'wrong-role' | 'being-built' | 'error'; role: string; method: string; url: string; status: number; note?: string }
+interface Finding { kind: '5xx' | 'wrong-role' | 'being-built' | 'spelling' | 'error'; role: string; method: string; url: string; status: number; note?: string }
 const findings: Finding[] = [];
 let requests = 0;
 
@@ -56,7 +60,7 @@ async function signIn(email: string): Promise<string> {
   return cookies;
 }
 
-async function hit(role: string, cookie: string | null, method: 'GET' | 'POST', path: string, body?: Record<string, string>) {
+async function hit(role: string, cookie: string | null, method: 'GET' | 'POST', path: string, body?: Record<string, string>): Promise<{ status: number; text: string; location: string | null }> {
   requests++;
   const url = `${WEB}${path}`;
   try {
@@ -68,10 +72,10 @@ async function hit(role: string, cookie: string | null, method: 'GET' | 'POST', 
     const text = await res.text();
     if (res.status >= 500) findings.push({ kind: '5xx', role, method, url: path, status: res.status, note: text.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ').slice(0, 160) });
     if ((res.headers.get('content-type') ?? '').includes('text/html') && /This page is being built/.test(text)) findings.push({ kind: 'being-built', role, method, url: path, status: res.status });
-    return { status: res.status, text };
+    return { status: res.status, text, location: res.headers.get('location') };
   } catch (e) {
     findings.push({ kind: 'error', role, method, url: path, status: 0, note: String(e) });
-    return { status: 0, text: '' };
+    return { status: 0, text: '', location: null };
   }
 }
 
@@ -111,17 +115,32 @@ for (const role of ROLES) {
       }
     }
   }
+  // every route under other spellings: the same answer as the canonical one
+  for (const rule of [...ROUTES, ...CALLS]) {
+    if (FILTER && !rule.path.includes(FILTER)) continue;
+    const path = fill(rule.path)[0];
+    const answer = (r: { status: number; location: string | null }) => `${r.status}${r.location ? ` → ${r.location.toLowerCase().replace(/\/+$/, '')}` : ''}`;
+    const dataPath = (p: string) => `${p === '/' ? '/_root' : p}.data`;
+    const canonical = answer(await hit(role.name, cookie, 'GET', path));
+    const data = answer(await hit(role.name, cookie, 'GET', dataPath(path)));
+    for (const other of spellings(path, rule.path)) {
+      const got = answer(await hit(role.name, cookie, 'GET', other));
+      if (got !== canonical) findings.push({ kind: 'spelling', role: role.name, method: 'GET', url: other, status: Number(got.split(' ')[0]), note: `canonical ${path}: ${canonical}, this: ${got}` });
+      if (other.endsWith('/')) continue;
+      const gotData = answer(await hit(role.name, cookie, 'GET', dataPath(other)));
+      if (gotData !== data) findings.push({ kind: 'spelling', role: role.name, method: 'GET', url: dataPath(other), status: Number(gotData.split(' ')[0]), note: `canonical ${dataPath(path)}: ${data}, this: ${gotData}` });
+    }
+  }
   for (const path of EXTRA) {
     if (FILTER && !path.includes(FILTER)) continue;
     await hit(role.name, cookie, 'GET', path);
     await hit(role.name, cookie, 'POST', path.split('?')[0], { intent: 'bogus', id: 'abc' });
   }
 }
-void PREFIX_RULES;
 
 const seen = new Set<string>();
 const unique = findings.filter((f) => { const k = `${f.kind} ${f.method} ${f.url.slice(0, 200)} ${f.role}`; if (seen.has(k)) return false; seen.add(k); return true; });
 for (const f of unique) console.log(`${f.kind.padEnd(11)} ${f.status} ${f.role.padEnd(9)} ${f.method} ${f.url.slice(0, 140)}${f.note ? `  — ${f.note}` : ''}`);
 const count = (k: Finding['kind']) => unique.filter((f) => f.kind === k).length;
-console.log(`\n[probe] ${requests} requests: ${count('5xx')} 5xx, ${count('wrong-role')} wrong-role 200s, ${count('being-built')} 'being built' pages, ${count('error')} fetch errors`);
+console.log(`\n[probe] ${requests} requests: ${count('5xx')} 5xx, ${count('wrong-role')} wrong-role 200s, ${count('spelling')} spellings answered unlike the canonical path, ${count('being-built')} 'being built' pages, ${count('error')} fetch errors`);
 process.exit(unique.length ? 1 : 0);

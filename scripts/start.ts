@@ -136,9 +136,8 @@ async function main() {
   }
 
   const engine = startChild('engine', bin('bun'), dev ? ['--watch', 'src/main.ts'] : ['src/main.ts'], { cwd: path.join(repoRoot, 'engine'), env });
-  const web = dev
-    ? startChild('web', bin('remix'), ['vite:dev', '--host', host, '--port', String(webPort), '--strictPort'], { cwd: path.join(repoRoot, 'web'), env })
-    : startChild('web', process.execPath, ['server.mjs', 'build/server/index.js'], { cwd: path.join(repoRoot, 'web'), env });
+  // one server for both: web/server.mjs (the route gate, merged slashes); `--dev` serves the app from Vite with hot reload
+  const web = startChild('web', process.execPath, ['server.mjs', ...(dev ? ['--dev'] : ['build/server/index.js'])], { cwd: path.join(repoRoot, 'web'), env });
   children.push(engine, web);
   for (const c of children) {
     void c.exited.then((code) => {

@@ -5,3 +5,5 @@ import type { matchRoutes } from '@remix-run/router';
 export function memoizeMatchRoutes(original: typeof matchRoutes): typeof matchRoutes;
 /** Installs the memo on @remix-run/router's exports (once). */
 export function installRouteMatching(router: { matchRoutes: typeof matchRoutes }): void;
+/** The request target with runs of slashes in its path merged into one. */
+export function mergeSlashes(target: string): string;

@@ -13,6 +13,19 @@
 // through; the matching inside the router's own static handler is not reached and stays as is.
 const MAX_ANSWERS = 2000;
 
+/**
+ * A request target with each run of slashes in its path merged into one (`//admin//users?x=1` →
+ * `/admin/users?x=1`), as a reverse proxy's merge_slashes does. web/server.mjs hands Remix the
+ * merged target, so a path with extra slashes reaches the route, and the route gate, of its
+ * canonical spelling (the router would otherwise answer it 404).
+ */
+export function mergeSlashes(target) {
+  const end = target.search(/[?#]/);
+  const path = end >= 0 ? target.slice(0, end) : target;
+  const merged = path.replace(/\/{2,}/g, '/');
+  return merged === path ? target : merged + (end >= 0 ? target.slice(end) : '');
+}
+
 /** The path of a location given as a string, as the router's parsePath reads it (before '#', then before '?'). */
 function pathOf(location) {
   const hash = location.indexOf('#');

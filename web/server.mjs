@@ -2,8 +2,9 @@
 // log), plus the client's IP address handed to loaders and actions as `context.clientIp`
 // (remix-serve has no load context), which the per-IP rate limits and the staff IP whitelist
 // need. Behind a reverse proxy set TRUST_PROXY to the number of proxies (1 behind one) or their
-// addresses / subnets so the address comes from X-Forwarded-For (`true` is refused). WEB_CONCURRENCY=N runs N such processes (Node's cluster)
-// behind the one port; each keeps its own pool and cache, kept current by PostgreSQL's NOTIFY.
+// addresses / subnets so the address comes from X-Forwarded-For (`true` is refused).
+// WEB_CONCURRENCY=N runs N such processes (Node's cluster) behind the one port; each keeps its
+// own pool and cache, kept current by PostgreSQL's NOTIFY.
 import cluster from 'node:cluster';
 import os from 'node:os';
 import path from 'node:path';
@@ -12,7 +13,7 @@ import url from 'node:url';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { createRequire } from 'node:module';
 import { visitorPageCache } from './page-cache.mjs';
-import { installRouteMatching } from './route-matching.mjs';
+import { installRouteMatching, mergeSlashes } from './route-matching.mjs';
 
 // The environment of the HTTP server itself (the app's own is parsed in app/utils/env.server.ts).
 const config = {
@@ -20,6 +21,7 @@ const config = {
   host: process.env.HOST || undefined,
   trustProxy: trustProxySetting(process.env.TRUST_PROXY),
   workers: concurrency(process.env.WEB_CONCURRENCY),
+  dev: process.argv.includes('--dev'),
 };
 /** zlib level of the pages' compression (see serve()). */
 const PAGE_COMPRESSION_LEVEL = 4;
@@ -50,7 +52,7 @@ function concurrency(raw) {
   process.exit(1);
 }
 
-if (cluster.isPrimary && config.workers > 1) supervise(config.workers);
+if (cluster.isPrimary && config.workers > 1 && !config.dev) supervise(config.workers);
 else await serve();
 
 /** The primary of a cluster: starts the workers, replaces one that dies, stops them all on a signal. */
@@ -124,28 +126,41 @@ async function serve() {
     import('express'), import('compression'), import('morgan'), import('@remix-run/express'),
   ]);
   const here = path.dirname(url.fileURLToPath(import.meta.url));
-  const buildPath = path.resolve(here, process.argv[2] ?? 'build/server/index.js');
+  // `--dev` (npm run dev): the app from Vite's dev server (hot reload), behind this same server
+  const vite = config.dev ? await import('vite').then((v) => v.createServer({ server: { middlewareMode: true } })) : undefined;
+  const buildPath = path.resolve(here, process.argv.slice(2).find((a) => !a.startsWith('--')) ?? 'build/server/index.js');
   // route matching memoized before Remix first matches (route-matching.mjs)
   installRouteMatching(createRequire(import.meta.url)('@remix-run/router'));
-  const build = await import(url.pathToFileURL(buildPath).href);
+  // every loader and action behind the declaration of its route (app/modules/auth/route-gate.server.ts)
+  const guard = (raw) => raw.entry.module.guardBuild(raw);
+  const build = vite
+    ? async () => guard(await vite.ssrLoadModule('virtual:remix/server-build'))
+    : guard(await import(url.pathToFileURL(buildPath).href));
   const clientDir = path.resolve(path.dirname(buildPath), '..', 'client');
   // what one request reads once and all its loaders share (app/utils/request-scope.server.ts)
   const scope = (globalThis.__brokerRequestScope ??= new AsyncLocalStorage());
 
   const app = express();
   app.disable('x-powered-by');
+  // `//admin//users` is `/admin/users`: the same route, the same guard (route-matching.mjs)
+  app.use((req, _res, next) => {
+    const merged = mergeSlashes(req.url);
+    if (merged !== req.url && req.url.startsWith('/')) req.url = req.originalUrl = merged;
+    next();
+  });
   if (config.trustProxy !== undefined) app.set('trust proxy', config.trustProxy);
   // The built files are compressed at zlib's default level, as ever. The pages the app renders are
   // compressed at PAGE_COMPRESSION_LEVEL: on the dashboard's 64 kB of HTML level 6 cost about
   // three times the CPU of level 4 for 5% fewer bytes (15.6 against 16.4 kB), more than any
   // loader. Each request's choice is by path: under /assets, or one of the other built files.
-  const rootFiles = new Set(filesUnder(clientDir).filter((f) => !f.startsWith('/assets/')).flatMap((f) => [f, encodeURI(f)]));
+  const rootFiles = vite ? new Set() : new Set(filesUnder(clientDir).filter((f) => !f.startsWith('/assets/')).flatMap((f) => [f, encodeURI(f)]));
   const isFile = (req) => req.path.startsWith('/assets/') || rootFiles.has(req.path);
   const compressFiles = compression();
   const compressPages = compression({ level: PAGE_COMPRESSION_LEVEL });
   app.use((req, res, next) => (isFile(req) ? compressFiles : compressPages)(req, res, next));
+  if (vite) app.use(vite.middlewares);
   // Vite fingerprints everything under /assets: cache it for good
-  app.use('/assets', express.static(path.join(clientDir, 'assets'), { immutable: true, maxAge: '1y' }));
+  else app.use('/assets', express.static(path.join(clientDir, 'assets'), { immutable: true, maxAge: '1y' }));
   // the other built files (public/: the favicon): looked for on disk only when the path is one of them
   const serveRoot = express.static(clientDir, { maxAge: '1h' });
   app.use((req, res, next) => (rootFiles.has(req.path) ? serveRoot(req, res, next) : next()));
@@ -155,10 +170,10 @@ async function serve() {
     scope.run(new Map(), next);
   });
   // sign-in, sign-up and forgot password for visitors: rendered once per language (page-cache.mjs)
-  app.use(visitorPageCache());
+  if (!vite) app.use(visitorPageCache());
   app.all('*', createRequestHandler({
     build,
-    mode: build.mode,
+    mode: vite ? 'development' : build.mode,
     getLoadContext: (req) => ({ clientIp: req.ip ?? req.socket.remoteAddress }),
   }));
 

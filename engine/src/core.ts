@@ -4,9 +4,9 @@ import type { Sql } from './db.ts';
 import type { Bus } from './bus/index.ts';
 import { Book, loadInstruments, type Instrument, type Quote, type Tick } from './book/book.ts';
 import { CandleBuilder } from './book/candles.ts';
-import { RiskEvaluator, type CloseRequest } from './risk/evaluator.ts';
+import { RiskEvaluator, type CloseRequest, type PositionInput } from './risk/evaluator.ts';
 import { CloseExecutor } from './risk/executor.ts';
-import { closeOrder, closeOrders, PlaceContextCache, type OrderDeps, type OrderHooks } from './orders/service.ts';
+import { closeOrder, closeOrders, PlaceContextCache, type OrderDeps, type OrderHooks, type TriggerAt } from './orders/service.ts';
 import type { OrderView } from './orders/view.ts';
 import { DEFAULT_STOPOUT, dec, planValue, type Category } from './domain/index.ts';
 import { Histogram } from './metrics.ts';
@@ -17,8 +17,11 @@ export const CLOSE_REASON_LABELS: Record<string, string> = {
   manual: 'Closed by you', tp: 'Take profit', sl: 'Stop loss', stop_out: 'Stop out', zero_equity: 'Zero equity', admin: 'Closed by the broker',
 };
 
-/** A close the evaluator asked for on a bus tick: that tick's price and time (replay), and the id before it. */
-type TickClose = CloseRequest & { at?: { bid: number; ask: number; time: Date }; from?: string };
+/** A close the evaluator asked for; `replayed`: found replaying missed ticks (closed with its tick's time). */
+type TickClose = CloseRequest & { replayed?: true };
+
+/** The tick a close settles at and records (CloseInput.at): the one its trigger fired on. */
+const triggerAt = (r: TickClose): TriggerAt => ({ bid: r.tick.bid, ask: r.tick.ask, time: new Date(r.tick.ts), stamp: r.replayed });
 
 /** A partition taken over and catching up on the ticks it missed (takeOver). */
 interface Replay { risk: RiskEvaluator; cursor: string; ticks: number }
@@ -91,7 +94,7 @@ export class Core {
   /** in-flight closes a tick asked for: position id → the id of the tick before it */
   private tickCloses = new Map<number, string>();
   /** positions a replay was closing when it handed over: back to the live index if the close fails */
-  private handover = new Map<number, CloseRequest & { input: ReturnType<RiskEvaluator['position']> }>();
+  private handover = new Map<number, { input: PositionInput }>();
   /** this process, as health and metrics name it */
   ownerName = `${process.env.HOSTNAME ?? 'engine'}:${process.pid}`;
   /** failover counters (metrics) */
@@ -114,23 +117,25 @@ export class Core {
       instrumentsOf: (id) => this.risk.instrumentsOf(id),
     };
     this.executor = new CloseExecutor({
+      // every close settles at the tick its trigger fired on and records it, however long it
+      // waited in the queue (the book has moved on since: docs/architecture.md "Prices and freshness")
       close: async (r: TickClose) => {
-        try { return await closeOrder(this.orders, { orderId: r.positionId, reason: r.reason, at: r.at }); }
+        try { return await closeOrder(this.orders, { orderId: r.positionId, reason: r.reason, at: triggerAt(r) }); }
         finally { this.tickCloses.delete(r.positionId); }
       },
-      // a batch closes at the book's price of now (the tick that crossed the levels); a replayed
-      // close carries the older tick it crossed on, so it goes alone with that price and time
+      // a batch: one statement, each order at its own trigger tick; a replayed close also takes
+      // its tick's time, so it goes alone
       closeMany: async (rs: TickClose[]) => {
         try {
           const out: Awaited<ReturnType<typeof closeOrder>>[] = new Array(rs.length);
           const live: number[] = [];
-          for (let i = 0; i < rs.length; i++) {
-            if (rs[i].at) out[i] = await closeOrder(this.orders, { orderId: rs[i].positionId, reason: rs[i].reason, at: rs[i].at });
-            else live.push(i);
-          }
+          for (let i = 0; i < rs.length; i++) if (!rs[i].replayed) live.push(i);
           if (live.length) {
-            const res = await closeOrders(this.orders, live.map((i) => ({ orderId: rs[i].positionId, reason: rs[i].reason, instrumentId: rs[i].instrumentId })));
+            const res = await closeOrders(this.orders, live.map((i) => ({ orderId: rs[i].positionId, reason: rs[i].reason, instrumentId: rs[i].instrumentId, at: triggerAt(rs[i]) })));
             live.forEach((i, k) => { out[i] = res[k]; });
+          }
+          for (let i = 0; i < rs.length; i++) {
+            if (rs[i].replayed) out[i] = await closeOrder(this.orders, { orderId: rs[i].positionId, reason: rs[i].reason, at: triggerAt(rs[i]) });
           }
           return out;
         } finally {
@@ -341,20 +346,22 @@ export class Core {
       const rows = await this.loadOpen([p]);
       for (const r of rows) rep.risk.setBalance(r.input.accountId, r.balance);
       let next = 0;
-      let last: { bid: number; ask: number; time: Date; from: string } | undefined;
-      const submit = (closes: CloseRequest[], at: typeof last) => {
-        if (!at) return;
+      let lastFrom = fromId; // the id before the last tick replayed
+      // each close carries the tick its trigger fired on (price and time: CloseRequest.tick)
+      const submit = (closes: CloseRequest[], from: string) => {
         for (const c of closes as TickClose[]) {
-          c.at = { bid: at.bid, ask: at.ask, time: at.time };
-          this.tickCloses.set(c.positionId, at.from);
+          c.replayed = true;
+          this.tickCloses.set(c.positionId, from);
           this.failover.replayCloses++;
         }
         this.executor.submit(closes);
       };
+      // a position joins without being checked against the quote held (older than the position):
+      // it meets the ticks after it was opened only
       const openUntil = (ms: number) => {
         for (; next < rows.length && rows[next].openMs <= ms; next++) {
           if (!rep.risk.position(rows[next].input.id) && this.closedDuringReplay.has(rows[next].input.id)) continue;
-          submit(rep.risk.addPosition(rows[next].input), last);
+          submit(rep.risk.addPosition(rows[next].input, [], false), lastFrom);
         }
       };
       const stream = this.opts.bus as { head?: (s: string) => Promise<string> };
@@ -374,10 +381,10 @@ export class Core {
           rep.cursor = m.id;
           if (!inst || !(t.bid > 0) || !(t.ask >= t.bid)) continue;
           openUntil(Number(m.id.split('-')[0]));
-          last = { bid: t.bid, ask: t.ask, time: new Date(t.ts), from };
+          lastFrom = from;
           rep.ticks++;
           this.failover.replayedTicks++;
-          submit(rep.risk.onTick(inst.id, t.bid, t.ask), last);
+          submit(rep.risk.onTick(inst.id, t.bid, t.ask, t.ts), from);
         }
         if (!idAfter(this.lastTickId, rep.cursor) || !batch.length) break;
       }
@@ -388,7 +395,7 @@ export class Core {
       const balances = new Set<number>();
       for (const h of rep.risk.held()) {
         const { closing, ...input } = h;
-        if (closing) { this.handover.set(input.id, { positionId: input.id, accountId: input.accountId, instrumentId: input.instrumentId, reason: 'tp', input }); continue; }
+        if (closing) { this.handover.set(input.id, { input }); continue; }
         if (!balances.has(input.accountId)) {
           balances.add(input.accountId);
           this.risk.setBalance(input.accountId, rep.risk.balanceOf(input.accountId) ?? 0, out);
@@ -426,7 +433,7 @@ export class Core {
     this.candles.add(inst.id, (t.bid + t.ask) / 2, t.ts);
     this.dirtyQuotes.add(t.symbol);
     const s = performance.now();
-    const closes = this.risk.onTick(inst.id, t.bid, t.ask);
+    const closes = this.risk.onTick(inst.id, t.bid, t.ask, t.ts);
     this.evalLatency.observe((performance.now() - s) * 1000);
     if (prevId !== undefined) for (const c of closes) this.tickCloses.set(c.positionId, prevId);
     this.executor.submit(closes);
@@ -571,6 +578,11 @@ export class Core {
     const cur = this.risk.position(o.id);
     if (cur && !o.close_time && !this.risk.isClosing(o.id)) {
       this.executor.submit(this.risk.addPosition(this.positionInput(o, cur.stopout)));
+    } else if (cur && !o.close_time) {
+      // a close is under way on the old levels: should it be refused (the new level is not
+      // reached: migration close-at-trigger-tick), the position is watched on the new ones
+      const next = this.positionInput(o, cur.stopout);
+      this.risk.updateLevels(o.id, next.tp, next.sl);
     }
     const rep = this.replays.get(this.partitionOf(o.balance_id));
     const r = rep?.risk.position(o.id);

@@ -314,6 +314,7 @@ describe('the executor', () => {
 });
 
 describe('the executor\'s batches (no database)', () => {
+  const tick = { bid: 95, ask: 95.5, ts: 0 }; // the quote the triggers fired on (unused here)
   test('at most batchSize each, a balance\'s closes together and in order, a failed batch retried one by one', async () => {
     const batches: number[][] = [];
     const singles: number[] = [];
@@ -331,7 +332,7 @@ describe('the executor\'s batches (no database)', () => {
       release: (id) => released.push(id),
     }, { batchSize: 100, batchConcurrency: 3 });
     // 1,000 closes over 70 balances, arriving interleaved
-    const reqs = Array.from({ length: 1000 }, (_, i) => ({ positionId: i, accountId: (i * 7) % 70, instrumentId: 1, reason: 'sl' as const }));
+    const reqs = Array.from({ length: 1000 }, (_, i) => ({ positionId: i, accountId: (i * 7) % 70, instrumentId: 1, reason: 'sl' as const, tick }));
     ex.submit(reqs);
     await ex.idle();
     const account = (id: number) => (id * 7) % 70;
@@ -355,7 +356,7 @@ describe('the executor\'s batches (no database)', () => {
     const logged = console.error;
     console.error = () => {};
     try {
-      ex.submit(Array.from({ length: 50 }, (_, i) => ({ positionId: 1200 + i, accountId: i % 5, instrumentId: 1, reason: 'sl' as const })));
+      ex.submit(Array.from({ length: 50 }, (_, i) => ({ positionId: 1200 + i, accountId: i % 5, instrumentId: 1, reason: 'sl' as const, tick })));
       await ex.idle();
     } finally { console.error = logged; }
     expect(ex.batchFailures).toBe(1);

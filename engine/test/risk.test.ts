@@ -14,7 +14,7 @@ describe('risk evaluator', () => {
     r.setQuote(1, 1.1, 1.1);
     r.addPosition({ ...base, id: 1, side: 'buy', tp: 1.2 });
     expect(r.onTick(1, 1.2, 1.19)).toEqual([]);
-    expect(r.onTick(1, 1.19, 1.2)).toEqual([{ positionId: 1, accountId: 1, instrumentId: 1, reason: 'tp' }]);
+    expect(r.onTick(1, 1.19, 1.2, 5)).toEqual([{ positionId: 1, accountId: 1, instrumentId: 1, reason: 'tp', tick: { bid: 1.19, ask: 1.2, ts: 5 } }]);
     expect(r.onTick(1, 1.3, 1.3)).toEqual([]); // once
   });
 

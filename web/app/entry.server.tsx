@@ -13,6 +13,9 @@ import { db } from '~/utils/db.server.ts';
 import { bootPayments } from '~/modules/payments/boot.server.ts';
 import { bootLeadImports } from '~/modules/crm/import-boot.server.ts';
 
+// web/server.mjs serves the build through the route gate: every loader and action behind its route's declaration
+export { guardBuild } from '~/modules/auth/route-gate.server.ts';
+
 const ABORT_DELAY = 5_000;
 
 // payments (issue 13): the reconciliation job of pending card deposits, and the mock providers under MOCKS=1

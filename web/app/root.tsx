@@ -10,6 +10,10 @@ import { detectLocale, listLanguages, translationBundle } from '~/modules/i18n/i
 import { LANG_STORAGE_KEY, bundleUrl, loadBundle } from '~/modules/i18n/i18n.ts';
 import { ToastProvider } from '~/components/ui/toast.tsx';
 import { GeneralErrorBoundary } from '~/components/error-boundary.tsx';
+import { LAYOUT_ACCESS } from '~/modules/auth/permissions.ts';
+
+// the root loader (language, branding, flash toast) serves every page, signed in or not
+export const access = LAYOUT_ACCESS.public;
 
 export const links: LinksFunction = () => [{ rel: 'stylesheet', href: styles }];
 

@@ -262,12 +262,21 @@ export interface CloseInput {
   actorId?: number | null;
   ip?: string | null;
   /**
-   * A trigger found while a new partition owner replays the ticks it missed (core.ts takeOver):
-   * closed at that tick's price and with its time. The tick was a fresh feed price at its own
-   * time, so the fresh-price rule holds; nothing else may pass a price.
+   * The tick an automatic close (tp, sl, stop_out, zero_equity) was triggered on (the risk
+   * evaluator's CloseRequest.tick): the close settles at that tick's price, never at the book's
+   * quote of the moment the statement runs (a later tick may be back on the other side of the
+   * level), and records it (orders.trigger_bid / trigger_ask / trigger_at). `stamp`: the close
+   * time is the tick's too (a trigger found replaying missed ticks, core.ts takeOver); else it is
+   * when the close settles. The tick was a fresh feed price at its own time, so the fresh-price
+   * rule holds; manual and staff closes never pass a price.
    */
-  at?: { bid: number; ask: number; time: Date };
+  at?: TriggerAt;
 }
+
+/** See CloseInput.at. */
+export interface TriggerAt { bid: number; ask: number; time: Date; stamp?: boolean }
+
+const triggered = (reason: CloseReason) => reason !== 'manual' && reason !== 'admin';
 
 type CloseOut = { status: 'ok' | 'not_found' | 'already_closed'; balance_after: string | null } & OrderRow;
 
@@ -281,10 +290,11 @@ export async function closeOrder(deps: OrderDeps, input: CloseInput): Promise<Re
     instrumentId = Number(o.instrument_id);
   }
   const inst = book.byId.get(instrumentId);
-  if (input.at && inst && input.reason !== 'manual' && input.reason !== 'admin') {
+  if (input.at && inst && triggered(input.reason)) {
     const [r] = await sql<CloseOut[]>`
       SELECT f.status, f.balance_after, (f.o).*
-        FROM engine_close_order_at(${input.orderId}, ${String(input.at.bid)}, ${String(input.at.ask)}, ${input.reason}, ${input.at.time}) f`;
+        FROM engine_close_order_tick(${input.orderId}, ${String(input.at.bid)}, ${String(input.at.ask)}, ${input.reason},
+                                     ${input.at.time}, ${input.at.stamp === true}) f`;
     if (r.status === 'not_found') return refuse('not_found', 'Order not found');
     if (r.status === 'already_closed') return refuse('already_closed', 'Order is already closed');
     const order = orderView(r, inst.name);
@@ -316,14 +326,18 @@ export async function closeOrder(deps: OrderDeps, input: CloseInput): Promise<Re
   return { ok: true, order, balanceAfter: r.balance_after };
 }
 
-/** One automatic close of a batch (closeOrders); the instrument is the evaluator's when it knows it. */
-export interface BatchCloseInput { orderId: number; reason: CloseReason; instrumentId?: number }
+/**
+ * One automatic close of a batch (closeOrders); the instrument is the evaluator's when it knows it;
+ * `at`: the tick it was triggered on (CloseInput.at; `stamp` is not taken here: those go one by one).
+ */
+export interface BatchCloseInput { orderId: number; reason: CloseReason; instrumentId?: number; at?: TriggerAt }
 
 type BatchCloseOut = { order_id: bigint; status: 'ok' | 'not_found' | 'already_closed'; balance_after: string | null } & OrderRow;
 
 /**
  * Many closes in one statement (engine_close_orders, a flash crash): the same close as
- * closeOrder for each order — at its instrument's tradable price, conditional on the order
+ * closeOrder for each order — at its trigger tick's price (`at`, recorded with the close), else
+ * at its instrument's tradable price, conditional on the order
  * still being open, balances locked in id order, the same ledger rows — answered per order in
  * input order, with the same `closed` hook for each that closed. An order whose instrument has
  * no fresh price goes through closeOrder (which picks the refusal). Throws when the statement
@@ -334,6 +348,7 @@ export async function closeOrders(deps: OrderDeps, inputs: BatchCloseInput[], op
   const { sql, book } = deps;
   const out: Result<{ order: OrderView; balanceAfter: string | null }>[] = new Array(inputs.length);
   const at: number[] = [], ids: string[] = [], bids: string[] = [], asks: string[] = [], reasons: string[] = [], names: string[] = [];
+  const times: (string | null)[] = [];
   const single: number[] = [];
   const quotes = new Map<number, { bid: number; ask: number; name: string } | null>();
   inputs.forEach((input, i) => {
@@ -341,21 +356,23 @@ export async function closeOrders(deps: OrderDeps, inputs: BatchCloseInput[], op
     if (iid === undefined) { single.push(i); return; }
     let q = quotes.get(iid);
     if (q === undefined) {
-      // one price per instrument for the whole batch, read once (the tick that crossed the levels)
+      // the closes without a trigger tick: one price per instrument for the whole batch, read once
       const inst = book.byId.get(iid);
       const t = inst && book.tradable(inst.name);
       q = inst && t ? { bid: t.bid, ask: t.ask, name: inst.name } : null;
       quotes.set(iid, q);
     }
-    if (!q || input.reason === 'manual') { single.push(i); return; }
-    at.push(i); ids.push(String(input.orderId)); bids.push(String(q.bid)); asks.push(String(q.ask));
-    reasons.push(input.reason); names.push(q.name);
+    if (!q || input.reason === 'manual' || input.at?.stamp) { single.push(i); return; }
+    // a triggered close: its own tick's price, whatever the book says by now
+    const t = input.at && triggered(input.reason) ? input.at : undefined;
+    at.push(i); ids.push(String(input.orderId)); bids.push(String(t?.bid ?? q.bid)); asks.push(String(t?.ask ?? q.ask));
+    reasons.push(input.reason); names.push(q.name); times.push(t?.time.toISOString() ?? null);
   });
   if (ids.length) {
     const rows = await sql<BatchCloseOut[]>`
       SELECT f.order_id, f.status, f.balance_after, (f.o).*
         FROM engine_close_orders(${ids}::bigint[], ${bids}::numeric[], ${asks}::numeric[], ${reasons}::close_reason[],
-                                 ${opts.actorId ?? null}, ${opts.ip ?? null}) f`;
+                                 ${opts.actorId ?? null}, ${opts.ip ?? null}, ${times}::timestamptz[]) f`;
     rows.forEach((r, k) => {
       const i = at[k];
       if (Number(r.order_id) !== inputs[i].orderId) throw new Error('engine_close_orders answered out of order');
@@ -369,7 +386,7 @@ export async function closeOrders(deps: OrderDeps, inputs: BatchCloseInput[], op
     });
   }
   for (const i of single) {
-    out[i] = await closeOrder(deps, { orderId: inputs[i].orderId, reason: inputs[i].reason, actorId: opts.actorId, ip: opts.ip });
+    out[i] = await closeOrder(deps, { orderId: inputs[i].orderId, reason: inputs[i].reason, actorId: opts.actorId, ip: opts.ip, at: inputs[i].at });
   }
   return out;
 }

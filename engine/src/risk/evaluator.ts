@@ -42,16 +42,26 @@ interface Account {
 
 interface Book {
   bid: number; ask: number; quoted: boolean;
+  ts: number;              // the feed time of the quote (ms)
   askUp: TriggerHeap; askDown: TriggerHeap; bidUp: TriggerHeap; bidDown: TriggerHeap;
   live: number;            // positions + armed accounts, to know when to compact
   waiting: Set<Account>;   // accounts whose equity needs this instrument's first fresh price
 }
+
+/**
+ * What a close settles at and records (docs/architecture.md "Prices and freshness"): the bid and
+ * ask of the position's instrument its trigger compared, and the feed time of the tick that
+ * triggered it (the same tick, unless zero equity was found on a tick of another instrument).
+ */
+export interface TriggerTick { bid: number; ask: number; ts: number }
 
 export interface CloseRequest {
   positionId: number;
   accountId: number;
   instrumentId: number;
   reason: CloseReason;
+  /** the position's instrument's quote the trigger fired on (its tick), never a later one */
+  tick: TriggerTick;
 }
 
 const TP = 0, SL = 1, SO = 2, ACCT = 3;
@@ -79,7 +89,7 @@ export class RiskEvaluator {
     let b = this.books.get(id);
     if (!b) {
       b = {
-        bid: 0, ask: 0, quoted: false, live: 0, waiting: new Set(),
+        bid: 0, ask: 0, quoted: false, ts: 0, live: 0, waiting: new Set(),
         askUp: new TriggerHeap(1), askDown: new TriggerHeap(-1), bidUp: new TriggerHeap(1), bidDown: new TriggerHeap(-1),
       };
       this.books.set(id, b);
@@ -97,9 +107,9 @@ export class RiskEvaluator {
   }
 
   /** Seed a quote without evaluating (tests, benchmarks; the core learns prices from ticks only). */
-  setQuote(instrumentId: number, bid: number, ask: number) {
+  setQuote(instrumentId: number, bid: number, ask: number, ts = Date.now()) {
     const b = this.book(instrumentId);
-    b.bid = bid; b.ask = ask; b.quoted = true;
+    b.bid = bid; b.ask = ask; b.ts = ts; b.quoted = true;
   }
 
   private priced(instrumentId: number, b: Book) {
@@ -114,7 +124,11 @@ export class RiskEvaluator {
     return out;
   }
 
-  addPosition(input: PositionInput, out: CloseRequest[] = []): CloseRequest[] {
+  /**
+   * @param evaluate check the position against the quote held now (a replay passes false: the
+   *   quote it holds may be older than the position, which only meets the ticks after it opened)
+   */
+  addPosition(input: PositionInput, out: CloseRequest[] = [], evaluate = true): CloseRequest[] {
     if (this.positions.has(input.id)) this.removePosition(input.id);
     const p: Position = { ...input, gen: 0, closing: false };
     this.positions.set(p.id, p);
@@ -127,7 +141,7 @@ export class RiskEvaluator {
     this.pushLevels(p, b);
     this.arm(a, out);
     // a position born past its own trigger closes on the next tick; check now too
-    if (this.priced(p.instrumentId, b)) this.evaluateInstrument(p.instrumentId, b, out);
+    if (evaluate && this.priced(p.instrumentId, b)) this.evaluateInstrument(p.instrumentId, b, out);
     return out;
   }
 
@@ -171,18 +185,24 @@ export class RiskEvaluator {
     this.arm(a, []);
   }
 
-  /** Evaluate one tick; returns the positions to close now. */
-  onTick(instrumentId: number, bid: number, ask: number, out: CloseRequest[] = []): CloseRequest[] {
+  /** the feed time of the tick being evaluated (onTick), for the closes it triggers */
+  private tickTs: number | undefined;
+
+  /** Evaluate one tick (`ts`: its feed time, ms); returns the positions to close at it. */
+  onTick(instrumentId: number, bid: number, ask: number, ts = Date.now(), out: CloseRequest[] = []): CloseRequest[] {
     this.ticks++;
     const b = this.book(instrumentId);
-    b.bid = bid; b.ask = ask; b.quoted = true;
-    this.evaluateInstrument(instrumentId, b, out);
-    // accounts whose equity waited for this instrument's first fresh price
-    if (b.waiting.size) {
-      const waiting = [...b.waiting];
-      b.waiting.clear();
-      for (const a of waiting) this.arm(a, out);
-    }
+    b.bid = bid; b.ask = ask; b.ts = ts; b.quoted = true;
+    this.tickTs = ts;
+    try {
+      this.evaluateInstrument(instrumentId, b, out);
+      // accounts whose equity waited for this instrument's first fresh price
+      if (b.waiting.size) {
+        const waiting = [...b.waiting];
+        b.waiting.clear();
+        for (const a of waiting) this.arm(a, out);
+      }
+    } finally { this.tickTs = undefined; }
     return out;
   }
 
@@ -210,9 +230,14 @@ export class RiskEvaluator {
     }
   }
 
+  // Only a priced instrument fires (a tick, or a check against the fresh quote held): the close
+  // takes that quote with it, so however long it waits to be settled it settles at the price that
+  // crossed the level, for the position's own instrument (zero equity on a tick of another one
+  // closes each position at its own instrument's quote, the one the equity was computed with).
   private fire(p: Position, reason: CloseReason, out: CloseRequest[]) {
     p.closing = true;
-    out.push({ positionId: p.id, accountId: p.accountId, instrumentId: p.instrumentId, reason });
+    const b = this.book(p.instrumentId);
+    out.push({ positionId: p.id, accountId: p.accountId, instrumentId: p.instrumentId, reason, tick: { bid: b.bid, ask: b.ask, ts: this.tickTs ?? b.ts } });
   }
 
   private pushLevels(p: Position, b: Book) {

@@ -12,7 +12,7 @@ import { authContext } from '~/modules/auth/request-context.server.ts';
 import { AuthError, authErrorHeaders, retryAfterHeaders, signIn } from '~/modules/auth/auth.server.ts';
 import { MESSAGES } from '~/modules/auth/messages.ts';
 import { LoginSchema } from '~/modules/auth/schemas.ts';
-import { ROLE_HOME, TWO_FACTOR_ENROL_PATH, type RoleId } from '~/modules/auth/permissions.ts';
+import { routeAccess, ROLE_HOME, TWO_FACTOR_ENROL_PATH, type RoleId } from '~/modules/auth/permissions.ts';
 import { CHALLENGE_PATH, challengeCookie } from '~/modules/auth/two-factor.server.ts';
 import { sessionCookie } from '~/modules/auth/session.server.ts';
 import { Recaptcha } from '~/modules/auth/recaptcha.tsx';
@@ -23,6 +23,9 @@ import { replyRefused } from '~/utils/reply.server.ts';
 import { pageMeta } from '~/modules/shell/meta.ts';
 import { getRecaptchaSiteKey } from '~/modules/auth/captcha.server.ts';
 import { db } from '~/utils/db.server.ts';
+
+// who may use this route: its entry in the permission map, enforced by the route gate
+export const access = routeAccess('/');
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAnonymous(request);

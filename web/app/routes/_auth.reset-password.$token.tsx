@@ -17,6 +17,10 @@ import { parseForm } from '~/components/ui/forms.ts';
 import { replyDone, replyRefused } from '~/utils/reply.server.ts';
 import { pageMeta } from '~/modules/shell/meta.ts';
 import { db } from '~/utils/db.server.ts';
+import { routeAccess } from '~/modules/auth/permissions.ts';
+
+// who may use this route: its entry in the permission map, enforced by the route gate
+export const access = routeAccess('/reset-password/:token');
 
 export async function loader({ params }: LoaderFunctionArgs) {
   return { valid: await resetTokenValid(db(), params.token ?? '') };

@@ -20,6 +20,10 @@ import { replyDone, replyRefused } from '~/utils/reply.server.ts';
 import { pageMeta } from '~/modules/shell/meta.ts';
 import { getRecaptchaSiteKey } from '~/modules/auth/captcha.server.ts';
 import { db } from '~/utils/db.server.ts';
+import { routeAccess } from '~/modules/auth/permissions.ts';
+
+// who may use this route: its entry in the permission map, enforced by the route gate
+export const access = routeAccess('/signup');
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAnonymous(request);

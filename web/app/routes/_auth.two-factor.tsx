@@ -13,7 +13,7 @@ import { authContext } from '~/modules/auth/request-context.server.ts';
 import { AuthError, authErrorHeaders, completeTwoFactorSignIn, retryAfterHeaders } from '~/modules/auth/auth.server.ts';
 import { MESSAGES } from '~/modules/auth/messages.ts';
 import { SecondFactorSchema } from '~/modules/auth/schemas.ts';
-import { ROLE_HOME, type RoleId } from '~/modules/auth/permissions.ts';
+import { routeAccess, ROLE_HOME, type RoleId } from '~/modules/auth/permissions.ts';
 import { readCookie, sessionCookie } from '~/modules/auth/session.server.ts';
 import { CHALLENGE_COOKIE, clearChallengeCookie, liveChallenge } from '~/modules/auth/two-factor.server.ts';
 import { Field, SubmitButton, useIsPending, useSchemaForm } from '~/components/ui/fields.tsx';
@@ -21,6 +21,9 @@ import { useReplyToast } from '~/components/ui/toast.tsx';
 import { parseForm } from '~/components/ui/forms.ts';
 import { replyRefused } from '~/utils/reply.server.ts';
 import { pageMeta } from '~/modules/shell/meta.ts';
+
+// who may use this route: its entry in the permission map, enforced by the route gate
+export const access = routeAccess('/two-factor');
 
 /** Back to the password: the pending sign-in is gone (expired, used, too many wrong codes). */
 function startAgain(withToast: boolean) {

@@ -12,6 +12,10 @@ import { replyDone, replyRefused } from '~/utils/reply.server.ts';
 import { Dashboard } from '~/modules/trading/dashboard.tsx';
 import { POSITIONS_PREFIX } from '~/modules/trading/positions.tsx';
 import { GeneralErrorBoundary } from '~/components/error-boundary.tsx';
+import { routeAccess } from '~/modules/auth/permissions.ts';
+
+// who may use this route: its entry in the permission map, enforced by the route gate
+export const access = routeAccess('/dashboard');
 
 // the positions' URL state (one object, so list-params keeps its schema)
 const POSITIONS_QUERY = { extra: { tab: z.enum(['all', 'open']).catch('all') } };

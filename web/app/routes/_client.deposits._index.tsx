@@ -14,6 +14,10 @@ import { customerDeposits, depositForm, manualGatewayPath } from '~/modules/mone
 import { DepositSchema } from '~/modules/money/deposit-schemas.ts';
 import { DepositsPage } from '~/modules/money/deposit-client.tsx';
 import { GeneralErrorBoundary } from '~/components/error-boundary.tsx';
+import { routeAccess } from '~/modules/auth/permissions.ts';
+
+// who may use this route: its entry in the permission map, enforced by the route gate
+export const access = routeAccess('/deposits');
 
 // /deposits — the Deposit tab (wallet, gateway, amount with its fee; external payments) and the
 // History tab (the user's own deposits, 15 a page, date filter), the tab in the URL.

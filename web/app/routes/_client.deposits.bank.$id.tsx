@@ -12,6 +12,10 @@ import { depositFee } from '~/modules/money/fees.ts';
 import { BankDepositSchema } from '~/modules/money/deposit-schemas.ts';
 import { BankDepositPage } from '~/modules/money/deposit-client.tsx';
 import { GeneralErrorBoundary } from '~/components/error-boundary.tsx';
+import { routeAccess } from '~/modules/auth/permissions.ts';
+
+// who may use this route: its entry in the permission map, enforced by the route gate
+export const access = routeAccess('/deposits/bank/:id');
 
 // /deposits/bank/:id?amount=… — a bank transfer into the user's real wallet :id: the broker's bank
 // details (the bank gateway's key1..key5), the amount with its fee, and the 'Sent From' form with

@@ -12,6 +12,10 @@ import { cryptoQuote, qrDataUrl, uploadHref } from '~/modules/money/deposits.ser
 import { CryptoConfirmSchema } from '~/modules/money/deposit-schemas.ts';
 import { CryptoDepositPage } from '~/modules/money/deposit-client.tsx';
 import { GeneralErrorBoundary } from '~/components/error-boundary.tsx';
+import { routeAccess } from '~/modules/auth/permissions.ts';
+
+// who may use this route: its entry in the permission map, enforced by the route gate
+export const access = routeAccess('/deposits/crypto/:id');
 
 // /deposits/crypto/:id?balance=…&amount=… (:id btc or usdt) — the gateway's wallet address as a
 // QR code and as text to copy, the total converted at the live rate, and Confirm: a pending

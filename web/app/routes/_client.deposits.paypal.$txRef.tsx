@@ -11,6 +11,10 @@ import { gatewayConfig } from '~/modules/gateways/gateways.server.ts';
 import { PaypalPaymentPage, type PaypalPageData } from '~/modules/payments/paypal-page.tsx';
 import type { DepositStatus } from '~/modules/money/deposits.server.ts';
 import { GeneralErrorBoundary } from '~/components/error-boundary.tsx';
+import { routeAccess } from '~/modules/auth/permissions.ts';
+
+// who may use this route: its entry in the permission map, enforced by the route gate
+export const access = routeAccess('/deposits/paypal/:txRef');
 
 // /deposits/paypal/:txRef (:txRef the deposit id) — the card-wallet payment page of a PayPal
 // deposit (client-area.md §2); POST creates the PayPal order and sends the customer to approve it.

@@ -6,6 +6,10 @@ import { pageMeta } from '~/modules/shell/meta.ts';
 import { formStartOf, type StartPageData } from '~/modules/payments/start.server.ts';
 import { PaymentStartPage } from '~/modules/payments/start-page.tsx';
 import { GeneralErrorBoundary } from '~/components/error-boundary.tsx';
+import { routeAccess } from '~/modules/auth/permissions.ts';
+
+// who may use this route: its entry in the permission map, enforced by the route gate
+export const access = routeAccess('/deposits/start/:depositId');
 
 // /deposits/start/:depositId — the customer's own pending deposit whose payment starts with a
 // browser form (Perfect Money's SCI): the form, posted to the provider. Anyone else's deposit, a

@@ -10,6 +10,10 @@ import { latestKyc, submitKyc, submitRefusal } from '~/modules/kyc/kyc.server.ts
 import { KYC_FILE_FIELDS, KYC_MAX_BYTES, KycSubmitSchema } from '~/modules/kyc/kyc.ts';
 import { KycPage } from '~/modules/kyc/kyc-client.tsx';
 import { GeneralErrorBoundary } from '~/components/error-boundary.tsx';
+import { routeAccess } from '~/modules/auth/permissions.ts';
+
+// who may use this route: its entry in the permission map, enforced by the route gate
+export const access = routeAccess('/kyc');
 
 // /kyc — the signed-in user's identity documents (docs/specs.md#kyc): the form, or the latest
 // document's status.

@@ -3,6 +3,10 @@ import { notificationsAction, notificationsLoader } from '~/modules/notification
 import { NotificationsPage } from '~/modules/notifications/notifications-page.tsx';
 import { GeneralErrorBoundary } from '~/components/error-boundary.tsx';
 import { pageMeta } from '~/modules/shell/meta.ts';
+import { routeAccess } from '~/modules/auth/permissions.ts';
+
+// who may use this route: its entry in the permission map, enforced by the route gate
+export const access = routeAccess('/notifications');
 
 // /notifications — the signed-in user's notifications in the client area (every role the permission map allows),
 // and the bell's posts (open one, mark all read): modules/notifications.

@@ -19,6 +19,10 @@ import { SubscribeSchema } from '~/modules/pricing/schemas.ts';
 import { parseForm } from '~/components/ui/forms.ts';
 import { Modal } from '~/components/ui/modal.tsx';
 import { GeneralErrorBoundary } from '~/components/error-boundary.tsx';
+import { routeAccess } from '~/modules/auth/permissions.ts';
+
+// who may use this route: its entry in the permission map, enforced by the route gate
+export const access = routeAccess('/pricing');
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const sql = db();

@@ -17,6 +17,10 @@ import { Field, SelectField, SubmitButton, useIsPending, useSchemaForm } from '~
 import { parseForm } from '~/components/ui/forms.ts';
 import { useReplyToast } from '~/components/ui/toast.tsx';
 import { GeneralErrorBoundary } from '~/components/error-boundary.tsx';
+import { routeAccess } from '~/modules/auth/permissions.ts';
+
+// who may use this route: its entry in the permission map, enforced by the route gate
+export const access = routeAccess('/profile');
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const sql = db();

@@ -24,6 +24,10 @@ import { Modal } from '~/components/ui/modal.tsx';
 import { useReplyToast, useToast } from '~/components/ui/toast.tsx';
 import { GeneralErrorBoundary } from '~/components/error-boundary.tsx';
 import styles from '~/styles/security.css?url';
+import { routeAccess } from '~/modules/auth/permissions.ts';
+
+// who may use this route: its entry in the permission map, enforced by the route gate
+export const access = routeAccess('/security');
 
 export const links: LinksFunction = () => [{ rel: 'stylesheet', href: styles }];
 

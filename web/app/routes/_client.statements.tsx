@@ -13,6 +13,10 @@ import { listQuery } from '~/components/ui/list-params.ts';
 import { activeWallet } from '~/modules/accounts/accounts.server.ts';
 import { listStatement, type StatementRow } from '~/modules/statements/statements.server.ts';
 import { GeneralErrorBoundary } from '~/components/error-boundary.tsx';
+import { routeAccess } from '~/modules/auth/permissions.ts';
+
+// who may use this route: its entry in the permission map, enforced by the route gate
+export const access = routeAccess('/statements');
 
 // /statements — closed trades of the active wallet, date filter, 15 a page, CSV export.
 export async function loader({ request }: LoaderFunctionArgs) {

@@ -10,6 +10,11 @@ import { RealtimeProvider } from '~/modules/trading/realtime.tsx';
 import { planPrompt } from '~/modules/pricing/pricing.server.ts';
 import { PlanPrompt } from '~/modules/pricing/plans.tsx';
 import { trackVisit } from '~/modules/customers/tracking.server.ts';
+import { enrolmentRequired } from '~/modules/auth/two-factor.server.ts';
+import { LAYOUT_ACCESS } from '~/modules/auth/permissions.ts';
+
+// who may use this route: its entry in the permission map, enforced by the route gate
+export const access = LAYOUT_ACCESS.client;
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   // with the context: the staff IP whitelist is checked against this request's address
@@ -18,15 +23,16 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   // the customer's page visits, for the Tracking tab of the staff's Edit Customer page (not awaited)
   trackVisit(sql, session, request);
   // a customer without a plan is prompted for one on every client page (docs/specs.md#pricing-plans)
-  const [shell, prompt] = await Promise.all([loadShell(sql, session, request), planPrompt(sql, session)]);
-  return { ...shell, planPrompt: prompt };
+  const [shell, prompt, mustEnrol] = await Promise.all([loadShell(sql, session, request), planPrompt(sql, session), enrolmentRequired(sql, session)]);
+  // a staff member who must enrol in two-factor sign-in sees only /security: no stream (its ticket is refused until then)
+  return { ...shell, planPrompt: prompt, streams: !mustEnrol };
 }
 
 export default function ClientRoute() {
   const shell = useLoaderData<typeof loader>();
   const root = useRootData()!;
   return (
-    <RealtimeProvider>
+    <RealtimeProvider off={!shell.streams}>
       <ClientLayout root={root} shell={shell}>
         <Outlet />
       </ClientLayout>

@@ -11,6 +11,10 @@ import { GeneralErrorBoundary } from '~/components/error-boundary.tsx';
 import { customerWithdrawals, submitWithdrawal, withdrawForm, WITHDRAW_TOASTS } from '~/modules/money/withdrawals.server.ts';
 import { WithdrawSchema, WITHDRAW_PARSE } from '~/modules/money/withdrawal-schemas.ts';
 import { WithdrawsPage } from '~/modules/money/withdrawal-client.tsx';
+import { routeAccess } from '~/modules/auth/permissions.ts';
+
+// who may use this route: its entry in the permission map, enforced by the route gate
+export const access = routeAccess('/withdraws');
 
 // /withdraws — tabs Withdraw (the bank withdrawal form) and History (the user's own withdrawals,
 // 15 a page); the tab is in the URL. The rules are money.server.ts's requestWithdrawal.

@@ -13,6 +13,10 @@ import { useFormat } from '~/components/ui/format.ts';
 import { readApiCards, saveApiCard } from '~/modules/settings/apis.server.ts';
 import { API_FIELDS, API_TITLES, ApiSchemas, type ApiCardView } from '~/modules/settings/apis.ts';
 import { GeneralErrorBoundary } from '~/components/error-boundary.tsx';
+import { routeAccess } from '~/modules/auth/permissions.ts';
+
+// who may use this route: its entry in the permission map, enforced by the route gate
+export const access = routeAccess('/admin/apis');
 
 // /admin/apis — data-provider settings (admin only, from the permission map): a card per provider.
 export async function loader({ request, context }: LoaderFunctionArgs) {

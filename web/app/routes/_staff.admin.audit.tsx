@@ -5,6 +5,10 @@ import { AUDIT_FILTER_KEYS, auditChoices, listAudit, parseAuditQuery, type Audit
 import { AuditPage, type AuditLoaderData } from '~/modules/audit/audit-page.tsx';
 import { DEFAULT_PAGE_SIZE } from '~/components/ui/list-params.ts';
 import { GeneralErrorBoundary } from '~/components/error-boundary.tsx';
+import { routeAccess } from '~/modules/auth/permissions.ts';
+
+// who may use this route: its entry in the permission map, enforced by the route gate
+export const access = routeAccess('/admin/audit');
 
 // /admin/audit — the audit trail (admin only, from the permission map): modules/audit.
 // A bad filter is a 400 with its message on the page and no rows.

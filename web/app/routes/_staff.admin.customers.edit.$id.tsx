@@ -3,6 +3,10 @@
 import { editAction, editLoader } from '~/modules/customers/edit-route.server.ts';
 import { EditCustomerPage } from '~/modules/customers/edit-page.tsx';
 import { GeneralErrorBoundary } from '~/components/error-boundary.tsx';
+import { routeAccess } from '~/modules/auth/permissions.ts';
+
+// who may use this route: its entry in the permission map, enforced by the route gate
+export const access = routeAccess('/admin/customers/edit/:id');
 
 export const loader = editLoader;
 export const action = editAction;

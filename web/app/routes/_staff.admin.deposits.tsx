@@ -12,6 +12,10 @@ import { DEPOSIT_STATUSES, STAFF_SORTS, staffDeposits, type DepositStatus } from
 import { DecisionSchemas } from '~/modules/money/deposit-schemas.ts';
 import { StaffDepositsPage } from '~/modules/money/deposit-staff.tsx';
 import { GeneralErrorBoundary } from '~/components/error-boundary.tsx';
+import { routeAccess } from '~/modules/auth/permissions.ts';
+
+// who may use this route: its entry in the permission map, enforced by the route gate
+export const access = routeAccess('/admin/deposits');
 
 // /admin/deposits (roles from the permission map) — every deposit, server-paged: search by the
 // customer's email, an id or a reference; status and date filters; sort by id or date.

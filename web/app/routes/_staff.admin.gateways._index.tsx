@@ -2,6 +2,10 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { gatewaysAction, gatewaysLoader } from '~/modules/gateways/gateways.server.ts';
 import { GatewaysPage } from '~/modules/gateways/gateways-page.tsx';
 import { GeneralErrorBoundary } from '~/components/error-boundary.tsx';
+import { routeAccess } from '~/modules/auth/permissions.ts';
+
+// who may use this route: its entry in the permission map, enforced by the route gate
+export const access = routeAccess('/admin/gateways');
 
 // /admin/gateways — the automatic payment gateways' cards and settings (docs/specs.md#payment-gateways), admin only.
 export const loader = (args: LoaderFunctionArgs) => gatewaysLoader(args, false);

@@ -2,6 +2,10 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { instrumentsAction, instrumentsLoader } from '~/modules/instruments/instruments-admin.server.ts';
 import { InstrumentsPage } from '~/modules/instruments/instruments-page.tsx';
 import { GeneralErrorBoundary } from '~/components/error-boundary.tsx';
+import { routeAccess } from '~/modules/auth/permissions.ts';
+
+// who may use this route: its entry in the permission map, enforced by the route gate
+export const access = routeAccess('/admin/instruments/index');
 
 // /admin/instruments/index — the category's instruments (docs/specs.md#trading-configuration); the five categories share
 // modules/instruments (one loader, one action, one page).

@@ -11,6 +11,10 @@ import { decideKyc, listKyc, KYC_SORTABLE } from '~/modules/kyc/kyc.server.ts';
 import { KYC_DECISION_SCHEMAS, KYC_STATUSES } from '~/modules/kyc/kyc.ts';
 import { KycStaffPage } from '~/modules/kyc/kyc-staff.tsx';
 import { GeneralErrorBoundary } from '~/components/error-boundary.tsx';
+import { routeAccess } from '~/modules/auth/permissions.ts';
+
+// who may use this route: its entry in the permission map, enforced by the route gate
+export const access = routeAccess('/admin/kyc');
 
 // /admin/kyc — KYC Documents (admin, from the permission map): every customer's documents,
 // server-paged; approve or decline the latest one of a customer (docs/specs.md#kyc).

@@ -12,6 +12,10 @@ import { useFormat } from '~/components/ui/format.ts';
 import { useReplyToast } from '~/components/ui/toast.tsx';
 import type { Reply } from '~/components/ui/forms.ts';
 import { GeneralErrorBoundary } from '~/components/error-boundary.tsx';
+import { routeAccess } from '~/modules/auth/permissions.ts';
+
+// who may use this route: its entry in the permission map, enforced by the route gate
+export const access = routeAccess('/admin/lots');
 
 // /admin/lots — Lot Settings (docs/specs.md#trading-configuration): each market by 'lot' or 'amount', and the lot
 // selector's sizes (label and units), saved together.

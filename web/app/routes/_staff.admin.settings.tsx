@@ -11,6 +11,10 @@ import { readSiteSettings, saveSiteSettings } from '~/modules/settings/site-sett
 import { SETTINGS_FILE_FIELDS, SiteSettingsSchema, type SettingsFileField } from '~/modules/settings/site-settings.ts';
 import { SiteSettingsPage } from '~/modules/settings/site-settings-page.tsx';
 import { GeneralErrorBoundary } from '~/components/error-boundary.tsx';
+import { routeAccess } from '~/modules/auth/permissions.ts';
+
+// who may use this route: its entry in the permission map, enforced by the route gate
+export const access = routeAccess('/admin/settings');
 
 // /admin/settings — Site Settings (admin only, from the permission map): one multipart form.
 export async function loader({ request, context }: LoaderFunctionArgs) {

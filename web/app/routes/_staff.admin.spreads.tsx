@@ -10,6 +10,10 @@ import { ErrorList, Field, SubmitButton, useIsPending, useSchemaForm } from '~/c
 import { useReplyToast } from '~/components/ui/toast.tsx';
 import type { Reply } from '~/components/ui/forms.ts';
 import { GeneralErrorBoundary } from '~/components/error-boundary.tsx';
+import { routeAccess } from '~/modules/auth/permissions.ts';
+
+// who may use this route: its entry in the permission map, enforced by the route gate
+export const access = routeAccess('/admin/spreads');
 
 // /admin/spreads — Spread Settings (docs/specs.md#trading-configuration): one form, five required numbers.
 export const loader = (args: LoaderFunctionArgs) => spreadsLoader(args);

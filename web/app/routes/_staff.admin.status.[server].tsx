@@ -7,6 +7,10 @@ import { serverInfo } from '~/modules/status/server-info.server.ts';
 import { engine } from '~/modules/trading/engine.server.ts';
 import { useFormat } from '~/components/ui/format.ts';
 import { GeneralErrorBoundary } from '~/components/error-boundary.tsx';
+import { routeAccess } from '~/modules/auth/permissions.ts';
+
+// who may use this route: its entry in the permission map, enforced by the route gate
+export const access = routeAccess('/admin/status/server');
 
 // /admin/status/server — Server Information (admin only, from the permission map): the web
 // process's machine and the engine's (GET /v1/server through the contract's client), read again

@@ -9,6 +9,10 @@ import { HEALTH_APIS, HEALTH_LABELS, STALE_MESSAGE, STATUS_LABELS, applyHeartbea
 import { useHeartbeatStream } from '~/modules/status/heartbeat-stream.tsx';
 import { useFormat } from '~/components/ui/format.ts';
 import { GeneralErrorBoundary } from '~/components/error-boundary.tsx';
+import { routeAccess } from '~/modules/auth/permissions.ts';
+
+// who may use this route: its entry in the permission map, enforced by the route gate
+export const access = routeAccess('/admin/status/api');
 
 // /admin/status/api — API Status (Health Monitor, admin only from the permission map): a row per
 // feed api turned Connected / Disconnected by the engine's live heartbeats, and the currency

@@ -12,6 +12,10 @@ import { PayoutCheckSchemas, WITHDRAW_PARSE } from '~/modules/money/withdrawal-s
 import { parseIntent } from '~/components/ui/forms.ts';
 import { replyDone, replyRefused } from '~/utils/reply.server.ts';
 import { clientIp } from '~/utils/request.server.ts';
+import { routeAccess } from '~/modules/auth/permissions.ts';
+
+// who may use this route: its entry in the permission map, enforced by the route gate
+export const access = routeAccess('/admin/withdraws/history');
 
 // /admin/withdraws/history (roles 1, 2) — every withdrawal, all statuses; no search (admin.md
 // §2.7); the status and date filters, sort, page size and page in the URL. Each row shows its

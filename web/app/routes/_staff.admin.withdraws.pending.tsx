@@ -11,6 +11,10 @@ import { decideWithdrawal, staffWithdrawals, STAFF_SORTS, WITHDRAW_TOASTS } from
 import { DecisionSchemas, WITHDRAW_PARSE } from '~/modules/money/withdrawal-schemas.ts';
 import { StaffWithdrawalsPage } from '~/modules/money/withdrawal-staff.tsx';
 import { approveWithdrawal, payoutAccountName, payoutBankChoices, withPayouts, type ApproveResult } from '~/modules/payments/payouts.server.ts';
+import { routeAccess } from '~/modules/auth/permissions.ts';
+
+// who may use this route: its entry in the permission map, enforced by the route gate
+export const access = routeAccess('/admin/withdraws/pending');
 
 // /admin/withdraws/pending (roles 1, 2) — the pending withdrawals: search by the customer's email
 // or id, sort, page size and page in the URL; Approve (four-eyes above the site's threshold) and

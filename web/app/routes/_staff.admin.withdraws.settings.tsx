@@ -10,6 +10,10 @@ import { withdrawFees } from '~/modules/money/money.server.ts';
 import { saveWithdrawFees, WITHDRAW_TOASTS } from '~/modules/money/withdrawals.server.ts';
 import { FeeSettingsSchema, WITHDRAW_PARSE } from '~/modules/money/withdrawal-schemas.ts';
 import { WithdrawSettingsPage } from '~/modules/money/withdrawal-staff.tsx';
+import { routeAccess } from '~/modules/auth/permissions.ts';
+
+// who may use this route: its entry in the permission map, enforced by the route gate
+export const access = routeAccess('/admin/withdraws/settings');
 
 // /admin/withdraws/settings (admin only) — Fee (%) and Fee (Fixed) of every withdrawal
 // (docs/specs.md#money: fee = % / 100 × amount + fixed), saved with an audit row.

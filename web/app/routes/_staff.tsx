@@ -8,6 +8,10 @@ import { staffMeta } from '~/modules/shell/meta.ts';
 import { useRootData } from '~/root.tsx';
 import { GeneralErrorBoundary } from '~/components/error-boundary.tsx';
 import { RealtimeProvider } from '~/modules/trading/realtime.tsx';
+import { LAYOUT_ACCESS } from '~/modules/auth/permissions.ts';
+
+// who may use this route: its entry in the permission map, enforced by the route gate
+export const access = LAYOUT_ACCESS.staff;
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   // with the context: the staff IP whitelist is checked against this request's address

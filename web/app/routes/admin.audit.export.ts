@@ -4,6 +4,10 @@ import type { LoaderFunctionArgs } from '@remix-run/node';
 import { db } from '~/utils/db.server.ts';
 import { requireAccess } from '~/modules/auth/guards.server.ts';
 import { auditCsv, parseAuditQuery } from '~/modules/audit/audit-list.server.ts';
+import { routeAccess } from '~/modules/auth/permissions.ts';
+
+// who may use this route: its entry in the permission map, enforced by the route gate
+export const access = routeAccess('/admin/audit/export');
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const sql = db();

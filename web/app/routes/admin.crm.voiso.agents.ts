@@ -4,6 +4,10 @@ import { data, type LoaderFunctionArgs } from '@remix-run/node';
 import { db } from '~/utils/db.server.ts';
 import { requireAccess } from '~/modules/auth/guards.server.ts';
 import { listVoisoAgents } from '~/modules/crm/voiso.server.ts';
+import { routeAccess } from '~/modules/auth/permissions.ts';
+
+// who may use this route: its entry in the permission map, enforced by the route gate
+export const access = routeAccess('/admin/crm/voiso/agents');
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const sql = db();

@@ -7,6 +7,10 @@ import { clientIp } from '~/utils/request.server.ts';
 import { requireAccess } from '~/modules/auth/guards.server.ts';
 import { RECORD_ID, parseForm, type Reply } from '~/components/ui/forms.ts';
 import { CALL_TOASTS, startCall } from '~/modules/crm/voiso.server.ts';
+import { routeAccess } from '~/modules/auth/permissions.ts';
+
+// who may use this route: its entry in the permission map, enforced by the route gate
+export const access = routeAccess('/admin/crm/voiso/startCall');
 
 const Schema = z.object({ leadId: RECORD_ID, agent: z.string().trim().max(260).optional() });
 

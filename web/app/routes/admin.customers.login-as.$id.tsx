@@ -6,6 +6,10 @@ import { requireCustomerRecord } from '~/modules/auth/guards.server.ts';
 import { ImpersonationError, startImpersonation } from '~/modules/auth/impersonation.server.ts';
 import { sessionCookie } from '~/modules/auth/session.server.ts';
 import { redirectWithToast } from '~/utils/toast.server.ts';
+import { routeAccess } from '~/modules/auth/permissions.ts';
+
+// who may use this route: its entry in the permission map, enforced by the route gate
+export const access = routeAccess('/admin/customers/login-as/:id');
 
 export async function action({ request, params, context }: ActionFunctionArgs) {
   const sql = db();

@@ -6,6 +6,10 @@ import { db } from '~/utils/db.server.ts';
 import { clientIp } from '~/utils/request.server.ts';
 import { requireAccess } from '~/modules/auth/guards.server.ts';
 import { deleteOwnLead } from '~/modules/crm/leads.server.ts';
+import { routeAccess } from '~/modules/auth/permissions.ts';
+
+// who may use this route: its entry in the permission map, enforced by the route gate
+export const access = routeAccess('/affiliate/leads/:id');
 
 const ID = /^[1-9][0-9]{0,15}$/;
 

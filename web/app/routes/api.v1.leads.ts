@@ -3,6 +3,10 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { db } from '~/utils/db.server.ts';
 import { getLeads, postLeads } from '~/modules/affiliates/leads-api.server.ts';
+import { routeAccess } from '~/modules/auth/permissions.ts';
+
+// who may use this route: its entry in the permission map, enforced by the route gate
+export const access = routeAccess('/api/v1/leads');
 
 export async function loader({ request }: LoaderFunctionArgs) {
   return getLeads(db(), request);

@@ -4,6 +4,10 @@ import { db } from '~/utils/db.server.ts';
 import { assertSameOrigin } from '~/utils/request.server.ts';
 import { currentSession } from '~/modules/auth/guards.server.ts';
 import { clearSessionCookie, revokeSession } from '~/modules/auth/session.server.ts';
+import { routeAccess } from '~/modules/auth/permissions.ts';
+
+// who may use this route: its entry in the permission map, enforced by the route gate
+export const access = routeAccess('/auth/logout');
 
 export async function action({ request }: ActionFunctionArgs) {
   assertSameOrigin(request);

@@ -5,6 +5,10 @@ import { requireUser } from '~/modules/auth/guards.server.ts';
 import { accountSummary } from '~/modules/accounts/accounts.server.ts';
 import { phoneLocked } from '~/modules/profile/profile.server.ts';
 import { maskEmail, maskPhone } from '~/utils/mask.ts';
+import { routeAccess } from '~/modules/auth/permissions.ts';
+
+// who may use this route: its entry in the permission map, enforced by the route gate
+export const access = routeAccess('/auth/user');
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const sql = db();

@@ -6,8 +6,11 @@ import { assertSameOrigin, clientIp } from '~/utils/request.server.ts';
 import { requireUser } from '~/modules/auth/guards.server.ts';
 import { endImpersonation, ImpersonationError } from '~/modules/auth/impersonation.server.ts';
 import { clearSessionCookie, sessionCookie } from '~/modules/auth/session.server.ts';
-import { ROLE_HOME, type RoleId } from '~/modules/auth/permissions.ts';
+import { routeAccess, ROLE_HOME, type RoleId } from '~/modules/auth/permissions.ts';
 import { redirectWithToast } from '~/utils/toast.server.ts';
+
+// who may use this route: its entry in the permission map, enforced by the route gate
+export const access = routeAccess('/authManager/back-to-admin');
 
 export async function action({ request, context }: ActionFunctionArgs) {
   assertSameOrigin(request);

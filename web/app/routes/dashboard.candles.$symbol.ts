@@ -3,6 +3,10 @@ import type { LoaderFunctionArgs } from '@remix-run/node';
 import { db } from '~/utils/db.server.ts';
 import { requireUser } from '~/modules/auth/guards.server.ts';
 import { engine } from '~/modules/trading/engine.server.ts';
+import { routeAccess } from '~/modules/auth/permissions.ts';
+
+// who may use this route: its entry in the permission map, enforced by the route gate
+export const access = routeAccess('/dashboard/candles/:symbol');
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireUser(request, db());

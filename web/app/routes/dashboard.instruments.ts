@@ -5,6 +5,10 @@ import type { LoaderFunctionArgs } from '@remix-run/node';
 import { db } from '~/utils/db.server.ts';
 import { requireUser } from '~/modules/auth/guards.server.ts';
 import { allInstruments } from '~/modules/trading/trading.server.ts';
+import { routeAccess } from '~/modules/auth/permissions.ts';
+
+// who may use this route: its entry in the permission map, enforced by the route gate
+export const access = routeAccess('/dashboard/instruments');
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const sql = db();

@@ -4,6 +4,10 @@ import { CATEGORIES, type Category } from '@broker/engine/domain';
 import { db } from '~/utils/db.server.ts';
 import { requireUser } from '~/modules/auth/guards.server.ts';
 import { lotState } from '~/modules/trading/trading.server.ts';
+import { routeAccess } from '~/modules/auth/permissions.ts';
+
+// who may use this route: its entry in the permission map, enforced by the route gate
+export const access = routeAccess('/dashboard/lot-state/:category');
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const sql = db();

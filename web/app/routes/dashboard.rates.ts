@@ -5,6 +5,10 @@ import { db } from '~/utils/db.server.ts';
 import { requireUser } from '~/modules/auth/guards.server.ts';
 import { engine } from '~/modules/trading/engine.server.ts';
 import { activeWallet } from '~/modules/accounts/accounts.server.ts';
+import { routeAccess } from '~/modules/auth/permissions.ts';
+
+// who may use this route: its entry in the permission map, enforced by the route gate
+export const access = routeAccess('/dashboard/rates');
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const sql = db();

@@ -8,6 +8,10 @@ import { switchWallet } from '~/modules/accounts/accounts.server.ts';
 import { redirectWithToast } from '~/utils/toast.server.ts';
 import { safeRedirect } from '~/utils/safe-redirect.ts';
 import { parseForm, RECORD_ID } from '~/components/ui/forms.ts';
+import { routeAccess } from '~/modules/auth/permissions.ts';
+
+// who may use this route: its entry in the permission map, enforced by the route gate
+export const access = routeAccess('/dashboard/switch-wallet');
 
 const SwitchWalletSchema = z.object({ balanceId: RECORD_ID, redirectTo: z.string().optional() });
 

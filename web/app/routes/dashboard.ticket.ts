@@ -9,6 +9,10 @@ import { signTicket } from '@broker/engine/contract/ticket';
 import { db } from '~/utils/db.server.ts';
 import { env, publicEnv } from '~/utils/env.server.ts';
 import { customerVisibleTo, notFound, requireUser } from '~/modules/auth/guards.server.ts';
+import { routeAccess } from '~/modules/auth/permissions.ts';
+
+// who may use this route: its entry in the permission map, enforced by the route gate
+export const access = routeAccess('/dashboard/ticket');
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const sql = db();

@@ -5,6 +5,10 @@
 import type { LoaderFunctionArgs } from '@remix-run/node';
 import { db } from '~/utils/db.server.ts';
 import { listLanguages, translationBundle } from '~/modules/i18n/i18n.server.ts';
+import { routeAccess } from '~/modules/auth/permissions.ts';
+
+// who may use this route: its entry in the permission map, enforced by the route gate
+export const access = routeAccess('/i18n/:lng');
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const sql = db();

@@ -5,6 +5,10 @@ import { db } from '~/utils/db.server.ts';
 import { assertSameOrigin } from '~/utils/request.server.ts';
 import { langCookie, listLanguages } from '~/modules/i18n/i18n.server.ts';
 import { safeRedirect } from '~/utils/safe-redirect.ts';
+import { routeAccess } from '~/modules/auth/permissions.ts';
+
+// who may use this route: its entry in the permission map, enforced by the route gate
+export const access = routeAccess('/lang');
 
 export async function action({ request }: ActionFunctionArgs) {
   assertSameOrigin(request);

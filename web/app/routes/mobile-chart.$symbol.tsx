@@ -7,6 +7,10 @@ import { pageMeta } from '~/modules/shell/meta.ts';
 import { PriceChart } from '~/modules/trading/chart.tsx';
 import { RealtimeProvider } from '~/modules/trading/realtime.tsx';
 import { findInstrument } from '~/modules/trading/symbol.server.ts';
+import { routeAccess } from '~/modules/auth/permissions.ts';
+
+// who may use this route: its entry in the permission map, enforced by the route gate
+export const access = routeAccess('/mobile-chart/:symbol');
 
 // /mobile-chart/:symbol — full-height chart, dark, daily, the symbol fixed by the URL (docs/specs.md#client-pages).
 // EURUSD, EUR/USD, eur_usd all name EUR_USD; an unknown symbol answers 404 with the chart's

@@ -4,6 +4,10 @@ import { notFound } from '~/modules/auth/guards.server.ts';
 import { paymentMocks } from '~/modules/payments/mocks.server.ts';
 import { gatewayConfig } from '~/modules/gateways/gateways.server.ts';
 import { publicOrigin } from '~/modules/payments/payments.server.ts';
+import { routeAccess } from '~/modules/auth/permissions.ts';
+
+// who may use this route: its entry in the permission map, enforced by the route gate
+export const access = routeAccess('/payments/mock/:gateway/:ref');
 
 // /payments/mock/:gateway/:ref — only with MOCKS=1: the mock provider's checkout page (Stripe's
 // hosted Checkout, PayPal's approval, and the hosted pages of CoinPayments, Flutterwave, MoonPay,

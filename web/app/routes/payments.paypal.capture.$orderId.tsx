@@ -2,6 +2,10 @@ import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from '@rem
 import { db } from '~/utils/db.server.ts';
 import { notFound, requireAccess } from '~/modules/auth/guards.server.ts';
 import { capturePaypal } from '~/modules/payments/payments.server.ts';
+import { routeAccess } from '~/modules/auth/permissions.ts';
+
+// who may use this route: its entry in the permission map, enforced by the route gate
+export const access = routeAccess('/payments/paypal/capture/:orderId');
 
 // /payments/paypal/capture/{orderId} (client-area.md, card-wallet payment): the customer approved
 // the PayPal order; it is captured through the adapter and the capture goes through the payments

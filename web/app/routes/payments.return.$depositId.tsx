@@ -2,6 +2,10 @@ import { redirect, type LoaderFunctionArgs } from '@remix-run/node';
 import { db } from '~/utils/db.server.ts';
 import { notFound, requireAccess } from '~/modules/auth/guards.server.ts';
 import { returnTo } from '~/modules/payments/payments.server.ts';
+import { routeAccess } from '~/modules/auth/permissions.ts';
+
+// who may use this route: its entry in the permission map, enforced by the route gate
+export const access = routeAccess('/payments/return/:depositId');
 
 // GET /payments/return/:depositId[?cancelled=1] — where a card provider (Stripe) sends the customer
 // back: the deposit's state (the provider asked when no notification arrived yet), shown by the

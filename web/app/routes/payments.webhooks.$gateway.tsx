@@ -1,6 +1,10 @@
 import type { ActionFunctionArgs } from '@remix-run/node';
 import { db } from '~/utils/db.server.ts';
 import { handleWebhook } from '~/modules/payments/payments.server.ts';
+import { routeAccess } from '~/modules/auth/permissions.ts';
+
+// who may use this route: its entry in the permission map, enforced by the route gate
+export const access = routeAccess('/payments/webhooks/:gateway');
 
 // POST /payments/webhooks/:gateway — a payment provider's notification (modules/payments). No
 // session and no origin check: the provider's signature is the authentication, verified on the

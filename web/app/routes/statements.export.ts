@@ -5,6 +5,10 @@ import { requireUser } from '~/modules/auth/guards.server.ts';
 import { activeWallet } from '~/modules/accounts/accounts.server.ts';
 import { statementCsv } from '~/modules/statements/statements.server.ts';
 import { listQuery } from '~/components/ui/list-params.ts';
+import { routeAccess } from '~/modules/auth/permissions.ts';
+
+// who may use this route: its entry in the permission map, enforced by the route gate
+export const access = routeAccess('/statements/export');
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const sql = db();

@@ -7,6 +7,10 @@ import { assertSameOrigin, clientIp } from '~/utils/request.server.ts';
 import { isKnownKey, loadTranslations, saveMissingKey } from '~/modules/i18n/i18n.server.ts';
 import { currentSession } from '~/modules/auth/guards.server.ts';
 import { defaultStore, hitLimit, LIMITS } from '~/modules/auth/rate-limit.server.ts';
+import { routeAccess } from '~/modules/auth/permissions.ts';
+
+// who may use this route: its entry in the permission map, enforced by the route gate
+export const access = routeAccess('/translations/:lng');
 
 export async function loader({ params }: LoaderFunctionArgs) {
   const lng = params.lng ?? '';

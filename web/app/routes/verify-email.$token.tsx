@@ -3,6 +3,10 @@ import type { LoaderFunctionArgs } from '@remix-run/node';
 import { db } from '~/utils/db.server.ts';
 import { redirectWithToast } from '~/utils/toast.server.ts';
 import { AuthError, verifyEmail } from '~/modules/auth/auth.server.ts';
+import { routeAccess } from '~/modules/auth/permissions.ts';
+
+// who may use this route: its entry in the permission map, enforced by the route gate
+export const access = routeAccess('/verify-email/:token');
 
 export async function loader({ params }: LoaderFunctionArgs) {
   try {

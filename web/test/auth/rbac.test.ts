@@ -117,10 +117,14 @@ describe('route × role matrix', () => {
 });
 
 describe('the map itself', () => {
-  test('unknown paths under /admin are admin-only; /affiliate paths need a role', () => {
-    expect(accessFor('/admin/no-such-page', 1).allowed).toBe(true);
-    for (const r of [2, 3, 4, 5, 6]) expect(accessFor('/admin/no-such-page', r).allowed).toBe(false);
+  test('a path the map does not know is closed to every role; paths are read as the router reads them', () => {
+    for (const r of [1, 2, 3, 4, 5, 6]) expect(accessFor('/admin/no-such-page', r).allowed).toBe(false);
+    for (const r of [1, 2, 3, 4, 5, 6]) expect(accessFor('/no-such-page', r).allowed).toBe(false);
     expect(accessFor('/affiliate/leads/api/x', 3).allowed).toBe(false);
+    for (const spelt of ['/Admin/users', '/ADMIN/USERS', '/%61dmin/users', '//admin//users/', '/admin/users.data']) {
+      expect(accessFor(spelt, 3).allowed, spelt).toBe(false);
+      expect(accessFor(spelt, 1).allowed, spelt).toBe(true);
+    }
     expect(accessFor('/admin/customers/login-as/5', 2).allowed).toBe(true);
     expect(accessFor('/admin/customers/login-as/5', 5).allowed).toBe(false);
   });

@@ -16,6 +16,7 @@ import { getSetting } from '~/modules/settings/settings.server.ts';
 import { findSession } from '~/modules/auth/session.server.ts';
 import { totpCode } from '~/modules/auth/two-factor.server.ts';
 import { createUser, get, PASSWORD, post, sessionFor, settle, testSql, uniqueIp } from '../helpers.ts';
+import { appHandler } from '../app-build.ts';
 
 const sql = testSql();
 let before: unknown = null;
@@ -68,6 +69,20 @@ describe('two-factor required for staff', () => {
     const loginAs = await act(loginAsRoute.action, post(`/admin/customers/login-as/${customer.id}`, {}, { cookie }), { id: String(customer.id) });
     expect(location(loginAs)).toBe('403');
     expect((await sql`SELECT count(*)::int AS n FROM sessions WHERE user_id = ${customer.id}`)[0].n).toBe(0);
+    // through the server's router and gate: every spelling of a page goes to /security, the
+    // realtime ticket is refused, the enrolment page itself opens
+    const handler = await appHandler();
+    const hit = async (path: string) => {
+      const r = await handler(new Request(`http://app.test${path}`, { headers: { cookie, host: 'app.test' }, redirect: 'manual' }));
+      await r.arrayBuffer();
+      return `${r.status} ${r.headers.get('location') ?? ''}`.trim();
+    };
+    for (const path of ['/admin', '/Admin', '/admin/users', '/%61dmin/users', '/dashboard']) expect(await hit(path), path).toBe('302 /security');
+    // a data request is told to redirect the way single fetch tells it (202 and the location)
+    expect(await hit('/ADMIN/trades/all.data')).toBe('202 /security');
+    // a GET call gets no data either: it is sent to enrol like a page (the ticket is never signed)
+    for (const path of ['/dashboard/ticket', '/dashboard/ticket?topics=user', '/admin/audit/export']) expect(await hit(path), path).toBe('302 /security');
+    expect(await hit('/security')).toBe('200');
     // the enrolment page opens (its layout too) and says why
     expect(location(await load(clientLayout.loader, get('/security', cookie)))).toBe('page');
     const page = (await load(securityRoute.loader, get('/security', cookie))) as Awaited<ReturnType<typeof securityRoute.loader>>;

@@ -122,7 +122,7 @@ describe('who may read', () => {
   });
 
   test('the permission map lets every signed-in role through to the module, which decides per file', () => {
-    for (const role of [1, 2, 3, 4, 5, 6]) expect(accessFor(`/uploads/${files.kyc.id}`, role)).toMatchObject({ allowed: true, area: 'client' });
+    for (const role of [1, 2, 3, 4, 5, 6]) expect(accessFor(`/uploads/${files.kyc.id}`, role)).toMatchObject({ allowed: true, area: 'public' });
   });
 });
 

@@ -1,11 +1,13 @@
 // Guards throw Responses: not signed in → redirect to '/', wrong role → 403.
-// Every loader and action under /admin and /affiliate (and the client area) calls requireAccess,
-// which checks the request's path against the one permission map.
+// Who may use a route is its declaration (permissions.ts `routeAccess`), enforced by the route
+// gate (route-gate.server.ts) before the route's loader or action runs; requireAccess in that
+// code checks the same declaration again and hands back the session.
 import { redirect, type AppLoadContext } from '@remix-run/node';
 import { db, type Sql } from '~/utils/db.server.ts';
 import { assertSameOrigin, clientIp } from '~/utils/request.server.ts';
 import { oncePerRequest } from '~/utils/request-scope.server.ts';
-import { accessFor, normalizePath, ROLE_HOME, TWO_FACTOR_ENROL_PATH, type RoleId } from './permissions.ts';
+import { accessFor, ROLE_HOME, TWO_FACTOR_ENROL_PATH, type RouteAccess, type RoleId } from './permissions.ts';
+import { currentRouteAccess } from './route-scope.server.ts';
 import { getSession, type CurrentSession } from './session.server.ts';
 import { enrolmentRequired } from './two-factor.server.ts';
 
@@ -51,24 +53,40 @@ export function homeFor(s: CurrentSession): string {
 }
 
 /**
- * The guard of every protected loader and action: signed in, and the permission map allows the
- * user's role on this request's path. Non-GET requests must also be same-origin.
- * An impersonated (login-as) session never reaches staff pages. A staff member who must enrol in
+ * Whether this request may use a route declared `access`: anyone for a public route; otherwise
+ * signed in, with a role the declaration lists, and non-GET requests same-origin. An
+ * impersonated (login-as) session never reaches staff routes. A staff member who must enrol in
  * two-factor sign-in first is sent to the enrolment page from any other page, and refused any
- * other call.
+ * other call. Returns the session (null for a public route).
  */
-export async function requireAccess(request: Request, sql: Sql = db(), context?: AppLoadContext | null): Promise<CurrentSession> {
+export async function checkRouteAccess(access: RouteAccess, request: Request, context?: AppLoadContext | null, sql: Sql = db()): Promise<CurrentSession | null> {
+  if (access.roles === 'public') return null;
   assertSameOrigin(request);
   const s = await requireUser(request, sql, context);
-  const path = new URL(request.url).pathname;
-  if (normalizePath(path) !== TWO_FACTOR_ENROL_PATH && (await enrolmentRequired(sql, s))) {
+  // a layout (no path of its own) serves only the user's own shell; the page under it decides
+  if (access.path !== null && access.path !== TWO_FACTOR_ENROL_PATH && (await enrolmentRequired(sql, s))) {
     const method = request.method.toUpperCase();
     throw method === 'GET' || method === 'HEAD' ? redirect(TWO_FACTOR_ENROL_PATH) : forbidden();
   }
-  const access = accessFor(path, s.user.roleId);
-  if (!access.allowed) throw forbidden();
+  if (!access.roles.includes(s.user.roleId as RoleId)) throw forbidden();
   if (access.area === 'staff' && s.impersonatorId !== null) throw forbidden();
   return s;
+}
+
+/**
+ * The guard of every protected loader and action: the declaration of the route being run (the
+ * gate's), checked as checkRouteAccess does, and the signed-in session. Code run outside the
+ * gate (a test calling a loader itself) is checked against the map entry of the request's path,
+ * read as the router reads it; a path the map does not know is refused.
+ */
+export async function requireAccess(request: Request, sql: Sql = db(), context?: AppLoadContext | null): Promise<CurrentSession> {
+  const access = currentRouteAccess() ?? accessFor(new URL(request.url).pathname, 0).rule;
+  if (!access) {
+    await requireUser(request, sql, context);
+    throw forbidden();
+  }
+  // a public route's code that asks for a session still needs one
+  return (await checkRouteAccess(access, request, context, sql)) ?? requireUser(request, sql, context);
 }
 
 export function notFound(): Response {

@@ -124,31 +124,102 @@ export const ROUTES: readonly RouteRule[] = [
 export const TWO_FACTOR_ENROL_PATH = '/security';
 
 /**
- * Calls (resource routes and actions) outside the page list, by path prefix. A path under
- * `/admin` or `/affiliate` that matches neither a page nor a prefix here is admin-only; any
- * other path that matches none is public.
+ * Every route that is not a page (resource routes, action-only routes, the visitor pages), with
+ * who may call it: a list of roles (signed in, that role), or 'public' (anyone: the route checks
+ * what it needs itself — a webhook its signature, the leads API its key, an upload its kind's
+ * policy, a visitor page that the caller is signed out).
  */
-export const PREFIX_RULES: readonly { prefix: string; roles: readonly RoleId[] }[] = [
-  { prefix: '/admin/customers/login-as/', roles: [1, 2, 6] },
-  { prefix: '/admin/trades/', roles: ADMIN_MANAGER },
-  { prefix: '/admin/deposits/', roles: ADMIN_MANAGER },
-  { prefix: '/admin/withdraws/api/', roles: ADMIN_MANAGER },
-  { prefix: '/admin/withdraws/', roles: ADMIN_MANAGER },
-  { prefix: '/admin/customers/', roles: ADMIN_MANAGER },
-  { prefix: '/admin/share/users/', roles: [1, 2, 5, 6] },
-  { prefix: '/admin/crm/sales/', roles: [1, 2, 5] },
-  { prefix: '/admin/crm/retention', roles: [1, 2, 6] },
-  { prefix: '/admin/crm/voiso/', roles: [1, 2, 5, 6] },
-  { prefix: '/admin/crm/note', roles: [1, 2, 5, 6] },
-  { prefix: '/admin/crm/', roles: ADMIN_MANAGER },
-  { prefix: '/admin/leads', roles: [1, 2, 5, 6] },
-  { prefix: '/admin/crm-config/sales-statuses', roles: ADMIN_MANAGER },
-  { prefix: '/admin/promo-code', roles: [1, 2, 4, 5, 6] },
-  { prefix: '/affiliate/', roles: [1, 2, 4, 5, 6] },
-  // uploaded files: any signed-in role passes the map; each file's readers are its kind's policy
-  // (modules/uploads/kinds.ts), and public kinds (branding) are served to visitors too
-  { prefix: '/uploads/', roles: ALL_ROLES },
+export type Audience = readonly RoleId[] | 'public';
+export interface CallRule { path: string; roles: Audience; area: Area | 'public' }
+
+const call = (path: string, roles: Audience, area: Area | 'public' = roles === 'public' ? 'public' : 'client'): CallRule => ({ path, roles, area });
+
+export const CALLS: readonly CallRule[] = [
+  // visitor pages (a signed-in caller is sent home by the page itself) and signing out
+  call('/', 'public'),
+  call('/signup', 'public'),
+  call('/forgot-password', 'public'),
+  call('/reset-password/:token', 'public'),
+  call('/two-factor', 'public'),
+  call('/verify-email/:token', 'public'),
+  call('/auth/logout', 'public'),
+  // the language switch and the translations every page loads
+  call('/lang', 'public'),
+  call('/i18n/:lng', 'public'),
+  // GET is public (the texts every page shows); POST records a missing key for signed-in callers
+  call('/translations/:lng', 'public'),
+  // files: each file's readers are its kind's policy (modules/uploads/kinds.ts); branding is public
+  call('/uploads/:id', 'public'),
+  // the leads API (its own key), its documentation
+  call('/api/v1/leads', 'public'),
+  call('/api/v1/docs', 'public'),
+  call('/api/v1/openapi.json', 'public'),
+  // payment providers: signed notifications, return pages, the mock checkouts under MOCKS=1
+  call('/payments/webhooks/:gateway', 'public'),
+  call('/payments/mock/:gateway/:ref', 'public'),
+  call('/payments/paypal/capture', 'public'),
+  call('/payments/paypal/capture/:orderId', ALL_ROLES),
+  call('/payments/return/:depositId', ALL_ROLES),
+  // the signed-in user's own data, whatever their role (a login-as session is the customer's)
+  call('/auth/user', ALL_ROLES),
+  call('/authManager/back-to-admin', ALL_ROLES),
+  call('/dashboard/candles/:symbol', ALL_ROLES),
+  call('/dashboard/instruments', ALL_ROLES),
+  call('/dashboard/lot-state/:category', ALL_ROLES),
+  call('/dashboard/rates', ALL_ROLES),
+  call('/dashboard/switch-wallet', ALL_ROLES),
+  call('/dashboard/ticket', ALL_ROLES),
+  call('/statements/export', ALL_ROLES),
+  // back-office calls
+  call('/admin/audit/export', ADMIN, 'staff'),
+  call('/admin/customers/login-as/:id', [1, 2, 6], 'staff'),
+  call('/admin/crm/lead-import', ADMIN_MANAGER, 'staff'),
+  call('/admin/crm/lead-import/:id/report', ADMIN_MANAGER, 'staff'),
+  call('/admin/crm/voiso/agents', [1, 2, 5, 6], 'staff'),
+  call('/admin/crm/voiso/startCall', [1, 2, 5, 6], 'staff'),
+  call('/admin/crm-config/sales-statuses/api', ADMIN_MANAGER, 'staff'),
+  call('/admin/crm-config/teams/api', ADMIN, 'staff'),
+  call('/affiliate/leads/:id', [1, 2, 4, 5, 6], 'staff'),
 ];
+
+/**
+ * Who may use one route: what its module declares (`export const access = routeAccess(path)`),
+ * checked by the route gate (auth/route-gate.server.ts) against the route the router matched
+ * before its loader or action runs. `path` is the route's own pattern; null for a layout.
+ */
+export interface RouteAccess { path: string | null; roles: Audience; area: Area | 'public' }
+
+const declared = new Map<string, RouteAccess>();
+for (const rule of [...ROUTES, ...CALLS]) {
+  if (declared.has(rule.path)) throw new Error(`${rule.path} is in the permission map twice`);
+  declared.set(rule.path, Object.freeze({ path: rule.path, roles: rule.roles, area: rule.area }));
+}
+
+/** The declaration of the route whose pattern is `path` (its entry in ROUTES or CALLS). */
+export function routeAccess(path: string): RouteAccess {
+  const access = declared.get(path);
+  if (!access) throw new Error(`route ${path} is not in the permission map (auth/permissions.ts)`);
+  return access;
+}
+
+/**
+ * The layouts' own declarations: their loaders serve the shell of every page under them (and
+ * answer their own data requests), so each admits every role of any page it holds.
+ */
+export const LAYOUT_ACCESS = {
+  client: Object.freeze({ path: null, roles: ALL_ROLES, area: 'client' }),
+  staff: Object.freeze({ path: null, roles: STAFF_ROLES, area: 'staff' }),
+  public: Object.freeze({ path: null, roles: 'public', area: 'public' }),
+} as const satisfies Record<string, RouteAccess>;
+
+/** One path segment as the router reads it: percent-decoded, compared without case. */
+function segment(raw: string): string | null {
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return null;
+  }
+}
 
 function matchPattern(pattern: string, pathname: string): Record<string, string> | null {
   const p = pattern.split('/').filter(Boolean);
@@ -156,31 +227,35 @@ function matchPattern(pattern: string, pathname: string): Record<string, string>
   if (p.length !== s.length) return null;
   const params: Record<string, string> = {};
   for (let i = 0; i < p.length; i++) {
-    if (p[i].startsWith(':')) params[p[i].slice(1)] = decodeURIComponent(s[i]);
-    else if (p[i] !== s[i]) return null;
+    const value = segment(s[i]);
+    if (value === null) return null;
+    if (p[i].startsWith(':')) params[p[i].slice(1)] = value;
+    else if (p[i].toLowerCase() !== value.toLowerCase()) return null;
   }
   return params;
 }
 
-export function normalizePath(pathname: string): string {
-  const clean = pathname.replace(/\.data$/, '').replace(/\/+$/, '');
-  return clean === '' ? '/' : clean;
-}
+export interface Access { allowed: boolean; rule?: RouteAccess; params?: Record<string, string>; area: Area | 'public' }
 
-export interface Access { allowed: boolean; rule?: RouteRule; params?: Record<string, string>; area: Area | 'public' }
-
-/** Whether `roleId` may open `pathname`. Unknown staff paths are admin-only. */
+/**
+ * Whether `roleId` may open `pathname`, read as the router reads it (any case, percent-decoded,
+ * extra slashes ignored, `.data` for a data request). A path the map does not know is closed.
+ * The server decides from the matched route's declaration (auth/route-gate.server.ts); this is
+ * for links (the menus, who sees which button) and for code called outside the server.
+ */
 export function accessFor(pathname: string, roleId: number): Access {
-  const path = normalizePath(pathname);
-  for (const rule of ROUTES) {
-    const params = matchPattern(rule.path, path);
-    if (!params) continue;
-    return { allowed: rule.roles.includes(roleId as RoleId), rule, params, area: rule.area };
+  const path = pathname.replace(/\.data$/, '');
+  // literal patterns first, so '/payments/paypal/capture' is never read as ':orderId'
+  for (const literal of [true, false]) {
+    for (const [pattern, rule] of declared) {
+      if (pattern.includes(':') === literal) continue;
+      const params = matchPattern(pattern, path);
+      if (!params) continue;
+      const allowed = rule.roles === 'public' || rule.roles.includes(roleId as RoleId);
+      return { allowed, rule, params, area: rule.area };
+    }
   }
-  const staff = path === '/admin' || path.startsWith('/admin/') || path === '/affiliate' || path.startsWith('/affiliate/');
-  const prefix = PREFIX_RULES.find((p) => path.startsWith(p.prefix));
-  if (!staff) return prefix ? { allowed: prefix.roles.includes(roleId as RoleId), area: 'client' } : { allowed: true, area: 'public' };
-  return { allowed: (prefix?.roles ?? ADMIN).includes(roleId as RoleId), area: 'staff' };
+  return { allowed: false, area: 'public' };
 }
 
 // ------------------------------------------------------------------ sidebar (docs/specs.md#navigation-and-roles)

@@ -63,7 +63,11 @@ function beep() {
  * notifications), no prices. A page that needs prices or a customer's visits mounts its own
  * provider inside it.
  */
-export function RealtimeProvider({ children, pricesOnly = false, userOnly = false, track }: { children: ReactNode; pricesOnly?: boolean; userOnly?: boolean; track?: number }) {
+/**
+ * `off`: no stream at all (a staff member who must enrol in two-factor sign-in first, whose
+ * ticket the server refuses until then).
+ */
+export function RealtimeProvider({ children, pricesOnly = false, userOnly = false, track, off = false }: { children: ReactNode; pricesOnly?: boolean; userOnly?: boolean; track?: number; off?: boolean }) {
   const listeners = useRef(new Set<RealtimeListener>());
   const [connected, setConnected] = useState(false);
   const { push } = useToast();
@@ -79,6 +83,7 @@ export function RealtimeProvider({ children, pricesOnly = false, userOnly = fals
   }, []);
 
   useEffect(() => {
+    if (off) return;
     let es: EventSource | null = null;
     let timer: ReturnType<typeof setTimeout> | undefined;
     let stopped = false;
@@ -187,7 +192,7 @@ export function RealtimeProvider({ children, pricesOnly = false, userOnly = fals
       window.removeEventListener('offline', offline);
       es?.close();
     };
-  }, [pricesOnly, userOnly, track]);
+  }, [pricesOnly, userOnly, track, off]);
 
   // notifications: toast, sound, and the dropdown refreshed through the layout's loader
   useEffect(() => subscribe((event, data) => {
