@@ -4,7 +4,7 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { describe, expect, test } from 'vitest';
+import { describe, expect, test, vi } from 'vitest';
 import { parseEnv, trustProxyProblem } from '~/utils/env.server.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -31,6 +31,27 @@ describe('TRUST_PROXY', () => {
     expect(r.status).toBe(1);
     expect(r.stderr).toContain('TRUST_PROXY="true" is refused');
     expect(r.stderr).toContain('TRUST_PROXY=1');
+  });
+
+  test('without web/server.mjs in front (dev, tests), a hop count takes the address the last proxy saw, never the left-most', async () => {
+    const saved = { trust: process.env.TRUST_PROXY, header: process.env.CLIENT_IP_HEADER };
+    try {
+      process.env.TRUST_PROXY = '1';
+      delete process.env.CLIENT_IP_HEADER;
+      vi.resetModules();
+      const { clientIp } = await import('~/utils/request.server.ts');
+      const from = (xff: string) => clientIp(new Request('http://app.test/', { headers: { 'x-forwarded-for': xff } }));
+      expect(from('6.6.6.6, 203.0.113.5')).toBe('203.0.113.5'); // the client wrote 6.6.6.6
+      expect(from('203.0.113.5')).toBe('203.0.113.5');
+      process.env.TRUST_PROXY = '2';
+      vi.resetModules();
+      const two = (await import('~/utils/request.server.ts')).clientIp;
+      expect(two(new Request('http://app.test/', { headers: { 'x-forwarded-for': '6.6.6.6, 203.0.113.5, 10.0.0.2' } }))).toBe('203.0.113.5');
+    } finally {
+      if (saved.trust === undefined) delete process.env.TRUST_PROXY; else process.env.TRUST_PROXY = saved.trust;
+      if (saved.header !== undefined) process.env.CLIENT_IP_HEADER = saved.header;
+      vi.resetModules();
+    }
   });
 
   test('README says what to set behind one proxy and offers no `true`', () => {
