@@ -48,7 +48,7 @@ describe('affiliate portal', () => {
     }, { key, n, tok });
     expect(answers.first.status).toBe(201);
     expect(answers.first.body.status).toBe('created');
-    expect(answers.second.body).toEqual({ status: 'duplicate', reason: 'phone', id: answers.first.body.id });
+    expect(answers.second.body).toEqual({ status: 'duplicate', reason: 'phone', message: 'This contact is already registered' });
 
     await page.goto('/affiliate');
     await page.getByRole('heading', { name: 'Leads' }).waitFor();

@@ -55,14 +55,14 @@ function run(name: string, command: string, args: string[], cwd: string): Promis
 }
 
 /**
- * Secrets the processes share (engine tickets, sessions, encryption at rest). Taken from
- * the environment when set, else generated once and kept in .data/secrets.json (mode 600)
- * so sessions and encrypted settings survive restarts.
+ * Secrets the processes share (engine tickets and calls, encryption at rest). Taken from the
+ * environment when set, else generated once and kept in .data/secrets.json (mode 600) so
+ * encrypted settings survive restarts. (Sessions need none: the cookie holds a random token.)
  */
-function sharedSecrets(): Record<'ENGINE_SECRET' | 'SESSION_SECRET' | 'SECRETS_KEY', string> {
+function sharedSecrets(): Record<'ENGINE_SECRET' | 'SECRETS_KEY', string> {
   const file = path.join(repoRoot, '.data', 'secrets.json');
   const stored = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {};
-  const keys = ['ENGINE_SECRET', 'SESSION_SECRET', 'SECRETS_KEY'] as const;
+  const keys = ['ENGINE_SECRET', 'SECRETS_KEY'] as const;
   let changed = false;
   for (const k of keys) {
     if (!stored[k]) {

@@ -1,9 +1,10 @@
 // Production server of the web app: what remix-serve does (static assets, compression, request
 // log), plus the client's IP address handed to loaders and actions as `context.clientIp`
 // (remix-serve has no load context), which the per-IP rate limits and the staff IP whitelist
-// need. Behind a reverse proxy set TRUST_PROXY=true (or a hop count / subnet list) so the
-// address comes from X-Forwarded-For. WEB_CONCURRENCY=N runs N such processes (Node's cluster)
-// behind the one port; each keeps its own pool and cache, kept current by PostgreSQL's NOTIFY.
+// need. Behind a reverse proxy set TRUST_PROXY to the number of proxies (1 behind one) or their
+// addresses / subnets so the address comes from X-Forwarded-For (`true` is refused).
+// WEB_CONCURRENCY=N runs N such processes (Node's cluster) behind the one port; each keeps its
+// own pool and cache, kept current by PostgreSQL's NOTIFY.
 import cluster from 'node:cluster';
 import os from 'node:os';
 import path from 'node:path';
@@ -18,12 +19,28 @@ import { installRouteMatching, mergeSlashes } from './route-matching.mjs';
 const config = {
   port: Number(process.env.PORT ?? 3000),
   host: process.env.HOST || undefined,
-  trustProxy: process.env.TRUST_PROXY || undefined,
+  trustProxy: trustProxySetting(process.env.TRUST_PROXY),
   workers: concurrency(process.env.WEB_CONCURRENCY),
   dev: process.argv.includes('--dev'),
 };
 /** zlib level of the pages' compression (see serve()). */
 const PAGE_COMPRESSION_LEVEL = 4;
+
+/**
+ * TRUST_PROXY as Express's 'trust proxy': a hop count (1 behind one reverse proxy) or a list of
+ * addresses, subnets or loopback / linklocal / uniquelocal; unset: none. `true` (and anything
+ * else) stops the server: Express would then take the left-most X-Forwarded-For, which the client
+ * writes, as its address (staff IP whitelist, per-IP limits). Same rule: app/utils/env.server.ts.
+ */
+function trustProxySetting(raw) {
+  const v = (raw ?? '').trim();
+  if (!v) return undefined;
+  if (/^\d+$/.test(v) && Number(v) >= 1 && Number(v) <= 10) return Number(v);
+  const entries = v.split(',').map((e) => e.trim());
+  if (entries.every((e) => /^(loopback|linklocal|uniquelocal)$/.test(e) || /^\d{1,3}(\.\d{1,3}){3}(\/\d{1,2})?$/.test(e) || /^[0-9a-f:]*:[0-9a-f:.]*(\/\d{1,3})?$/i.test(e))) return entries;
+  console.error(`[web] TRUST_PROXY=${JSON.stringify(raw)} is refused: set the number of proxies in front of the app (TRUST_PROXY=1 behind one reverse proxy) or their addresses / subnets (e.g. 10.0.0.0/8,loopback); \`true\` would believe the client-written left-most X-Forwarded-For`);
+  process.exit(1);
+}
 
 /** WEB_CONCURRENCY: unset or 1 for one process, a whole number for that many, `auto` for one per CPU. */
 function concurrency(raw) {
@@ -131,8 +148,7 @@ async function serve() {
     if (merged !== req.url && req.url.startsWith('/')) req.url = req.originalUrl = merged;
     next();
   });
-  const trust = config.trustProxy;
-  if (trust) app.set('trust proxy', trust === 'true' ? true : /^\d+$/.test(trust) ? Number(trust) : trust);
+  if (config.trustProxy !== undefined) app.set('trust proxy', config.trustProxy);
   // The built files are compressed at zlib's default level, as ever. The pages the app renders are
   // compressed at PAGE_COMPRESSION_LEVEL: on the dashboard's 64 kB of HTML level 6 cost about
   // three times the CPU of level 4 for 5% fewer bytes (15.6 against 16.4 kB), more than any

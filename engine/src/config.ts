@@ -54,8 +54,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (parsed.data.ENGINE_PARTITION >= parsed.data.ENGINE_PARTITIONS) {
     throw new Error(`invalid engine configuration:\n  ENGINE_PARTITION: must be below ENGINE_PARTITIONS (${parsed.data.ENGINE_PARTITIONS})`);
   }
-  if (parsed.data.NODE_ENV === 'production' && parsed.data.ENGINE_SECRET.startsWith('dev-only')) {
-    throw new Error('ENGINE_SECRET must be set in production');
+  // production (NODE_ENV=production) never runs on the development defaults: `npm start`
+  // (scripts/start.ts) generates both for a local run, a deployment sets them
+  if (parsed.data.NODE_ENV === 'production') {
+    const missing = (['ENGINE_SECRET', 'SECRETS_KEY'] as const).filter((k) => !env[k] || parsed.data[k].startsWith('dev-only'));
+    if (missing.length > 0) {
+      throw new Error(`invalid engine configuration:\n${missing.map((k) => `  ${k}: must be set in production (not missing, not the development default): e.g. ${k}=$(openssl rand -hex 32)`).join('\n')}`);
+    }
   }
   return parsed.data;
 }

@@ -58,7 +58,9 @@ describe('tickets', () => {
   });
   test.each([
     [3, 'prices', true], [3, 'user:5', true], [3, 'user:6', false], [3, 'track:5', false], [3, 'heartbeat', false],
-    [1, 'track:6', false], [1, 'heartbeat', true], [2, 'user:6', true], [4, 'heartbeat', false], [3, 'other', false],
+    [1, 'track:6', false], [1, 'heartbeat', true], [4, 'heartbeat', false], [3, 'other', false],
+    // nobody follows another user's stream, staff included (issue 22): not a customer's, not a staff member's
+    [2, 'user:6', false], [1, 'user:6', false], [5, 'user:6', false], [6, 'user:6', false], [2, 'user:5', true], [1, 'user:5', true],
   ])('role %d topic %s → %s', (role, topic, ok) => {
     expect(maySubscribe({ uid: 5, role }, topic)).toBe(ok);
   });
@@ -130,12 +132,14 @@ describe('GET /v1/stream', () => {
   test('staff receive heartbeats and tracking', async () => {
     const admin = await createUser(sql, { role: 1 });
     const sid = await createSession(sql, admin.userId);
-    const res = await open(signTicket(SECRET, { uid: admin.userId, role: 1, sid, trk: 42 }), 'heartbeat,track:42');
+    // the tracking ticket names a customer (the engine checks it is one)
+    const c = (await createUser(sql)).userId;
+    const res = await open(signTicket(SECRET, { uid: admin.userId, role: 1, sid, trk: c }), `heartbeat,track:${c}`);
     expect(res.status).toBe(200);
     const reading = frames(res, 2000, (f) => f.length >= 2);
     await Bun.sleep(20);
     await E.call('POST', '/events', { topic: 'heartbeat', event: 'heartbeat', data: { api: 'oandaRest', success: true, msg: 'ok' } });
-    await E.call('POST', '/events', { topic: 'track:42', event: 'track', data: { url: '/deposits', time: '2024-11-23T10:00:00Z' } });
+    await E.call('POST', '/events', { topic: `track:${c}`, event: 'track', data: { url: '/deposits', time: '2024-11-23T10:00:00Z' } });
     const got = await reading;
     expect(got.map((f) => f.event)).toEqual(['heartbeat', 'track']);
     expect(got[1].data).toMatchObject({ url: '/deposits' });

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test';
-import { decryptSecret, encryptSecret, isEncrypted, maskSecret, secretsKey } from '../src/contract/secrets.ts';
+import { decryptSecret, encryptSecret, isEncrypted, isMaskedSecret, maskSecret, secretsKey } from '../src/contract/secrets.ts';
 
 const key = secretsKey('a'.repeat(64));
 
@@ -24,7 +24,13 @@ describe('secrets at rest', () => {
 
   test('masks for display', () => {
     expect(maskSecret('')).toBe('');
-    expect(maskSecret('abc')).toBe('•••');
-    expect(maskSecret('pk_test_ABCDEFGHIJ')).toBe('pk_t••••••••••GHIJ');
+    expect(maskSecret('abc')).toBe('••••');
+    expect(maskSecret('abcdefgh1234')).toBe('••••1234');
+    // the last four only: nothing of the start (issue 22, stored secrets)
+    expect(maskSecret('pk_test_ABCDEFGHIJ')).toBe('••••GHIJ');
+    expect(isMaskedSecret('••••GHIJ')).toBe(true);
+    expect(isMaskedSecret(' ••••')).toBe(true);
+    expect(isMaskedSecret('pk_test_ABCDEFGHIJ')).toBe(false);
+    expect(isMaskedSecret('')).toBe(false);
   });
 });

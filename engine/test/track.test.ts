@@ -89,4 +89,24 @@ describe('the stream', () => {
     expect(got.map((f) => f.data.url)).toEqual(['/dashboard', '/profile']);
     expect(got[0].data).toMatchObject({ topic, id: 1, time: '2026-11-25T00:00:00.000Z' });
   });
+
+  test('a manager follows customers through tracking tickets only: never a staff member\'s stream or another user\'s (issue 22)', async () => {
+    const manager = await createUser(sql, { role: 2 });
+    const sid = await createSession(sql, manager.userId);
+    const other = await createUser(sql, { role: 5 });
+    const customer = await createUser(sql);
+    // another staff member's user stream, a customer's user stream: 403, even with a tracking claim
+    expect((await open(signTicket(SECRET, { uid: manager.userId, role: 2, sid }), `user:${other.userId}`)).status).toBe(403);
+    expect((await open(signTicket(SECRET, { uid: manager.userId, role: 2, sid }), `user:${customer.userId}`)).status).toBe(403);
+    expect((await open(signTicket(SECRET, { uid: manager.userId, role: 2, sid, trk: customer.userId }), `user:${customer.userId}`)).status).toBe(403);
+    // a tracking ticket that names a staff member (signed by mistake or replayed): 403
+    expect((await open(signTicket(SECRET, { uid: manager.userId, role: 2, sid, trk: other.userId }), `track:${other.userId}`)).status).toBe(403);
+    // their own stream and the customer's tracking: open
+    const own = await open(signTicket(SECRET, { uid: manager.userId, role: 2, sid }), `user:${manager.userId}`);
+    expect(own.status).toBe(200);
+    await own.body?.cancel();
+    const tracked = await open(signTicket(SECRET, { uid: manager.userId, role: 2, sid, trk: customer.userId }), `track:${customer.userId}`);
+    expect(tracked.status).toBe(200);
+    await tracked.body?.cancel();
+  });
 });

@@ -31,9 +31,19 @@ export function decryptSecret(stored: string, key: Buffer): string {
   return Buffer.concat([decipher.update(Buffer.from(ct, 'base64url')), decipher.final()]).toString('utf8');
 }
 
-/** How a secret is shown back in a form: never in full. */
-export function maskSecret(plain: string): string {
+/**
+ * How a stored secret is shown to staff (docs/specs.md, Payment gateways: shown masked): its last
+ * four characters at most ('••••abcd'), and nothing of one shorter than 12 ('••••').
+ */
+export function maskSecret(plain: string | null | undefined): string {
   if (!plain) return '';
-  if (plain.length <= 8) return '•'.repeat(plain.length);
-  return `${plain.slice(0, 4)}${'•'.repeat(Math.min(plain.length - 8, 12))}${plain.slice(-4)}`;
+  return plain.length >= 12 ? `••••${plain.slice(-4)}` : '••••';
+}
+
+/**
+ * Whether a typed value is the masked form sent back unchanged (it starts with the mask's dots):
+ * saving it keeps the stored secret rather than storing the dots.
+ */
+export function isMaskedSecret(typed: string | null | undefined): boolean {
+  return !!typed && typed.trim().startsWith('••••');
 }

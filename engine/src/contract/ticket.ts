@@ -42,9 +42,12 @@ export function verifyTicket(secret: string, ticket: string, nowSeconds = Math.f
 }
 
 /**
- * Staff (admin, manager) may follow heartbeats and any user topic; customers only their own. A
- * customer's tracking (track:{id}) is staff-only and needs a ticket signed for that customer
- * (trk): the web signs one only after checking the staff member may open the customer.
+ * Everyone follows prices and their own user topic (user:{uid}) only: nobody, staff included,
+ * follows another user's stream (a manager could read other staff members' notifications and any
+ * customer's, outside their scope; issue 22). Admins and managers follow heartbeats. A customer's
+ * tracking (track:{id}) is staff-only and needs a ticket signed for that customer (trk): the web
+ * signs one only after checking the staff member may open the customer, and the engine checks
+ * at the stream's start that it is a customer.
  */
 export function maySubscribe(c: Pick<TicketClaims, 'uid' | 'role' | 'trk'>, topic: string): boolean {
   const staff = c.role === 1 || c.role === 2;
@@ -53,5 +56,5 @@ export function maySubscribe(c: Pick<TicketClaims, 'uid' | 'role' | 'trk'>, topi
   const m = /^(user|track):(\d+)$/.exec(topic);
   if (!m) return false;
   if (m[1] === 'track') return TRACK_ROLES.includes(c.role) && c.trk === Number(m[2]);
-  return Number(m[2]) === c.uid || staff;
+  return Number(m[2]) === c.uid;
 }

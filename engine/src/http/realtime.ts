@@ -47,6 +47,11 @@ export function streamRoutes(hub: Hub, sql: Sql, secret: string) {
          WHERE s.id = ${claims.sid} AND s.user_id = ${claims.uid} AND s.revoked_at IS NULL
            AND s.expires_at > now() AND u.deleted_at IS NULL AND u.is_active`;
       if (!live) throw new HttpError(401, 'Session is not live');
+      // a tracking ticket names a live customer (role 3), never a staff member
+      if (claims.trk !== undefined) {
+        const [customer] = await sql`SELECT 1 FROM users WHERE id = ${claims.trk} AND role_id = 3 AND deleted_at IS NULL`;
+        if (!customer) throw new HttpError(403, `Not allowed to subscribe to track:${claims.trk}`);
+      }
       const topics = (query.topics ?? `prices,user:${claims.uid}`).split(',').map((s) => s.trim()).filter(Boolean);
       const denied = topics.find((tp) => !maySubscribe(claims, tp));
       if (denied) throw new HttpError(403, `Not allowed to subscribe to ${denied}`);

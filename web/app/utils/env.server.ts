@@ -3,6 +3,27 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 
+/** The development defaults of the shared secrets: refused in production (parseEnv). */
+export const DEV_ENGINE_SECRET = 'dev-only-engine-secret-change-me';
+export const DEV_SECRETS_KEY = 'dev-only-secrets-key-change-me-0000000000';
+
+/**
+ * What is wrong with a TRUST_PROXY value, or null when it is a hop count (1 behind one proxy) or
+ * a comma-separated list of addresses, subnets (CIDR) or Express's names loopback, linklocal,
+ * uniquelocal. The same rule is in web/server.mjs (trustProxySetting), which starts before this.
+ */
+export function trustProxyProblem(raw: string): string | null {
+  const v = raw.trim();
+  if (/^\d+$/.test(v) && Number(v) >= 1 && Number(v) <= 10) return null;
+  const entries = v.split(',').map((e) => e.trim());
+  const ok = entries.length > 0 && entries.every((e) =>
+    /^(loopback|linklocal|uniquelocal)$/.test(e) ||
+    /^\d{1,3}(\.\d{1,3}){3}(\/\d{1,2})?$/.test(e) ||
+    /^[0-9a-f:]*:[0-9a-f:.]*(\/\d{1,3})?$/i.test(e));
+  if (ok) return null;
+  return `TRUST_PROXY=${JSON.stringify(raw)} is refused: set the number of proxies in front of the app (TRUST_PROXY=1 behind one reverse proxy) or their addresses / subnets (e.g. 10.0.0.0/8,loopback); \`true\` would believe the client-written left-most X-Forwarded-For`;
+}
+
 const schema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   DATABASE_URL: z.string().url(),
@@ -10,18 +31,25 @@ const schema = z.object({
   /** Where the browser reaches the engine (SSE) and where web calls it. */
   ENGINE_URL: z.string().url().default('http://127.0.0.1:4000'),
   ENGINE_PUBLIC_URL: z.string().url().optional(),
-  ENGINE_SECRET: z.string().min(16).default('dev-only-engine-secret-change-me'),
-  SESSION_SECRET: z.string().min(16).default('dev-only-session-secret-change-me'),
+  ENGINE_SECRET: z.string().min(16).default(DEV_ENGINE_SECRET),
   /** 32-byte key (hex or base64) encrypting gateway and provider secrets at rest. */
-  SECRETS_KEY: z.string().min(32).default('dev-only-secrets-key-change-me-0000000000'),
+  SECRETS_KEY: z.string().min(32).default(DEV_SECRETS_KEY),
   /** Public address of the app for links in e-mails, when the site settings name none. */
   APP_URL: z.preprocess((v) => (v === '' ? undefined : v), z.string().url().optional()),
   SMTP_URL: z.string().optional(),
   MAIL_FROM: z.string().default('Broker <no-reply@broker.local>'),
   /** uploaded files (modules/uploads); a relative path is taken from the repository root, like .data/pg */
   UPLOAD_DIR: z.string().min(1).default('.data/uploads').transform((dir) => path.resolve(repositoryRoot(), dir)),
-  /** Behind a reverse proxy: `true`, a hop count or a subnet list (web/server.mjs hands it to Express). */
-  TRUST_PROXY: z.string().optional(),
+  /**
+   * Behind a reverse proxy: a hop count (1 behind one proxy) or a list of the proxies' addresses /
+   * subnets (web/server.mjs hands it to Express). `true` is refused: it would take the left-most
+   * X-Forwarded-For, which the client writes.
+   */
+  TRUST_PROXY: z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), z.string().optional())
+    .superRefine((v, ctx) => {
+      const problem = v === undefined ? null : trustProxyProblem(v);
+      if (problem) ctx.addIssue({ code: z.ZodIssueCode.custom, message: problem });
+    }),
   /**
    * How old the engine's quotes a page's first render shows may be, in ms (modules/trading/quotes.server.ts):
    * each web process asks the engine at most this often; 0 asks on every request.
@@ -45,18 +73,26 @@ let cached: Env | undefined;
 
 export function env(): Env {
   if (cached) return cached;
-  const parsed = schema.safeParse(process.env);
-  if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
-    throw new Error(`invalid web configuration:\n${lines.join('\n')}`);
-  }
-  if (parsed.data.NODE_ENV === 'production') {
-    for (const k of ['ENGINE_SECRET', 'SESSION_SECRET', 'SECRETS_KEY'] as const) {
-      if (parsed.data[k].startsWith('dev-only')) console.warn(`[web] ${k} is the development default: set it in production`);
+  cached = parseEnv(process.env);
+  return cached;
+}
+
+/**
+ * The configuration in `source`, or an error naming every variable that is wrong. In production
+ * (NODE_ENV=production) ENGINE_SECRET and SECRETS_KEY must be set, and not to the development
+ * defaults: `npm start` (scripts/start.ts) generates them for a local run, a deployment sets them.
+ */
+export function parseEnv(source: Record<string, string | undefined>): Env {
+  const parsed = schema.safeParse(source);
+  const lines = parsed.success ? [] : parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+  if ((source.NODE_ENV ?? '') === 'production') {
+    for (const [k, dev] of [['ENGINE_SECRET', DEV_ENGINE_SECRET], ['SECRETS_KEY', DEV_SECRETS_KEY]] as const) {
+      const v = source[k];
+      if (!v || v === dev || v.startsWith('dev-only')) lines.push(`  ${k}: must be set in production (not missing, not the development default): e.g. ${k}=$(openssl rand -hex 32)`);
     }
   }
-  cached = parsed.data;
-  return cached;
+  if (lines.length > 0 || !parsed.success) throw new Error(`invalid web configuration:\n${lines.join('\n')}`);
+  return parsed.data;
 }
 
 /**

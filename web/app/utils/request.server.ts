@@ -13,7 +13,8 @@ declare module '@remix-run/node' {
 /**
  * The client's IP: from the server's load context, else from the header web/server.mjs sets on
  * every request (trusted only when that server runs: it overwrites any client-sent value);
- * X-Forwarded-For only when TRUST_PROXY=true.
+ * without that server, X-Forwarded-For only when TRUST_PROXY is a hop count N, and then the
+ * address the N-th proxy from here saw (never the left-most entry, which the client writes).
  */
 export function clientIp(request: Request, context?: AppLoadContext | null): string | null {
   const fromContext = context?.clientIp;
@@ -21,9 +22,11 @@ export function clientIp(request: Request, context?: AppLoadContext | null): str
   const header = clientIpHeader();
   const fromServer = header ? request.headers.get(header) : null;
   if (fromServer) return fromServer;
-  if (env().TRUST_PROXY === 'true') {
-    const xff = request.headers.get('x-forwarded-for')?.split(',')[0]?.trim();
-    if (xff) return xff.replace(/^::ffff:/, '');
+  const hops = /^\d+$/.test(env().TRUST_PROXY?.trim() ?? '') ? Number(env().TRUST_PROXY) : 0;
+  if (hops > 0) {
+    const xff = (request.headers.get('x-forwarded-for') ?? '').split(',').map((a) => a.trim()).filter(Boolean);
+    const ip = xff[Math.max(0, xff.length - hops)];
+    if (ip) return ip.replace(/^::ffff:/, '');
   }
   return null;
 }
@@ -39,7 +42,7 @@ export function assertSameOrigin(request: Request): void {
   if (method === 'GET' || method === 'HEAD' || method === 'OPTIONS') return;
   const origin = request.headers.get('origin');
   const url = new URL(request.url);
-  const forwardedHost = env().TRUST_PROXY === 'true' ? request.headers.get('x-forwarded-host') : null;
+  const forwardedHost = env().TRUST_PROXY ? request.headers.get('x-forwarded-host') : null;
   const host = forwardedHost ?? request.headers.get('host') ?? url.host;
   if (origin && origin !== 'null') {
     let originHost: string;

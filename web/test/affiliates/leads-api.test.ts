@@ -3,8 +3,8 @@
 // idempotency (Idempotency-Key and clientId), the per-key rate limit, the affiliate's own list, and
 // concurrent posts of one email creating one lead.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { createUser, postgresStore, sessionFor, testSql, unique, uniqueEmail } from '../helpers.ts';
-import { getLeads, postLeads } from '~/modules/affiliates/leads-api.server.ts';
+import { createUser, postgresStore, sessionFor, testSql, unique, uniqueEmail, uniqueIp } from '../helpers.ts';
+import { DUPLICATE_MESSAGE, getLeads, postLeads } from '~/modules/affiliates/leads-api.server.ts';
 import { normEmail, phoneE164 } from '~/modules/crm/contact.server.ts';
 import { authenticateKey, generateKey, sha256 } from '~/modules/affiliates/keys.server.ts';
 import { openApiDocument } from '~/modules/affiliates/openapi.ts';
@@ -106,7 +106,7 @@ describe('POST /api/v1/leads', () => {
     expect((await post(apiPost(a.key, { leads: Array.from({ length: 501 }, () => lead()) }))).status).toBe(422);
   });
 
-  test('duplicates by email (any case and spacing) and by phone in other spellings; the id only for one\'s own lead', async () => {
+  test('duplicates by email (any case and spacing) and by phone in other spellings; one neutral answer whoever holds the contact', async () => {
     const n = ukMobile();
     const first = lead({ phone: `+44 ${n}` });
     const created = await (await post(apiPost(a.key, first))).json();
@@ -114,15 +114,20 @@ describe('POST /api/v1/leads', () => {
     // same email, other case and spaces, other phone
     const byEmail = await post(apiPost(a.key, lead({ email: ` ${first.email.toUpperCase()} ` })));
     expect(byEmail.status).toBe(200);
-    expect(await byEmail.json()).toEqual({ status: 'duplicate', reason: 'email', id: created.id });
+    expect(await byEmail.json()).toEqual({ status: 'duplicate', reason: 'email', message: DUPLICATE_MESSAGE });
     // same phone, written nationally with GB, with 0044, with spaces and dashes
     for (const phone of [`0${n}`, `0044 ${n.slice(0, 4)} ${n.slice(4)}`, `+44-${n.slice(0, 4)}-${n.slice(4)}`]) {
       const r = await post(apiPost(a.key, lead({ phone })));
-      expect(await r.json(), phone).toEqual({ status: 'duplicate', reason: 'phone', id: created.id });
+      expect(await r.json(), phone).toEqual({ status: 'duplicate', reason: 'phone', message: DUPLICATE_MESSAGE });
     }
-    // another affiliate learns it is a duplicate, never which lead
+    // another affiliate gets the very same answer: nothing tells whose contact it is (issue 22)
     const other = await (await post(apiPost(b.key, lead({ phone: `0${n}` })))).json();
-    expect(other).toEqual({ status: 'duplicate', reason: 'phone' });
+    expect(other).toEqual({ status: 'duplicate', reason: 'phone', message: DUPLICATE_MESSAGE });
+    // and so does a client's contact (the broker's own lead, no affiliate)
+    const client = lead();
+    await sql`INSERT INTO leads (first_name, last_name, email, phone, phone_e164, country, lead_status, "group", is_live)
+              VALUES ('C', 'L', ${normEmail(client.email)}, ${client.phone}, ${phoneE164(client.phone, 'GB')}, 'United Kingdom', 'Client', 'retentions', false)`;
+    expect(await (await post(apiPost(a.key, lead({ email: client.email })))).json()).toEqual({ status: 'duplicate', reason: 'email', message: DUPLICATE_MESSAGE });
     // a deleted lead is no longer a duplicate
     await sql`UPDATE leads SET deleted_at = now() WHERE id = ${created.id}`;
     expect((await post(apiPost(b.key, lead({ phone: `0${n}` })))).status).toBe(201);
@@ -136,8 +141,8 @@ describe('POST /api/v1/leads', () => {
     expect(body).toMatchObject({ created: 2, duplicates: 2, rejected: 1, conflicts: 0 });
     expect(body.results.map((i: { status: string }) => i.status)).toEqual(['created', 'rejected', 'duplicate', 'created', 'duplicate']);
     expect(body.results[1].errors).toEqual([{ path: 'leads.1.email', message: 'Invalid email address' }]);
-    expect(body.results[2]).toMatchObject({ reason: 'email', id: body.results[0].id });
-    expect(body.results[4]).toMatchObject({ reason: 'phone', id: body.results[0].id });
+    expect(body.results[2]).toEqual({ index: 2, status: 'duplicate', reason: 'email', message: DUPLICATE_MESSAGE });
+    expect(body.results[4]).toEqual({ index: 4, status: 'duplicate', reason: 'phone', message: DUPLICATE_MESSAGE });
     // an array works as a batch too; all rejected → 422
     expect((await post(apiPost(a.key, [lead({ country: '' })]))).status).toBe(422);
   });
@@ -191,6 +196,38 @@ describe('POST /api/v1/leads', () => {
     expect(r.status).toBe(429);
     expect(Number(r.headers.get('retry-after'))).toBeGreaterThan(0);
     expect((await post(apiPost(b.key, lead()), limit)).status).toBe(201);
+  });
+});
+
+describe('wrong keys per address (issue 22)', () => {
+  test('failed key attempts are limited per address: then 429 even with a valid key; valid keys do not count; another address is unaffected', async () => {
+    const keyFailureLimit = { name: unique('kf'), max: 3, windowSeconds: 60 };
+    const ip = uniqueIp(), other = uniqueIp();
+    const go = (key: string | null, from = ip) => postLeads(sql, apiPost(key, lead()), { store, keyFailureLimit, ip: from });
+    // valid calls are taken back: they never use the allowance up
+    for (let i = 0; i < 4; i++) expect((await go(a.key)).status).toBe(201);
+    for (let i = 0; i < 3; i++) expect((await go(`ak_guess_${i}`)).status).toBe(401);
+    const refused = await go('ak_guess_4');
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    // the right key from that address is refused too until the window ends: guessing on is useless
+    expect((await go(a.key)).status).toBe(429);
+    expect((await getLeads(sql, apiGet(a.key), { store, keyFailureLimit, ip })).status).toBe(429);
+    expect((await go(a.key, other)).status).toBe(201);
+  });
+
+  test('the address comes from the header web/server.mjs sets when no address is given', async () => {
+    const keyFailureLimit = { name: unique('kf'), max: 1, windowSeconds: 60 };
+    const header = process.env.CLIENT_IP_HEADER;
+    process.env.CLIENT_IP_HEADER = 'x-broker-client-ip';
+    try {
+      const ip = uniqueIp();
+      const go = (key: string) => postLeads(sql, apiPost(key, lead(), { 'x-broker-client-ip': ip }), { store, keyFailureLimit });
+      expect((await go('ak_wrong')).status).toBe(401);
+      expect((await go('ak_wrong')).status).toBe(429);
+    } finally {
+      if (header === undefined) delete process.env.CLIENT_IP_HEADER; else process.env.CLIENT_IP_HEADER = header;
+    }
   });
 });
 

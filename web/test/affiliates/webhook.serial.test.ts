@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { encryptSecret, secretsKey } from '@broker/engine/contract/secrets';
 import { env } from '~/utils/env.server.ts';
 import { getSetting, setSetting } from '~/modules/settings/settings.server.ts';
-import { getLeads, postLeads } from '~/modules/affiliates/leads-api.server.ts';
+import { DUPLICATE_MESSAGE, getLeads, postLeads } from '~/modules/affiliates/leads-api.server.ts';
 import { postgresStore, testSql, unique } from '../helpers.ts';
 import { apiGet, apiPost, lead } from './support.ts';
 
@@ -32,7 +32,7 @@ describe('the leads webhook key', () => {
     const [row] = await sql`SELECT affiliate_id, is_live, "group" FROM leads WHERE id = ${id}`;
     expect(row).toEqual({ affiliate_id: null, is_live: true, group: 'sales' });
     // a duplicate never names a lead to the webhook (it is no affiliate's)
-    expect(await (await postLeads(sql, apiPost(webhookKey, lead({ email: l.email })), { store })).json()).toEqual({ status: 'duplicate', reason: 'email' });
+    expect(await (await postLeads(sql, apiPost(webhookKey, lead({ email: l.email })), { store })).json()).toEqual({ status: 'duplicate', reason: 'email', message: DUPLICATE_MESSAGE });
     expect((await getLeads(sql, apiGet(webhookKey), { store })).status).toBe(403);
   });
 

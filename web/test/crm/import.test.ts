@@ -9,6 +9,7 @@ import { get, settle, testSql, unique } from '../helpers.ts';
 import { uploadRequest, PDF } from '../uploads/fixtures.ts';
 import * as importRoute from '~/routes/admin.crm.lead-import.ts';
 import * as reportRoute from '~/routes/admin.crm.lead-import.$id.report.ts';
+import * as uploadRoute from '~/routes/uploads.$id.ts';
 import { claimImport, drainImports, queueImport, runImport, detectDelimiter } from '~/modules/crm/import.server.ts';
 import { receiveUploads } from '~/modules/uploads/uploads.server.ts';
 import { crmSupport, type Staff } from './support.ts';
@@ -167,6 +168,27 @@ describe('lead CSV import', () => {
     }
     expect((await settle(importRoute.loader({ request: get('/admin/crm/lead-import?id=abc', admin.cookie), params: {}, context: {} })) as Response).status).toBe(404);
     expect((await report(999_999_999)).status).toBe(404);
+  });
+
+  test('an import\'s progress, report and CSV file: its importer and admins only, never another manager (issue 22)', async () => {
+    const other = await staff(2);
+    const csv = `firstName,lastName,email,phone,country\nA,B,${unique('m')}@example.com,${mobile().national},GB\nBad,Row,not-an-email,${mobile().national},GB\n`;
+    const mine = await upload(csv, manager);
+    expect(mine.status).toBe(200);
+    await finished(mine.data.id);
+    // the importer and an admin see it; another manager gets 404 on the status and the report, as for a missing one
+    expect(await status(mine.data.id, manager)).toMatchObject({ id: mine.data.id, status: 'done' });
+    expect((await report(mine.data.id, manager)).text).toContain('not-an-email');
+    expect(await status(mine.data.id, admin)).toMatchObject({ id: mine.data.id });
+    expect((await report(mine.data.id, admin)).status).toBe(200);
+    expect((await status(mine.data.id, other)).httpStatus).toBe(404);
+    expect((await report(mine.data.id, other)).status).toBe(404);
+    // the uploaded file itself: the importer (its owner) and admins; not another manager
+    const [{ upload_id: uploadId }] = await sql`SELECT upload_id FROM lead_imports WHERE id = ${mine.data.id}`;
+    const openFile = async (who: Staff) => (await settle(uploadRoute.loader({ request: get(`/uploads/${uploadId}`, who.cookie), params: { id: String(uploadId) }, context: {} })) as Response).status;
+    expect(await openFile(manager)).toBe(200);
+    expect(await openFile(admin)).toBe(200);
+    expect(await openFile(other)).toBe(404);
   });
 
   test('an import whose process died after a batch is resumed from where it stopped, without double rows', async () => {

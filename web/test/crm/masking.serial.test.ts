@@ -44,6 +44,36 @@ describe('the agent masking switch', () => {
   });
 });
 
+describe('sorting by masked columns (issue 22)', () => {
+  test('a masked agent\'s sort by email or phone is ignored (by id instead): the order would tell the hidden values', async () => {
+    const agent = await staff(5);
+    const admin = await staff(1);
+    const tok = unique('ms');
+    // ids in one order, emails and phones in the opposite one
+    const ids: number[] = [];
+    for (const [e, p] of [['zz', '+49 151 9999 0003'], ['mm', '+49 151 5555 0002'], ['aa', '+49 151 1111 0001']]) {
+      ids.push(await lead(tok, { agent: agent.id, email: `${e}${uniqueEmail('srt').toLowerCase()}`, phone: p }));
+    }
+    const order = async (query: string, cookie: string) => ((await list(`/admin/crm/sales/all?search=${tok}&${query}`, cookie)).data.rows as { id: number }[]).map((r) => r.id);
+    const before = await getSetting(sql, 'showUserInfoAgent');
+    try {
+      await setSetting(db(), 'showUserInfoAgent', { enabled: 'off', revealSales: 'off', revealRetention: 'off' });
+      for (const sort of ['email', 'phone']) {
+        for (const dir of ['asc', 'desc']) {
+          expect(await order(`sort=${sort}&dir=${dir}`, agent.cookie), `${sort} ${dir}`).toEqual(await order(`sort=id&dir=${dir}`, agent.cookie));
+        }
+      }
+      // an admin (nothing masked) sorts by them
+      expect(await order('sort=email&dir=asc', admin.cookie)).toEqual([...ids].reverse());
+      // the switch on: the agent sees the values, and sorts by them
+      await setSetting(db(), 'showUserInfoAgent', { enabled: 'on', revealSales: 'off', revealRetention: 'off' });
+      expect(await order('sort=phone&dir=asc', agent.cookie)).toEqual([...ids].reverse());
+    } finally {
+      await setSetting(db(), 'showUserInfoAgent', before);
+    }
+  });
+});
+
 describe('Reveal', () => {
   test('only a role the broker allows reveals a contact of a lead in scope; each reveal is audited, refusals write nothing', async () => {
     const [agent, other, ret, admin] = await Promise.all([staff(5), staff(5), staff(6), staff(1)]);

@@ -82,3 +82,17 @@ describe('the phone button', () => {
     await waitFor(() => expect(toasts()).toEqual(['Call started successfully']));
   });
 });
+
+describe('masked columns (issue 22)', () => {
+  test('a masked agent is not offered a sort by email or phone; other columns still sort; an admin sorts them all', async () => {
+    stub(5);
+    const header = async (name: string) => (await screen.findAllByRole('columnheader')).find((h) => h.textContent?.startsWith(name))!;
+    expect(within(await header('Email')).queryByRole('button')).toBeNull();
+    expect(within(await header('Phone')).queryByRole('button')).toBeNull();
+    expect(within(await header('First Name')).getByRole('button')).toBeTruthy();
+    cleanup();
+    stub(1);
+    expect(within(await header('Email')).getByRole('button')).toBeTruthy();
+    expect(within(await header('Phone')).getByRole('button')).toBeTruthy();
+  });
+});

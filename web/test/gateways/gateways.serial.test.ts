@@ -192,6 +192,9 @@ describe('secrets', () => {
     expect(kept.key2).toBe(row.key2);
     expect(kept.is_active).toBe(false); // the switch left off
     expect((await gatewayConfig(sql, 'stripe'))?.key1).toBe(secret);
+    // the masked forms sent back unchanged keep them too (issue 22)
+    expect((await save(automatic, '/admin/gateways', { name: 'stripe', fee: '3', key1: '••••abcd', key2: '••••wxyz' })).body?.ok).toBe(true);
+    expect(await raw('stripe')).toMatchObject({ key1: row.key1, key2: row.key2 });
     await save(automatic, '/admin/gateways', { name: 'stripe', fee: '3', key1: 'sk_live_replaced_9876', key2: '' });
     expect((await gatewayConfig(sql, 'stripe'))).toMatchObject({ key1: 'sk_live_replaced_9876', key2: hook });
   });

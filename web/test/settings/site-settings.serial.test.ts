@@ -128,11 +128,19 @@ describe('site settings', () => {
     expect(json).not.toContain(hook);
     expect(json).not.toContain(row.value.secretKey); // nor the ciphertext
     const view = (await load()).body as unknown as { settings: { recaptchaSecret: { set: boolean; masked: string } } };
-    expect(view.settings.recaptchaSecret).toMatchObject({ set: true, masked: expect.stringMatching(/^reca•+ghij$/) });
+    // the last four characters only (issue 22)
+    expect(view.settings.recaptchaSecret).toMatchObject({ set: true, masked: '••••ghij' });
+    expect(json).not.toContain('reca•');
     const audit = JSON.stringify(await lastAudit());
     expect(audit).not.toContain(secret);
     expect(audit).not.toContain(hook);
-    expect(audit).toContain('reca');
+    expect(audit).toContain('••••ghij');
+    expect(audit).not.toContain('reca•');
+
+    // the masked forms sent back unchanged: the stored secrets stay
+    await saved302(valid({ recaptchaSiteKey: 'site-key-1', recaptchaSecret: '••••ghij', webhookApiKey: '••••3210' }));
+    expect((await sql`SELECT value FROM site_settings WHERE key = 'recaptcha'`)[0].value.secretKey).toBe(row.value.secretKey);
+    expect((await sql`SELECT value FROM site_settings WHERE key = 'webhookApiKeyLeads'`)[0].value.key).toBe(hookRow.value.key);
 
     // left empty: the stored secret stays as it was
     await saved302(valid({ recaptchaSiteKey: 'site-key-2' }));
@@ -140,6 +148,11 @@ describe('site settings', () => {
     // a refused form never echoes what was typed
     const refused = await answer(save(valid({ appName: '', recaptchaSecret: 'typed-secret-value-999' })));
     expect(JSON.stringify(refused.body)).not.toContain('typed-secret-value-999');
+    // a leads key shorter than 24 characters is refused and changes nothing (issue 22)
+    const short = await answer(save(valid({ webhookApiKey: 'short-key-12345' })));
+    expect(short.status).toBe(400);
+    expect(fieldErrors(short)).toMatchObject({ webhookApiKey: ['The leads API key must be at least 24 characters'] });
+    expect((await sql`SELECT value FROM site_settings WHERE key = 'webhookApiKeyLeads'`)[0].value.key).toBe(hookRow.value.key);
     // the remove box clears it
     await saved302(valid({ webhookApiKeyClear: 'on' }));
     expect((await getSetting(db(), 'webhookApiKeyLeads')).key).toBe('');

@@ -73,7 +73,11 @@ describe('who may read', () => {
     }
   });
 
-  test('staff by role per kind: proofs and lead files to admins and managers, KYC documents to admins only', async () => {
+  test('staff by role per kind: proofs to admins and managers, lead files to their importer and admins, KYC documents to admins only', async () => {
+    const otherManager = await createUser(sql, { roleId: 2 });
+    // a lead file: its importer (a manager, the owner) and admins; never another manager (issue 22)
+    expect((await open(files.leads.id, (await sessionFor(sql, otherManager.id)).cookie)).status).toBe(404);
+    expect((await open(files.leads.id, users[2].cookie)).status).toBe(200);
     for (const [role, expected] of [[1, 200], [2, 200], [4, 404], [5, 404], [6, 404]] as const) {
       for (const f of [files.proof, files.leads]) {
         expect((await open(f.id, users[role].cookie)).status, `role ${role} on ${f.kind}`).toBe(expected);

@@ -9,7 +9,8 @@ import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import type { CountryCode } from 'libphonenumber-js';
 import type { Sql } from '~/utils/db.server.ts';
-import { defaultStore, hitLimit, type Limit, type RateLimitStore } from '~/modules/auth/rate-limit.server.ts';
+import { defaultStore, forgiveSuccess, hitLimit, type Limit, type RateLimitStore } from '~/modules/auth/rate-limit.server.ts';
+import { clientIp } from '~/utils/request.server.ts';
 import { normEmail, phoneE164, resolveCountry } from '~/modules/crm/contact.server.ts';
 import { LeadInput } from '~/modules/crm/lead-input.server.ts';
 import { authenticateKey, keyFromRequest, type KeyOwner } from './keys.server.ts';
@@ -19,6 +20,13 @@ export const MAX_BODY_BYTES = 1_000_000;
 /** How long a client id's first answer is replayed. */
 export const IDEMPOTENCY_HOURS = 24;
 export const API_LIMIT: Limit = { name: 'api:leads', max: 120, windowSeconds: 60 };
+/**
+ * Failed key attempts per address (issue 22): every attempt is counted before the key is looked
+ * at (parallel guesses cannot slip past) and a valid key takes its count back, like sign-in.
+ */
+export const KEY_FAILURE_LIMIT: Limit = { name: 'api:leads-key-fail:ip', max: 20, windowSeconds: 15 * 60 };
+/** The one answer of a duplicate, whoever holds the contact (another affiliate, the broker, a client). */
+export const DUPLICATE_MESSAGE = 'This contact is already registered';
 
 export interface FieldError { path: string; message: string }
 const issues = (e: z.ZodError, prefix = ''): FieldError[] =>
@@ -28,7 +36,7 @@ const issues = (e: z.ZodError, prefix = ''): FieldError[] =>
 
 export type LeadResult =
   | { index: number; clientId?: string; status: 'created'; id: number }
-  | { index: number; clientId?: string; status: 'duplicate'; reason: 'email' | 'phone'; id?: number }
+  | { index: number; clientId?: string; status: 'duplicate'; reason: 'email' | 'phone'; message: string }
   | { index: number; clientId?: string; status: 'rejected'; errors: FieldError[] }
   | { index: number; clientId?: string; status: 'conflict'; message: string };
 
@@ -46,15 +54,29 @@ function canonical(v: unknown): string {
   return JSON.stringify(v);
 }
 
-export interface ApiOptions { store?: RateLimitStore; limit?: Limit }
+export interface ApiOptions {
+  store?: RateLimitStore; limit?: Limit; keyFailureLimit?: Limit;
+  /** the caller's address (default: the one web/server.mjs hands over; none: no per-address count) */
+  ip?: string | null;
+}
 
-/** Key, then rate limit: the owner, or the refusal to answer. */
+const tooMany = (retryAfter: number) => problem(429, 'Too many requests', { retryAfter }, { 'retry-after': String(retryAfter) });
+
+/** Key (failures limited per address), then rate limit: the owner, or the refusal to answer. */
 async function admit(sql: Sql, request: Request, opts: ApiOptions): Promise<KeyOwner | Response> {
+  const store = opts.store ?? (await defaultStore(sql));
+  const ip = opts.ip === undefined ? clientIp(request) : opts.ip;
+  const failures = opts.keyFailureLimit ?? KEY_FAILURE_LIMIT;
+  if (ip) {
+    const attempt = await hitLimit(store, failures, ip);
+    // over the limit: refused before the key is even looked at, so guessing on is useless
+    if (!attempt.allowed) return tooMany(attempt.retryAfterSeconds);
+  }
   const owner = await authenticateKey(sql, keyFromRequest(request));
   if (!owner) return problem(401, 'A valid API key is required (Authorization: Bearer <key> or X-API-Key)', {}, { 'www-authenticate': 'Bearer realm="leads"' });
-  const store = opts.store ?? (await defaultStore(sql));
+  if (ip) await forgiveSuccess(store, [[failures, ip]], []);
   const hit = await hitLimit(store, opts.limit ?? API_LIMIT, owner.kind === 'broker' ? 'broker' : `key:${owner.keyId}`);
-  if (!hit.allowed) return problem(429, 'Too many requests', { retryAfter: hit.retryAfterSeconds }, { 'retry-after': String(hit.retryAfterSeconds) });
+  if (!hit.allowed) return tooMany(hit.retryAfterSeconds);
   return owner;
 }
 
@@ -155,9 +177,8 @@ export async function postLeads(sql: Sql, request: Request, opts: ApiOptions = {
         (SELECT id, affiliate_id, 'phone' AS reason FROM leads WHERE phone_e164 = ${x.phone} AND deleted_at IS NULL ORDER BY id LIMIT 1)`;
       let result: LeadResult;
       if (dup.length) {
-        const d = dup[0];
-        const mine = affiliateId !== null && d.affiliate_id !== null && Number(d.affiliate_id) === affiliateId;
-        result = { ...base, status: 'duplicate', reason: d.reason, ...(mine ? { id: Number(d.id) } : {}) };
+        // one neutral answer: nothing tells whose contact it is (this affiliate's, another's, the broker's or a client's)
+        result = { ...base, status: 'duplicate', reason: dup[0].reason, message: DUPLICATE_MESSAGE };
       } else {
         const v = x.input;
         const [row] = await t`

@@ -1,5 +1,5 @@
 // The OpenAPI 3 description of the leads API (served at /api/v1/openapi.json, shown at /api/v1/docs).
-import { API_LIMIT, MAX_BATCH } from './leads-api.server.ts';
+import { API_LIMIT, DUPLICATE_MESSAGE, KEY_FAILURE_LIMIT, MAX_BATCH } from './leads-api.server.ts';
 
 const str = (description: string, extra: Record<string, unknown> = {}) => ({ type: 'string', description, ...extra });
 const error = { type: 'object', properties: { error: str('What went wrong'), errors: { type: 'array', items: { $ref: '#/components/schemas/FieldError' } } }, required: ['error'] };
@@ -15,9 +15,10 @@ export function openApiDocument(serverUrl = '/') {
         '(`Authorization: Bearer <key>` or `X-API-Key: <key>`); generating a new key revokes the old one at once.',
         'Cookies are never accepted here. The broker\'s landing pages use the leads webhook key of the site settings the same way.',
         `Each key may make ${API_LIMIT.max} calls per ${API_LIMIT.windowSeconds} seconds; beyond that the answer is 429 with Retry-After (seconds).`,
+        `An address that sends ${KEY_FAILURE_LIMIT.max} wrong keys within ${KEY_FAILURE_LIMIT.windowSeconds / 60} minutes is answered 429 until the window ends.`,
         'A lead is a duplicate when a live lead has the same email (trimmed, lower-cased) or the same phone in E.164',
         '(read with the lead\'s country as the default region: "+44 7700 900123", "07700 900123" with GB and "0044 7700 900123" are one phone).',
-        'A duplicate names the existing lead\'s id only when that lead is yours.',
+        `A duplicate is answered the same whoever holds the contact: "${DUPLICATE_MESSAGE}", with no id.`,
         'Retries are safe: send an `Idempotency-Key` header (the same key and body replays the first answer; the same key with another body is 409),',
         'or a `clientId` per lead (the same clientId and lead replays its result; with another lead the item is a conflict).',
       ].join(' '),
@@ -47,7 +48,7 @@ export function openApiDocument(serverUrl = '/') {
             413: { description: 'The body is larger than 1 MB', content: { 'application/json': { schema: error } } },
             415: { description: 'The body is not application/json', content: { 'application/json': { schema: error } } },
             422: { description: 'Invalid fields: each with its path (e.g. "email", or "leads.3.phone" in a batch) and message', content: { 'application/json': { schema: error } } },
-            429: { description: 'Too many calls with this key; retry after the Retry-After header\'s seconds', headers: { 'Retry-After': { schema: { type: 'integer' } } }, content: { 'application/json': { schema: error } } },
+            429: { description: 'Too many calls with this key, or too many wrong keys from this address; retry after the Retry-After header\'s seconds', headers: { 'Retry-After': { schema: { type: 'integer' } } }, content: { 'application/json': { schema: error } } },
           },
         },
         get: {
@@ -93,8 +94,8 @@ export function openApiDocument(serverUrl = '/') {
         FieldError: { type: 'object', required: ['path', 'message'], properties: { path: str('The field, e.g. email or leads.2.phone'), message: str('Why it was refused') } },
         Created: { type: 'object', required: ['status', 'id'], properties: { status: { type: 'string', enum: ['created'] }, id: { type: 'integer' }, clientId: { type: 'string' } } },
         Duplicate: {
-          type: 'object', required: ['status', 'reason'],
-          properties: { status: { type: 'string', enum: ['duplicate'] }, reason: { type: 'string', enum: ['email', 'phone'], description: 'same email, or same phone' }, id: { type: 'integer', description: 'The existing lead, only when it is yours' }, clientId: { type: 'string' } },
+          type: 'object', required: ['status', 'reason', 'message'],
+          properties: { status: { type: 'string', enum: ['duplicate'] }, reason: { type: 'string', enum: ['email', 'phone'], description: 'same email, or same phone' }, message: { type: 'string', enum: [DUPLICATE_MESSAGE] }, clientId: { type: 'string' } },
         },
         BatchItem: {
           type: 'object', required: ['index', 'status'],

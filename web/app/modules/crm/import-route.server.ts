@@ -1,12 +1,13 @@
 // The routes of the CSV lead import: the upload (through the upload service, kind lead_csv), the
 // status the page polls, and the report of rejected rows. The role comes from the permission map
-// (requireAccess: /admin/crm/ is admins and managers) and the upload kind's policy again.
+// (requireAccess: /admin/crm/ is admins and managers) and the upload kind's policy again; an
+// import's progress and report are its importer's and the admins' only (issue 22).
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node';
 import { db } from '~/utils/db.server.ts';
 import { clientIp } from '~/utils/request.server.ts';
 import { requireAccess } from '~/modules/auth/guards.server.ts';
 import { discardUploads, receiveUploads } from '~/modules/uploads/uploads.server.ts';
-import { importStatus, kickImports, latestImport, queueImport, reportStream } from './import.server.ts';
+import { importStatus, kickImports, latestImport, queueImport, reportableImport, reportStream } from './import.server.ts';
 
 const ID = /^[1-9][0-9]{0,15}$/;
 const MANAGES = new Set([1, 2]);
@@ -34,7 +35,8 @@ export async function importLoader({ request, context }: LoaderFunctionArgs) {
   if (!MANAGES.has(s.user.roleId)) throw new Response('Forbidden', { status: 403 });
   const id = new URL(request.url).searchParams.get('id');
   if (id !== null && !ID.test(id)) throw new Response('Not Found', { status: 404 });
-  const status = id === null ? await latestImport(sql, s.user.id) : await importStatus(sql, Number(id));
+  // another manager's import is not there for this one: the importer and admins only
+  const status = id === null ? await latestImport(sql, s.user.id) : await importStatus(sql, Number(id), { id: s.user.id, roleId: s.user.roleId });
   if (id !== null && !status) throw new Response('Not Found', { status: 404 });
   return data({ status }, { headers: { 'cache-control': 'no-store' } });
 }
@@ -44,9 +46,10 @@ export async function importReport({ request, context, params }: LoaderFunctionA
   const s = await requireAccess(request, sql, context);
   if (!MANAGES.has(s.user.roleId)) throw new Response('Forbidden', { status: 403 });
   if (!ID.test(params.id ?? '')) throw new Response('Not Found', { status: 404 });
-  const [job] = await sql`SELECT id, header FROM lead_imports WHERE id = ${Number(params.id)}`;
+  // the rejected rows carry the leads' contacts: the importer and admins only, 404 for anyone else
+  const job = await reportableImport(sql, Number(params.id), { id: s.user.id, roleId: s.user.roleId });
   if (!job) throw new Response('Not Found', { status: 404 });
-  return new Response(reportStream(sql, Number(job.id), (job.header as string[]) ?? []), {
+  return new Response(reportStream(sql, job.id, job.header), {
     headers: {
       'content-type': 'text/csv; charset=utf-8', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff',
       'content-disposition': `attachment; filename="lead-import-${job.id}-report.csv"`,

@@ -110,10 +110,14 @@ export async function queueImport(sql: Sql, caller: { id: number }, upload: { id
   });
 }
 
-/** An import's state, for its owner or any admin/manager (the callers the route admits). */
-export async function importStatus(sql: Sql, id: number): Promise<ImportStatus | null> {
+/** Who may see an import, its progress and its report of rejected rows: the importer and admins only (issue 22). */
+export interface ImportViewer { id: number; roleId: number }
+
+/** An import's state; with `viewer`, only when that user imported it or is an admin (else null, like a missing one). */
+export async function importStatus(sql: Sql, id: number, viewer?: ImportViewer): Promise<ImportStatus | null> {
   const [r] = await sql`
-    SELECT i.*, u.original_name FROM lead_imports i JOIN uploads u ON u.id = i.upload_id WHERE i.id = ${id}`;
+    SELECT i.*, u.original_name FROM lead_imports i JOIN uploads u ON u.id = i.upload_id
+     WHERE i.id = ${id} ${viewer ? sql`AND (i.created_by = ${viewer.id} OR ${viewer.roleId} = 1)` : sql``}`;
   if (!r) return null;
   const iso = (d: unknown) => (d ? (d as Date).toISOString() : null);
   return {
@@ -125,6 +129,12 @@ export async function importStatus(sql: Sql, id: number): Promise<ImportStatus |
 export async function latestImport(sql: Sql, userId: number): Promise<ImportStatus | null> {
   const [r] = await sql`SELECT id FROM lead_imports WHERE created_by = ${userId} ORDER BY id DESC LIMIT 1`;
   return r ? importStatus(sql, Number(r.id)) : null;
+}
+
+/** The import's header for its report, when `viewer` may read it (the importer, an admin); else null. */
+export async function reportableImport(sql: Sql, id: number, viewer: ImportViewer): Promise<{ id: number; header: string[] } | null> {
+  const [job] = await sql`SELECT id, header FROM lead_imports WHERE id = ${id} AND (created_by = ${viewer.id} OR ${viewer.roleId} = 1)`;
+  return job ? { id: Number(job.id), header: (job.header as string[]) ?? [] } : null;
 }
 
 // ------------------------------------------------------------------ the job

@@ -17,7 +17,7 @@ import type { Reply } from '~/components/ui/forms.ts';
 import { useFormat } from '~/components/ui/format.ts';
 import { ProgressBar } from '~/components/ui/progress-bar.tsx';
 import { AddLeadSchema, ConvertLeadSchema, EditLeadSchema, NoteSchema } from './schemas.ts';
-import { EXACT_COUNT_LIMIT, MAX_DEPTH, SCREENS, moveAllowed, moveLabel, type LeadGroup, type ScreenKey } from './screens.ts';
+import { EXACT_COUNT_LIMIT, MASKED_SORTS, MAX_DEPTH, SCREENS, moveAllowed, moveLabel, type LeadGroup, type ScreenKey } from './screens.ts';
 import type { LeadRow } from './leads.server.ts';
 import type { LeadsLoader, NoteRow } from './route.server.ts';
 import { ImportCsv } from './import-panel.tsx';
@@ -163,6 +163,8 @@ function LeadTable({ data }: { data: ListData }) {
       { id: 'ftdAt', header: t('FTD At'), cell: ({ row: { original: o } }) => date(o.ftdAt) },
       { id: 'affiliator', header: t('Affiliator'), cell: ({ row: { original: o } }) => (o.affiliateId ? `${o.affiliateName ?? ''} (#${o.affiliateId})` : '—') },
     ];
+    // a masked agent's masked columns do not sort: the order would tell what the mask hides
+    if (data.masked) for (const c of all) if (MASKED_SORTS.includes(c.id as never)) c.enableSorting = false;
     // a screen that shows some columns (the affiliate's own list) keeps those and the actions
     const shown = screen.columns;
     return shown ? all.filter((c) => c.id === 'actions' || shown.includes(c.id as never)) : all;

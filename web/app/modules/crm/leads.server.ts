@@ -15,7 +15,7 @@ import { maskEmail, maskPhone, MASKED_ROLES } from '~/utils/mask.ts';
 import { trackProgress, type ProgressTracker } from '~/utils/statement-progress.server.ts';
 import { leadPhoneE164 } from './contact.server.ts';
 import {
-  EXACT_COUNT_LIMIT, MAX_DEPTH, SORT_COLUMNS, moveAllowed, sourceGroups,
+  EXACT_COUNT_LIMIT, MASKED_SORTS, MAX_DEPTH, SORT_COLUMNS, moveAllowed, sourceGroups,
   type LeadGroup, type Screen, type SortKey,
 } from './screens.ts';
 
@@ -263,9 +263,11 @@ function pageRows(sql: Sql, ids: number[]) {
  * rows read with their people and status colour (no N+1). Pages reach MAX_DEPTH rows deep
  * (bounded pagination): a deeper page is answered with the last page within it.
  */
-export async function listLeads(sql: Sql, ctx: ListContext, q: LeadListQuery, opts: { exactCountLimit?: number } = {}): Promise<{
+export async function listLeads(sql: Sql, ctx: ListContext, asked: LeadListQuery, opts: { exactCountLimit?: number } = {}): Promise<{
   rows: LeadRow[]; total: number; estimated: boolean; bounded: boolean; offset: number;
 }> {
+  // a masked caller's sort by a masked column is ignored (the order would tell the hidden values): by id instead
+  const q: LeadListQuery = ctx.masked && MASKED_SORTS.includes(asked.sort) ? { ...asked, sort: 'id' } : asked;
   const resolved = await resolveScope(sql, ctx.caller);
   if (!resolved) return { rows: [], total: 0, estimated: false, bounded: false, offset: 0 };
   const cond = leadCondition(sql, ctx, q, resolved);

@@ -93,6 +93,12 @@ export const SORT_COLUMNS = {
 } as const;
 export type SortKey = keyof typeof SORT_COLUMNS;
 export const SORTABLE = Object.keys(SORT_COLUMNS) as SortKey[];
+/**
+ * The columns a masked agent sees masked (email, phone): they do not sort for that agent, since the
+ * order alone would tell the hidden values (issue 22). The server ignores such a sort (listLeads)
+ * and the table does not offer it.
+ */
+export const MASKED_SORTS: readonly SortKey[] = ['email', 'phone'];
 
 /** Above this many matching leads the total is PostgreSQL's estimate (the page says so). */
 export const EXACT_COUNT_LIMIT = 5_000;

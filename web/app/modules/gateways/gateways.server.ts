@@ -4,7 +4,7 @@
 // with SECRETS_KEY (engine/src/contract/secrets.ts) before they reach the table, and leave this
 // module only masked ('••••abcd') or through gatewayConfig, which runs on the server only.
 import { data, type ActionFunctionArgs, type AppLoadContext, type LoaderFunctionArgs } from '@remix-run/node';
-import { decryptSecret, encryptSecret, secretsKey } from '@broker/engine/contract/secrets';
+import { decryptSecret, encryptSecret, isMaskedSecret, maskSecret, secretsKey } from '@broker/engine/contract/secrets';
 import { db, type Sql } from '~/utils/db.server.ts';
 import { env } from '~/utils/env.server.ts';
 import { clientIp } from '~/utils/request.server.ts';
@@ -25,11 +25,8 @@ import {
 
 const key = () => secretsKey(env().SECRETS_KEY);
 
-/** How a secret is shown: its last four characters at most, never more. */
-export function maskSecret(plain: string | null | undefined): string {
-  if (!plain) return '';
-  return plain.length >= 12 ? `••••${plain.slice(-4)}` : '••••';
-}
+/** How a secret is shown: its last four characters at most, never more (contract/secrets.ts). */
+export { maskSecret };
 
 /** A stored secret in clear, or null when none is stored; a value SECRETS_KEY cannot open is an error. */
 function reveal(stored: unknown): string | null {
@@ -111,7 +108,8 @@ export async function saveGateway(
     for (const f of spec.fields) {
       const v = input[f.key] ?? null;
       if (f.secret) {
-        if (v !== null) set[f.key] = encryptSecret(v, key());
+        // the masked form sent back unchanged keeps the stored secret
+        if (v !== null && !isMaskedSecret(v)) set[f.key] = encryptSecret(v, key());
       } else set[f.key] = v;
     }
     if (spec.fee && input.fee !== undefined) set.fee = input.fee;

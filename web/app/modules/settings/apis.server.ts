@@ -2,7 +2,7 @@
 // card with its audit row (secrets masked) in one transaction. The row's trigger NOTIFYs
 // engine_cache { kind: 'provider' } and the engine restarts that provider's adapter with the new
 // key (engine/src/feed/providers/manager.ts), without a restart.
-import { decryptSecret, encryptSecret, maskSecret, secretsKey } from '@broker/engine/contract/secrets';
+import { decryptSecret, encryptSecret, isMaskedSecret, maskSecret, secretsKey } from '@broker/engine/contract/secrets';
 import type { Sql } from '~/utils/db.server.ts';
 import { env } from '~/utils/env.server.ts';
 import { audit } from '~/modules/audit/audit.server.ts';
@@ -64,7 +64,8 @@ export async function saveApiCard(sql: Sql, input: ApiInput, who: { actorId: num
     for (const f of API_FIELDS[k]) {
       const typed = input[f.name];
       if (f.secret) {
-        if (typed) next[f.name] = encryptSecret(typed, key());
+        // the masked form sent back unchanged keeps the stored secret
+        if (typed && !isMaskedSecret(typed)) next[f.name] = encryptSecret(typed, key());
         else if (clear) next[f.name] = null;
         // a required key: typed now or stored before (and not being removed)
         if (f.required && !next[f.name] && !clear) return { ok: false, status: 400, message: 'required', field: f.name };

@@ -3,7 +3,7 @@
 // secret, the leads webhook key) are stored encrypted with SECRETS_KEY (contract/secrets.ts),
 // shown masked, and audited masked. Every web process drops its copy of site_settings on the
 // trigger's NOTIFY (live-cache), this one at once: a change shows on the next request everywhere.
-import { decryptSecret, encryptSecret, maskSecret, secretsKey } from '@broker/engine/contract/secrets';
+import { decryptSecret, encryptSecret, isMaskedSecret, maskSecret, secretsKey } from '@broker/engine/contract/secrets';
 import type { Sql } from '~/utils/db.server.ts';
 import { env } from '~/utils/env.server.ts';
 import { invalidateCached } from '~/utils/live-cache.server.ts';
@@ -79,7 +79,9 @@ export async function saveSiteSettings(sql: Sql, input: SiteSettingsInput, files
       return [k, p.success ? p.data : settingsDefaults[k]];
     })) as All;
 
-    const newSecret = (typed: string, clear: boolean, current: string) => (typed ? encryptSecret(typed, key()) : clear ? '' : current);
+    // empty, or the masked form sent back unchanged, keeps the stored secret
+    const newSecret = (typed: string, clear: boolean, current: string) =>
+      (typed && !isMaskedSecret(typed) ? encryptSecret(typed, key()) : clear ? '' : current);
     const recaptchaSecret = newSecret(input.recaptchaSecret, input.recaptchaSecretClear === 'on', before.recaptcha.secretKey);
     if (sw.recaptchaEnabled && (!input.recaptchaSiteKey || !recaptchaSecret)) {
       return { ok: false, status: 400, message: 'Recaptcha needs the client key and the secret key', field: input.recaptchaSiteKey ? 'recaptchaSecret' : 'recaptchaSiteKey' };

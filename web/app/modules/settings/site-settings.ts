@@ -45,6 +45,8 @@ export function currencyList(raw: string): string[] {
 }
 
 const MONEY = /^\d{1,12}(\.\d{1,8})?$/;
+/** The broker's leads webhook key is a bearer secret: shorter ones are refused when saved (issue 22). */
+export const LEADS_KEY_MIN_LENGTH = 24;
 const text = (max: number) => z.string().trim().max(max, 'Too long').optional().transform((v) => v ?? '');
 const box = z.literal('on').optional();
 
@@ -66,7 +68,9 @@ export const SiteSettingsSchema = z.object({
   recaptchaSecretClear: box,
   whatsapp: z.string().trim().max(30, 'Too long').optional().transform((v) => v ?? '')
     .refine((v) => v === '' || /^\+?[\d\s()-]{5,}$/.test(v), 'Enter a phone number with digits only'),
-  webhookApiKey: text(200),
+  // empty keeps the stored key, and so does its masked form ('••••abcd') sent back unchanged
+  webhookApiKey: text(200).refine((v) => v === '' || v.startsWith('••••') || v.length >= LEADS_KEY_MIN_LENGTH,
+    'The leads API key must be at least 24 characters'),
   webhookApiKeyClear: box,
   logoClear: box,
   faviconClear: box,

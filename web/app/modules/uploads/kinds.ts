@@ -49,8 +49,9 @@ export const UPLOAD_KINDS = {
   qr_code: { types: PICTURE, maxBytes: 1 * MiB, upload: ADMIN, read: 'public' },
   gateway_logo: { types: PICTURE, maxBytes: 1 * MiB, upload: ADMIN, read: 'public' },
   external_payment_logo: { types: PICTURE, maxBytes: 1 * MiB, upload: ADMIN, read: 'public' },
-  // lead imports: the people who import leads
-  lead_csv: { types: ['csv'], maxBytes: 20 * MiB, upload: ADMIN_MANAGER, read: ADMIN_MANAGER },
+  // lead imports: admins and managers import; the file (every lead's contacts) is read by its
+  // importer (the owner) and admins only, never by another manager (issue 22)
+  lead_csv: { types: ['csv'], maxBytes: 20 * MiB, upload: ADMIN_MANAGER, read: ADMIN },
 } as const satisfies Record<string, KindPolicy>;
 
 export type UploadKind = keyof typeof UPLOAD_KINDS;
