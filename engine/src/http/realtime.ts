@@ -11,41 +11,49 @@ import { requireSecret } from './internal.ts';
 
 /**
  * How often the sessions of open streams are marked as seen (web's online dot:
- * web/app/modules/customers/online.server.ts); PRESENCE_TOUCH_MS overrides it (tests).
+ * web/app/modules/customers/online.server.ts) and checked still live (PostgreSQL's
+ * session_live, the rule web's findSession reads): a stream whose session ended (signed out,
+ * revoked, its user deactivated, a login-as whose staff member lost the right to it) is closed.
+ * PRESENCE_TOUCH_MS overrides it (tests).
  */
 export const presenceTouchMs = () => Number(process.env.PRESENCE_TOUCH_MS) || 60_000;
 
 /** GET /v1/stream: a core's (ENGINE_ROLE all or core) and a gateway's (ENGINE_ROLE=gateway). */
 export function streamRoutes(hub: Hub, sql: Sql, secret: string) {
-  // session id → streams open on this process; their sessions are touched once a minute, so a
-  // user who keeps a page open shows online in the back-office without making requests
-  const open = new Map<number, number>();
+  // session id → the streams open on this process (each one's closer)
+  const open = new Map<number, Set<AbortController>>();
   const touch = setInterval(() => {
     if (!open.size) return;
+    const ids = [...open.keys()];
     sql`UPDATE sessions SET last_seen_at = now()
-         WHERE id IN ${sql([...open.keys()])} AND revoked_at IS NULL AND last_seen_at < now() - interval '30 seconds'`
+         WHERE id IN ${sql(ids)} AND revoked_at IS NULL AND last_seen_at < now() - interval '30 seconds'`
       .catch((e) => console.error('[realtime] presence touch failed', e));
+    sql<{ id: string }[]>`SELECT id FROM unnest(${ids.map(String)}::bigint[]) AS id WHERE NOT session_live(id, NULL)`
+      .then((ended) => {
+        for (const { id } of ended) for (const stream of open.get(Number(id)) ?? []) stream.abort();
+      })
+      .catch((e) => console.error('[realtime] session check failed', e));
   }, presenceTouchMs());
   (touch as { unref?: () => void }).unref?.();
   const opened = (sid: number) => {
-    open.set(sid, (open.get(sid) ?? 0) + 1);
-    let done = false;
-    return () => {
-      if (done) return;
-      done = true;
-      const n = (open.get(sid) ?? 1) - 1;
-      if (n > 0) open.set(sid, n);
-      else open.delete(sid);
+    const stream = new AbortController();
+    let set = open.get(sid);
+    if (!set) open.set(sid, (set = new Set()));
+    set.add(stream);
+    const closed = () => {
+      const streams = open.get(sid);
+      if (!streams?.delete(stream)) return;
+      if (streams.size === 0) open.delete(sid);
     };
+    return { signal: stream.signal, closed };
   };
   return new Elysia()
     .get('/stream', async ({ query, headers }) => {
       const claims = verifyTicket(secret, query.ticket);
       if (!claims) throw new HttpError(401, 'Invalid or expired ticket');
+      // the session named by the ticket, still live by the one rule (session_live, as web reads it)
       const [live] = await sql`
-        SELECT 1 FROM sessions s JOIN users u ON u.id = s.user_id
-         WHERE s.id = ${claims.sid} AND s.user_id = ${claims.uid} AND s.revoked_at IS NULL
-           AND s.expires_at > now() AND u.deleted_at IS NULL AND u.is_active`;
+        SELECT 1 FROM sessions s WHERE s.id = ${claims.sid} AND s.user_id = ${claims.uid} AND session_live(s.id, NULL)`;
       if (!live) throw new HttpError(401, 'Session is not live');
       // a tracking ticket names a live customer (role 3), never a staff member
       if (claims.trk !== undefined) {
@@ -56,7 +64,8 @@ export function streamRoutes(hub: Hub, sql: Sql, secret: string) {
       const denied = topics.find((tp) => !maySubscribe(claims, tp));
       if (denied) throw new HttpError(403, `Not allowed to subscribe to ${denied}`);
       const lastEventId = headers['last-event-id'] ?? query.lastEventId;
-      return new Response(hub.open(claims.uid, topics, lastEventId, opened(claims.sid)), {
+      const stream = opened(claims.sid);
+      return new Response(hub.open(claims.uid, topics, lastEventId, stream.closed, stream.signal), {
         headers: {
           'content-type': 'text/event-stream', 'cache-control': 'no-cache, no-transform',
           connection: 'keep-alive', 'x-accel-buffering': 'no',

@@ -88,9 +88,14 @@ export class Hub {
     }
   }
 
-  /** Open a stream for verified claims and allowed topics; `lastEventId` resumes user events. */
-  open(userId: number, topics: string[], lastEventId?: string, onClose?: () => void): ReadableStream<Uint8Array> {
+  /**
+   * Open a stream for verified claims and allowed topics; `lastEventId` resumes user events;
+   * `signal` closes it from outside.
+   */
+  open(userId: number, topics: string[], lastEventId?: string, onClose?: () => void, signal?: AbortSignal): ReadableStream<Uint8Array> {
     let client: Client | undefined;
+    // the caller ends the stream (its session ended): closed as a client that went away
+    signal?.addEventListener('abort', () => { if (client) this.drop(client); }, { once: true });
     // A direct stream (Bun): pull() runs once when the response starts and stays pending while
     // the stream is open; writes go straight to the connection, and one that does not fit
     // returns a promise (the client is behind) instead of growing a queue per client.

@@ -10,6 +10,7 @@ import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { env } from '~/utils/env.server.ts';
 import { findSession, SESSION_COOKIE } from '~/modules/auth/session.server.ts';
+import { routeAccess, type RoleId } from '~/modules/auth/permissions.ts';
 import { startImpersonation } from '~/modules/auth/impersonation.server.ts';
 import { changePassword } from '~/modules/auth/security.server.ts';
 import { deleteUser, editUser } from '~/modules/users/users.server.ts';
@@ -120,6 +121,17 @@ describe('a login-as session ends with the staff member\'s right to it', () => {
     // given back, the session is the staff member's again: the rule is read on every request
     await sql`UPDATE users SET role_id = 2 WHERE id = ${a.staff.id}`;
     expect(await findSession(sql, a.token)).not.toBeNull();
+  });
+
+  test('the roles whose login-as session lives are the permission map\'s login-as roles (the SQL rule and the map agree)', async () => {
+    const allowed = routeAccess('/admin/customers/login-as/:id').roles;
+    for (const roleId of [1, 2, 4, 5, 6] as RoleId[]) {
+      const staff = await createUser(sql, { roleId });
+      const customer = await createUser(sql, { roleId: 3 });
+      await sql`INSERT INTO leads (email, user_id, agent_id, ret_id) VALUES (${customer.email}, ${customer.id}, ${staff.id}, ${staff.id})`;
+      const s = await sessionFor(sql, customer.id, { impersonatorId: staff.id });
+      expect(!!(await findSession(sql, s.token)), `role ${roleId}`).toBe(allowed !== 'public' && allowed.includes(roleId));
+    }
   });
 
   test('the customer leaves the retention agent\'s scope', async () => {

@@ -5,6 +5,7 @@ import type { Sql } from '~/utils/db.server.ts';
 import { env } from '~/utils/env.server.ts';
 import { isIP } from 'node:net';
 import { newToken, sha256 } from './tokens.server.ts';
+import { routeAccess, type RoleId } from './permissions.ts';
 
 export const SESSION_COOKIE = '__session';
 export const REMEMBER_SECONDS = 30 * 24 * 60 * 60;
@@ -24,12 +25,12 @@ export interface SessionUser {
 }
 
 /**
- * The roles that may sign in as a customer (the customer edit page's Login as button): admins,
- * managers and retention agents (docs/specs.md#customer-records). Re-exported by
- * impersonation.server.ts; defined here because findSession ends a login-as session whose staff
- * member no longer holds one of them.
+ * The roles that may log in as a customer: the permission map's entry for the login-as route.
+ * Re-exported by impersonation.server.ts. The SQL rule of a live session (`session_live`,
+ * migrations/1733290000000_session-live.sql) ends a login-as session whose staff member no longer
+ * holds one of them; web/test/auth/login-as.test.ts holds the two together.
  */
-export const LOGIN_AS_ROLES = [1, 2, 6] as const;
+export const LOGIN_AS_ROLES = routeAccess('/admin/customers/login-as/:id').roles as readonly RoleId[];
 
 export interface CurrentSession {
   sessionId: number;
@@ -102,7 +103,8 @@ export async function createSession(sql: Sql, s: NewSession): Promise<{ token: s
  * role of LOGIN_AS_ROLES, the customer still in their scope (the rule of guards.server.ts
  * customerVisibleTo: admins and managers any customer, a retention agent the customers whose lead
  * has them as retention agent), and the staff session that opened it not revoked (a password
- * change or a sign-out there ends it). One indexed lookup in the same query.
+ * change or a sign-out there ends it). The rule is the SQL function session_live, which the
+ * engine's streams read too. One indexed lookup.
  */
 export async function findSession(sql: Sql, token: string | undefined, ip?: string | null): Promise<CurrentSession | null> {
   if (!token || token.length > 200) return null;
@@ -114,16 +116,7 @@ export async function findSession(sql: Sql, token: string | undefined, ip?: stri
            EXISTS (SELECT 1 FROM user_two_factor t WHERE t.user_id = u.id AND t.enabled_at IS NOT NULL) AS two_factor
       FROM sessions s JOIN users u ON u.id = s.user_id
       LEFT JOIN users i ON i.id = s.impersonator_id
-     WHERE s.token_hash = ${sha256(token)} AND s.revoked_at IS NULL AND s.expires_at > now()
-       AND u.deleted_at IS NULL AND u.is_active
-       AND (s.impersonator_id IS NULL
-            OR (i.deleted_at IS NULL AND i.is_active AND i.role_id IN ${sql(LOGIN_AS_ROLES as unknown as number[])} AND u.role_id = 3
-                AND (i.role_id IN (1, 2) OR EXISTS (SELECT 1 FROM leads l WHERE l.user_id = u.id AND l.ret_id = i.id))
-                AND (s.parent_id IS NULL OR EXISTS (SELECT 1 FROM sessions p WHERE p.id = s.parent_id AND p.revoked_at IS NULL))))
-       AND ((s.impersonator_id IS NULL AND u.role_id = 3)
-            OR NOT EXISTS (SELECT 1 FROM user_ip_whitelist w WHERE w.user_id = coalesce(s.impersonator_id, s.user_id))
-            OR EXISTS (SELECT 1 FROM user_ip_whitelist w WHERE w.user_id = coalesce(s.impersonator_id, s.user_id)
-                          AND coalesce(${requestIp}::inet, s.ip) <<= w.ip_address))`;
+     WHERE s.token_hash = ${sha256(token)} AND session_live(s.id, ${requestIp}::inet)`;
   if (!row) return null;
   // sliding expiry and presence (modules/customers/online.server.ts), written at most once a
   // minute per session: one statement, and none when a concurrent request already did it
