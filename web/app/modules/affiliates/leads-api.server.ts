@@ -11,6 +11,7 @@ import type { CountryCode } from 'libphonenumber-js';
 import type { Sql } from '~/utils/db.server.ts';
 import { defaultStore, forgiveSuccess, hitLimit, type Limit, type RateLimitStore } from '~/modules/auth/rate-limit.server.ts';
 import { clientIp } from '~/utils/request.server.ts';
+import { BodyTooLarge, readTextCapped } from '~/utils/body-limit.server.ts';
 import { normEmail, phoneE164, resolveCountry } from '~/modules/crm/contact.server.ts';
 import { LeadInput } from '~/modules/crm/lead-input.server.ts';
 import { authenticateKey, keyFromRequest, type KeyOwner } from './keys.server.ts';
@@ -83,23 +84,13 @@ async function admit(sql: Sql, request: Request, opts: ApiOptions): Promise<KeyO
 async function readBody(request: Request): Promise<{ text: string } | Response> {
   const type = request.headers.get('content-type') ?? '';
   if (!/^application\/json\b/i.test(type)) return problem(415, 'The body must be JSON (Content-Type: application/json)');
-  const declared = Number(request.headers.get('content-length') ?? '0');
-  if (declared > MAX_BODY_BYTES) return problem(413, `The body exceeds ${MAX_BODY_BYTES} bytes`);
   // read up to the cap and no further (a chunked body has no length to check first)
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  const reader = request.body?.getReader();
-  while (reader) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > MAX_BODY_BYTES) {
-      await reader.cancel().catch(() => {});
-      return problem(413, `The body exceeds ${MAX_BODY_BYTES} bytes`);
-    }
-    chunks.push(value);
+  try {
+    return { text: await readTextCapped(request, MAX_BODY_BYTES) };
+  } catch (e) {
+    if (e instanceof BodyTooLarge) return problem(413, `The body exceeds ${MAX_BODY_BYTES} bytes`);
+    throw e;
   }
-  return { text: Buffer.concat(chunks).toString('utf8') };
 }
 
 // ------------------------------------------------------------------ POST
