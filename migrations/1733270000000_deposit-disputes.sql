@@ -17,6 +17,8 @@ ALTER TABLE deposits
   ADD CONSTRAINT deposits_dispute_debit CHECK ((dispute_debited_at IS NULL) = (dispute_debit_entry IS NULL) AND (dispute_debited_at IS NULL OR disputed_at IS NOT NULL));
 -- the flagged deposits, newest first (few rows: a partial index)
 CREATE INDEX deposits_disputed_idx ON deposits (disputed_at DESC, id DESC) WHERE disputed_at IS NOT NULL;
+-- the debit's ledger entry (every foreign key is indexed; only debited deposits have one)
+CREATE INDEX deposits_dispute_debit_entry_idx ON deposits (dispute_debit_entry) WHERE dispute_debit_entry IS NOT NULL;
 
 -- A dispute's event says what it is about in its state: the kind when it opens, 'resolved' when it ends.
 ALTER TABLE payment_events DROP CONSTRAINT payment_events_state_check;
@@ -28,6 +30,7 @@ DELETE FROM payment_events WHERE state IN ('chargeback', 'dispute', 'refund', 'r
 ALTER TABLE payment_events DROP CONSTRAINT payment_events_state_check;
 ALTER TABLE payment_events ADD CONSTRAINT payment_events_state_check CHECK (state IN ('paid', 'pending', 'failed'));
 DROP INDEX IF EXISTS deposits_disputed_idx;
+DROP INDEX IF EXISTS deposits_dispute_debit_entry_idx;
 ALTER TABLE deposits
   DROP CONSTRAINT IF EXISTS deposits_dispute_debit,
   DROP CONSTRAINT IF EXISTS deposits_dispute_flag,
