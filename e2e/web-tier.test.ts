@@ -5,6 +5,7 @@ import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { database, insertUser, launch, newPage, signIn } from './support/browser.ts';
@@ -50,6 +51,13 @@ function freePort(): Promise<number> {
   });
 }
 
+/** The secrets the stack under test was started with: the environment's, else those `npm start` generated. */
+function stackSecrets(): { ENGINE_SECRET: string; SECRETS_KEY: string } {
+  const file = path.resolve(import.meta.dirname, '../.data/secrets.json');
+  const stored = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {};
+  return { ENGINE_SECRET: process.env.ENGINE_SECRET ?? stored.ENGINE_SECRET, SECRETS_KEY: process.env.SECRETS_KEY ?? stored.SECRETS_KEY };
+}
+
 const childPids = (pid: number) =>
   execFileSync('ps', ['-o', 'pid=', '--ppid', String(pid)]).toString().split('\n').map((l) => Number(l.trim())).filter(Boolean);
 
@@ -63,7 +71,8 @@ describe('WEB_CONCURRENCY=2', () => {
     base = `http://127.0.0.1:${port}`;
     server = spawn(process.execPath, ['server.mjs', 'build/server/index.js'], {
       cwd: path.resolve(import.meta.dirname, '../web'),
-      env: { ...process.env, WEB_CONCURRENCY: '2', PORT: String(port), HOST: '127.0.0.1', NODE_ENV: 'production' },
+      // production refuses to start without the stack's secrets (the ones `npm start` keeps in .data/secrets.json)
+      env: { ...process.env, ...stackSecrets(), WEB_CONCURRENCY: '2', PORT: String(port), HOST: '127.0.0.1', NODE_ENV: 'production' },
       stdio: 'ignore',
     });
     for (let i = 0; i < 200; i++) {
