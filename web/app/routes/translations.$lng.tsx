@@ -33,7 +33,9 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   if (type.includes('application/json')) key = jsonKey(await readTextCapped(request, 16 * 1024).catch(() => ''));
   else key = (await readFormData(request)).get('key');
   if (typeof key !== 'string' || key.length === 0 || key.length > 500) return Response.json({ message: 'key is required' }, { status: 400 });
-  if (!isKnownKey(key)) return Response.json({ message: 'key is unknown' }, { status: 422 });
+  // not a key of the code (stored data shown through t(), a gateway's title): nothing to record,
+  // and no error for the page that asked (the browser reports every key it lacks)
+  if (!isKnownKey(key)) return Response.json({ saved: false });
   const saved = await saveMissingKey(sql, params.lng ?? '', key);
   return Response.json({ saved });
 }

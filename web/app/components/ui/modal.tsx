@@ -1,6 +1,6 @@
 // Dialogs: large by default, focus trapped inside, Escape and the backdrop close them unless
 // `dismissible` is false, focus returns to where it was.
-import { useEffect, useId, useRef, type ReactNode } from 'react';
+import { useEffect, useId, useRef, useSyncExternalStore, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 
@@ -16,8 +16,20 @@ export interface ModalProps {
   dismissible?: boolean;
 }
 
+const noSubscription = () => () => {};
+
+/**
+ * False on the server and while the browser hydrates the server's HTML, true after: a dialog
+ * open on the first render (a result in the URL) is portalled only then, so the hydrated HTML is
+ * the server's and React never throws the page away for a mismatch.
+ */
+function useHydrated(): boolean {
+  return useSyncExternalStore(noSubscription, () => true, () => false);
+}
+
 export function Modal({ open, onClose, title, children, footer, size = 'lg', dismissible = true }: ModalProps) {
   const { t } = useTranslation();
+  const hydrated = useHydrated();
   const ref = useRef<HTMLDivElement>(null);
   const titleId = useId();
   // the latest onClose without re-running the effect: a parent re-rendering (a price tick) with a
@@ -25,7 +37,7 @@ export function Modal({ open, onClose, title, children, footer, size = 'lg', dis
   const close = useRef(onClose);
   useEffect(() => { close.current = onClose; });
   useEffect(() => {
-    if (!open) return;
+    if (!open || !hydrated) return;
     const previous = document.activeElement as HTMLElement | null;
     const node = ref.current;
     const first = node?.querySelector<HTMLElement>('[autofocus], ' + FOCUSABLE);
@@ -52,8 +64,8 @@ export function Modal({ open, onClose, title, children, footer, size = 'lg', dis
       document.removeEventListener('keydown', onKey);
       previous?.focus?.();
     };
-  }, [open, dismissible]);
-  if (!open || typeof document === 'undefined') return null;
+  }, [open, dismissible, hydrated]);
+  if (!open || !hydrated) return null;
   return createPortal(
     <div className="modal-backdrop" onMouseDown={(e) => e.target === e.currentTarget && dismissible && onClose()}>
       <div ref={ref} className={`modal modal-${size}`} role="dialog" aria-modal="true" aria-labelledby={titleId} tabIndex={-1}>
