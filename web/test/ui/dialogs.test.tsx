@@ -171,6 +171,31 @@ describe('useFetcherToast', () => {
     fireEvent.click(screen.getByText('go'));
     await waitFor(() => expect(toasts()).toEqual(['Done 1', 'Done 2']));
   });
+
+  test('a card remounted after its save (new key from the reloaded data) does not toast the same answer again', async () => {
+    let saved = 0;
+    function Card() {
+      // a keyed fetcher keeps its answer across remounts, as the API settings cards do
+      const fetcher = useFetcher<Reply>({ key: 'card' });
+      useFetcherToast(fetcher);
+      return <button type="button" onClick={() => fetcher.submit({ intent: 'save' }, { method: 'post' })}>save</button>;
+    }
+    function Page() {
+      const [version, setVersion] = useState(0);
+      return (
+        <>
+          <Card key={version} />
+          <button type="button" onClick={() => setVersion((v) => v + 1)}>remount</button>
+        </>
+      );
+    }
+    stub(() => <Page />, () => ({ ok: true, toast: `Saved ${++saved}` }));
+    fireEvent.click(await screen.findByText('save'));
+    await waitFor(() => expect(toasts()).toEqual(['Saved 1']));
+    fireEvent.click(screen.getByText('remount'));
+    await act(async () => {}); // the remounted card's effects have run
+    expect(toasts()).toEqual(['Saved 1']);
+  });
 });
 
 describe('Stepper', () => {

@@ -39,17 +39,23 @@ export interface ReplyToastOptions<R extends Reply> {
  * The toast of each new answer, once: success with the server's toast, failure with the
  * server's toast or the generic one (toast null: none), then the callbacks (close a dialog…).
  */
+/**
+ * Answers already shown, by identity. Kept outside the component: a keyed fetcher keeps its
+ * answer when the component that asked is remounted (a card keyed by the data its save reloaded),
+ * and the new instance must not toast it again.
+ */
+const answered = new WeakSet<object>();
+
 export function useReplyToast<R extends Reply>(reply: R | null | undefined, opts: ReplyToastOptions<R> = {}) {
   const { push } = useToast();
-  const seen = useRef<R | null>(null);
   // the latest callbacks, without answering the same reply again when they change
   const latest = useRef(opts);
   useEffect(() => { latest.current = opts; });
   useEffect(() => {
-    if (!reply || reply === seen.current) return;
-    seen.current = reply;
+    if (!reply || answered.has(reply)) return;
     const o = latest.current;
     if (o.intent && reply.intent !== o.intent) return;
+    answered.add(reply);
     const title = reply.ok ? reply.toast : o.quietErrors ? null : o.errorToast ?? (reply.toast === null ? null : reply.toast || GENERIC_ERROR);
     if (title) push({ type: reply.ok ? 'success' : 'error', title, values: reply.values, position: o.position });
     if (reply.ok) o.onSuccess?.(reply); else o.onError?.(reply);
