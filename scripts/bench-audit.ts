@@ -7,7 +7,7 @@
 // The scratch database is dropped at the end unless KEEP=1.
 import { performance } from 'node:perf_hooks';
 import { createDatabase, dropDatabase, migrate, withDatabase } from './lib/postgres.ts';
-import { connect } from '../web/app/utils/db.server.ts';
+import { connect } from '../web/app/shared/db.server.ts';
 import { auditChoices, auditCsv, listAudit, type AuditQuery } from '../web/app/modules/audit/audit-list.server.ts';
 
 const admin = process.env.DATABASE_URL;

@@ -46,8 +46,9 @@ try {
   const people = await sql`
     SELECT DISTINCT ON (role_id) id, role_id FROM users WHERE role_id IN (1, 2, 5, 6) AND deleted_at IS NULL AND is_active ORDER BY role_id, id`;
   const idOf = (role: number) => Number(people.find((p) => p.role_id === role)?.id);
-  const { createSession, SESSION_COOKIE } = await import('../web/app/modules/auth/session.server.ts');
-  const { db } = await import('../web/app/utils/db.server.ts');
+  const { createSession } = await import('../web/app/modules/auth/session.server.ts');
+  const { SESSION_COOKIE } = await import('../web/app/shared/cookies.server.ts');
+  const { db } = await import('../web/app/shared/db.server.ts');
   const crm = await import('../web/app/modules/crm/leads.server.ts');
   const screens = await import('../web/app/modules/crm/screens.ts');
   const { parseListQuery } = await import('../web/app/components/ui/list-params.ts');

@@ -91,7 +91,7 @@ await sql`VACUUM (ANALYZE) users, profiles, sessions, balances, orders, deposits
 
 // The web pool, made here so every statement the loaders send is seen (with its parameters).
 let captured: { query: string; params: unknown[] }[] | null = null;
-const { enableLiveCache } = await import('../web/app/utils/live-cache.server.ts');
+const { enableLiveCache } = await import('../web/app/shared/live-cache.server.ts');
 globalThis.__brokerSql = postgres(url, {
   max: 10, onnotice: () => {},
   types: { bigint: { to: 20, from: [20], parse: (x: string) => (Number.isSafeInteger(Number(x)) ? Number(x) : x), serialize: (x: unknown) => String(x) } },
@@ -116,8 +116,9 @@ const pct = (xs: number[], p: number) => Number([...xs].sort((a, b) => a - b)[Ma
 try {
   const [admin] = await sql`SELECT id FROM users WHERE role_id = 1 AND deleted_at IS NULL AND is_active ORDER BY id LIMIT 1`;
   if (!admin) throw new Error('no admin: load the demo data first (npm start, or npm run seed:scale)');
-  const { createSession, SESSION_COOKIE } = await import('../web/app/modules/auth/session.server.ts');
-  const { db } = await import('../web/app/utils/db.server.ts');
+  const { createSession } = await import('../web/app/modules/auth/session.server.ts');
+  const { SESSION_COOKIE } = await import('../web/app/shared/cookies.server.ts');
+  const { db } = await import('../web/app/shared/db.server.ts');
   const session = await createSession(db(), { userId: Number(admin.id), remember: false });
   const cookie = `${SESSION_COOKIE}=${session.token}`;
   const [data] = await sql`SELECT (SELECT count(*) FROM users WHERE role_id = 3)::int AS customers, (SELECT count(*) FROM users WHERE role_id <> 3)::int AS staff,

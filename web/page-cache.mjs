@@ -1,7 +1,7 @@
 // The visitor pages (sign-in, sign-up, forgot password) asked for without a session render the
 // same HTML for everyone with the same language: their loaders (and the root's and the auth
 // layout's) read only site settings, languages and translations, which each process keeps
-// (app/utils/live-cache.server.ts) until PostgreSQL NOTIFYs a change. So this keeps the HTML of
+// (app/shared/live-cache.server.ts) until PostgreSQL NOTIFYs a change. So this keeps the HTML of
 // such a request, keyed by path, `lang` cookie and Accept-Language, for as long as those copies
 // stay current, and at most a minute. Any other cookie (a session, a toast), a query string, an
 // answer other than 200 or one that sets a cookie goes through Remix as usual.

@@ -15,7 +15,7 @@ import { createRequire } from 'node:module';
 import { visitorPageCache } from './page-cache.mjs';
 import { installRouteMatching, mergeSlashes } from './route-matching.mjs';
 
-// The environment of the HTTP server itself (the app's own is parsed in app/utils/env.server.ts).
+// The environment of the HTTP server itself (the app's own is parsed in app/shared/env.server.ts).
 const config = {
   port: Number(process.env.PORT ?? 3000),
   host: process.env.HOST || undefined,
@@ -30,7 +30,7 @@ const PAGE_COMPRESSION_LEVEL = 4;
  * TRUST_PROXY as Express's 'trust proxy': a hop count (1 behind one reverse proxy) or a list of
  * addresses, subnets or loopback / linklocal / uniquelocal; unset: none. `true` (and anything
  * else) stops the server: Express would then take the left-most X-Forwarded-For, which the client
- * writes, as its address (staff IP whitelist, per-IP limits). Same rule: app/utils/env.server.ts.
+ * writes, as its address (staff IP whitelist, per-IP limits). Same rule: app/shared/env.server.ts.
  */
 function trustProxySetting(raw) {
   const v = (raw ?? '').trim();
@@ -137,7 +137,7 @@ async function serve() {
     ? async () => guard(await vite.ssrLoadModule('virtual:remix/server-build'))
     : guard(await import(url.pathToFileURL(buildPath).href));
   const clientDir = path.resolve(path.dirname(buildPath), '..', 'client');
-  // what one request reads once and all its loaders share (app/utils/request-scope.server.ts)
+  // what one request reads once and all its loaders share (app/shared/request-scope.server.ts)
   const scope = (globalThis.__brokerRequestScope ??= new AsyncLocalStorage());
 
   const app = express();

@@ -9,8 +9,8 @@ import { renderToPipeableStream } from 'react-dom/server';
 import { I18nextProvider } from 'react-i18next';
 import { FALLBACK_LANGUAGE } from '~/modules/i18n/i18n.ts';
 import { loadResources, serverI18n } from '~/modules/i18n/i18n.server.ts';
-import { db } from '~/utils/db.server.ts';
-import { env } from '~/utils/env.server.ts';
+import { db } from '~/shared/db.server.ts';
+import { env } from '~/shared/env.server.ts';
 import { bootPayments } from '~/modules/payments/boot.server.ts';
 import { bootLeadImports } from '~/modules/crm/import-boot.server.ts';
 
@@ -20,7 +20,7 @@ export { guardBuild } from '~/modules/auth/route-gate.server.ts';
 const ABORT_DELAY = 5_000;
 
 // the configuration, read as the build loads: a production start without its secrets (or with
-// TRUST_PROXY=true) stops here, naming the variable (utils/env.server.ts parseEnv)
+// TRUST_PROXY=true) stops here, naming the variable (shared/env.server.ts parseEnv)
 env();
 // payments (issue 13): the reconciliation job of pending card deposits, and the mock providers under MOCKS=1
 bootPayments();

@@ -3,8 +3,8 @@ import { Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData, ty
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import styles from './styles/app.css?url';
-import { db } from '~/utils/db.server.ts';
-import { readToast } from '~/utils/toast.server.ts';
+import { db } from '~/shared/db.server.ts';
+import { readToast } from '~/shared/toast.server.ts';
 import { getPublicBranding } from '~/modules/settings/settings.server.ts';
 import { detectLocale, listLanguages, translationBundle } from '~/modules/i18n/i18n.server.ts';
 import { LANG_STORAGE_KEY, bundleUrl, loadBundle } from '~/modules/i18n/i18n.ts';

@@ -5,7 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, test, vi } from 'vitest';
-import { parseEnv, trustProxyProblem } from '~/utils/env.server.ts';
+import { parseEnv, trustProxyProblem } from '~/shared/env.server.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const base = { DATABASE_URL: 'postgres://x@127.0.0.1/x' };
@@ -39,13 +39,13 @@ describe('TRUST_PROXY', () => {
       process.env.TRUST_PROXY = '1';
       delete process.env.CLIENT_IP_HEADER;
       vi.resetModules();
-      const { clientIp } = await import('~/utils/request.server.ts');
+      const { clientIp } = await import('~/shared/request.server.ts');
       const from = (xff: string) => clientIp(new Request('http://app.test/', { headers: { 'x-forwarded-for': xff } }));
       expect(from('6.6.6.6, 203.0.113.5')).toBe('203.0.113.5'); // the client wrote 6.6.6.6
       expect(from('203.0.113.5')).toBe('203.0.113.5');
       process.env.TRUST_PROXY = '2';
       vi.resetModules();
-      const two = (await import('~/utils/request.server.ts')).clientIp;
+      const two = (await import('~/shared/request.server.ts')).clientIp;
       expect(two(new Request('http://app.test/', { headers: { 'x-forwarded-for': '6.6.6.6, 203.0.113.5, 10.0.0.2' } }))).toBe('203.0.113.5');
     } finally {
       if (saved.trust === undefined) delete process.env.TRUST_PROXY; else process.env.TRUST_PROXY = saved.trust;
@@ -75,7 +75,7 @@ describe('secrets in production', () => {
   });
 
   test('SESSION_SECRET is gone everywhere: sessions are random tokens stored hashed, nothing is signed with it', () => {
-    const files = ['web/app/utils/env.server.ts', 'scripts/start.ts', 'docker-compose.yml', 'README.md', 'engine/src/config.ts'];
+    const files = ['web/app/shared/env.server.ts', 'scripts/start.ts', 'docker-compose.yml', 'README.md', 'engine/src/config.ts'];
     for (const f of files) expect(readFileSync(path.join(root, f), 'utf8'), f).not.toContain('SESSION_SECRET');
   });
 });

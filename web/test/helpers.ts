@@ -1,8 +1,9 @@
 // Test helpers: every test makes its own uniquely named data in the shared test database.
 import { randomBytes } from 'node:crypto';
-import { connect, type Sql } from '~/utils/db.server.ts';
+import { connect, type Sql } from '~/shared/db.server.ts';
 import { hashPassword } from '~/modules/auth/password.server.ts';
-import { createSession, SESSION_COOKIE } from '~/modules/auth/session.server.ts';
+import { createSession } from '~/modules/auth/session.server.ts';
+import { SESSION_COOKIE } from '~/shared/cookies.server.ts';
 import type { AuthConfig } from '~/modules/auth/auth.server.ts';
 import { postgresStore } from '~/modules/auth/rate-limit.server.ts';
 

@@ -5,7 +5,7 @@ import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import type { LoaderFunctionArgs } from '@remix-run/node';
 import { testSql, createUser, sessionFor, get, settle } from './helpers.ts';
-import { env } from '~/utils/env.server.ts';
+import { env } from '~/shared/env.server.ts';
 import { parseListQuery, MAX_PAGE } from '~/components/ui/list-params.ts';
 import { loader as statementsLoader } from '~/routes/_client.statements.tsx';
 import { loader as exportLoader } from '~/routes/statements.export.ts';

@@ -4,7 +4,7 @@
 // bounded wait. The engine's saving of an instrument's last quote is not an edit: it notifies nobody.
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { disableLiveCache, enableLiveCache, isLiveCacheListening } from '~/utils/live-cache.server.ts';
+import { disableLiveCache, enableLiveCache, isLiveCacheListening } from '~/shared/live-cache.server.ts';
 import { listLanguages, loadResources } from '~/modules/i18n/i18n.server.ts';
 import { getSetting } from '~/modules/settings/settings.server.ts';
 import { categorySpreads, listInstruments } from '~/modules/trading/trading.server.ts';

@@ -1,7 +1,7 @@
-// Prefix search (utils/prefix-search.server.ts): the range an index serves and the LIKE pattern
+// Prefix search (shared/prefix-search.server.ts): the range an index serves and the LIKE pattern
 // agree with "starts with" for any text, wildcards and non-ASCII included.
 import { afterAll, describe, expect, test } from 'vitest';
-import { likeEscape, prefixEnd, prefixMatch } from '~/utils/prefix-search.server.ts';
+import { likeEscape, prefixEnd, prefixMatch } from '~/shared/prefix-search.server.ts';
 import { testSql } from './helpers.ts';
 
 const sql = testSql();

@@ -2,11 +2,11 @@
 // two Request objects, and web/server.mjs runs the request in one scope that both share.
 import { afterAll, describe, expect, test } from 'vitest';
 import postgres from 'postgres';
-import { connect } from '~/utils/db.server.ts';
+import { connect } from '~/shared/db.server.ts';
 import { currentSession } from '~/modules/auth/guards.server.ts';
 import { accountSummary } from '~/modules/accounts/accounts.server.ts';
 import { BASE, createUser, sessionFor } from './helpers.ts';
-import '~/utils/request-scope.server.ts';
+import '~/shared/request-scope.server.ts';
 
 let sessionReads = 0;
 let walletReads = 0;

@@ -3,8 +3,8 @@ import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import { listQuery, parseListQuery, readListState } from '~/components/ui/list-params.ts';
 import { formatClientDateTime, formatDateTime } from '~/components/ui/format.ts';
-import { safeRedirect } from '~/utils/safe-redirect.ts';
-import { assertSameOrigin } from '~/utils/request.server.ts';
+import { safeRedirect } from '~/shared/safe-redirect.ts';
+import { assertSameOrigin } from '~/shared/request.server.ts';
 
 describe('list state', () => {
   test('defaults: page 1, 15 rows, id descending, no search', () => {

@@ -6,7 +6,7 @@ import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from '@rem
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { assertSameOrigin } from '~/utils/request.server.ts';
+import { assertSameOrigin } from '~/shared/request.server.ts';
 import { requireAnonymous } from '~/modules/auth/guards.server.ts';
 import { authContext } from '~/modules/auth/request-context.server.ts';
 import { AuthError, authErrorHeaders, retryAfterHeaders, signIn } from '~/modules/auth/auth.server.ts';
@@ -14,16 +14,16 @@ import { MESSAGES } from '~/modules/auth/messages.ts';
 import { LoginSchema } from '~/modules/auth/schemas.ts';
 import { routeAccess, ROLE_HOME, TWO_FACTOR_ENROL_PATH, type RoleId } from '~/modules/auth/permissions.ts';
 import { CHALLENGE_PATH, challengeCookie } from '~/modules/auth/two-factor.server.ts';
-import { sessionCookie } from '~/modules/auth/session.server.ts';
+import { sessionCookie } from '~/shared/cookies.server.ts';
 import { Recaptcha } from '~/modules/auth/recaptcha.tsx';
 import { CheckboxField, Field, SubmitButton, useIsPending, useSchemaForm } from '~/components/ui/fields.tsx';
 import { useReplyToast } from '~/components/ui/toast.tsx';
 import { parseForm } from '~/components/ui/forms.ts';
-import { replyRefused } from '~/utils/reply.server.ts';
+import { replyRefused } from '~/shared/reply.server.ts';
 import { pageMeta } from '~/modules/shell/meta.ts';
 import { getRecaptchaSiteKey } from '~/modules/auth/captcha.server.ts';
-import { db } from '~/utils/db.server.ts';
-import { readFormData } from '~/utils/body-limit.server.ts';
+import { db } from '~/shared/db.server.ts';
+import { readFormData } from '~/shared/body-limit.server.ts';
 
 // who may use this route: its entry in the permission map, enforced by the route gate
 export const access = routeAccess('/');

@@ -5,7 +5,7 @@ import { type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/nod
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { assertSameOrigin } from '~/utils/request.server.ts';
+import { assertSameOrigin } from '~/shared/request.server.ts';
 import { authContext } from '~/modules/auth/request-context.server.ts';
 import { AuthError, authErrorHeaders, retryAfterHeaders, resetPassword, resetTokenValid } from '~/modules/auth/auth.server.ts';
 import { MESSAGES } from '~/modules/auth/messages.ts';
@@ -14,10 +14,10 @@ import { Field, SubmitButton, useIsPending, useSchemaForm } from '~/components/u
 import { Modal } from '~/components/ui/modal.tsx';
 import { useReplyToast } from '~/components/ui/toast.tsx';
 import { parseForm } from '~/components/ui/forms.ts';
-import { replyDone, replyRefused } from '~/utils/reply.server.ts';
+import { replyDone, replyRefused } from '~/shared/reply.server.ts';
 import { pageMeta } from '~/modules/shell/meta.ts';
-import { db } from '~/utils/db.server.ts';
-import { readFormData } from '~/utils/body-limit.server.ts';
+import { db } from '~/shared/db.server.ts';
+import { readFormData } from '~/shared/body-limit.server.ts';
 import { routeAccess } from '~/modules/auth/permissions.ts';
 
 // who may use this route: its entry in the permission map, enforced by the route gate

@@ -5,7 +5,7 @@ import { type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/nod
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { assertSameOrigin } from '~/utils/request.server.ts';
+import { assertSameOrigin } from '~/shared/request.server.ts';
 import { requireAnonymous } from '~/modules/auth/guards.server.ts';
 import { authContext } from '~/modules/auth/request-context.server.ts';
 import { AuthError, authErrorHeaders, retryAfterHeaders, loadAuthConfig, signUp } from '~/modules/auth/auth.server.ts';
@@ -16,11 +16,11 @@ import { Field, SelectField, SubmitButton, useIsPending, useSchemaForm } from '~
 import { Modal } from '~/components/ui/modal.tsx';
 import { useReplyToast } from '~/components/ui/toast.tsx';
 import { parseForm } from '~/components/ui/forms.ts';
-import { replyDone, replyRefused } from '~/utils/reply.server.ts';
+import { replyDone, replyRefused } from '~/shared/reply.server.ts';
 import { pageMeta } from '~/modules/shell/meta.ts';
 import { getRecaptchaSiteKey } from '~/modules/auth/captcha.server.ts';
-import { db } from '~/utils/db.server.ts';
-import { readFormData } from '~/utils/body-limit.server.ts';
+import { db } from '~/shared/db.server.ts';
+import { readFormData } from '~/shared/body-limit.server.ts';
 import { routeAccess } from '~/modules/auth/permissions.ts';
 
 // who may use this route: its entry in the permission map, enforced by the route gate

@@ -1,20 +1,20 @@
 import { type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node';
 import { useLoaderData } from '@remix-run/react';
-import { db } from '~/utils/db.server.ts';
+import { db } from '~/shared/db.server.ts';
 import { requireAccess } from '~/modules/auth/guards.server.ts';
 import { auditLoginAs } from '~/modules/auth/impersonation.server.ts';
-import { clientIp } from '~/utils/request.server.ts';
+import { clientIp } from '~/shared/request.server.ts';
 import { pageMeta } from '~/modules/shell/meta.ts';
 import { z } from 'zod';
 import { listQuery } from '~/components/ui/list-params.ts';
 import { useRootData } from '~/root.tsx';
 import { loadDashboard, runDashboardAction } from '~/modules/trading/trading.server.ts';
 import { parseDashboardForm } from '~/modules/trading/schemas.ts';
-import { replyDone, replyRefused } from '~/utils/reply.server.ts';
+import { replyDone, replyRefused } from '~/shared/reply.server.ts';
 import { Dashboard } from '~/modules/trading/dashboard.tsx';
 import { POSITIONS_PREFIX } from '~/modules/trading/positions.tsx';
 import { GeneralErrorBoundary } from '~/components/error-boundary.tsx';
-import { readFormData } from '~/utils/body-limit.server.ts';
+import { readFormData } from '~/shared/body-limit.server.ts';
 import { routeAccess } from '~/modules/auth/permissions.ts';
 
 // who may use this route: its entry in the permission map, enforced by the route gate

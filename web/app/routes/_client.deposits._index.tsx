@@ -1,13 +1,13 @@
 import { redirect, redirectDocument, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node';
 import { useActionData, useLoaderData } from '@remix-run/react';
-import { db } from '~/utils/db.server.ts';
+import { db } from '~/shared/db.server.ts';
 import { requireAccess } from '~/modules/auth/guards.server.ts';
 import { customerOnlyRefusal } from '~/modules/auth/impersonation.server.ts';
-import { clientIp } from '~/utils/request.server.ts';
+import { clientIp } from '~/shared/request.server.ts';
 import { pageMeta } from '~/modules/shell/meta.ts';
 import { listQuery } from '~/components/ui/list-params.ts';
 import { parseForm } from '~/components/ui/forms.ts';
-import { replyRefused } from '~/utils/reply.server.ts';
+import { replyRefused } from '~/shared/reply.server.ts';
 import { checkDeposit, createDeposit } from '~/modules/money/money.server.ts';
 import { abandonPayment, gatewayReady, publicOrigin, startPayment } from '~/modules/payments/payments.server.ts';
 import { browserStart } from '~/modules/payments/mocks.server.ts';
@@ -16,7 +16,7 @@ import { customerDeposits, depositForm, manualGatewayPath } from '~/modules/mone
 import { DepositSchema } from '~/modules/money/deposit-schemas.ts';
 import { DepositsPage } from '~/modules/money/deposit-client.tsx';
 import { GeneralErrorBoundary } from '~/components/error-boundary.tsx';
-import { readFormData } from '~/utils/body-limit.server.ts';
+import { readFormData } from '~/shared/body-limit.server.ts';
 import { routeAccess } from '~/modules/auth/permissions.ts';
 
 // who may use this route: its entry in the permission map, enforced by the route gate

@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node';
 import { useActionData, useLoaderData } from '@remix-run/react';
-import { db, type Sql } from '~/utils/db.server.ts';
+import { db, type Sql } from '~/shared/db.server.ts';
 import { notFound, requireAccess } from '~/modules/auth/guards.server.ts';
-import { clientIp } from '~/utils/request.server.ts';
+import { clientIp } from '~/shared/request.server.ts';
 import { pageMeta } from '~/modules/shell/meta.ts';
 import { parseForm, type Reply } from '~/components/ui/forms.ts';
-import { replyRefused } from '~/utils/reply.server.ts';
+import { replyRefused } from '~/shared/reply.server.ts';
 import { discardUploads, receiveUploads } from '~/modules/uploads/uploads.server.ts';
 import { activeGateway, createDeposit, isKycApproved, parseMoneyAmount, realWallet } from '~/modules/money/money.server.ts';
 import { depositFee } from '~/modules/money/fees.ts';

@@ -1,19 +1,19 @@
 import { randomBytes } from 'node:crypto';
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node';
 import { useActionData, useLoaderData } from '@remix-run/react';
-import { db, type Sql } from '~/utils/db.server.ts';
+import { db, type Sql } from '~/shared/db.server.ts';
 import { notFound, requireAccess } from '~/modules/auth/guards.server.ts';
-import { clientIp } from '~/utils/request.server.ts';
+import { clientIp } from '~/shared/request.server.ts';
 import { pageMeta } from '~/modules/shell/meta.ts';
 import { parseForm } from '~/components/ui/forms.ts';
-import { replyRefused } from '~/utils/reply.server.ts';
+import { replyRefused } from '~/shared/reply.server.ts';
 import { activeGateway, createDeposit, isKycApproved, parseMoneyAmount, realWallet } from '~/modules/money/money.server.ts';
 import { depositFee } from '~/modules/money/fees.ts';
 import { cryptoQuote, qrDataUrl, uploadHref } from '~/modules/money/deposits.server.ts';
 import { CryptoConfirmSchema } from '~/modules/money/deposit-schemas.ts';
 import { CryptoDepositPage } from '~/modules/money/deposit-client.tsx';
 import { GeneralErrorBoundary } from '~/components/error-boundary.tsx';
-import { readFormData } from '~/utils/body-limit.server.ts';
+import { readFormData } from '~/shared/body-limit.server.ts';
 import { routeAccess } from '~/modules/auth/permissions.ts';
 
 // who may use this route: its entry in the permission map, enforced by the route gate

@@ -1,18 +1,18 @@
 import { redirectDocument, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node';
 import { useActionData, useLoaderData } from '@remix-run/react';
-import { db, type Sql } from '~/utils/db.server.ts';
+import { db, type Sql } from '~/shared/db.server.ts';
 import { notFound, requireAccess } from '~/modules/auth/guards.server.ts';
 import { customerOnlyRefusal } from '~/modules/auth/impersonation.server.ts';
 import { pageMeta } from '~/modules/shell/meta.ts';
 import { z } from 'zod';
-import { replyRefused } from '~/utils/reply.server.ts';
+import { replyRefused } from '~/shared/reply.server.ts';
 import { parseForm } from '~/components/ui/forms.ts';
 import { publicOrigin, startPayment } from '~/modules/payments/payments.server.ts';
 import { gatewayConfig } from '~/modules/gateways/gateways.server.ts';
 import { PaypalPaymentPage, type PaypalPageData } from '~/modules/payments/paypal-page.tsx';
 import type { DepositStatus } from '~/modules/money/deposits.server.ts';
 import { GeneralErrorBoundary } from '~/components/error-boundary.tsx';
-import { readFormData } from '~/utils/body-limit.server.ts';
+import { readFormData } from '~/shared/body-limit.server.ts';
 import { routeAccess } from '~/modules/auth/permissions.ts';
 
 // who may use this route: its entry in the permission map, enforced by the route gate

@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from '@remix-run/node';
 import { useLoaderData } from '@remix-run/react';
-import { db } from '~/utils/db.server.ts';
+import { db } from '~/shared/db.server.ts';
 import { notFound, requireAccess } from '~/modules/auth/guards.server.ts';
 import { pageMeta } from '~/modules/shell/meta.ts';
 import { formStartOf, type StartPageData } from '~/modules/payments/start.server.ts';

@@ -1,11 +1,11 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node';
 import { useLoaderData } from '@remix-run/react';
-import { db } from '~/utils/db.server.ts';
+import { db } from '~/shared/db.server.ts';
 import { requireAccess } from '~/modules/auth/guards.server.ts';
-import { clientIp } from '~/utils/request.server.ts';
+import { clientIp } from '~/shared/request.server.ts';
 import { pageMeta } from '~/modules/shell/meta.ts';
 import { parseForm, type Reply } from '~/components/ui/forms.ts';
-import { replyDone, replyRefused } from '~/utils/reply.server.ts';
+import { replyDone, replyRefused } from '~/shared/reply.server.ts';
 import { discardUploads, formatBytes, mayRead, receiveUploads } from '~/modules/uploads/uploads.server.ts';
 import { latestKyc, submitKyc, submitRefusal } from '~/modules/kyc/kyc.server.ts';
 import { KYC_FILE_FIELDS, KYC_MAX_BYTES, KycSubmitSchema, type KycFileField } from '~/modules/kyc/kyc.ts';

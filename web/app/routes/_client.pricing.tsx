@@ -6,11 +6,11 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { useLoaderData } from '@remix-run/react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { db } from '~/utils/db.server.ts';
-import { clientIp } from '~/utils/request.server.ts';
-import { replyRefused } from '~/utils/reply.server.ts';
-import { redirectWithToast } from '~/utils/toast.server.ts';
-import { safeRedirect } from '~/utils/safe-redirect.ts';
+import { db } from '~/shared/db.server.ts';
+import { clientIp } from '~/shared/request.server.ts';
+import { replyRefused } from '~/shared/reply.server.ts';
+import { redirectWithToast } from '~/shared/toast.server.ts';
+import { safeRedirect } from '~/shared/safe-redirect.ts';
 import { requireAccess } from '~/modules/auth/guards.server.ts';
 import { actingUserId } from '~/modules/auth/impersonation.server.ts';
 import { pageMeta } from '~/modules/shell/meta.ts';
@@ -20,7 +20,7 @@ import { SubscribeSchema } from '~/modules/pricing/schemas.ts';
 import { parseForm } from '~/components/ui/forms.ts';
 import { Modal } from '~/components/ui/modal.tsx';
 import { GeneralErrorBoundary } from '~/components/error-boundary.tsx';
-import { readFormData } from '~/utils/body-limit.server.ts';
+import { readFormData } from '~/shared/body-limit.server.ts';
 import { routeAccess } from '~/modules/auth/permissions.ts';
 
 // who may use this route: its entry in the permission map, enforced by the route gate

@@ -6,9 +6,9 @@ import { getFormProps, getInputProps, getSelectProps } from '@conform-to/react';
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { Form, useActionData, useLoaderData } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
-import { db } from '~/utils/db.server.ts';
-import { clientIp } from '~/utils/request.server.ts';
-import { replyDone, replyRefused } from '~/utils/reply.server.ts';
+import { db } from '~/shared/db.server.ts';
+import { clientIp } from '~/shared/request.server.ts';
+import { replyDone, replyRefused } from '~/shared/reply.server.ts';
 import { requireAccess } from '~/modules/auth/guards.server.ts';
 import { pageMeta } from '~/modules/shell/meta.ts';
 import { loadProfile, phoneLocked, saveProfile } from '~/modules/profile/profile.server.ts';
@@ -17,7 +17,7 @@ import { Field, SelectField, SubmitButton, useIsPending, useSchemaForm } from '~
 import { parseForm } from '~/components/ui/forms.ts';
 import { useReplyToast } from '~/components/ui/toast.tsx';
 import { GeneralErrorBoundary } from '~/components/error-boundary.tsx';
-import { readFormData } from '~/utils/body-limit.server.ts';
+import { readFormData } from '~/shared/body-limit.server.ts';
 import { routeAccess } from '~/modules/auth/permissions.ts';
 
 // who may use this route: its entry in the permission map, enforced by the route gate

@@ -8,9 +8,9 @@ import { Form, useActionData, useLoaderData } from '@remix-run/react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
-import { db } from '~/utils/db.server.ts';
-import { clientIp } from '~/utils/request.server.ts';
-import { replyDone, replyRefused } from '~/utils/reply.server.ts';
+import { db } from '~/shared/db.server.ts';
+import { clientIp } from '~/shared/request.server.ts';
+import { replyDone, replyRefused } from '~/shared/reply.server.ts';
 import { requireAccess } from '~/modules/auth/guards.server.ts';
 import { defaultStore } from '~/modules/auth/rate-limit.server.ts';
 import { ChangePasswordSchema, SecondFactorSchema, TotpCodeSchema } from '~/modules/auth/schemas.ts';
@@ -24,7 +24,7 @@ import { Modal } from '~/components/ui/modal.tsx';
 import { useReplyToast, useToast } from '~/components/ui/toast.tsx';
 import { GeneralErrorBoundary } from '~/components/error-boundary.tsx';
 import styles from '~/styles/security.css?url';
-import { readFormData } from '~/utils/body-limit.server.ts';
+import { readFormData } from '~/shared/body-limit.server.ts';
 import { routeAccess } from '~/modules/auth/permissions.ts';
 
 // who may use this route: its entry in the permission map, enforced by the route gate

@@ -3,7 +3,7 @@ import { useLoaderData, useSearchParams } from '@remix-run/react';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ColumnDef } from '~/components/ui/data-table.tsx';
-import { db } from '~/utils/db.server.ts';
+import { db } from '~/shared/db.server.ts';
 import { requireAccess } from '~/modules/auth/guards.server.ts';
 import { pageMeta } from '~/modules/shell/meta.ts';
 import { DataTable } from '~/components/ui/data-table.tsx';

@@ -1,18 +1,18 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { useLoaderData } from '@remix-run/react';
 import { z } from 'zod';
-import { db } from '~/utils/db.server.ts';
+import { db } from '~/shared/db.server.ts';
 import { requireAccess } from '~/modules/auth/guards.server.ts';
 import { pageMeta } from '~/modules/shell/meta.ts';
 import { listQuery } from '~/components/ui/list-params.ts';
 import { parseForm } from '~/components/ui/forms.ts';
-import { replyDone, replyRefused } from '~/utils/reply.server.ts';
+import { replyDone, replyRefused } from '~/shared/reply.server.ts';
 import { GeneralErrorBoundary } from '~/components/error-boundary.tsx';
 import { customerWithdrawals, submitWithdrawal, withdrawForm, WITHDRAW_TOASTS } from '~/modules/money/withdrawals.server.ts';
 import { WithdrawSchema, WITHDRAW_PARSE } from '~/modules/money/withdrawal-schemas.ts';
 import { WithdrawsPage } from '~/modules/money/withdrawal-client.tsx';
 import { customerOnlyRefusal } from '~/modules/auth/impersonation.server.ts';
-import { readFormData } from '~/utils/body-limit.server.ts';
+import { readFormData } from '~/shared/body-limit.server.ts';
 import { routeAccess } from '~/modules/auth/permissions.ts';
 
 // who may use this route: its entry in the permission map, enforced by the route gate

@@ -2,9 +2,9 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { useFetcher, useLoaderData } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
 import { getFormProps, getInputProps } from '@conform-to/react';
-import { db } from '~/utils/db.server.ts';
-import { clientIp } from '~/utils/request.server.ts';
-import { replyDone, replyRefused } from '~/utils/reply.server.ts';
+import { db } from '~/shared/db.server.ts';
+import { clientIp } from '~/shared/request.server.ts';
+import { replyDone, replyRefused } from '~/shared/reply.server.ts';
 import { requireAccess } from '~/modules/auth/guards.server.ts';
 import { parseIntent, type Reply } from '~/components/ui/forms.ts';
 import { ErrorList, Field, SubmitButton, useSchemaForm } from '~/components/ui/fields.tsx';
@@ -13,7 +13,7 @@ import { useFormat } from '~/components/ui/format.ts';
 import { readApiCards, saveApiCard } from '~/modules/settings/apis.server.ts';
 import { API_FIELDS, API_TITLES, ApiSchemas, type ApiCardView } from '~/modules/settings/apis.ts';
 import { GeneralErrorBoundary } from '~/components/error-boundary.tsx';
-import { readFormData } from '~/utils/body-limit.server.ts';
+import { readFormData } from '~/shared/body-limit.server.ts';
 import { routeAccess } from '~/modules/auth/permissions.ts';
 
 // who may use this route: its entry in the permission map, enforced by the route gate

@@ -1,5 +1,5 @@
 import { data, type LoaderFunctionArgs } from '@remix-run/node';
-import { db } from '~/utils/db.server.ts';
+import { db } from '~/shared/db.server.ts';
 import { requireAccess } from '~/modules/auth/guards.server.ts';
 import { AUDIT_FILTER_KEYS, auditChoices, listAudit, parseAuditQuery, type AuditFilters } from '~/modules/audit/audit-list.server.ts';
 import { AuditPage, type AuditLoaderData } from '~/modules/audit/audit-page.tsx';

@@ -1,18 +1,18 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { useLoaderData } from '@remix-run/react';
 import { z } from 'zod';
-import { db } from '~/utils/db.server.ts';
-import { clientIp } from '~/utils/request.server.ts';
+import { db } from '~/shared/db.server.ts';
+import { clientIp } from '~/shared/request.server.ts';
 import { requireAccess } from '~/modules/auth/guards.server.ts';
 import { listQuery } from '~/components/ui/list-params.ts';
 import { parseIntent } from '~/components/ui/forms.ts';
-import { replyDone, replyRefused } from '~/utils/reply.server.ts';
+import { replyDone, replyRefused } from '~/shared/reply.server.ts';
 import { decideMoney } from '~/modules/money/money.server.ts';
 import { DEPOSIT_STATUSES, STAFF_SORTS, staffDeposits, type DepositStatus } from '~/modules/money/deposits.server.ts';
 import { DecisionSchemas } from '~/modules/money/deposit-schemas.ts';
 import { StaffDepositsPage } from '~/modules/money/deposit-staff.tsx';
 import { GeneralErrorBoundary } from '~/components/error-boundary.tsx';
-import { readFormData } from '~/utils/body-limit.server.ts';
+import { readFormData } from '~/shared/body-limit.server.ts';
 import { debitDispute } from '~/modules/payments/disputes.server.ts';
 import { routeAccess } from '~/modules/auth/permissions.ts';
 

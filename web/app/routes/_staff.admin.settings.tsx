@@ -1,9 +1,9 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node';
 import { useActionData, useLoaderData } from '@remix-run/react';
-import { db } from '~/utils/db.server.ts';
-import { clientIp } from '~/utils/request.server.ts';
-import { redirectWithToast } from '~/utils/toast.server.ts';
-import { replyRefused } from '~/utils/reply.server.ts';
+import { db } from '~/shared/db.server.ts';
+import { clientIp } from '~/shared/request.server.ts';
+import { redirectWithToast } from '~/shared/toast.server.ts';
+import { replyRefused } from '~/shared/reply.server.ts';
 import { requireAccess } from '~/modules/auth/guards.server.ts';
 import { parseForm, type Reply } from '~/components/ui/forms.ts';
 import { discardUploads, receiveUploads } from '~/modules/uploads/uploads.server.ts';

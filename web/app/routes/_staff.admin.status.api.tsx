@@ -2,7 +2,7 @@ import { useCallback, useEffect, useState } from 'react';
 import type { LoaderFunctionArgs } from '@remix-run/node';
 import { useLoaderData, useRevalidator } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
-import { db } from '~/utils/db.server.ts';
+import { db } from '~/shared/db.server.ts';
 import { requireAccess } from '~/modules/auth/guards.server.ts';
 import { readApiCards } from '~/modules/settings/apis.server.ts';
 import { HEALTH_APIS, HEALTH_LABELS, STALE_MESSAGE, STATUS_LABELS, applyHeartbeat, expireHealth, initialHealth, type HealthStatus } from '~/modules/status/health.ts';

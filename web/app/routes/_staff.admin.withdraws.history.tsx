@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { useLoaderData } from '@remix-run/react';
 import { z } from 'zod';
-import { db } from '~/utils/db.server.ts';
+import { db } from '~/shared/db.server.ts';
 import { requireAccess } from '~/modules/auth/guards.server.ts';
 import { listQuery } from '~/components/ui/list-params.ts';
 import { GeneralErrorBoundary } from '~/components/error-boundary.tsx';
@@ -10,9 +10,9 @@ import { StaffWithdrawalsPage } from '~/modules/money/withdrawal-staff.tsx';
 import { staffPayoutCheck, withPayouts } from '~/modules/payments/payouts.server.ts';
 import { PayoutCheckSchemas, WITHDRAW_PARSE } from '~/modules/money/withdrawal-schemas.ts';
 import { parseIntent } from '~/components/ui/forms.ts';
-import { replyDone, replyRefused } from '~/utils/reply.server.ts';
-import { clientIp } from '~/utils/request.server.ts';
-import { readFormData } from '~/utils/body-limit.server.ts';
+import { replyDone, replyRefused } from '~/shared/reply.server.ts';
+import { clientIp } from '~/shared/request.server.ts';
+import { readFormData } from '~/shared/body-limit.server.ts';
 import { routeAccess } from '~/modules/auth/permissions.ts';
 
 // who may use this route: its entry in the permission map, enforced by the route gate

@@ -1,16 +1,16 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { useLoaderData } from '@remix-run/react';
-import { db } from '~/utils/db.server.ts';
-import { clientIp } from '~/utils/request.server.ts';
+import { db } from '~/shared/db.server.ts';
+import { clientIp } from '~/shared/request.server.ts';
 import { requireAccess } from '~/modules/auth/guards.server.ts';
 import { parseForm } from '~/components/ui/forms.ts';
-import { replyDone, replyRefused } from '~/utils/reply.server.ts';
+import { replyDone, replyRefused } from '~/shared/reply.server.ts';
 import { GeneralErrorBoundary } from '~/components/error-boundary.tsx';
 import { withdrawFees } from '~/modules/money/money.server.ts';
 import { saveWithdrawFees, WITHDRAW_TOASTS } from '~/modules/money/withdrawals.server.ts';
 import { FeeSettingsSchema, WITHDRAW_PARSE } from '~/modules/money/withdrawal-schemas.ts';
 import { WithdrawSettingsPage } from '~/modules/money/withdrawal-staff.tsx';
-import { readFormData } from '~/utils/body-limit.server.ts';
+import { readFormData } from '~/shared/body-limit.server.ts';
 import { routeAccess } from '~/modules/auth/permissions.ts';
 
 // who may use this route: its entry in the permission map, enforced by the route gate

@@ -1,7 +1,7 @@
 // GET /admin/audit/export?actor&action&targetKind&targetId&dateStart&dateEnd — every audit row the
 // filters select as a CSV download, streamed (admin only: an /admin path outside the page list).
 import type { LoaderFunctionArgs } from '@remix-run/node';
-import { db } from '~/utils/db.server.ts';
+import { db } from '~/shared/db.server.ts';
 import { requireAccess } from '~/modules/auth/guards.server.ts';
 import { auditCsv, parseAuditQuery } from '~/modules/audit/audit-list.server.ts';
 import { routeAccess } from '~/modules/auth/permissions.ts';

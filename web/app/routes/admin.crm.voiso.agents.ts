@@ -1,7 +1,7 @@
 // GET /admin/crm/voiso/agents (crm.md §7) — Voiso's agents with their status for the call dialog
 // (admins and managers; an agent calls as themselves): modules/crm/voiso.server.ts.
 import { data, type LoaderFunctionArgs } from '@remix-run/node';
-import { db } from '~/utils/db.server.ts';
+import { db } from '~/shared/db.server.ts';
 import { requireAccess } from '~/modules/auth/guards.server.ts';
 import { listVoisoAgents } from '~/modules/crm/voiso.server.ts';
 import { routeAccess } from '~/modules/auth/permissions.ts';

@@ -2,12 +2,12 @@
 // The browser posts the lead's id (never a number) and, for admins and managers, the agent.
 import { data, type ActionFunctionArgs } from '@remix-run/node';
 import { z } from 'zod';
-import { db } from '~/utils/db.server.ts';
-import { clientIp } from '~/utils/request.server.ts';
+import { db } from '~/shared/db.server.ts';
+import { clientIp } from '~/shared/request.server.ts';
 import { requireAccess } from '~/modules/auth/guards.server.ts';
 import { RECORD_ID, parseForm, type Reply } from '~/components/ui/forms.ts';
 import { CALL_TOASTS, startCall } from '~/modules/crm/voiso.server.ts';
-import { readFormData } from '~/utils/body-limit.server.ts';
+import { readFormData } from '~/shared/body-limit.server.ts';
 import { routeAccess } from '~/modules/auth/permissions.ts';
 
 // who may use this route: its entry in the permission map, enforced by the route gate

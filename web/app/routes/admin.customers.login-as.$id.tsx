@@ -1,11 +1,11 @@
 // POST /admin/customers/login-as/{id}: a staff member opens a customer's client area.
 import { redirect, type ActionFunctionArgs } from '@remix-run/node';
-import { db } from '~/utils/db.server.ts';
-import { clientIp } from '~/utils/request.server.ts';
+import { db } from '~/shared/db.server.ts';
+import { clientIp } from '~/shared/request.server.ts';
 import { requireCustomerRecord } from '~/modules/auth/guards.server.ts';
 import { ImpersonationError, startImpersonation } from '~/modules/auth/impersonation.server.ts';
-import { sessionCookie } from '~/modules/auth/session.server.ts';
-import { redirectWithToast } from '~/utils/toast.server.ts';
+import { sessionCookie } from '~/shared/cookies.server.ts';
+import { redirectWithToast } from '~/shared/toast.server.ts';
 import { routeAccess } from '~/modules/auth/permissions.ts';
 
 // who may use this route: its entry in the permission map, enforced by the route gate

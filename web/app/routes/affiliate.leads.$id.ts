@@ -2,8 +2,8 @@
 // (/affiliate) does the same through its form; this is the call as the spec names it. Same-origin and
 // the role from the permission map (requireAccess); another affiliate's id → 404, nothing changes.
 import type { ActionFunctionArgs } from '@remix-run/node';
-import { db } from '~/utils/db.server.ts';
-import { clientIp } from '~/utils/request.server.ts';
+import { db } from '~/shared/db.server.ts';
+import { clientIp } from '~/shared/request.server.ts';
 import { requireAccess } from '~/modules/auth/guards.server.ts';
 import { deleteOwnLead } from '~/modules/crm/leads.server.ts';
 import { routeAccess } from '~/modules/auth/permissions.ts';

@@ -1,7 +1,7 @@
 // /api/v1/leads — the leads API (modules/affiliates/leads-api.server.ts). Outside the pages' session
 // and Origin checks: authenticated by an API key header only, cookies are never read here.
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
-import { db } from '~/utils/db.server.ts';
+import { db } from '~/shared/db.server.ts';
 import { getLeads, postLeads } from '~/modules/affiliates/leads-api.server.ts';
 import { routeAccess } from '~/modules/auth/permissions.ts';
 

@@ -1,9 +1,10 @@
 // POST /auth/logout: revokes the session (and a login-as session's staff session) and goes to '/'.
 import { redirect, type ActionFunctionArgs } from '@remix-run/node';
-import { db } from '~/utils/db.server.ts';
-import { assertSameOrigin } from '~/utils/request.server.ts';
+import { db } from '~/shared/db.server.ts';
+import { assertSameOrigin } from '~/shared/request.server.ts';
 import { currentSession } from '~/modules/auth/guards.server.ts';
-import { clearSessionCookie, revokeSession } from '~/modules/auth/session.server.ts';
+import { revokeSession } from '~/modules/auth/session.server.ts';
+import { clearSessionCookie } from '~/shared/cookies.server.ts';
 import { routeAccess } from '~/modules/auth/permissions.ts';
 
 // who may use this route: its entry in the permission map, enforced by the route gate

@@ -1,10 +1,10 @@
 // GET /auth/user: the signed-in user and their active balance (docs/specs.md#client-calls).
 import type { LoaderFunctionArgs } from '@remix-run/node';
-import { db } from '~/utils/db.server.ts';
+import { db } from '~/shared/db.server.ts';
 import { requireUser } from '~/modules/auth/guards.server.ts';
 import { accountSummary } from '~/modules/accounts/accounts.server.ts';
 import { phoneLocked } from '~/modules/profile/profile.server.ts';
-import { maskEmail, maskPhone } from '~/utils/mask.ts';
+import { maskEmail, maskPhone } from '~/shared/mask.ts';
 import { routeAccess } from '~/modules/auth/permissions.ts';
 
 // who may use this route: its entry in the permission map, enforced by the route gate

@@ -1,13 +1,13 @@
 // POST /authManager/back-to-admin: ends a login-as session and hands the staff session back,
 // landing on the staff member's role home.
 import { redirect, type ActionFunctionArgs } from '@remix-run/node';
-import { db } from '~/utils/db.server.ts';
-import { assertSameOrigin, clientIp } from '~/utils/request.server.ts';
+import { db } from '~/shared/db.server.ts';
+import { assertSameOrigin, clientIp } from '~/shared/request.server.ts';
 import { requireUser } from '~/modules/auth/guards.server.ts';
 import { endImpersonation, ImpersonationError } from '~/modules/auth/impersonation.server.ts';
-import { clearSessionCookie, sessionCookie } from '~/modules/auth/session.server.ts';
+import { clearSessionCookie, sessionCookie } from '~/shared/cookies.server.ts';
 import { routeAccess, ROLE_HOME, type RoleId } from '~/modules/auth/permissions.ts';
-import { redirectWithToast } from '~/utils/toast.server.ts';
+import { redirectWithToast } from '~/shared/toast.server.ts';
 
 // who may use this route: its entry in the permission map, enforced by the route gate
 export const access = routeAccess('/authManager/back-to-admin');

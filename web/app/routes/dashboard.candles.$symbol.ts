@@ -1,6 +1,6 @@
 // GET /dashboard/candles/:symbol — the engine's daily candles of one instrument, for the chart.
 import type { LoaderFunctionArgs } from '@remix-run/node';
-import { db } from '~/utils/db.server.ts';
+import { db } from '~/shared/db.server.ts';
 import { requireUser } from '~/modules/auth/guards.server.ts';
 import { engine } from '~/modules/trading/engine.server.ts';
 import { routeAccess } from '~/modules/auth/permissions.ts';

@@ -2,7 +2,7 @@
 // and its search (the page itself comes with its first tab's instruments and the favorites';
 // modules/trading/trading.server.ts). Signed-in users only; nothing in it is the user's.
 import type { LoaderFunctionArgs } from '@remix-run/node';
-import { db } from '~/utils/db.server.ts';
+import { db } from '~/shared/db.server.ts';
 import { requireUser } from '~/modules/auth/guards.server.ts';
 import { allInstruments } from '~/modules/trading/trading.server.ts';
 import { routeAccess } from '~/modules/auth/permissions.ts';

@@ -1,7 +1,7 @@
 // GET /dashboard/lot-state/:category — whether the category trades by amount or by lot, and the lot selector.
 import type { LoaderFunctionArgs } from '@remix-run/node';
 import { CATEGORIES, type Category } from '@broker/engine/domain';
-import { db } from '~/utils/db.server.ts';
+import { db } from '~/shared/db.server.ts';
 import { requireUser } from '~/modules/auth/guards.server.ts';
 import { lotState } from '~/modules/trading/trading.server.ts';
 import { routeAccess } from '~/modules/auth/permissions.ts';

@@ -1,7 +1,7 @@
 // GET /dashboard/rates?quote=XXX — how many quote-currency units one unit of the active
 // wallet's currency buys (the order dialog's conversion rate).
 import type { LoaderFunctionArgs } from '@remix-run/node';
-import { db } from '~/utils/db.server.ts';
+import { db } from '~/shared/db.server.ts';
 import { requireUser } from '~/modules/auth/guards.server.ts';
 import { engine } from '~/modules/trading/engine.server.ts';
 import { activeWallet } from '~/modules/accounts/accounts.server.ts';

@@ -1,15 +1,15 @@
 // POST /dashboard/switch-wallet: the chosen balance (one of the user's own) becomes active; the page reloads.
 import { redirect, type ActionFunctionArgs } from '@remix-run/node';
 import { z } from 'zod';
-import { db } from '~/utils/db.server.ts';
-import { assertSameOrigin, clientIp } from '~/utils/request.server.ts';
+import { db } from '~/shared/db.server.ts';
+import { assertSameOrigin, clientIp } from '~/shared/request.server.ts';
 import { requireUser } from '~/modules/auth/guards.server.ts';
 import { auditLoginAs } from '~/modules/auth/impersonation.server.ts';
 import { switchWallet } from '~/modules/accounts/accounts.server.ts';
-import { redirectWithToast } from '~/utils/toast.server.ts';
-import { safeRedirect } from '~/utils/safe-redirect.ts';
+import { redirectWithToast } from '~/shared/toast.server.ts';
+import { safeRedirect } from '~/shared/safe-redirect.ts';
 import { parseForm, RECORD_ID } from '~/components/ui/forms.ts';
-import { readFormData } from '~/utils/body-limit.server.ts';
+import { readFormData } from '~/shared/body-limit.server.ts';
 import { routeAccess } from '~/modules/auth/permissions.ts';
 
 // who may use this route: its entry in the permission map, enforced by the route gate

@@ -6,8 +6,8 @@
 // ?topics=heartbeat: the feed health (admins and managers).
 import type { LoaderFunctionArgs } from '@remix-run/node';
 import { signTicket } from '@broker/engine/contract/ticket';
-import { db } from '~/utils/db.server.ts';
-import { env, publicEnv } from '~/utils/env.server.ts';
+import { db } from '~/shared/db.server.ts';
+import { env, publicEnv } from '~/shared/env.server.ts';
 import { customerVisibleTo, notFound, requireUser } from '~/modules/auth/guards.server.ts';
 import { routeAccess } from '~/modules/auth/permissions.ts';
 

@@ -3,7 +3,7 @@
 // the current version; an answer to it is kept by the browser for a year (any edit of the
 // translations makes a new version, so a new URL); any other version gets the current texts, not kept.
 import type { LoaderFunctionArgs } from '@remix-run/node';
-import { db } from '~/utils/db.server.ts';
+import { db } from '~/shared/db.server.ts';
 import { listLanguages, translationBundle } from '~/modules/i18n/i18n.server.ts';
 import { routeAccess } from '~/modules/auth/permissions.ts';
 

@@ -1,11 +1,11 @@
 // POST /lang: the language switcher stores its choice in the `lang` cookie (and, in the
 // browser, localStorage) and goes back to the page it came from.
 import { redirect, type ActionFunctionArgs } from '@remix-run/node';
-import { db } from '~/utils/db.server.ts';
-import { assertSameOrigin } from '~/utils/request.server.ts';
+import { db } from '~/shared/db.server.ts';
+import { assertSameOrigin } from '~/shared/request.server.ts';
 import { langCookie, listLanguages } from '~/modules/i18n/i18n.server.ts';
-import { safeRedirect } from '~/utils/safe-redirect.ts';
-import { readFormData } from '~/utils/body-limit.server.ts';
+import { safeRedirect } from '~/shared/safe-redirect.ts';
+import { readFormData } from '~/shared/body-limit.server.ts';
 import { routeAccess } from '~/modules/auth/permissions.ts';
 
 // who may use this route: its entry in the permission map, enforced by the route gate

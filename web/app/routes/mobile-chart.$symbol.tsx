@@ -1,7 +1,7 @@
 import { data, type LoaderFunctionArgs } from '@remix-run/node';
 import { useLoaderData } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
-import { db } from '~/utils/db.server.ts';
+import { db } from '~/shared/db.server.ts';
 import { requireAccess } from '~/modules/auth/guards.server.ts';
 import { pageMeta } from '~/modules/shell/meta.ts';
 import { PriceChart } from '~/modules/trading/chart.tsx';

@@ -1,10 +1,10 @@
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node';
-import { db } from '~/utils/db.server.ts';
+import { db } from '~/shared/db.server.ts';
 import { notFound } from '~/modules/auth/guards.server.ts';
 import { paymentMocks } from '~/modules/payments/mocks.server.ts';
 import { gatewayConfig } from '~/modules/gateways/gateways.server.ts';
 import { publicOrigin } from '~/modules/payments/payments.server.ts';
-import { readFormData } from '~/utils/body-limit.server.ts';
+import { readFormData } from '~/shared/body-limit.server.ts';
 import { routeAccess } from '~/modules/auth/permissions.ts';
 
 // who may use this route: its entry in the permission map, enforced by the route gate

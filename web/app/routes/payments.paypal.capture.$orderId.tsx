@@ -1,5 +1,5 @@
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node';
-import { db } from '~/utils/db.server.ts';
+import { db } from '~/shared/db.server.ts';
 import { notFound, requireAccess } from '~/modules/auth/guards.server.ts';
 import { capturePaypal } from '~/modules/payments/payments.server.ts';
 import { routeAccess } from '~/modules/auth/permissions.ts';

@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs } from '@remix-run/node';
-import { db } from '~/utils/db.server.ts';
+import { db } from '~/shared/db.server.ts';
 import { handleWebhook } from '~/modules/payments/payments.server.ts';
 import { routeAccess } from '~/modules/auth/permissions.ts';
 

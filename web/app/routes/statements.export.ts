@@ -1,6 +1,6 @@
 // GET /statements/export?dateStart&dateEnd — the statement as a CSV download, streamed.
 import type { LoaderFunctionArgs } from '@remix-run/node';
-import { db } from '~/utils/db.server.ts';
+import { db } from '~/shared/db.server.ts';
 import { requireUser } from '~/modules/auth/guards.server.ts';
 import { activeWallet } from '~/modules/accounts/accounts.server.ts';
 import { statementCsv } from '~/modules/statements/statements.server.ts';

@@ -2,12 +2,12 @@
 // key the UI asked for that has none yet (docs/specs.md#client-calls): signed-in sessions only, and only
 // keys of the code's key list (whatever is stored is shipped to every page).
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
-import { db } from '~/utils/db.server.ts';
-import { assertSameOrigin, clientIp } from '~/utils/request.server.ts';
+import { db } from '~/shared/db.server.ts';
+import { assertSameOrigin, clientIp } from '~/shared/request.server.ts';
 import { isKnownKey, loadTranslations, saveMissingKey } from '~/modules/i18n/i18n.server.ts';
 import { currentSession } from '~/modules/auth/guards.server.ts';
 import { defaultStore, hitLimit, LIMITS } from '~/modules/auth/rate-limit.server.ts';
-import { readFormData, readTextCapped } from '~/utils/body-limit.server.ts';
+import { readFormData, readTextCapped } from '~/shared/body-limit.server.ts';
 import { routeAccess } from '~/modules/auth/permissions.ts';
 
 // who may use this route: its entry in the permission map, enforced by the route gate

@@ -1,7 +1,7 @@
 // The email-verification link: marks the address verified and goes to sign-in with a toast.
 import type { LoaderFunctionArgs } from '@remix-run/node';
-import { db } from '~/utils/db.server.ts';
-import { redirectWithToast } from '~/utils/toast.server.ts';
+import { db } from '~/shared/db.server.ts';
+import { redirectWithToast } from '~/shared/toast.server.ts';
 import { AuthError, verifyEmail } from '~/modules/auth/auth.server.ts';
 import { routeAccess } from '~/modules/auth/permissions.ts';
 

@@ -1,8 +1,8 @@
 // Shared by the pricing test files: plans, customers with a real and a demo wallet, and the
 // subscription posted to /pricing's action, its answer read whether a reply or a redirect.
 import { createUser, sessionFor, post, settle, unique } from '../helpers.ts';
-import type { Sql } from '~/utils/db.server.ts';
-import { TOAST_COOKIE } from '~/utils/toast.server.ts';
+import type { Sql } from '~/shared/db.server.ts';
+import { TOAST_COOKIE } from '~/shared/toast.server.ts';
 import { action } from '~/routes/_client.pricing.tsx';
 
 type Body = { ok: boolean; toast: string | null; values?: Record<string, string>; result?: { error?: Record<string, string[] | null> } };

@@ -2,7 +2,7 @@
 // (it changes a site-wide setting other files read); the setting is put back after.
 import { afterAll, describe, expect, test } from 'vitest';
 import { testSql, get } from '../helpers.ts';
-import { db } from '~/utils/db.server.ts';
+import { db } from '~/shared/db.server.ts';
 import { getSetting, setSetting } from '~/modules/settings/settings.server.ts';
 import { planPrompt } from '~/modules/pricing/pricing.server.ts';
 import { findSession } from '~/modules/auth/session.server.ts';

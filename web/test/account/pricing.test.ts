@@ -8,7 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { testSql, createUser, sessionFor, get } from '../helpers.ts';
-import { env } from '~/utils/env.server.ts';
+import { env } from '~/shared/env.server.ts';
 import { convertPrice } from '~/modules/pricing/pricing.server.ts';
 import type { EngineQuote } from '~/modules/trading/engine.server.ts';
 import { loader } from '~/routes/_client.pricing.tsx';

@@ -6,7 +6,7 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { testSql, createUser, sessionFor, get, post, settle } from '../helpers.ts';
 import { action, loader } from '~/routes/_client.profile.tsx';
 import { yearsBefore } from '~/modules/auth/schemas.ts';
-import { maskEmail, maskPhone } from '~/utils/mask.ts';
+import { maskEmail, maskPhone } from '~/shared/mask.ts';
 
 const sql = testSql();
 afterAll(async () => { await sql.end(); });

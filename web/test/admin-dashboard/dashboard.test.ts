@@ -12,7 +12,7 @@ import { Book } from '../../../engine/src/book/book.ts';
 import { connect as engineConnect } from '../../../engine/src/db.ts';
 import { adminEditOrder, closeOrder, placeOrder, type OrderDeps } from '../../../engine/src/orders/service.ts';
 import { dec, exact, float } from '@broker/engine/domain';
-import { env } from '~/utils/env.server.ts';
+import { env } from '~/shared/env.server.ts';
 import { loader } from '~/routes/_staff.admin._index.tsx';
 import { dashboardData } from '~/modules/admin-dashboard/dashboard.server.ts';
 import { getSetting } from '~/modules/settings/settings.server.ts';

@@ -1,6 +1,6 @@
 // Shared set-up of the affiliate tests: affiliates with keys, API requests, unique valid phones.
 import { randomInt } from 'node:crypto';
-import type { Sql } from '~/utils/db.server.ts';
+import type { Sql } from '~/shared/db.server.ts';
 import { createUser, sessionFor, uniqueEmail } from '../helpers.ts';
 import { generateKey } from '~/modules/affiliates/keys.server.ts';
 import { phoneE164 } from '~/modules/crm/contact.server.ts';

@@ -3,7 +3,7 @@
 // changed setting refuses the old key at once. Serial: it changes a site-wide setting.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { encryptSecret, secretsKey } from '@broker/engine/contract/secrets';
-import { env } from '~/utils/env.server.ts';
+import { env } from '~/shared/env.server.ts';
 import { getSetting, setSetting } from '~/modules/settings/settings.server.ts';
 import { DUPLICATE_MESSAGE, getLeads, postLeads } from '~/modules/affiliates/leads-api.server.ts';
 import { postgresStore, testSql, unique } from '../helpers.ts';

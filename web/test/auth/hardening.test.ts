@@ -12,11 +12,12 @@ import * as staffLayout from '~/routes/_staff.tsx';
 import * as langRoute from '~/routes/lang.tsx';
 import * as customersAllRoute from '~/routes/_staff.admin.customers.all.tsx';
 import { ROLE_HOME, type RoleId } from '~/modules/auth/permissions.ts';
-import { findSession, SESSION_COOKIE } from '~/modules/auth/session.server.ts';
+import { findSession } from '~/modules/auth/session.server.ts';
+import { SESSION_COOKIE } from '~/shared/cookies.server.ts';
 import { signIn } from '~/modules/auth/auth.server.ts';
 import { LIMITS, redisStore, type RateLimitStore } from '~/modules/auth/rate-limit.server.ts';
-import { assertSameOrigin } from '~/utils/request.server.ts';
-import { safeRedirect } from '~/utils/safe-redirect.ts';
+import { assertSameOrigin } from '~/shared/request.server.ts';
+import { safeRedirect } from '~/shared/safe-redirect.ts';
 import {
   BASE, createUser, get, PASSWORD, post, postgresStore, sessionFor, setCookieToken, settle, testAuthConfig, testSql, unique, uniqueIp,
 } from '../helpers.ts';

@@ -13,7 +13,8 @@ import * as verifyRoute from '~/routes/verify-email.$token.tsx';
 import * as staffLayout from '~/routes/_staff.tsx';
 import * as clientLayout from '~/routes/_client.tsx';
 import * as userRoute from '~/routes/auth.user.tsx';
-import { findSession, SESSION_COOKIE } from '~/modules/auth/session.server.ts';
+import { findSession } from '~/modules/auth/session.server.ts';
+import { SESSION_COOKIE } from '~/shared/cookies.server.ts';
 import { BASE, createUser, get, PASSWORD, post, sessionFor, setCookieToken, settle, testSql, uniqueEmail, uniqueIp } from '../helpers.ts';
 
 const sql = testSql();

@@ -1,6 +1,6 @@
 // Helpers of the trading-configuration tests: the answer of a route's action or loader as
 // { status, body }, an open position on an instrument, and the engine_cache notifications.
-import type { Sql } from '~/utils/db.server.ts';
+import type { Sql } from '~/shared/db.server.ts';
 import { createUser, settle } from '../helpers.ts';
 
 export interface Answer {

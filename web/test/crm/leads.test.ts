@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { testSql, unique, uniqueEmail } from '../helpers.ts';
 import { getSetting } from '~/modules/settings/settings.server.ts';
-import { maskEmail, maskPhone } from '~/utils/mask.ts';
+import { maskEmail, maskPhone } from '~/shared/mask.ts';
 import { crmSupport, ROUTES, type Staff } from './support.ts';
 
 const sql = testSql();
@@ -199,7 +199,7 @@ describe('a large bulk action shows its progress', () => {
 
 describe('progress never starves the pool', () => {
   test('concurrent large moves on a pool of two all finish (a transaction never waits for a second connection)', async () => {
-    const { connect } = await import('~/utils/db.server.ts');
+    const { connect } = await import('~/shared/db.server.ts');
     const { bulkMove } = await import('~/modules/crm/leads.server.ts');
     const { SCREENS } = await import('~/modules/crm/screens.ts');
     const small = connect(process.env.DATABASE_URL!, 2);

@@ -2,9 +2,9 @@
 // on, the full ones. Serial: it flips a site-wide setting other files read; put back after.
 import { afterAll, describe, expect, test } from 'vitest';
 import { testSql, unique, uniqueEmail } from '../helpers.ts';
-import { db } from '~/utils/db.server.ts';
+import { db } from '~/shared/db.server.ts';
 import { getSetting, setSetting } from '~/modules/settings/settings.server.ts';
-import { maskEmail } from '~/utils/mask.ts';
+import { maskEmail } from '~/shared/mask.ts';
 import { crmSupport } from './support.ts';
 
 const sql = testSql();

@@ -4,10 +4,10 @@
 // site-wide setting, so it runs serially.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
-import { db } from '~/utils/db.server.ts';
+import { db } from '~/shared/db.server.ts';
 import { getSetting, setSetting } from '~/modules/settings/settings.server.ts';
 import * as editRoute from '~/routes/_staff.admin.customers.edit.$id.tsx';
-import { maskEmail } from '~/utils/mask.ts';
+import { maskEmail } from '~/shared/mask.ts';
 import { createUser, get, post, sessionFor, settle, testSql, uniqueIp } from '../helpers.ts';
 
 const sql = testSql();

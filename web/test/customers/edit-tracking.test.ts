@@ -5,7 +5,7 @@
 import { afterAll, describe, expect, test } from 'vitest';
 import type { LoaderFunctionArgs } from '@remix-run/node';
 import { verifyTicket } from '@broker/engine/contract/ticket';
-import { env } from '~/utils/env.server.ts';
+import { env } from '~/shared/env.server.ts';
 import * as ticketRoute from '~/routes/dashboard.ticket.ts';
 import * as clientLayout from '~/routes/_client.tsx';
 import * as editRoute from '~/routes/_staff.admin.customers.edit.$id.tsx';

@@ -8,7 +8,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import * as editRoute from '~/routes/_staff.admin.customers.edit.$id.tsx';
 import { editAccess } from '~/modules/customers/edit.server.ts';
 import { adjustRef, ADJUST_REF_KIND, BELOW_ZERO } from '~/modules/customers/balance.server.ts';
-import { maskEmail, maskPhone } from '~/utils/mask.ts';
+import { maskEmail, maskPhone } from '~/shared/mask.ts';
 import { createUser, get, post, sessionFor, settle, testSql, uniqueIp, walletFor, type TestUser } from '../helpers.ts';
 
 const sql = testSql();
@@ -397,7 +397,7 @@ describe('login as (admin.md §4)', () => {
     const { action: loginAs } = await import('~/routes/admin.customers.login-as.$id.tsx');
     const { loader: clientLayout } = await import('~/routes/_client.tsx');
     const { loader: profileLoader } = await import('~/routes/_client.profile.tsx');
-    const { SESSION_COOKIE } = await import('~/modules/auth/session.server.ts');
+    const { SESSION_COOKIE } = await import('~/shared/cookies.server.ts');
     const ret = await staff(6);
     const sales = await staff(5);
     const c = await customerWithProfile();

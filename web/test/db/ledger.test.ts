@@ -1,6 +1,6 @@
 // The balance-posting function of docs/specs.md#ledger, against real PostgreSQL.
 import { afterAll, beforeEach, describe, expect, test } from 'vitest';
-import { connect } from '~/utils/db.server.ts';
+import { connect } from '~/shared/db.server.ts';
 
 const sql = connect(process.env.DATABASE_URL!, 30);
 afterAll(() => sql.end());

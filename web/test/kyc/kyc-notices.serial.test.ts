@@ -5,8 +5,8 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
-import { env } from '~/utils/env.server.ts';
-import { db } from '~/utils/db.server.ts';
+import { env } from '~/shared/env.server.ts';
+import { db } from '~/shared/db.server.ts';
 import { getSetting, setSetting } from '~/modules/settings/settings.server.ts';
 import { loader as dashboardLoader } from '~/routes/_client.dashboard.tsx';
 import { action as staffAction } from '~/routes/_staff.admin.kyc.tsx';

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
-import { env } from '~/utils/env.server.ts';
+import { env } from '~/shared/env.server.ts';
 import { action as clientAction, loader as clientLoader } from '~/routes/_client.kyc.tsx';
 import { action as staffAction, loader as staffLoader } from '~/routes/_staff.admin.kyc.tsx';
 import { loader as uploadLoader } from '~/routes/uploads.$id.ts';

@@ -8,8 +8,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { action as languagesAction, loader as languagesLoader } from '~/routes/_staff.admin.languages._index.tsx';
 import { action as translationsAction, loader as translationsLoader } from '~/routes/_staff.admin.languages.$code.tsx';
 import { codeKeys, loadResources } from '~/modules/i18n/i18n.server.ts';
-import { disableLiveCache, enableLiveCache } from '~/utils/live-cache.server.ts';
-import { db } from '~/utils/db.server.ts';
+import { disableLiveCache, enableLiveCache } from '~/shared/live-cache.server.ts';
+import { db } from '~/shared/db.server.ts';
 import { createUser, get, post, sessionFor, testSql } from '../helpers.ts';
 import { answer, fieldErrors } from '../catalog/helpers.ts';
 

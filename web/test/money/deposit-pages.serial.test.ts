@@ -9,7 +9,7 @@ import type { AppLoadContext, LoaderFunctionArgs } from '@remix-run/node';
 import { testSql, createUser, ensureGateways, walletFor, sessionFor, get, post, unique, answerOf } from '../helpers.ts';
 import { png, uploadRequest } from '../uploads/fixtures.ts';
 import { createDeposit } from '~/modules/money/money.server.ts';
-import { db } from '~/utils/db.server.ts';
+import { db } from '~/shared/db.server.ts';
 import { setSetting } from '~/modules/settings/settings.server.ts';
 import * as index from '~/routes/_client.deposits._index.tsx';
 import * as bank from '~/routes/_client.deposits.bank.$id.tsx';

@@ -13,7 +13,7 @@ import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { testSql, createUser, ensureGateways, walletFor, sessionFor, get, post, unique, type TestUser, answerOf } from '../helpers.ts';
 import { png, text, uploadRequest, type Part } from '../uploads/fixtures.ts';
-import { env } from '~/utils/env.server.ts';
+import { env } from '~/shared/env.server.ts';
 import { createDeposit } from '~/modules/money/money.server.ts';
 import { depositFee } from '~/modules/money/fees.ts';
 import { cryptoQuote, uploadHref } from '~/modules/money/deposits.server.ts';

@@ -4,7 +4,7 @@
 // changes withdraw_fee_settings and site_settings, and puts them back after.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { testSql, createUser, sessionFor, walletFor, get, post, settle, unique } from '../helpers.ts';
-import { db } from '~/utils/db.server.ts';
+import { db } from '~/shared/db.server.ts';
 import { setSetting as setSettingIn } from '~/modules/settings/settings.server.ts';
 import { withdrawFees } from '~/modules/money/money.server.ts';
 import { WITHDRAW_TOASTS } from '~/modules/money/withdrawals.server.ts';

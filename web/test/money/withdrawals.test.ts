@@ -11,7 +11,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { testSql, createUser, sessionFor, walletFor, get, post, settle, unique } from '../helpers.ts';
-import { env } from '~/utils/env.server.ts';
+import { env } from '~/shared/env.server.ts';
 import { withdrawFee } from '~/modules/money/fees.ts';
 import { withdrawFees } from '~/modules/money/money.server.ts';
 import { WITHDRAW_TOASTS, withdrawWallets } from '~/modules/money/withdrawals.server.ts';

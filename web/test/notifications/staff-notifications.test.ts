@@ -12,7 +12,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
-import { env } from '~/utils/env.server.ts';
+import { env } from '~/shared/env.server.ts';
 import { createDeposit, requestWithdrawal } from '~/modules/money/money.server.ts';
 import { submitKyc } from '~/modules/kyc/kyc.server.ts';
 import { editLead } from '~/modules/crm/leads.server.ts';

@@ -3,7 +3,7 @@
 // (or an endless one) is cut at the cap and answered 413, never read to its end.
 import { afterAll, describe, expect, it } from 'vitest';
 import { handleWebhook, MAX_NOTIFICATION_BYTES } from '~/modules/payments/payments.server.ts';
-import { FORM_MAX_BYTES, readFormData } from '~/utils/body-limit.server.ts';
+import { FORM_MAX_BYTES, readFormData } from '~/shared/body-limit.server.ts';
 import { action as forgotPassword } from '~/routes/_auth.forgot-password.tsx';
 import { BASE, testSql } from '../helpers.ts';
 

@@ -9,7 +9,7 @@ import type { LoaderFunctionArgs } from '@remix-run/node';
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { answerOf, BASE, createUser, ensureGateways, get, post, sessionFor, testSql, unique, walletFor } from '../helpers.ts';
-import { env } from '~/utils/env.server.ts';
+import { env } from '~/shared/env.server.ts';
 import {
   paymentHandlers, paypalOrders, paypalRefundEvent, paypalSignatureHeaders, PAYPAL_CLIENT, stripeDisputeEvent, stripePaymentIntents, stripeSignature,
 } from '../mocks/payments.ts';

@@ -17,7 +17,7 @@ import type { LoaderFunctionArgs } from '@remix-run/node';
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { testSql, createUser, ensureGateways, walletFor, sessionFor, get, post, settle, BASE, unique } from '../helpers.ts';
-import { env } from '~/utils/env.server.ts';
+import { env } from '~/shared/env.server.ts';
 import { flutterwaveHandlers, flutterwaveMock, transferEvent } from '../mocks/providers/flutterwave.ts';
 import { requestWithdrawal } from '~/modules/money/money.server.ts';
 import { gatewayConfig } from '~/modules/gateways/gateways.server.ts';

@@ -7,7 +7,7 @@
 // Serial: it changes site-wide gateways (restored after) and the process's parsed environment.
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { testSql, createUser, walletFor } from '../helpers.ts';
-import { env } from '~/utils/env.server.ts';
+import { env } from '~/shared/env.server.ts';
 import { gatewayConfig, gatewayCards, saveGateway } from '~/modules/gateways/gateways.server.ts';
 import type { GatewayInput } from '~/modules/gateways/kinds.ts';
 import { PUBLISHED_MOCK_KEYS, MOCK_KEYS_REFUSED } from '~/modules/payments/mock-keys.ts';

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { testSql, createUser, walletFor } from '../helpers.ts';
-import { env } from '~/utils/env.server.ts';
+import { env } from '~/shared/env.server.ts';
 import { handleWebhook, reconcilePending } from '~/modules/payments/payments.server.ts';
 import { moonpayHandlers, moonpayMock } from '../mocks/providers/moonpay.ts';
 

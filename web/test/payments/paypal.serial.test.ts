@@ -8,7 +8,7 @@ import type { LoaderFunctionArgs } from '@remix-run/node';
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { testSql, createUser, ensureGateways, walletFor, sessionFor, get, post, BASE, answerOf } from '../helpers.ts';
-import { env } from '~/utils/env.server.ts';
+import { env } from '~/shared/env.server.ts';
 import {
   paymentHandlers, paypalApprove, paypalCalls, paypalCaptureEvent, paypalOrders, paypalSignatureHeaders, PAYPAL_CLIENT,
 } from '../mocks/payments.ts';

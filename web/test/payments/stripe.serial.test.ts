@@ -8,7 +8,7 @@ import type { LoaderFunctionArgs } from '@remix-run/node';
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { testSql, createUser, ensureGateways, walletFor, sessionFor, get, post, BASE, answerOf } from '../helpers.ts';
-import { env } from '~/utils/env.server.ts';
+import { env } from '~/shared/env.server.ts';
 import { paymentHandlers, stripeCalls, stripeEvent, stripePay, stripeSessions, stripeSignature, type MockSession } from '../mocks/payments.ts';
 import { reconcileOnce, reconcilePending, EXPIRED_REASON } from '~/modules/payments/payments.server.ts';
 import * as index from '~/routes/_client.deposits._index.tsx';

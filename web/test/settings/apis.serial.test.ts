@@ -8,7 +8,7 @@ import * as apis from '~/routes/_staff.admin.apis.tsx';
 import * as apiStatus from '~/routes/_staff.admin.status.api.tsx';
 import { loader as ticket } from '~/routes/dashboard.ticket.ts';
 import { maySubscribe, verifyTicket } from '@broker/engine/contract/ticket';
-import { env } from '~/utils/env.server.ts';
+import { env } from '~/shared/env.server.ts';
 import { applyHeartbeat, expireHealth, initialHealth, STALE_MESSAGE, STALE_MS } from '~/modules/status/health.ts';
 import { createUser, get, post, sessionFor, testSql } from '../helpers.ts';
 import { answer, fieldErrors } from '../catalog/helpers.ts';

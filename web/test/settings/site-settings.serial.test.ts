@@ -11,7 +11,7 @@ import { isEncrypted } from '@broker/engine/contract/secrets';
 import * as settingsRoute from '~/routes/_staff.admin.settings.tsx';
 import * as signInRoute from '~/routes/_auth._index.tsx';
 import * as deposits from '~/routes/_client.deposits._index.tsx';
-import { db } from '~/utils/db.server.ts';
+import { db } from '~/shared/db.server.ts';
 import { getPublicBranding, getSetting } from '~/modules/settings/settings.server.ts';
 import { MESSAGES } from '~/modules/auth/messages.ts';
 import { recaptchaCalls, recaptchaHandlers } from '../mocks/recaptcha.ts';
@@ -211,7 +211,7 @@ describe('site settings', () => {
 
   test('another process sees a save without a restart: the NOTIFY drops its copy', async () => {
     // a second pool stands for a second web process: it cached the settings before the save
-    const { enableLiveCache, disableLiveCache, isLiveCacheListening } = await import('~/utils/live-cache.server.ts');
+    const { enableLiveCache, disableLiveCache, isLiveCacheListening } = await import('~/shared/live-cache.server.ts');
     const other = testSql(2);
     await enableLiveCache(other);
     try {

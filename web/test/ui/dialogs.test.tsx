@@ -18,7 +18,7 @@ import { Modal } from '~/components/ui/modal.tsx';
 import { Stepper } from '~/components/ui/stepper.tsx';
 import { ToastProvider, useFetcherToast } from '~/components/ui/toast.tsx';
 import { parseIntent, RECORD_ID, type Reply } from '~/components/ui/forms.ts';
-import { replyDone, replyRefused } from '~/utils/reply.server.ts';
+import { replyDone, replyRefused } from '~/shared/reply.server.ts';
 
 beforeAll(async () => {
   await i18next.use(initReactI18next).init({ lng: 'en', resources: { en: { translation: {} } }, interpolation: { escapeValue: false } });

@@ -2,8 +2,8 @@
 // switcher, /auth/user), the active wallet (dashboard, statements, rates), the switch, and the
 // account summary. Every read is scoped to the user: a wallet is only ever read or made active
 // through its owner's id. Money stays the numeric columns' exact text.
-import type { Sql } from '~/utils/db.server.ts';
-import { oncePerRequest } from '~/utils/request-scope.server.ts';
+import type { Sql } from '~/shared/db.server.ts';
+import { oncePerRequest } from '~/shared/request-scope.server.ts';
 
 export interface Wallet { id: number; mode: 'demo' | 'real'; currency: string; balance: string; margin: string }
 

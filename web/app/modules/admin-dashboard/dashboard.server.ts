@@ -24,7 +24,7 @@
 // - the open exposure: per instrument, the sums of the open real positions' exposure terms in the
 //   App Currency, which the page values at live quotes with the domain's `exposurePnl`.
 import { dec, Decimal, exact, type Category, type Side } from '@broker/engine/domain';
-import type { Sql } from '~/utils/db.server.ts';
+import type { Sql } from '~/shared/db.server.ts';
 import { getSetting } from '~/modules/settings/settings.server.ts';
 import { engine } from '~/modules/trading/engine.server.ts';
 import { currentQuotes } from '~/modules/trading/quotes.server.ts';

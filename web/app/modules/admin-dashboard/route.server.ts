@@ -2,7 +2,7 @@
 // From / To dates parsed by the lists' own rules (parseListQuery: real days between 1970 and 2100,
 // To not before From) before any SQL; bad dates answer 400 with the message under the field.
 import { data, type LoaderFunctionArgs } from '@remix-run/node';
-import { db } from '~/utils/db.server.ts';
+import { db } from '~/shared/db.server.ts';
 import { requireAccess } from '~/modules/auth/guards.server.ts';
 import { parseListQuery } from '~/components/ui/list-params.ts';
 import { dashboardData, type DashboardData } from './dashboard.server.ts';

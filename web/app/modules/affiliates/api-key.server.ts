@@ -3,15 +3,15 @@
 // once, in the answer to Generate.
 import { z } from 'zod';
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
-import { db } from '~/utils/db.server.ts';
-import { clientIp } from '~/utils/request.server.ts';
+import { db } from '~/shared/db.server.ts';
+import { clientIp } from '~/shared/request.server.ts';
 import { requireAccess } from '~/modules/auth/guards.server.ts';
 import { parseIntent } from '~/components/ui/forms.ts';
-import { replyDone, replyRefused } from '~/utils/reply.server.ts';
+import { replyDone, replyRefused } from '~/shared/reply.server.ts';
 import { auditIp } from '~/modules/crm/leads.server.ts';
 import { API_LIMIT, MAX_BATCH } from './leads-api.server.ts';
 import { currentKey, generateKey } from './keys.server.ts';
-import { readFormData } from '~/utils/body-limit.server.ts';
+import { readFormData } from '~/shared/body-limit.server.ts';
 
 const ACTIONS = { generate: z.object({ intent: z.literal('generate') }) };
 

@@ -4,8 +4,8 @@
 // site settings (admin.md §2.12) authenticates the broker's own landing pages.
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { decryptSecret, secretsKey } from '@broker/engine/contract/secrets';
-import type { Sql } from '~/utils/db.server.ts';
-import { env } from '~/utils/env.server.ts';
+import type { Sql } from '~/shared/db.server.ts';
+import { env } from '~/shared/env.server.ts';
 import { audit } from '~/modules/audit/audit.server.ts';
 import { getSetting } from '~/modules/settings/settings.server.ts';
 

@@ -8,10 +8,10 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import type { CountryCode } from 'libphonenumber-js';
-import type { Sql } from '~/utils/db.server.ts';
+import type { Sql } from '~/shared/db.server.ts';
 import { defaultStore, forgiveSuccess, hitLimit, type Limit, type RateLimitStore } from '~/modules/auth/rate-limit.server.ts';
-import { clientIp } from '~/utils/request.server.ts';
-import { BodyTooLarge, readTextCapped } from '~/utils/body-limit.server.ts';
+import { clientIp } from '~/shared/request.server.ts';
+import { BodyTooLarge, readTextCapped } from '~/shared/body-limit.server.ts';
 import { normEmail, phoneE164, resolveCountry } from '~/modules/crm/contact.server.ts';
 import { LeadInput } from '~/modules/crm/lead-input.server.ts';
 import { authenticateKey, keyFromRequest, type KeyOwner } from './keys.server.ts';

@@ -5,7 +5,7 @@
 // gives its rows in that order (migrations/1733040000000_audit-trail-and-notifications.sql).
 import { z } from 'zod';
 import type postgres from 'postgres';
-import type { Sql } from '~/utils/db.server.ts';
+import type { Sql } from '~/shared/db.server.ts';
 import { parseListQuery, type ListQuery } from '~/components/ui/list-params.ts';
 import { csvLine } from '~/modules/statements/statements.server.ts';
 

@@ -1,5 +1,5 @@
 // The append-only audit trail (docs/specs.md#audit): one row per staff action that changes data.
-import type { Sql } from '~/utils/db.server.ts';
+import type { Sql } from '~/shared/db.server.ts';
 
 export interface AuditEvent {
   actorId: number | null;

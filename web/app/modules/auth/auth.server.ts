@@ -1,9 +1,9 @@
 // The visitor flows: sign in, sign up, email verification, forgot and reset password.
 // Each takes a db handle, the settings it depends on and plain values, so tests call them directly.
-import type { Sql } from '~/utils/db.server.ts';
+import type { Sql } from '~/shared/db.server.ts';
 import { decryptSecret, secretsKey } from '@broker/engine/contract/secrets';
 import { getSettings } from '~/modules/settings/settings.server.ts';
-import { env } from '~/utils/env.server.ts';
+import { env } from '~/shared/env.server.ts';
 import { sendMail } from '~/modules/email/mailer.server.ts';
 import { resolveAppUrl } from '~/modules/email/app-url.server.ts';
 import { hashPassword, verifyPassword } from './password.server.ts';

@@ -1,5 +1,5 @@
 // reCAPTCHA v2: the browser's response token (humanKey) is verified on the server.
-import type { Sql } from '~/utils/db.server.ts';
+import type { Sql } from '~/shared/db.server.ts';
 import { getSetting } from '~/modules/settings/settings.server.ts';
 
 /** The site key the visitor pages render the widget with; '' when reCAPTCHA is off. */

@@ -3,9 +3,9 @@
 // gate (route-gate.server.ts) before the route's loader or action runs; requireAccess in that
 // code checks the same declaration again and hands back the session.
 import { redirect, type AppLoadContext } from '@remix-run/node';
-import { db, type Sql } from '~/utils/db.server.ts';
-import { assertSameOrigin, clientIp } from '~/utils/request.server.ts';
-import { oncePerRequest } from '~/utils/request-scope.server.ts';
+import { db, type Sql } from '~/shared/db.server.ts';
+import { assertSameOrigin, clientIp } from '~/shared/request.server.ts';
+import { oncePerRequest } from '~/shared/request-scope.server.ts';
 import { accessFor, ROLE_HOME, TWO_FACTOR_ENROL_PATH, type RouteAccess, type RoleId } from './permissions.ts';
 import { currentRouteAccess } from './route-scope.server.ts';
 import { getSession, type CurrentSession } from './session.server.ts';

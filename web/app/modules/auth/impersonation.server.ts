@@ -2,7 +2,7 @@
 // impersonator_id and parent_id point back at them. Ending it revokes the child and hands the
 // staff session back under a fresh token. Both ends are audited.
 import { isIP } from 'node:net';
-import type { Sql } from '~/utils/db.server.ts';
+import type { Sql } from '~/shared/db.server.ts';
 import { audit } from '~/modules/audit/audit.server.ts';
 import { createSession, LOGIN_AS_ROLES, rotateSessionToken, type CurrentSession } from './session.server.ts';
 

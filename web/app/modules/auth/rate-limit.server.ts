@@ -1,7 +1,7 @@
 // Fixed-window rate limits in a store every web process shares: PostgreSQL's rate_limits
 // table (one upsert per hit), or Redis when REDIS_URL is set.
-import type { Sql } from '~/utils/db.server.ts';
-import { env } from '~/utils/env.server.ts';
+import type { Sql } from '~/shared/db.server.ts';
+import { env } from '~/shared/env.server.ts';
 
 export interface Limit { name: string; max: number; windowSeconds: number }
 

@@ -1,7 +1,7 @@
 // What the visitor-flow actions need from a request: db, rate-limit store, settings, client ip.
 import type { AppLoadContext } from '@remix-run/node';
-import { db } from '~/utils/db.server.ts';
-import { clientIp } from '~/utils/request.server.ts';
+import { db } from '~/shared/db.server.ts';
+import { clientIp } from '~/shared/request.server.ts';
 import { loadAuthConfig } from './auth.server.ts';
 import { defaultStore } from './rate-limit.server.ts';
 

@@ -1,14 +1,12 @@
 // Server-side sessions. The cookie holds a random token; the sessions table holds its sha-256.
 // remember: the cookie lives 30 days; otherwise it is a browser-session cookie and the
 // server-side row expires after 12 idle hours.
-import type { Sql } from '~/utils/db.server.ts';
-import { env } from '~/utils/env.server.ts';
+import type { Sql } from '~/shared/db.server.ts';
+import { readCookie, REMEMBER_SECONDS, SESSION_COOKIE } from '~/shared/cookies.server.ts';
 import { isIP } from 'node:net';
 import { newToken, sha256 } from './tokens.server.ts';
 import { routeAccess, type RoleId } from './permissions.ts';
 
-export const SESSION_COOKIE = '__session';
-export const REMEMBER_SECONDS = 30 * 24 * 60 * 60;
 export const IDLE_SECONDS = 12 * 60 * 60;
 
 export interface SessionUser {
@@ -40,36 +38,6 @@ export interface CurrentSession {
   impersonatorRoleId: number | null;
   parentId: number | null;
   user: SessionUser;
-}
-
-export function readCookie(request: Request, name: string): string | undefined {
-  const header = request.headers.get('cookie');
-  if (!header) return undefined;
-  for (const part of header.split(';')) {
-    const i = part.indexOf('=');
-    if (i < 0) continue;
-    if (part.slice(0, i).trim() === name) {
-      try {
-        return decodeURIComponent(part.slice(i + 1).trim());
-      } catch {
-        return undefined;
-      }
-    }
-  }
-  return undefined;
-}
-
-export function sessionCookie(token: string, remember: boolean): string {
-  const parts = [`${SESSION_COOKIE}=${token}`, 'Path=/', 'HttpOnly', 'SameSite=Lax'];
-  if (remember) parts.push(`Max-Age=${REMEMBER_SECONDS}`);
-  if (env().NODE_ENV === 'production') parts.push('Secure');
-  return parts.join('; ');
-}
-
-export function clearSessionCookie(): string {
-  const parts = [`${SESSION_COOKIE}=`, 'Path=/', 'HttpOnly', 'SameSite=Lax', 'Max-Age=0'];
-  if (env().NODE_ENV === 'production') parts.push('Secure');
-  return parts.join('; ');
 }
 
 export interface NewSession {

@@ -5,18 +5,18 @@
 // the engine (engine_cache 'settings'). A market without a row trades by amount.
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import type { Category } from '@broker/engine/domain';
-import type { Sql } from '~/utils/db.server.ts';
-import { db } from '~/utils/db.server.ts';
-import { clientIp } from '~/utils/request.server.ts';
+import type { Sql } from '~/shared/db.server.ts';
+import { db } from '~/shared/db.server.ts';
+import { clientIp } from '~/shared/request.server.ts';
 import { requireAccess } from '~/modules/auth/guards.server.ts';
 import { audit } from '~/modules/audit/audit.server.ts';
 import { parseForm } from '~/components/ui/forms.ts';
 import { plainDecimal } from '~/components/ui/format.ts';
-import { replyRefused } from '~/utils/reply.server.ts';
+import { replyRefused } from '~/shared/reply.server.ts';
 import { CATALOG_PARSE } from '~/modules/catalog/numbers.ts';
 import { replyOutcome, type Actor, type Outcome } from './result.server.ts';
 import { LotsSchema, SPREAD_MARKETS, type LotsInput } from './schemas.ts';
-import { readFormData } from '~/utils/body-limit.server.ts';
+import { readFormData } from '~/shared/body-limit.server.ts';
 
 export type LotState = 'lot' | 'amount';
 export interface LotSettings { states: Record<Category, LotState>; selector: { label: string; value: string }[] }

@@ -3,7 +3,7 @@
 // i18n key written literally at `refuse(...)` (web/test/i18n-keys.ts collects them); `values` fill
 // its {{placeholders}} in the toast.
 import type { Submission } from '@conform-to/react';
-import { replyDone, replyRefused } from '~/utils/reply.server.ts';
+import { replyDone, replyRefused } from '~/shared/reply.server.ts';
 
 export interface Refusal {
   ok: false; status: number; message: string; field?: string; values?: Record<string, string | number>;

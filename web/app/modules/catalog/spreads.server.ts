@@ -4,19 +4,19 @@
 // row in the same transaction. A market without a row trades with 0.
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import type { Category } from '@broker/engine/domain';
-import type { Sql } from '~/utils/db.server.ts';
-import { db } from '~/utils/db.server.ts';
-import { clientIp } from '~/utils/request.server.ts';
+import type { Sql } from '~/shared/db.server.ts';
+import { db } from '~/shared/db.server.ts';
+import { clientIp } from '~/shared/request.server.ts';
 import { requireAccess } from '~/modules/auth/guards.server.ts';
 import { audit } from '~/modules/audit/audit.server.ts';
-import { invalidateCached } from '~/utils/live-cache.server.ts';
+import { invalidateCached } from '~/shared/live-cache.server.ts';
 import { parseForm } from '~/components/ui/forms.ts';
 import { plainDecimal } from '~/components/ui/format.ts';
-import { replyRefused } from '~/utils/reply.server.ts';
+import { replyRefused } from '~/shared/reply.server.ts';
 import { CATALOG_PARSE } from '~/modules/catalog/numbers.ts';
 import { replyOutcome, type Actor, type Outcome } from './result.server.ts';
 import { SPREAD_MARKETS, SpreadsSchema, type SpreadsInput } from './schemas.ts';
-import { readFormData } from '~/utils/body-limit.server.ts';
+import { readFormData } from '~/shared/body-limit.server.ts';
 
 export type Spreads = Record<Category, string>;
 

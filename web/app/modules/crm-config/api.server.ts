@@ -5,7 +5,7 @@
 // status filter asks page=1&limit=999). The roles are the permission map's (prefix rules: sales
 // statuses 1 and 2, teams admin only).
 import type { LoaderFunctionArgs } from '@remix-run/node';
-import { db } from '~/utils/db.server.ts';
+import { db } from '~/shared/db.server.ts';
 import { requireAccess } from '~/modules/auth/guards.server.ts';
 import { listQuery } from '~/components/ui/list-params.ts';
 import { listSalesStatuses, SALES_STATUS_SORTS, STATUS_CHOICES_LIMIT } from './sales-statuses.server.ts';

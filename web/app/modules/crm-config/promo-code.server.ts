@@ -9,16 +9,16 @@
 // first one made) and limited to PROMO_PER_HOUR codes an hour per user. Audited.
 import { randomInt } from 'node:crypto';
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
-import type { Sql } from '~/utils/db.server.ts';
-import { db } from '~/utils/db.server.ts';
-import { clientIp } from '~/utils/request.server.ts';
+import type { Sql } from '~/shared/db.server.ts';
+import { db } from '~/shared/db.server.ts';
+import { clientIp } from '~/shared/request.server.ts';
 import { requireAccess } from '~/modules/auth/guards.server.ts';
 import { audit } from '~/modules/audit/audit.server.ts';
 import { parseIntent } from '~/components/ui/forms.ts';
-import { replyDone, replyRefused } from '~/utils/reply.server.ts';
+import { replyDone, replyRefused } from '~/shared/reply.server.ts';
 import { refuse, type Actor, type Outcome } from '~/modules/catalog/result.server.ts';
 import { CRM_CONFIG_PARSE, PROMO_ACTIONS } from './schemas.ts';
-import { readFormData } from '~/utils/body-limit.server.ts';
+import { readFormData } from '~/shared/body-limit.server.ts';
 
 /** Codes one user may generate in an hour. */
 export const PROMO_PER_HOUR = 10;

@@ -11,17 +11,17 @@
 // leads, and a status that leads have is deleted only with the status they move to (one UPDATE),
 // in the same transaction. Every change writes an audit row with before and after.
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
-import type { Sql } from '~/utils/db.server.ts';
-import { db } from '~/utils/db.server.ts';
-import { clientIp } from '~/utils/request.server.ts';
+import type { Sql } from '~/shared/db.server.ts';
+import { db } from '~/shared/db.server.ts';
+import { clientIp } from '~/shared/request.server.ts';
 import { requireAccess } from '~/modules/auth/guards.server.ts';
 import { audit } from '~/modules/audit/audit.server.ts';
 import { listQuery, type ListQuery } from '~/components/ui/list-params.ts';
 import { parseIntent } from '~/components/ui/forms.ts';
-import { replyRefused } from '~/utils/reply.server.ts';
+import { replyRefused } from '~/shared/reply.server.ts';
 import { pgCode, refuse, replyOutcome, type Actor, type Outcome } from '~/modules/catalog/result.server.ts';
 import { CRM_CONFIG_PARSE, SALES_STATUS_ACTIONS, type SalesStatusInput } from './schemas.ts';
-import { readFormData } from '~/utils/body-limit.server.ts';
+import { readFormData } from '~/shared/body-limit.server.ts';
 
 /** URL sort id → column (the spec: status and is default are sortable). */
 const SORTS = { id: 'id', status: 'status', isDefault: 'is_default' } as const;

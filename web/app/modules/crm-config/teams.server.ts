@@ -9,17 +9,17 @@
 // SQL condition the lead lists add for role 2, managerAgentIds() the agents it names.
 import { randomInt } from 'node:crypto';
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
-import type { Sql } from '~/utils/db.server.ts';
-import { db } from '~/utils/db.server.ts';
-import { clientIp } from '~/utils/request.server.ts';
+import type { Sql } from '~/shared/db.server.ts';
+import { db } from '~/shared/db.server.ts';
+import { clientIp } from '~/shared/request.server.ts';
 import { requireAccess } from '~/modules/auth/guards.server.ts';
 import { audit } from '~/modules/audit/audit.server.ts';
 import { listQuery, type ListQuery } from '~/components/ui/list-params.ts';
 import { parseIntent } from '~/components/ui/forms.ts';
-import { replyRefused } from '~/utils/reply.server.ts';
+import { replyRefused } from '~/shared/reply.server.ts';
 import { refuse, replyOutcome, type Actor, type Outcome } from '~/modules/catalog/result.server.ts';
 import { CRM_CONFIG_PARSE, TEAM_ACTIONS, type TeamInput } from './schemas.ts';
-import { readFormData } from '~/utils/body-limit.server.ts';
+import { readFormData } from '~/shared/body-limit.server.ts';
 
 export const MANAGER_ROLE = 2;
 export const MEMBER_ROLES = [5, 6] as const;

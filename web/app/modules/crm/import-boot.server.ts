@@ -1,8 +1,8 @@
 // The CRM's background jobs of a web process (called once from entry.server.tsx): the lead-import
 // job resumes an import a dead process left running (stale heartbeat) and runs queued ones
 // (import.server.ts); the phone backfill gives older leads their E.164 key (phone-backfill.server.ts).
-import { db } from '~/utils/db.server.ts';
-import { env } from '~/utils/env.server.ts';
+import { db } from '~/shared/db.server.ts';
+import { env } from '~/shared/env.server.ts';
 import { startImportJob } from './import.server.ts';
 import { startPhoneBackfillJob } from './phone-backfill.server.ts';
 

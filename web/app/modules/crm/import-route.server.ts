@@ -3,8 +3,8 @@
 // (requireAccess: /admin/crm/ is admins and managers) and the upload kind's policy again; an
 // import's progress and report are its importer's and the admins' only (issue 22).
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node';
-import { db } from '~/utils/db.server.ts';
-import { clientIp } from '~/utils/request.server.ts';
+import { db } from '~/shared/db.server.ts';
+import { clientIp } from '~/shared/request.server.ts';
 import { requireAccess } from '~/modules/auth/guards.server.ts';
 import { discardUploads, receiveUploads } from '~/modules/uploads/uploads.server.ts';
 import { importStatus, kickImports, latestImport, queueImport, reportableImport, reportStream } from './import.server.ts';

@@ -12,7 +12,7 @@ import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import path from 'node:path';
 import { parse } from 'csv-parse';
-import type { Sql } from '~/utils/db.server.ts';
+import type { Sql } from '~/shared/db.server.ts';
 import { audit } from '~/modules/audit/audit.server.ts';
 import { normEmail, phoneE164, resolveCountry } from './contact.server.ts';
 import { LeadInput } from './lead-input.server.ts';

@@ -5,14 +5,14 @@
 // that same clause, so a bulk action on 'all' touches exactly the rows the list shows, in one statement.
 import { isIP } from 'node:net';
 import type postgres from 'postgres';
-import type { Sql } from '~/utils/db.server.ts';
+import type { Sql } from '~/shared/db.server.ts';
 import { audit } from '~/modules/audit/audit.server.ts';
 import { notifyStaff, publishNotices, type Notice } from '~/modules/notifications/notifications.server.ts';
 import { getSetting } from '~/modules/settings/settings.server.ts';
 import { hashPassword } from '~/modules/auth/password.server.ts';
 import { loadAuthConfig, openCustomerWallets } from '~/modules/auth/auth.server.ts';
-import { maskEmail, maskPhone, MASKED_ROLES } from '~/utils/mask.ts';
-import { trackProgress, type ProgressTracker } from '~/utils/statement-progress.server.ts';
+import { maskEmail, maskPhone, MASKED_ROLES } from '~/shared/mask.ts';
+import { trackProgress, type ProgressTracker } from '~/shared/statement-progress.server.ts';
 import { leadPhoneE164 } from './contact.server.ts';
 import {
   EXACT_COUNT_LIMIT, MASKED_SORTS, MAX_DEPTH, SORT_COLUMNS, moveAllowed, sourceGroups,
@@ -370,7 +370,7 @@ const isFragment = (v: { cond: Fragment } | ActionResult): v is { cond: Fragment
  * Runs a bulk action's one UPDATE (built by `update` around its `updated_at` value) and answers how
  * many leads it changed. With a progress token (the page asks for one above a few thousand leads)
  * the rows are counted first and the statement ticks statement_progress_tick per changed row, so
- * the page's poll shows how far it is (utils/statement-progress.server.ts).
+ * the page's poll shows how far it is (shared/statement-progress.server.ts).
  */
 async function followed(t: Sql, tracker: { token: string; progress: ProgressTracker } | null, rows: Fragment, update: (updatedAt: Fragment) => Fragment): Promise<number> {
   if (!tracker) return (await t`${update(t`now()`)}`).count;

@@ -12,7 +12,7 @@
 // minute for the rows inserted since: the mark only moves forward); `npm run leads:phones` runs it
 // to the end, `--restart` from id 0 (after a libphonenumber-js update, say).
 import { setImmediate as yieldLoop } from 'node:timers/promises';
-import type { Sql } from '~/utils/db.server.ts';
+import type { Sql } from '~/shared/db.server.ts';
 import { leadPhoneE164 } from './contact.server.ts';
 
 export const BATCH = 5_000;

@@ -4,19 +4,19 @@
 // A bulk action posts to the list's own URL: its filter is read from there exactly as the list reads it.
 import { latestImport } from './import.server.ts';
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node';
-import { db } from '~/utils/db.server.ts';
-import { PROGRESS_TOKEN, readProgress } from '~/utils/statement-progress.server.ts';
-import { clientIp } from '~/utils/request.server.ts';
+import { db } from '~/shared/db.server.ts';
+import { PROGRESS_TOKEN, readProgress } from '~/shared/statement-progress.server.ts';
+import { clientIp } from '~/shared/request.server.ts';
 import { requireAccess } from '~/modules/auth/guards.server.ts';
 import { parseListQuery } from '~/components/ui/list-params.ts';
-import { replyDone, replyRefused } from '~/utils/reply.server.ts';
+import { replyDone, replyRefused } from '~/shared/reply.server.ts';
 import { SCREENS, SORTABLE, type ScreenKey, type SortKey } from './screens.ts';
 import { LEAD_FILTERS, parseLeadForm } from './schemas.ts';
 import {
   addLead, addNote, bulkAssign, bulkMove, convertLead, deleteLead, deleteOwnLead, editLead, leadNotes, listLeads, masksFor, revealAllowed, revealContact,
   staffChoices, statusChoices, type ActionResult, type Caller, type LeadFilters, type LeadRow, type NoteRow,
 } from './leads.server.ts';
-import { readFormData } from '~/utils/body-limit.server.ts';
+import { readFormData } from '~/shared/body-limit.server.ts';
 
 const ID = /^[1-9][0-9]{0,15}$/;
 

@@ -22,11 +22,11 @@
 // agent from Voiso's own list.
 import { leadPhoneE164 } from './contact.server.ts';
 import { decryptSecret, secretsKey } from '@broker/engine/contract/secrets';
-import type { Sql } from '~/utils/db.server.ts';
-import { env } from '~/utils/env.server.ts';
+import type { Sql } from '~/shared/db.server.ts';
+import { env } from '~/shared/env.server.ts';
 import { audit } from '~/modules/audit/audit.server.ts';
 import { defaultStore, hitLimit, type Limit, type RateLimitStore } from '~/modules/auth/rate-limit.server.ts';
-import { maskPhone } from '~/utils/mask.ts';
+import { maskPhone } from '~/shared/mask.ts';
 import { auditIp, resolveScope, scopeCondition, type Caller } from './leads.server.ts';
 
 export const VOISO_TIMEOUT_MS = 10_000;

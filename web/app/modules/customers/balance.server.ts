@@ -3,7 +3,7 @@
 // below zero and NOTIFYs balance_changed: the engine then pushes the new balance to the
 // customer's open pages), audited with the balance before and after in the same transaction.
 // The form's random id is the entry's reference, so a double submit posts once.
-import type { Sql } from '~/utils/db.server.ts';
+import type { Sql } from '~/shared/db.server.ts';
 import { audit } from '~/modules/audit/audit.server.ts';
 import type { BalanceInput } from './edit-schemas.ts';
 

@@ -5,13 +5,13 @@
 // role that has no button for them, whatever is posted.
 import { randomUUID } from 'node:crypto';
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node';
-import { db, type Sql } from '~/utils/db.server.ts';
-import { clientIp } from '~/utils/request.server.ts';
+import { db, type Sql } from '~/shared/db.server.ts';
+import { clientIp } from '~/shared/request.server.ts';
 import { requireCustomerRecord } from '~/modules/auth/guards.server.ts';
 import { listQuery, type ListQuery } from '~/components/ui/list-params.ts';
 import { GENERIC_ERROR, parseForm, type Reply } from '~/components/ui/forms.ts';
-import { replyDone, replyRefused } from '~/utils/reply.server.ts';
-import { redirectWithToast } from '~/utils/toast.server.ts';
+import { replyDone, replyRefused } from '~/shared/reply.server.ts';
+import { redirectWithToast } from '~/shared/toast.server.ts';
 import { listTrades } from '~/modules/trades/trades.server.ts';
 import { customerDeposits } from '~/modules/money/deposits.server.ts';
 import { customerWithdrawals } from '~/modules/money/withdrawals.server.ts';
@@ -19,7 +19,7 @@ import { ACCOUNT_FIELDS, BALANCE_PARSE, BalanceSchema, customerProfileSchema, re
 import { editAccessFor, loadCustomer, saveCustomerProfile } from './edit.server.ts';
 import { adjustBalance } from './balance.server.ts';
 import { listTracking } from './tracking.server.ts';
-import { readFormData } from '~/utils/body-limit.server.ts';
+import { readFormData } from '~/shared/body-limit.server.ts';
 
 /** The active tab's page of rows (only that tab is read). */
 async function tabList(sql: Sql, tab: EditTab, userId: number, q: ListQuery) {

@@ -2,13 +2,13 @@
 // sees and may do on a customer that requireCustomerRecord let it open, the customer's record
 // (contact details masked on the server for the roles that must not see them), and the profile
 // save (validated, email unique, audited with before and after in the same transaction).
-import type { Sql } from '~/utils/db.server.ts';
+import type { Sql } from '~/shared/db.server.ts';
 import { revokeAllSessions, type CurrentSession } from '~/modules/auth/session.server.ts';
 import { countryNames } from '~/modules/auth/countries.server.ts';
 import { hashPassword } from '~/modules/auth/password.server.ts';
 import { audit } from '~/modules/audit/audit.server.ts';
 import { getSetting } from '~/modules/settings/settings.server.ts';
-import { maskEmail, maskPhone } from '~/utils/mask.ts';
+import { maskEmail, maskPhone } from '~/shared/mask.ts';
 import { LOGIN_AS_ROLES } from '~/modules/auth/impersonation.server.ts';
 import type { CustomerProfileInput } from './edit-schemas.ts';
 

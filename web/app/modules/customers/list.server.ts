@@ -4,19 +4,19 @@
 // default) and delete (a soft delete with its refusals), in modules/users/users.server.ts.
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node';
 import type postgres from 'postgres';
-import type { Sql } from '~/utils/db.server.ts';
-import { db } from '~/utils/db.server.ts';
-import { clientIp } from '~/utils/request.server.ts';
+import type { Sql } from '~/shared/db.server.ts';
+import { db } from '~/shared/db.server.ts';
+import { clientIp } from '~/shared/request.server.ts';
 import { requireAccess } from '~/modules/auth/guards.server.ts';
 import { listQuery, type ListQuery } from '~/components/ui/list-params.ts';
-import { replyDone, replyRefused } from '~/utils/reply.server.ts';
-import { prefixMatch } from '~/utils/prefix-search.server.ts';
+import { replyDone, replyRefused } from '~/shared/reply.server.ts';
+import { prefixMatch } from '~/shared/prefix-search.server.ts';
 import { EXACT_COUNT_LIMIT } from '~/modules/trades/limits.ts';
-import { boundedCount, SEARCH_COUNT_LIMIT } from '~/utils/bounded-count.server.ts';
+import { boundedCount, SEARCH_COUNT_LIMIT } from '~/shared/bounded-count.server.ts';
 import { addUser, deleteUser } from '~/modules/users/users.server.ts';
 import { USER_SORTABLE, parseCustomerForm, type AddUser } from '~/modules/users/schemas.ts';
 import { onlineExpr } from './online.server.ts';
-import { readFormData } from '~/utils/body-limit.server.ts';
+import { readFormData } from '~/shared/body-limit.server.ts';
 
 export type CustomerListType = 'all' | 'inactive';
 
@@ -59,7 +59,7 @@ export { SEARCH_COUNT_LIMIT };
 /** The count limit of a users list: EXACT_COUNT_LIMIT, or SEARCH_COUNT_LIMIT while searched. */
 export const countLimit = (search: string) => (search.trim() ? SEARCH_COUNT_LIMIT : EXACT_COUNT_LIMIT);
 
-/** How many users a list's condition holds (utils/bounded-count.server.ts). */
+/** How many users a list's condition holds (shared/bounded-count.server.ts). */
 export function countUsers(sql: Sql, cond: postgres.Fragment, search: string) {
   return boundedCount(sql, sql`users u`, cond, countLimit(search));
 }

@@ -4,7 +4,7 @@
 // (auth/session.server.ts findSession), and the engine touches the sessions of its open
 // realtime streams once a minute (engine/src/http/realtime.ts), so a customer sitting on the
 // dashboard with the live stream open stays online without clicking anything.
-import type { Sql } from '~/utils/db.server.ts';
+import type { Sql } from '~/shared/db.server.ts';
 
 /** A session seen within this many minutes counts as online (a touch comes at least once a minute). */
 export const ONLINE_WINDOW_MINUTES = 3;

@@ -3,7 +3,7 @@
 // change: a revalidation of the same URL adds none), and sent live on the engine's staff-only
 // topic track:{userId}, which the Edit Customer page's Tracking tab follows. Not recorded for
 // staff, nor while a staff member is signed in as the customer.
-import type { Sql } from '~/utils/db.server.ts';
+import type { Sql } from '~/shared/db.server.ts';
 import type { CurrentSession } from '~/modules/auth/session.server.ts';
 import { engine } from '~/modules/trading/engine.server.ts';
 

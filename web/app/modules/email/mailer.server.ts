@@ -2,8 +2,8 @@
 // through nodemailer (and sent_at set), without it the message's links are printed to the log
 // so a developer can follow them.
 import nodemailer, { type Transporter } from 'nodemailer';
-import type { Sql } from '~/utils/db.server.ts';
-import { env } from '~/utils/env.server.ts';
+import type { Sql } from '~/shared/db.server.ts';
+import { env } from '~/shared/env.server.ts';
 
 export interface Mail { to: string; subject: string; text: string; html?: string }
 

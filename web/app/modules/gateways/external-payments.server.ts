@@ -3,20 +3,20 @@
 // externalPayments). Server-paged list, add and edit (multipart: the logo through the upload
 // service), delete after confirmation; each change audited in its transaction.
 import { data, type ActionFunctionArgs, type AppLoadContext, type LoaderFunctionArgs } from '@remix-run/node';
-import { db, type Sql } from '~/utils/db.server.ts';
-import { clientIp } from '~/utils/request.server.ts';
-import { prefixMatch } from '~/utils/prefix-search.server.ts';
+import { db, type Sql } from '~/shared/db.server.ts';
+import { clientIp } from '~/shared/request.server.ts';
+import { prefixMatch } from '~/shared/prefix-search.server.ts';
 import { requireAccess } from '~/modules/auth/guards.server.ts';
 import { audit } from '~/modules/audit/audit.server.ts';
 import { listQuery, type ListQuery } from '~/components/ui/list-params.ts';
 import { parseIntent, type Reply } from '~/components/ui/forms.ts';
-import { replyRefused } from '~/utils/reply.server.ts';
+import { replyRefused } from '~/shared/reply.server.ts';
 import { CATALOG_PARSE } from '~/modules/catalog/numbers.ts';
 import { refuse, replyOutcome, type Actor, type Outcome } from '~/modules/catalog/result.server.ts';
 import { discardUploads, receiveUploads } from '~/modules/uploads/uploads.server.ts';
 import { uploadHref } from '~/modules/money/deposits.server.ts';
 import { EXTERNAL_PAYMENT_ACTIONS, type ExternalPaymentInput } from './external-schemas.ts';
-import { readFormData } from '~/utils/body-limit.server.ts';
+import { readFormData } from '~/shared/body-limit.server.ts';
 
 const SORTS = { id: 'id', name: 'name' } as const;
 export const EXTERNAL_PAYMENT_SORTS = Object.keys(SORTS) as (keyof typeof SORTS)[];

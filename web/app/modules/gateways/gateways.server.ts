@@ -5,13 +5,13 @@
 // module only masked ('••••abcd') or through gatewayConfig, which runs on the server only.
 import { data, type ActionFunctionArgs, type AppLoadContext, type LoaderFunctionArgs } from '@remix-run/node';
 import { decryptSecret, encryptSecret, isMaskedSecret, maskSecret, secretsKey } from '@broker/engine/contract/secrets';
-import { db, type Sql } from '~/utils/db.server.ts';
-import { env } from '~/utils/env.server.ts';
-import { clientIp } from '~/utils/request.server.ts';
+import { db, type Sql } from '~/shared/db.server.ts';
+import { env } from '~/shared/env.server.ts';
+import { clientIp } from '~/shared/request.server.ts';
 import { requireAccess } from '~/modules/auth/guards.server.ts';
 import { audit } from '~/modules/audit/audit.server.ts';
 import { parseForm, type Reply } from '~/components/ui/forms.ts';
-import { replyDone, replyRefused } from '~/utils/reply.server.ts';
+import { replyDone, replyRefused } from '~/shared/reply.server.ts';
 import { CATALOG_PARSE } from '~/modules/catalog/numbers.ts';
 import { refuse, type Actor, type Outcome } from '~/modules/catalog/result.server.ts';
 import { discardUploads, receiveUploads } from '~/modules/uploads/uploads.server.ts';

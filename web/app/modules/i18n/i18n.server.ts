@@ -6,9 +6,9 @@ import { createHash } from 'node:crypto';
 import { createInstance, type i18n as I18n } from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { RemixI18Next } from 'remix-i18next/server';
-import type { Sql } from '~/utils/db.server.ts';
-import { cached, invalidateCached } from '~/utils/live-cache.server.ts';
-import { readCookie } from '~/modules/auth/session.server.ts';
+import type { Sql } from '~/shared/db.server.ts';
+import { cached, invalidateCached } from '~/shared/live-cache.server.ts';
+import { readCookie } from '~/shared/cookies.server.ts';
 import { FALLBACK_LANGUAGE, LANG_COOKIE, i18nOptions, type Resources } from './i18n.ts';
 import { PAGE_TITLE_KEYS } from '~/modules/shell/meta.ts';
 // The English seed holds every key the code uses (web/test/i18n.test.ts checks it): the key list

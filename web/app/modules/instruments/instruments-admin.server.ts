@@ -7,18 +7,18 @@
 // own writes of the last quote (bids, asks, every few seconds) notify nothing.
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import type { Category } from '@broker/engine/domain';
-import type { Sql } from '~/utils/db.server.ts';
-import { db } from '~/utils/db.server.ts';
-import { clientIp } from '~/utils/request.server.ts';
+import type { Sql } from '~/shared/db.server.ts';
+import { db } from '~/shared/db.server.ts';
+import { clientIp } from '~/shared/request.server.ts';
 import { requireAccess } from '~/modules/auth/guards.server.ts';
 import { audit } from '~/modules/audit/audit.server.ts';
-import { invalidateCached } from '~/utils/live-cache.server.ts';
+import { invalidateCached } from '~/shared/live-cache.server.ts';
 import { listQuery, type ListQuery } from '~/components/ui/list-params.ts';
 import { parseIntent } from '~/components/ui/forms.ts';
-import { replyRefused } from '~/utils/reply.server.ts';
+import { replyRefused } from '~/shared/reply.server.ts';
 import { pgCode, refuse, replyOutcome, type Actor, type Outcome } from '~/modules/catalog/result.server.ts';
 import { CATALOG_PARSE, INSTRUMENT_ACTIONS, type InstrumentInput } from './schemas.ts';
-import { readFormData } from '~/utils/body-limit.server.ts';
+import { readFormData } from '~/shared/body-limit.server.ts';
 
 export const INSTRUMENT_SORTS = ['id', 'name', 'base', 'quote', 'tradingview', 'alias', 'leverage', 'tradable'] as const;
 type Sort = (typeof INSTRUMENT_SORTS)[number];

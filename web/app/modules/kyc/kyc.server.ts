@@ -12,13 +12,13 @@
 //   decision is audited and the customer is notified, live once it is committed.
 // - Whether a customer is verified is money.server.ts's isKycApproved (an approved document);
 //   since only the latest document can be approved, that is the latest one's status.
-import type { Sql } from '~/utils/db.server.ts';
+import type { Sql } from '~/shared/db.server.ts';
 import { audit } from '~/modules/audit/audit.server.ts';
 import { auditLoginAs, type ChangeSource } from '~/modules/auth/impersonation.server.ts';
 import { addNotification, notifyStaff, publishNotices, type Notice } from '~/modules/notifications/notifications.server.ts';
-import { boundedCount, SEARCH_COUNT_LIMIT } from '~/utils/bounded-count.server.ts';
+import { boundedCount, SEARCH_COUNT_LIMIT } from '~/shared/bounded-count.server.ts';
 import { EXACT_COUNT_LIMIT } from '~/modules/trades/limits.ts';
-import { prefixMatch } from '~/utils/prefix-search.server.ts';
+import { prefixMatch } from '~/shared/prefix-search.server.ts';
 import { KYC_FILE_FIELDS, KYC_REASON_MAX, KYC_TYPES, type KycDocument, type KycFile, type KycFileField, type KycFiles, type KycStatus } from './kyc.ts';
 
 export type { KycDocument, KycFile, KycFiles };
@@ -190,7 +190,7 @@ export async function listKyc(sql: Sql, q: KycListQuery): Promise<{ total: numbe
         FROM page JOIN kyc_documents k ON k.id = page.id JOIN users u ON u.id = k.user_id ${FILE_JOINS(sql)}
        ORDER BY ${order}`,
     // the total: exact up to EXACT_COUNT_LIMIT documents (SEARCH_COUNT_LIMIT while searched), then
-    // estimated, and the page says so (utils/bounded-count.server.ts)
+    // estimated, and the page says so (shared/bounded-count.server.ts)
     boundedCount(sql, sql`kyc_documents k`, listWhere(sql, q), countLimit),
   ]);
   const seen = q.offset + rows.length + (count.estimated && rows.length === q.limit ? 1 : 0);

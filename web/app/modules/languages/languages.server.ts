@@ -6,10 +6,10 @@
 // transaction; the tables' trigger NOTIFYs web_cache, so every web process drops its copy and the
 // next page view shows the change without a restart (this process drops its own at once).
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
-import type { Sql } from '~/utils/db.server.ts';
-import { db } from '~/utils/db.server.ts';
-import { clientIp } from '~/utils/request.server.ts';
-import { invalidateCached } from '~/utils/live-cache.server.ts';
+import type { Sql } from '~/shared/db.server.ts';
+import { db } from '~/shared/db.server.ts';
+import { clientIp } from '~/shared/request.server.ts';
+import { invalidateCached } from '~/shared/live-cache.server.ts';
 import { requireAccess, notFound } from '~/modules/auth/guards.server.ts';
 import { audit } from '~/modules/audit/audit.server.ts';
 import { auditIp } from '~/modules/trades/trades.server.ts';
@@ -17,11 +17,11 @@ import { codeKeys, isKnownKey, loadTranslations } from '~/modules/i18n/i18n.serv
 import { FALLBACK_LANGUAGE } from '~/modules/i18n/i18n.ts';
 import { listQuery, type ListQuery } from '~/components/ui/list-params.ts';
 import { parseIntent } from '~/components/ui/forms.ts';
-import { replyRefused } from '~/utils/reply.server.ts';
+import { replyRefused } from '~/shared/reply.server.ts';
 import { pgCode, refuse, replyOutcome, type Actor, type Outcome } from '~/modules/catalog/result.server.ts';
-import { likeEscape } from '~/utils/prefix-search.server.ts';
+import { likeEscape } from '~/shared/prefix-search.server.ts';
 import { LANGUAGE_ACTIONS, LANGUAGE_CODE, MISSING_PAGE_SIZE, TRANSLATION_ACTIONS, placeholders, type LanguageInput, type TranslationInput } from './schemas.ts';
-import { readFormData } from '~/utils/body-limit.server.ts';
+import { readFormData } from '~/shared/body-limit.server.ts';
 
 // ---------------------------------------------------------------- languages
 

@@ -3,10 +3,10 @@
 // fee) are money.server.ts's; this file only reads, pages and quotes.
 import QRCode from 'qrcode';
 import { dec, Decimal } from '@broker/engine/domain';
-import type { Sql } from '~/utils/db.server.ts';
+import type { Sql } from '~/shared/db.server.ts';
 import type { ListQuery } from '~/components/ui/list-params.ts';
-import { prefixMatch } from '~/utils/prefix-search.server.ts';
-import { boundedCount, SEARCH_COUNT_LIMIT } from '~/utils/bounded-count.server.ts';
+import { prefixMatch } from '~/shared/prefix-search.server.ts';
+import { boundedCount, SEARCH_COUNT_LIMIT } from '~/shared/bounded-count.server.ts';
 import { EXACT_COUNT_LIMIT } from '~/modules/trades/limits.ts';
 import { engine } from '~/modules/trading/engine.server.ts';
 import { activeGateways, isKycApproved, type Gateway } from './money.server.ts';
@@ -202,7 +202,7 @@ export async function staffDeposits(sql: Sql, q: ListQuery & { status?: DepositS
             (SELECT d.id, d.created_at FROM deposits d WHERE ${b} ORDER BY ${order('d')} LIMIT ${q.offset + q.limit})`)}) x
           ORDER BY ${order('x')} LIMIT ${q.limit} OFFSET ${q.offset}`;
   // the total: counted up to EXACT_COUNT_LIMIT deposits (SEARCH_COUNT_LIMIT per branch while
-  // searched), else estimated (utils/bounded-count.server.ts; the page says so), so 200,000
+  // searched), else estimated (shared/bounded-count.server.ts; the page says so), so 200,000
   // deposits cost what 50,000 do and a prefix matching every customer what 1,000 deposits do. The
   // union's size is the first branch's count plus the second's rows the first does not hold.
   const countLimit = branches.length === 1 ? EXACT_COUNT_LIMIT : SEARCH_COUNT_LIMIT;

@@ -12,7 +12,7 @@
 // - The KYC switches are enforced here when on.
 import { UNAVAILABLE_GATEWAYS } from '~/modules/gateways/kinds.ts';
 import { parseDecimal } from '@broker/engine/domain';
-import type { Sql } from '~/utils/db.server.ts';
+import type { Sql } from '~/shared/db.server.ts';
 import { audit } from '~/modules/audit/audit.server.ts';
 import { auditLoginAs, type ChangeSource } from '~/modules/auth/impersonation.server.ts';
 import { getSetting } from '~/modules/settings/settings.server.ts';

@@ -4,11 +4,11 @@
 // money.server.ts's: this file reads, pages, and saves the admin's fee settings.
 import { randomUUID } from 'node:crypto';
 import { dec } from '@broker/engine/domain';
-import type { Sql } from '~/utils/db.server.ts';
+import type { Sql } from '~/shared/db.server.ts';
 import type { ListQuery } from '~/components/ui/list-params.ts';
-import { boundedCount, SEARCH_COUNT_LIMIT } from '~/utils/bounded-count.server.ts';
+import { boundedCount, SEARCH_COUNT_LIMIT } from '~/shared/bounded-count.server.ts';
 import { EXACT_COUNT_LIMIT } from '~/modules/trades/limits.ts';
-import { prefixMatch } from '~/utils/prefix-search.server.ts';
+import { prefixMatch } from '~/shared/prefix-search.server.ts';
 import { audit } from '~/modules/audit/audit.server.ts';
 import { countryNames } from '~/modules/auth/countries.server.ts';
 import { engine } from '~/modules/trading/engine.server.ts';
@@ -197,7 +197,7 @@ export async function staffWithdrawals(sql: Sql, q: StaffListQuery) {
          JOIN withdrawals w ON w.id = page.id JOIN users u ON u.id = w.user_id JOIN balances b ON b.id = w.balance_id
         ORDER BY ${order}`,
     // exact up to EXACT_COUNT_LIMIT withdrawals (SEARCH_COUNT_LIMIT while searched), then
-    // estimated, and the page says so (utils/bounded-count.server.ts)
+    // estimated, and the page says so (shared/bounded-count.server.ts)
     boundedCount(db, sql`withdrawals w`, where, countLimit),
   ]);
   // A text search is planned for the prefix at hand: a plan cached for any prefix guesses that it

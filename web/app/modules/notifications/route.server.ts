@@ -5,16 +5,16 @@
 // user's notification id is 'Notification not found' and changes nothing.
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node';
 import { z } from 'zod';
-import { db } from '~/utils/db.server.ts';
+import { db } from '~/shared/db.server.ts';
 import { requireAccess } from '~/modules/auth/guards.server.ts';
 import { auditLoginAs } from '~/modules/auth/impersonation.server.ts';
-import { clientIp } from '~/utils/request.server.ts';
+import { clientIp } from '~/shared/request.server.ts';
 import { listQuery } from '~/components/ui/list-params.ts';
 import { parseIntent, RECORD_ID } from '~/components/ui/forms.ts';
-import { replyDone, replyRefused } from '~/utils/reply.server.ts';
-import { safeRedirect } from '~/utils/safe-redirect.ts';
+import { replyDone, replyRefused } from '~/shared/reply.server.ts';
+import { safeRedirect } from '~/shared/safe-redirect.ts';
 import { listNotifications, markAllNotificationsRead, markNotificationRead } from './notifications.server.ts';
-import { readFormData } from '~/utils/body-limit.server.ts';
+import { readFormData } from '~/shared/body-limit.server.ts';
 
 export const NOTIFICATION_ACTIONS = {
   read: z.object({ id: RECORD_ID, open: z.string().max(10).optional() }),

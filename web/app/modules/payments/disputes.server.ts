@@ -12,7 +12,7 @@
 // The admin's deposit list shows the flag on the row and the event in its events dialog. Staff
 // (roles 1–2) may then debit the disputed amount from the customer's wallet, once per deposit
 // (debitDispute).
-import type { Sql } from '~/utils/db.server.ts';
+import type { Sql } from '~/shared/db.server.ts';
 import { audit } from '~/modules/audit/audit.server.ts';
 import { notifyStaff, publishNotices, type Notice } from '~/modules/notifications/notifications.server.ts';
 import type { GatewayConfig } from './adapter.ts';

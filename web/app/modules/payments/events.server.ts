@@ -1,5 +1,5 @@
 // The payment events of a page of deposits, for the admin's deposit list: one query for the page.
-import type { Sql } from '~/utils/db.server.ts';
+import type { Sql } from '~/shared/db.server.ts';
 
 export interface PaymentEventRow {
   id: number;

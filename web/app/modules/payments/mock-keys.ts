@@ -9,7 +9,7 @@
 //   no payout is sent. The test suites (NODE_ENV=test) answer the providers with the same mocks
 //   and are treated like MOCKS here.
 // Plain data: importable by the server without the mocks (msw is a development dependency).
-import { env } from '~/utils/env.server.ts';
+import { env } from '~/shared/env.server.ts';
 import { secretColumns, type GatewayKind, type KeyColumn } from '~/modules/gateways/kinds.ts';
 
 export type MockKeys = Partial<Record<KeyColumn, string>>;

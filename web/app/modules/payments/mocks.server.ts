@@ -1,9 +1,9 @@
-// MOCKS=1 (utils/env.server.ts): the payment providers answered in this process by the msw handlers
+// MOCKS=1 (shared/env.server.ts): the payment providers answered in this process by the msw handlers
 // of web/test/mocks/ (payments.ts, providers/*.ts), for trying card, wallet and crypto deposits
 // without provider accounts; their hosted checkouts are the app's mock pages
 // (/payments/mock/:gateway/:ref, web/test/mocks/checkouts.ts). Off, nothing here is loaded (msw is a
 // development dependency).
-import { env } from '~/utils/env.server.ts';
+import { env } from '~/shared/env.server.ts';
 import type { PaymentStart } from './adapter.ts';
 
 type MockModule = typeof import('../../../test/mocks/payments.ts');

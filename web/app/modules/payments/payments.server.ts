@@ -15,8 +15,8 @@
 // Each event's outcome (received → verified / applied / rejected + reason) is what the admin's
 // deposit list shows. Card deposits still pending after PAYMENT_PENDING_MINUTES are asked about
 // (fetchStatus) by reconcilePending and settled or expired.
-import type { Sql } from '~/utils/db.server.ts';
-import { env } from '~/utils/env.server.ts';
+import type { Sql } from '~/shared/db.server.ts';
+import { env } from '~/shared/env.server.ts';
 import { decideMoney } from '~/modules/money/money.server.ts';
 import { getSetting } from '~/modules/settings/settings.server.ts';
 import { resolveAppUrl } from '~/modules/email/app-url.server.ts';
@@ -26,7 +26,7 @@ import { stripeAdapter } from './adapters/stripe.server.ts';
 import { paypalAdapter } from './adapters/paypal.server.ts';
 import { MORE_ADAPTERS } from './adapters/more.server.ts';
 import { handlePayoutNotification } from './payouts.server.ts';
-import { BodyTooLarge, readTextCapped } from '~/utils/body-limit.server.ts';
+import { BodyTooLarge, readTextCapped } from '~/shared/body-limit.server.ts';
 import { handleDisputeNotification } from './disputes.server.ts';
 
 /** The gateways with a working adapter; every other card / wallet gateway is 'not available in this version'. */

@@ -33,7 +33,7 @@
 // A background job (startPayoutJob) retries payouts whose call did not get an answer and asks the
 // provider about payouts without news.
 import { randomBytes } from 'node:crypto';
-import type { Sql } from '~/utils/db.server.ts';
+import type { Sql } from '~/shared/db.server.ts';
 import { audit } from '~/modules/audit/audit.server.ts';
 import { gatewayConfig } from '~/modules/gateways/gateways.server.ts';
 import { decideMoney } from '~/modules/money/money.server.ts';

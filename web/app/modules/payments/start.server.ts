@@ -3,7 +3,7 @@
 // customer to /deposits/start/:depositId, which posts it to the provider (auto-submitted, with a
 // button for browsers without JavaScript). The form is stored exactly as the adapter built it, so
 // the page never asks the provider again; it holds only the provider's public form fields.
-import type { Sql } from '~/utils/db.server.ts';
+import type { Sql } from '~/shared/db.server.ts';
 import type { PaymentStart } from './adapter.ts';
 
 type FormStart = Extract<PaymentStart, { kind: 'form' }>;

@@ -5,18 +5,18 @@
 // open positions concerned; the next order's context is read again with the new leverage).
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import type { Category } from '@broker/engine/domain';
-import type { Sql } from '~/utils/db.server.ts';
-import { db } from '~/utils/db.server.ts';
-import { clientIp } from '~/utils/request.server.ts';
+import type { Sql } from '~/shared/db.server.ts';
+import { db } from '~/shared/db.server.ts';
+import { clientIp } from '~/shared/request.server.ts';
 import { requireAccess } from '~/modules/auth/guards.server.ts';
 import { audit } from '~/modules/audit/audit.server.ts';
 import { listQuery, type ListQuery } from '~/components/ui/list-params.ts';
 import { parseIntent } from '~/components/ui/forms.ts';
-import { replyRefused } from '~/utils/reply.server.ts';
+import { replyRefused } from '~/shared/reply.server.ts';
 import { pgCode, refuse, replyOutcome, type Actor, type Outcome } from '~/modules/catalog/result.server.ts';
 import { CATALOG_PARSE } from '~/modules/catalog/numbers.ts';
 import { PLAN_ACTIONS, PLAN_MARKETS, type PlanInput } from './schemas.ts';
-import { readFormData } from '~/utils/body-limit.server.ts';
+import { readFormData } from '~/shared/body-limit.server.ts';
 
 /** URL sort id → column. */
 const SORTS = {

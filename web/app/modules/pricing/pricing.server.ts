@@ -4,7 +4,7 @@
 // that sets the plan and re-margins the open positions at its leverage (apply_plan_leverage).
 import { randomUUID } from 'node:crypto';
 import { CATEGORIES, Decimal, dec, type Category } from '@broker/engine/domain';
-import type { Sql } from '~/utils/db.server.ts';
+import type { Sql } from '~/shared/db.server.ts';
 import type { CurrentSession } from '~/modules/auth/session.server.ts';
 import { getSettings } from '~/modules/settings/settings.server.ts';
 import { audit } from '~/modules/audit/audit.server.ts';

@@ -2,12 +2,12 @@
 // Only ever the session's own user: no id comes from the request. A retention agent signed in as
 // the customer (login-as) sees the phone masked and cannot change it: the browser never receives
 // it and the save keeps the stored one whatever is posted.
-import type { Sql } from '~/utils/db.server.ts';
+import type { Sql } from '~/shared/db.server.ts';
 import type { CurrentSession } from '~/modules/auth/session.server.ts';
 import { countryNames } from '~/modules/auth/countries.server.ts';
 import { audit } from '~/modules/audit/audit.server.ts';
 import { actingUserId } from '~/modules/auth/impersonation.server.ts';
-import { maskEmail, maskPhone } from '~/utils/mask.ts';
+import { maskEmail, maskPhone } from '~/shared/mask.ts';
 import type { ProfileInput } from './schemas.ts';
 
 /** The roles whose login-as sessions see the customer's phone masked (the spec's retention-agent flag). */

@@ -3,8 +3,8 @@
 // engine_cache { kind: 'provider' } and the engine restarts that provider's adapter with the new
 // key (engine/src/feed/providers/manager.ts), without a restart.
 import { decryptSecret, encryptSecret, isMaskedSecret, maskSecret, secretsKey } from '@broker/engine/contract/secrets';
-import type { Sql } from '~/utils/db.server.ts';
-import { env } from '~/utils/env.server.ts';
+import type { Sql } from '~/shared/db.server.ts';
+import { env } from '~/shared/env.server.ts';
 import { audit } from '~/modules/audit/audit.server.ts';
 import { API_FIELDS, API_KEYS, type ApiCardView, type ApiInput, type ApiKey } from './apis.ts';
 

@@ -4,9 +4,9 @@
 // shown masked, and audited masked. Every web process drops its copy of site_settings on the
 // trigger's NOTIFY (live-cache), this one at once: a change shows on the next request everywhere.
 import { decryptSecret, encryptSecret, isMaskedSecret, maskSecret, secretsKey } from '@broker/engine/contract/secrets';
-import type { Sql } from '~/utils/db.server.ts';
-import { env } from '~/utils/env.server.ts';
-import { invalidateCached } from '~/utils/live-cache.server.ts';
+import type { Sql } from '~/shared/db.server.ts';
+import { env } from '~/shared/env.server.ts';
+import { invalidateCached } from '~/shared/live-cache.server.ts';
 import { audit } from '~/modules/audit/audit.server.ts';
 import { resolveAppUrl } from '~/modules/email/app-url.server.ts';
 import { settingsDefaults, settingsSchemas, type Settings, type SettingsKey } from './schema.ts';

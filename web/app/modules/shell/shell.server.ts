@@ -1,11 +1,11 @@
 // What the client and staff layouts show around every page: the user, their notifications,
 // their balances (wallet switcher) and whether this is a login-as session.
-import type { Sql } from '~/utils/db.server.ts';
+import type { Sql } from '~/shared/db.server.ts';
 import type { CurrentSession } from '~/modules/auth/session.server.ts';
 import { accountSummary, summaryFromColumn, walletsColumn } from '~/modules/accounts/accounts.server.ts';
 import { notificationItem, type NotificationData } from '~/modules/notifications/notifications.server.ts';
 import { phoneLocked } from '~/modules/profile/profile.server.ts';
-import { maskEmail } from '~/utils/mask.ts';
+import { maskEmail } from '~/shared/mask.ts';
 
 export type { NotificationData };
 

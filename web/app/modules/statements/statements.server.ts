@@ -2,7 +2,7 @@
 // orders in a date range, 15 a page, and the same rows as a streamed CSV of any size.
 // dateStart / dateEnd (YYYY-MM-DD, UTC days, both inclusive) come parsed by the list schema
 // (listQuery): real days within 1970..2100, the end not before the start.
-import type { Sql } from '~/utils/db.server.ts';
+import type { Sql } from '~/shared/db.server.ts';
 import { plainDecimal } from '~/components/ui/format.ts';
 import type { DateRange } from '~/components/ui/list-params.ts';
 

@@ -4,15 +4,15 @@
 // empty), and the row actions answered as one Reply.
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node';
 import { float } from '@broker/engine/domain';
-import { db } from '~/utils/db.server.ts';
-import { clientIp } from '~/utils/request.server.ts';
+import { db } from '~/shared/db.server.ts';
+import { clientIp } from '~/shared/request.server.ts';
 import { requireAccess } from '~/modules/auth/guards.server.ts';
 import { parseListQuery } from '~/components/ui/list-params.ts';
-import { replyDone, replyRefused } from '~/utils/reply.server.ts';
+import { replyDone, replyRefused } from '~/shared/reply.server.ts';
 import { engine } from '~/modules/trading/engine.server.ts';
 import { FILTER_KEYS, TRADE_FILTERS, TRADE_SORTABLE, parseTradeForm, type TradeType } from './schemas.ts';
 import { instrumentChoices, listTrades, runTradeAction, type TradeFilters, type TradeRow } from './trades.server.ts';
-import { readFormData } from '~/utils/body-limit.server.ts';
+import { readFormData } from '~/shared/body-limit.server.ts';
 
 /**
  * The floating P/L of the page's open trades at the engine's live quotes (display only, the

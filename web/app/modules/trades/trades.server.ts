@@ -4,7 +4,7 @@
 // audits each one, with before and after values, in the transaction that makes the change.
 import { isIP } from 'node:net';
 import Decimal from 'decimal.js';
-import type { Sql } from '~/utils/db.server.ts';
+import type { Sql } from '~/shared/db.server.ts';
 import type { ListQuery } from '~/components/ui/list-params.ts';
 import { engine, type EngineRefusal } from '~/modules/trading/engine.server.ts';
 import { parseUserRef, type TradeAction, type TradeType } from './schemas.ts';

@@ -2,7 +2,7 @@
 // ENGINE_URL with ENGINE_SECRET. Bodies and answers are typed by the engine's own route schemas;
 // refusals come back as { ok: false, status, code, message }, and a down engine is one too (503).
 import { engineClient, type EngineClient } from '@broker/engine/contract/client';
-import { env } from '~/utils/env.server.ts';
+import { env } from '~/shared/env.server.ts';
 
 export type { EngineRefusal, EngineResult } from '@broker/engine/contract/client';
 

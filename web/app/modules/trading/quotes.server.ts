@@ -4,7 +4,7 @@
 // once it is older than QUOTES_MAX_AGE_MS (1 s by default; 0 asks on every request). Requests that
 // arrive while a question is out share it, and a failed answer (engine down, refusal) is not kept:
 // the next request asks again. Trading never reads this copy: the engine prices every order itself.
-import { env } from '~/utils/env.server.ts';
+import { env } from '~/shared/env.server.ts';
 import { engine } from './engine.server.ts';
 
 type QuotesAnswer = Awaited<ReturnType<ReturnType<typeof engine>['quotes']>>;

@@ -1,6 +1,6 @@
 // A symbol written by hand in a URL (/mobile-chart/EURUSD, EUR/USD, eur_usd, EUR-USD) found as
 // the instrument it names: case, separators and spaces do not count; the exact name wins a tie.
-import type { Sql } from '~/utils/db.server.ts';
+import type { Sql } from '~/shared/db.server.ts';
 
 /** The comparison key of a symbol: upper case letters and digits only ('' when unusable). */
 export function symbolKey(symbol: string): string {

@@ -4,9 +4,9 @@
 // A dashboard request reads from PostgreSQL only what is the user's (the session, the wallets, and
 // in one query the plan, KYC, favorites, a page of positions and the open exposure): the
 // instruments and spreads are the process's copies, the prices the engine's (docs/architecture.md).
-import type { Sql } from '~/utils/db.server.ts';
+import type { Sql } from '~/shared/db.server.ts';
 import { getSettings } from '~/modules/settings/settings.server.ts';
-import { cached } from '~/utils/live-cache.server.ts';
+import { cached } from '~/shared/live-cache.server.ts';
 import { engine, type EngineRefusal, type MarketStatus } from './engine.server.ts';
 import { currentQuotes } from './quotes.server.ts';
 import { accountSummary } from '~/modules/accounts/accounts.server.ts';

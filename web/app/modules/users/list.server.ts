@@ -2,17 +2,17 @@
 // the staff users (roles 1, 2, 4, 5, 6), searched, sorted and paged in PostgreSQL, with the
 // whitelist each edit form shows; and the page's add, edit and delete (users.server.ts).
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node';
-import type { Sql } from '~/utils/db.server.ts';
-import { db } from '~/utils/db.server.ts';
-import { clientIp } from '~/utils/request.server.ts';
+import type { Sql } from '~/shared/db.server.ts';
+import { db } from '~/shared/db.server.ts';
+import { clientIp } from '~/shared/request.server.ts';
 import { requireAccess } from '~/modules/auth/guards.server.ts';
 import { listQuery, type ListQuery } from '~/components/ui/list-params.ts';
-import { replyDone, replyRefused } from '~/utils/reply.server.ts';
+import { replyDone, replyRefused } from '~/shared/reply.server.ts';
 import { countUsers, searchCondition, userOrder, withSearchPlan } from '~/modules/customers/list.server.ts';
 import { onlineExpr } from '~/modules/customers/online.server.ts';
 import { USER_SORTABLE, parseUserForm, type AddUser, type EditUser } from './schemas.ts';
 import { addUser, deleteUser, editUser, readWhitelists } from './users.server.ts';
-import { readFormData } from '~/utils/body-limit.server.ts';
+import { readFormData } from '~/shared/body-limit.server.ts';
 
 export interface StaffRow {
   id: number; fullName: string; email: string; roleId: number; isEmailVerified: boolean; isActive: boolean; online: boolean; whitelist: string;

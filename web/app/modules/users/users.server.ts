@@ -5,7 +5,7 @@
 // admin does not remove or demote themselves) are checked under a lock of every active admin
 // row, so two concurrent demotions cannot both pass.
 import { BlockList, isIP } from 'node:net';
-import type { Sql } from '~/utils/db.server.ts';
+import type { Sql } from '~/shared/db.server.ts';
 import { audit } from '~/modules/audit/audit.server.ts';
 import { hashPassword } from '~/modules/auth/password.server.ts';
 import { loadAuthConfig, provisionCustomer } from '~/modules/auth/auth.server.ts';

@@ -2,7 +2,7 @@
 // and clears (after the Epic Stack's toast.server.ts).
 import { redirect } from '@remix-run/node';
 import { z } from 'zod';
-import { readCookie } from '~/modules/auth/session.server.ts';
+import { readCookie } from '~/shared/cookies.server.ts';
 
 export const TOAST_COOKIE = 'toast';
 

@@ -1,6 +1,6 @@
 // Facts about the incoming request: the client's address and whether it is same-origin.
 import type { AppLoadContext } from '@remix-run/node';
-import { readCookie, SESSION_COOKIE } from '~/modules/auth/session.server.ts';
+import { readCookie, SESSION_COOKIE } from '~/shared/cookies.server.ts';
 import { clientIpHeader, env } from './env.server.ts';
 
 declare module '@remix-run/node' {
