@@ -93,7 +93,7 @@ describe('notifications', () => {
   test('a notification with values is worded and formatted in the reader\'s language; one without keeps its text', async () => {
     const { readFileSync } = await import('node:fs');
     const { default: i18next } = await import('i18next');
-    const { notificationText } = await import('~/modules/shell/chrome.tsx');
+    const { notificationText } = await import('~/modules/notifications/notification-text.tsx');
     const de = JSON.parse(readFileSync(new URL('../../seeds/translations/de.json', import.meta.url), 'utf8'));
     const i18n = i18next.createInstance();
     await i18n.init({ lng: 'de', resources: { de: { translation: de } }, keySeparator: false, nsSeparator: false, interpolation: { escapeValue: false } });

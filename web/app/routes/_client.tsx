@@ -6,7 +6,8 @@ import { loadShell } from '~/modules/shell/shell.server.ts';
 import { ClientLayout } from '~/modules/shell/layouts.tsx';
 import { useRootData } from '~/root.tsx';
 import { GeneralErrorBoundary } from '~/components/error-boundary.tsx';
-import { RealtimeProvider } from '~/modules/trading/realtime.tsx';
+import { RealtimeProvider } from '~/shared/realtime.tsx';
+import { LiveNotifications } from '~/modules/notifications/notification-text.tsx';
 import { planPrompt } from '~/modules/pricing/pricing.server.ts';
 import { PlanPrompt } from '~/modules/pricing/plans.tsx';
 import { trackVisit } from '~/modules/customers/tracking.server.ts';
@@ -33,6 +34,7 @@ export default function ClientRoute() {
   const root = useRootData()!;
   return (
     <RealtimeProvider off={!shell.streams}>
+      <LiveNotifications />
       <ClientLayout root={root} shell={shell}>
         <Outlet />
       </ClientLayout>

@@ -4,7 +4,7 @@ import { useLoaderData, useRevalidator } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
 import { requireAccess } from '~/modules/auth/guards.server.ts';
 import { serverInfo } from '~/modules/status/server-info.server.ts';
-import { engine } from '~/modules/trading/engine.server.ts';
+import { engine } from '~/shared/engine.server.ts';
 import { useFormat } from '~/components/ui/format.ts';
 import { GeneralErrorBoundary } from '~/components/error-boundary.tsx';
 import { routeAccess } from '~/modules/auth/permissions.ts';

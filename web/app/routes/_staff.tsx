@@ -7,7 +7,8 @@ import { StaffLayout } from '~/modules/shell/layouts.tsx';
 import { staffMeta } from '~/modules/shell/meta.ts';
 import { useRootData } from '~/root.tsx';
 import { GeneralErrorBoundary } from '~/components/error-boundary.tsx';
-import { RealtimeProvider } from '~/modules/trading/realtime.tsx';
+import { RealtimeProvider } from '~/shared/realtime.tsx';
+import { LiveNotifications } from '~/modules/notifications/notification-text.tsx';
 import { LAYOUT_ACCESS } from '~/modules/auth/permissions.ts';
 
 // who may use this route: its entry in the permission map, enforced by the route gate
@@ -26,6 +27,7 @@ export default function StaffRoute() {
   // arrive; pages that need prices or a customer's visits mount their own provider inside
   return (
     <RealtimeProvider userOnly>
+      <LiveNotifications />
       <StaffLayout root={root} shell={shell}>
         <Outlet />
       </StaffLayout>

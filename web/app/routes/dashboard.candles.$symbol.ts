@@ -2,7 +2,7 @@
 import type { LoaderFunctionArgs } from '@remix-run/node';
 import { db } from '~/shared/db.server.ts';
 import { requireUser } from '~/modules/auth/guards.server.ts';
-import { engine } from '~/modules/trading/engine.server.ts';
+import { engine } from '~/shared/engine.server.ts';
 import { routeAccess } from '~/modules/auth/permissions.ts';
 
 // who may use this route: its entry in the permission map, enforced by the route gate

@@ -3,7 +3,7 @@
 import type { LoaderFunctionArgs } from '@remix-run/node';
 import { db } from '~/shared/db.server.ts';
 import { requireUser } from '~/modules/auth/guards.server.ts';
-import { engine } from '~/modules/trading/engine.server.ts';
+import { engine } from '~/shared/engine.server.ts';
 import { activeWallet } from '~/modules/accounts/accounts.server.ts';
 import { routeAccess } from '~/modules/auth/permissions.ts';
 

@@ -5,7 +5,7 @@ import { db } from '~/shared/db.server.ts';
 import { requireAccess } from '~/modules/auth/guards.server.ts';
 import { pageMeta } from '~/modules/shell/meta.ts';
 import { PriceChart } from '~/modules/trading/chart.tsx';
-import { RealtimeProvider } from '~/modules/trading/realtime.tsx';
+import { RealtimeProvider } from '~/shared/realtime.tsx';
 import { findInstrument } from '~/modules/trading/symbol.server.ts';
 import { routeAccess } from '~/modules/auth/permissions.ts';
 

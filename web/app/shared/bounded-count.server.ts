@@ -1,6 +1,6 @@
 // A list's total that costs at most `limit` rows: counted exactly up to the limit (a count that
 // stops there), else PostgreSQL's estimate of the same query, never below the rows already seen
-// (the trade lists' rule, modules/trades/limits.ts). The page says when its total is an estimate.
+// (the limit: count-limits.ts). The page says when its total is an estimate.
 import type postgres from 'postgres';
 import type { Sql } from './db.server.ts';
 

@@ -10,7 +10,7 @@ import { setupServer } from 'msw/node';
 import { testSql, createUser, sessionFor, get } from '../helpers.ts';
 import { env } from '~/shared/env.server.ts';
 import { convertPrice } from '~/modules/pricing/pricing.server.ts';
-import type { EngineQuote } from '~/modules/trading/engine.server.ts';
+import type { EngineQuote } from '~/shared/engine.server.ts';
 import { loader } from '~/routes/_client.pricing.tsx';
 import { loader as clientLoader } from '~/routes/_client.tsx';
 import { pricingSupport } from './pricing-support.ts';

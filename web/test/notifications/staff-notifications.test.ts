@@ -16,7 +16,7 @@ import { env } from '~/shared/env.server.ts';
 import { createDeposit, requestWithdrawal } from '~/modules/money/money.server.ts';
 import { submitKyc } from '~/modules/kyc/kyc.server.ts';
 import { editLead } from '~/modules/crm/leads.server.ts';
-import { notificationText } from '~/modules/shell/chrome.tsx';
+import { notificationText } from '~/modules/notifications/notification-text.tsx';
 import { formatterFor } from '~/components/ui/format.ts';
 import { loader as ticketLoader } from '~/routes/dashboard.ticket.ts';
 import { createUser, ensureGateways, get, sessionFor, testSql, unique, walletFor } from '../helpers.ts';

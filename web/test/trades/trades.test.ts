@@ -15,7 +15,7 @@ import { STATUS, type Result } from '../../../engine/src/orders/results.ts';
 import { DECIMAL_INPUTS, type DecimalField } from '@broker/engine/domain';
 import { testSql, createUser, sessionFor, get, post, settle, unique, walletFor } from '../helpers.ts';
 import { env } from '~/shared/env.server.ts';
-import { engine as engineClient } from '~/modules/trading/engine.server.ts';
+import { engine as engineClient } from '~/shared/engine.server.ts';
 import { loader as allLoader, action as allAction } from '~/routes/_staff.admin.trades.all.tsx';
 import { loader as openLoader, action as openAction } from '~/routes/_staff.admin.trades.open.tsx';
 import { loader as closedLoader } from '~/routes/_staff.admin.trades.closed.tsx';

@@ -11,7 +11,7 @@ import type { CloseOrderBody, ModifyOrderBody, PlaceOrderBody } from '@broker/en
 import { testSql, createUser, sessionFor, post, get, settle } from '../helpers.ts';
 import { env } from '~/shared/env.server.ts';
 import { db } from '~/shared/db.server.ts';
-import type { EngineOrder, EngineQuote } from '~/modules/trading/engine.server.ts';
+import type { EngineOrder, EngineQuote } from '~/shared/engine.server.ts';
 import { currentQuotes, forgetQuotes } from '~/modules/trading/quotes.server.ts';
 import { getSetting, setSetting } from '~/modules/settings/settings.server.ts';
 import { action, loader } from '~/routes/_client.dashboard.tsx';

@@ -10,7 +10,7 @@ import { useTranslation } from 'react-i18next';
 import { Bar, BarChart, CartesianGrid, Cell, Pie, PieChart, Tooltip, XAxis, YAxis } from 'recharts';
 import { float, type Category } from '@broker/engine/domain';
 import { useFormat, type Formatter } from '~/components/ui/format.ts';
-import { RealtimeProvider, useRealtime, useRealtimeStatus, type PriceItem } from '~/modules/trading/realtime.tsx';
+import { RealtimeProvider, useRealtime, useRealtimeStatus, type PriceItem } from '~/shared/realtime.tsx';
 import type { DashboardLoaderData } from './route.server.ts';
 import type { DashboardData, ExposureRow } from './dashboard.server.ts';
 

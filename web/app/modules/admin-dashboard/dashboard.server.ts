@@ -26,7 +26,7 @@
 import { dec, Decimal, exact, type Category, type Side } from '@broker/engine/domain';
 import type { Sql } from '~/shared/db.server.ts';
 import { getSetting } from '~/modules/settings/settings.server.ts';
-import { engine } from '~/modules/trading/engine.server.ts';
+import { engine } from '~/shared/engine.server.ts';
 import { currentQuotes } from '~/modules/trading/quotes.server.ts';
 
 /** Days of the Recent Transactions chart (§9 "Dashboard covers the last 7 days"). */

@@ -14,7 +14,7 @@ import { parseForm } from '~/components/ui/forms.ts';
 import { plainDecimal } from '~/components/ui/format.ts';
 import { replyRefused } from '~/shared/reply.server.ts';
 import { CATALOG_PARSE } from '~/modules/catalog/numbers.ts';
-import { replyOutcome, type Actor, type Outcome } from './result.server.ts';
+import { replyOutcome, type Actor, type Outcome } from '~/shared/result.server.ts';
 import { SPREAD_MARKETS, SpreadsSchema, type SpreadsInput } from './schemas.ts';
 import { readFormData } from '~/shared/body-limit.server.ts';
 

@@ -16,7 +16,7 @@ import { requireAccess } from '~/modules/auth/guards.server.ts';
 import { audit } from '~/modules/audit/audit.server.ts';
 import { parseIntent } from '~/components/ui/forms.ts';
 import { replyDone, replyRefused } from '~/shared/reply.server.ts';
-import { refuse, type Actor, type Outcome } from '~/modules/catalog/result.server.ts';
+import { refuse, type Actor, type Outcome } from '~/shared/result.server.ts';
 import { CRM_CONFIG_PARSE, PROMO_ACTIONS } from './schemas.ts';
 import { readFormData } from '~/shared/body-limit.server.ts';
 

@@ -17,7 +17,7 @@ import { audit } from '~/modules/audit/audit.server.ts';
 import { listQuery, type ListQuery } from '~/components/ui/list-params.ts';
 import { parseIntent } from '~/components/ui/forms.ts';
 import { replyRefused } from '~/shared/reply.server.ts';
-import { refuse, replyOutcome, type Actor, type Outcome } from '~/modules/catalog/result.server.ts';
+import { refuse, replyOutcome, type Actor, type Outcome } from '~/shared/result.server.ts';
 import { CRM_CONFIG_PARSE, TEAM_ACTIONS, type TeamInput } from './schemas.ts';
 import { readFormData } from '~/shared/body-limit.server.ts';
 

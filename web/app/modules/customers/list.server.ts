@@ -11,7 +11,7 @@ import { requireAccess } from '~/modules/auth/guards.server.ts';
 import { listQuery, type ListQuery } from '~/components/ui/list-params.ts';
 import { replyDone, replyRefused } from '~/shared/reply.server.ts';
 import { prefixMatch } from '~/shared/prefix-search.server.ts';
-import { EXACT_COUNT_LIMIT } from '~/modules/trades/limits.ts';
+import { EXACT_COUNT_LIMIT } from '~/shared/count-limits.ts';
 import { boundedCount, SEARCH_COUNT_LIMIT } from '~/shared/bounded-count.server.ts';
 import { addUser, deleteUser } from '~/modules/users/users.server.ts';
 import { USER_SORTABLE, parseCustomerForm, type AddUser } from '~/modules/users/schemas.ts';

@@ -5,7 +5,7 @@
 // staff, nor while a staff member is signed in as the customer.
 import type { Sql } from '~/shared/db.server.ts';
 import type { CurrentSession } from '~/modules/auth/session.server.ts';
-import { engine } from '~/modules/trading/engine.server.ts';
+import { engine } from '~/shared/engine.server.ts';
 
 export const TRACK_EVENT = 'track';
 export const trackTopic = (userId: number) => `track:${userId}`;

@@ -8,7 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { DataTable, type ColumnDef } from '~/components/ui/data-table.tsx';
 import { useFormat } from '~/components/ui/format.ts';
 import { readListState } from '~/components/ui/list-params.ts';
-import { RealtimeProvider, useRealtime, useRealtimeStatus } from '~/modules/trading/realtime.tsx';
+import { RealtimeProvider, useRealtime, useRealtimeStatus } from '~/shared/realtime.tsx';
 import type { TrackItem } from './tracking.server.ts';
 import { ScrollRegion } from './edit-scroll.tsx';
 

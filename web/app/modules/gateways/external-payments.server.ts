@@ -12,7 +12,7 @@ import { listQuery, type ListQuery } from '~/components/ui/list-params.ts';
 import { parseIntent, type Reply } from '~/components/ui/forms.ts';
 import { replyRefused } from '~/shared/reply.server.ts';
 import { CATALOG_PARSE } from '~/modules/catalog/numbers.ts';
-import { refuse, replyOutcome, type Actor, type Outcome } from '~/modules/catalog/result.server.ts';
+import { refuse, replyOutcome, type Actor, type Outcome } from '~/shared/result.server.ts';
 import { discardUploads, receiveUploads } from '~/modules/uploads/uploads.server.ts';
 import { uploadHref } from '~/modules/money/deposits.server.ts';
 import { EXTERNAL_PAYMENT_ACTIONS, type ExternalPaymentInput } from './external-schemas.ts';

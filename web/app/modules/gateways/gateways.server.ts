@@ -13,7 +13,7 @@ import { audit } from '~/modules/audit/audit.server.ts';
 import { parseForm, type Reply } from '~/components/ui/forms.ts';
 import { replyDone, replyRefused } from '~/shared/reply.server.ts';
 import { CATALOG_PARSE } from '~/modules/catalog/numbers.ts';
-import { refuse, type Actor, type Outcome } from '~/modules/catalog/result.server.ts';
+import { refuse, type Actor, type Outcome } from '~/shared/result.server.ts';
 import { discardUploads, receiveUploads } from '~/modules/uploads/uploads.server.ts';
 import { uploadHref } from '~/modules/money/deposits.server.ts';
 import type { GatewayConfig } from '~/modules/payments/adapter.ts';

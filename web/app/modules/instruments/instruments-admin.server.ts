@@ -16,7 +16,7 @@ import { invalidateCached } from '~/shared/live-cache.server.ts';
 import { listQuery, type ListQuery } from '~/components/ui/list-params.ts';
 import { parseIntent } from '~/components/ui/forms.ts';
 import { replyRefused } from '~/shared/reply.server.ts';
-import { pgCode, refuse, replyOutcome, type Actor, type Outcome } from '~/modules/catalog/result.server.ts';
+import { pgCode, refuse, replyOutcome, type Actor, type Outcome } from '~/shared/result.server.ts';
 import { CATALOG_PARSE, INSTRUMENT_ACTIONS, type InstrumentInput } from './schemas.ts';
 import { readFormData } from '~/shared/body-limit.server.ts';
 

@@ -17,7 +17,7 @@ import { audit } from '~/modules/audit/audit.server.ts';
 import { auditLoginAs, type ChangeSource } from '~/modules/auth/impersonation.server.ts';
 import { addNotification, notifyStaff, publishNotices, type Notice } from '~/modules/notifications/notifications.server.ts';
 import { boundedCount, SEARCH_COUNT_LIMIT } from '~/shared/bounded-count.server.ts';
-import { EXACT_COUNT_LIMIT } from '~/modules/trades/limits.ts';
+import { EXACT_COUNT_LIMIT } from '~/shared/count-limits.ts';
 import { prefixMatch } from '~/shared/prefix-search.server.ts';
 import { KYC_FILE_FIELDS, KYC_REASON_MAX, KYC_TYPES, type KycDocument, type KycFile, type KycFileField, type KycFiles, type KycStatus } from './kyc.ts';
 

@@ -18,7 +18,7 @@ import { FALLBACK_LANGUAGE } from '~/modules/i18n/i18n.ts';
 import { listQuery, type ListQuery } from '~/components/ui/list-params.ts';
 import { parseIntent } from '~/components/ui/forms.ts';
 import { replyRefused } from '~/shared/reply.server.ts';
-import { pgCode, refuse, replyOutcome, type Actor, type Outcome } from '~/modules/catalog/result.server.ts';
+import { pgCode, refuse, replyOutcome, type Actor, type Outcome } from '~/shared/result.server.ts';
 import { likeEscape } from '~/shared/prefix-search.server.ts';
 import { LANGUAGE_ACTIONS, LANGUAGE_CODE, MISSING_PAGE_SIZE, TRANSLATION_ACTIONS, placeholders, type LanguageInput, type TranslationInput } from './schemas.ts';
 import { readFormData } from '~/shared/body-limit.server.ts';

@@ -18,7 +18,7 @@ import { HistoryLink, useCanSeeAudit } from '~/modules/audit/history-link.tsx';
 import { PaymentEventsButton } from '~/modules/payments/events-staff.tsx';
 import type { StaffDepositRow, DepositStatus, DepositDispute } from './deposits.server.ts';
 import { DISPUTE_LABELS } from '~/modules/payments/dispute.ts';
-import { EXACT_COUNT_LIMIT } from '~/modules/trades/limits.ts';
+import { EXACT_COUNT_LIMIT } from '~/shared/count-limits.ts';
 
 export interface StaffDepositsData {
   rows: StaffDepositRow[];

@@ -7,8 +7,8 @@ import type { Sql } from '~/shared/db.server.ts';
 import type { ListQuery } from '~/components/ui/list-params.ts';
 import { prefixMatch } from '~/shared/prefix-search.server.ts';
 import { boundedCount, SEARCH_COUNT_LIMIT } from '~/shared/bounded-count.server.ts';
-import { EXACT_COUNT_LIMIT } from '~/modules/trades/limits.ts';
-import { engine } from '~/modules/trading/engine.server.ts';
+import { EXACT_COUNT_LIMIT } from '~/shared/count-limits.ts';
+import { engine } from '~/shared/engine.server.ts';
 import { activeGateways, isKycApproved, type Gateway } from './money.server.ts';
 import { depositPaymentEvents, type PaymentEventRow } from '~/modules/payments/events.server.ts';
 

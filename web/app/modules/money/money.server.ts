@@ -16,7 +16,7 @@ import type { Sql } from '~/shared/db.server.ts';
 import { audit } from '~/modules/audit/audit.server.ts';
 import { auditLoginAs, type ChangeSource } from '~/modules/auth/impersonation.server.ts';
 import { getSetting } from '~/modules/settings/settings.server.ts';
-import { engine } from '~/modules/trading/engine.server.ts';
+import { engine } from '~/shared/engine.server.ts';
 import { addNotification, notifyStaff, publishNotices, type Notice } from '~/modules/notifications/notifications.server.ts';
 import { depositFee, withdrawFee, MONEY_INPUT, type FeeSummary } from './fees.ts';
 

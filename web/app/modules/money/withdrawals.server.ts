@@ -7,11 +7,11 @@ import { dec } from '@broker/engine/domain';
 import type { Sql } from '~/shared/db.server.ts';
 import type { ListQuery } from '~/components/ui/list-params.ts';
 import { boundedCount, SEARCH_COUNT_LIMIT } from '~/shared/bounded-count.server.ts';
-import { EXACT_COUNT_LIMIT } from '~/modules/trades/limits.ts';
+import { EXACT_COUNT_LIMIT } from '~/shared/count-limits.ts';
 import { prefixMatch } from '~/shared/prefix-search.server.ts';
 import { audit } from '~/modules/audit/audit.server.ts';
 import { countryNames } from '~/modules/auth/countries.server.ts';
-import { engine } from '~/modules/trading/engine.server.ts';
+import { engine } from '~/shared/engine.server.ts';
 import {
   decideMoney, isKycApproved, requestWithdrawal, withdrawFees, type BankDetails, type FloatingPnl, type MoneyRefusal,
 } from './money.server.ts';

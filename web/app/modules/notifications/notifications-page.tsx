@@ -9,7 +9,7 @@ import { DataTable } from '~/components/ui/data-table.tsx';
 import { useFormat } from '~/components/ui/format.ts';
 import { useFetcherToast } from '~/components/ui/toast.tsx';
 import type { Reply } from '~/components/ui/forms.ts';
-import { notificationText } from '~/modules/shell/chrome.tsx';
+import { notificationText } from './notification-text.tsx';
 import type { NotificationItem } from './notifications.server.ts';
 
 export interface NotificationsData { rows: NotificationItem[]; total: number; unread: number }

@@ -5,7 +5,7 @@
 // work waiting for them (notifyStaff: withdrawals and manual deposits to decide, KYC documents to
 // review, leads assigned to an agent, chargebacks and refunds of deposits).
 import type { Sql } from '~/shared/db.server.ts';
-import { engine } from '~/modules/trading/engine.server.ts';
+import { engine } from '~/shared/engine.server.ts';
 
 /** The values a notification carries for the web to word and format in the reader's language. */
 export type NotificationData =

@@ -8,10 +8,8 @@ import { LoadingScreen } from '~/components/ui/spinner.tsx';
 import { useFormat, type Formatter } from '~/components/ui/format.ts';
 import { useFetcherToast } from '~/components/ui/toast.tsx';
 import type { Reply } from '~/components/ui/forms.ts';
-import { CLOSE_REASONS } from '~/modules/trading/positions.tsx';
-import { KYC_TYPE_LABELS, type KycType } from '~/modules/kyc/kyc.ts';
 import type { Shell } from './shell.server.ts';
-import { DISPUTE_LABELS } from '~/modules/payments/dispute.ts';
+import { notificationText } from '~/modules/notifications/notification-text.tsx';
 
 export interface Branding {
   appName: string;
@@ -88,85 +86,7 @@ export function Dropdown({ label, children, className, align = 'right', ariaLabe
   );
 }
 
-type Notice = Pick<Shell['notifications'][number], 'title' | 'description' | 'data'>;
 
-/**
- * A notification in the reader's language: one with values (data) is worded and formatted
- * here, at render time; any other shows its stored text.
- */
-export function notificationText(n: Notice, t: (key: string, values?: Record<string, unknown>) => string, f: Formatter): { title: string; description: string } {
-  const d = n.data;
-  if (d?.kind === 'position.closed') {
-    const values = { amount: f.amount(d.amount), instrument: d.instrument, rate: f.rate(d.rate, d.digits), pnl: f.pnl(d.pnl) };
-    return {
-      title: t('Position #{{id}} closed: {{reason}}', { id: d.id, reason: t(CLOSE_REASONS[d.reason] ?? d.reason) }),
-      description: d.side === 'buy' ? t('Buy {{amount}} {{instrument}} at {{rate}}, P/L {{pnl}}', values) : t('Sell {{amount}} {{instrument}} at {{rate}}, P/L {{pnl}}', values),
-    };
-  }
-  if (d?.kind === 'money.decided') {
-    const amount = f.money(d.amount, d.currency);
-    const deposit = d.subject === 'deposit';
-    if (d.decision === 'approved') {
-      return deposit
-        ? { title: t('Deposit #{{id}} approved', { id: d.id }), description: t('{{amount}} was credited to your wallet.', { amount }) }
-        : { title: t('Withdrawal #{{id}} approved', { id: d.id }), description: t('{{amount}} is on its way to your bank account.', { amount }) };
-    }
-    return deposit
-      ? { title: t('Deposit #{{id}} declined', { id: d.id }), description: t('Reason: {{reason}}', { reason: d.reason ?? '' }) }
-      : { title: t('Withdrawal #{{id}} declined', { id: d.id }), description: t('{{amount}} is back in your wallet. Reason: {{reason}}', { amount, reason: d.reason ?? '' }) };
-  }
-  if (d?.kind === 'kyc.decided') {
-    return d.decision === 'approved'
-      ? { title: t('KYC approved'), description: t('Your identity is verified.') }
-      : { title: t('KYC declined'), description: t('Reason: {{reason}}', { reason: d.reason ?? '' }) };
-  }
-  // staff: what waits for them
-  if (d?.kind === 'withdrawal.requested') {
-    return {
-      title: t('Withdrawal #{{id}} requested', { id: d.id }),
-      description: t('{{customer}} asked to withdraw {{amount}}.', { customer: d.customer, amount: f.money(d.amount, d.currency) }),
-    };
-  }
-  if (d?.kind === 'deposit.submitted') {
-    return {
-      title: t('Deposit #{{id}} awaits approval', { id: d.id }),
-      description: t('{{customer}} sent {{amount}} by {{gateway}}.', { customer: d.customer, amount: f.money(d.amount, d.currency), gateway: t(d.gateway) }),
-    };
-  }
-  if (d?.kind === 'kyc.submitted') {
-    return {
-      title: t('KYC document #{{id}} to review', { id: d.id }),
-      description: t('{{customer}} uploaded a document ({{type}}).', { customer: d.customer, type: t(KYC_TYPE_LABELS[d.type as KycType] ?? d.type) }),
-    };
-  }
-  if (d?.kind === 'payout.review') {
-    return {
-      title: t('Payout of withdrawal #{{id}} needs review', { id: d.id }),
-      description: t('{{amount}} through {{gateway}}: the answer did not say whether it was paid. Nothing was refunded. {{reason}}', { amount: f.money(d.amount, d.currency), gateway: t(d.gateway), reason: d.reason }),
-    };
-  }
-  if (d?.kind === 'leads.assigned') {
-    return {
-      title: t('Leads assigned to you'),
-      description: d.count === 1
-        ? t('A lead was assigned to you by {{by}}.', { by: d.by })
-        : t('{{count}} leads were assigned to you by {{by}}.', { count: f.amount(d.count) as unknown as number, by: d.by }),
-    };
-  }
-  if (d?.kind === 'deposit.disputed') {
-    const kind = t(DISPUTE_LABELS[d.dispute] ?? d.dispute);
-    const amount = d.amount && d.currency ? f.money(d.amount, d.currency) : '-';
-    return {
-      title: d.phase === 'opened'
-        ? t('Deposit #{{id}}: {{kind}} reported', { id: d.id, kind })
-        : t('Deposit #{{id}}: {{kind}} ended ({{end}})', { id: d.id, kind, end: t(DISPUTE_ENDS[d.phase] ?? d.phase) }),
-      description: t('{{customer}}, {{gateway}}, {{amount}}.', { customer: d.customer, gateway: t(d.gateway), amount }),
-    };
-  }
-  return { title: n.title, description: n.description };
-}
-
-const DISPUTE_ENDS: Record<string, string> = { won: 'won', lost: 'lost', closed: 'closed' };
 
 /**
  * The bell: the unread count as its badge, the latest notifications (unread ones marked), 'Mark

@@ -2,7 +2,7 @@
 // /dashboard/ticket?topics=heartbeat, an EventSource on the engine, a new ticket and a capped
 // backoff on every failure (the browser's own retry would reuse an expired ticket).
 import { useEffect, useRef, useState } from 'react';
-import { backoffMs } from '~/modules/trading/realtime.tsx';
+import { backoffMs } from '~/shared/realtime.tsx';
 
 export function useHeartbeatStream(onBeat: (data: unknown) => void): boolean {
   const ref = useRef(onBeat);

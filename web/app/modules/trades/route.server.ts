@@ -9,7 +9,7 @@ import { clientIp } from '~/shared/request.server.ts';
 import { requireAccess } from '~/modules/auth/guards.server.ts';
 import { parseListQuery } from '~/components/ui/list-params.ts';
 import { replyDone, replyRefused } from '~/shared/reply.server.ts';
-import { engine } from '~/modules/trading/engine.server.ts';
+import { engine } from '~/shared/engine.server.ts';
 import { FILTER_KEYS, TRADE_FILTERS, TRADE_SORTABLE, parseTradeForm, type TradeType } from './schemas.ts';
 import { instrumentChoices, listTrades, runTradeAction, type TradeFilters, type TradeRow } from './trades.server.ts';
 import { readFormData } from '~/shared/body-limit.server.ts';

@@ -16,7 +16,7 @@ import { Field } from '~/components/ui/fields.tsx';
 import { plainDecimal, useFormat, type Formatter } from '~/components/ui/format.ts';
 import { EditTradeSchema, TRADE_PARSE, TRADE_TITLES, TRADE_TYPES, type TradeType } from './schemas.ts';
 import type { TradeRow } from './trades.server.ts';
-import { EXACT_COUNT_LIMIT } from './limits.ts';
+import { EXACT_COUNT_LIMIT } from '~/shared/count-limits.ts';
 import { HistoryLink } from '~/modules/audit/history-link.tsx';
 import type { TradesLoader } from './route.server.ts';
 

@@ -6,9 +6,9 @@ import { isIP } from 'node:net';
 import Decimal from 'decimal.js';
 import type { Sql } from '~/shared/db.server.ts';
 import type { ListQuery } from '~/components/ui/list-params.ts';
-import { engine, type EngineRefusal } from '~/modules/trading/engine.server.ts';
+import { engine, type EngineRefusal } from '~/shared/engine.server.ts';
 import { parseUserRef, type TradeAction, type TradeType } from './schemas.ts';
-import { EXACT_COUNT_LIMIT } from './limits.ts';
+import { EXACT_COUNT_LIMIT } from '~/shared/count-limits.ts';
 
 export interface TradeFilters { user: string; instrument: string; side: string; dateStart: string; dateEnd: string }
 export type TradeListQuery = Pick<ListQuery, 'limit' | 'offset' | 'dir'> & TradeFilters;

@@ -3,7 +3,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { IChartApi, ISeriesApi, UTCTimestamp } from 'lightweight-charts';
-import { useRealtime, type PriceItem } from './realtime.tsx';
+import { useRealtime, type PriceItem } from '~/shared/realtime.tsx';
 
 interface Bar { time: UTCTimestamp; open: number; high: number; low: number; close: number }
 const DAY = 86_400;

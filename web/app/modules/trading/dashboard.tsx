@@ -13,7 +13,7 @@ import { useFormat, type Formatter } from '~/components/ui/format.ts';
 import { PriceChart } from './chart.tsx';
 import { OrderDialog } from './order-dialog.tsx';
 import { Positions, CLOSE_REASONS } from './positions.tsx';
-import { useRealtime, useRealtimeStatus, type PriceItem } from './realtime.tsx';
+import { useRealtime, useRealtimeStatus, type PriceItem } from '~/shared/realtime.tsx';
 import { accountSummary, floatingFromExposure, leverageFor } from './dialog.ts';
 import { FIRST_CATEGORY, type ActionReply } from './schemas.ts';
 import type { DashboardData, InstrumentRow, Quote } from './trading.server.ts';

@@ -5,7 +5,7 @@
 // arrive while a question is out share it, and a failed answer (engine down, refusal) is not kept:
 // the next request asks again. Trading never reads this copy: the engine prices every order itself.
 import { env } from '~/shared/env.server.ts';
-import { engine } from './engine.server.ts';
+import { engine } from '~/shared/engine.server.ts';
 
 type QuotesAnswer = Awaited<ReturnType<ReturnType<typeof engine>['quotes']>>;
 

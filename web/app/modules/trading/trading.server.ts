@@ -7,7 +7,7 @@
 import type { Sql } from '~/shared/db.server.ts';
 import { getSettings } from '~/modules/settings/settings.server.ts';
 import { cached } from '~/shared/live-cache.server.ts';
-import { engine, type EngineRefusal, type MarketStatus } from './engine.server.ts';
+import { engine, type EngineRefusal, type MarketStatus } from '~/shared/engine.server.ts';
 import { currentQuotes } from './quotes.server.ts';
 import { accountSummary } from '~/modules/accounts/accounts.server.ts';
 import { kycApprovedSql, kycGate } from '~/modules/money/money.server.ts';

@@ -2,11 +2,6 @@
 // from /dashboard/ticket each time the stream opens, so a reconnect after a network drop or an
 // expired ticket works; user events resume after the last id seen.
 import { createContext, useCallback, useContext, useEffect, useRef, useState, type ReactNode } from 'react';
-import { useRevalidator } from '@remix-run/react';
-import { useTranslation } from 'react-i18next';
-import { useToast } from '~/components/ui/toast.tsx';
-import { useFormat } from '~/components/ui/format.ts';
-import { notificationText } from '~/modules/shell/chrome.tsx';
 
 export interface PriceItem { name: string; bids: number; asks: number; closeoutBid?: number; closeoutAsk?: number }
 export type RealtimeListener = (event: string, data: unknown) => void;
@@ -35,26 +30,6 @@ export function useRealtimeStatus() {
   return useContext(RealtimeContext).connected;
 }
 
-/** A short notification sound made with Web Audio (no file to fetch). */
-function beep() {
-  try {
-    const Ctor = window.AudioContext ?? (window as unknown as { webkitAudioContext?: typeof AudioContext }).webkitAudioContext;
-    if (!Ctor) return;
-    const ctx = new Ctor();
-    const osc = ctx.createOscillator();
-    const gain = ctx.createGain();
-    osc.frequency.value = 880;
-    gain.gain.setValueAtTime(0.15, ctx.currentTime);
-    gain.gain.exponentialRampToValueAtTime(0.001, ctx.currentTime + 0.35);
-    osc.connect(gain).connect(ctx.destination);
-    osc.start();
-    osc.stop(ctx.currentTime + 0.35);
-    osc.onended = () => void ctx.close();
-  } catch {
-    /* audio not allowed yet */
-  }
-}
-
 /**
  * `track`: a staff page following one customer's visits (the Edit Customer page's Tracking tab):
  * the stream carries only track:{id} ('track' events), with a ticket /dashboard/ticket signs only
@@ -70,12 +45,6 @@ function beep() {
 export function RealtimeProvider({ children, pricesOnly = false, userOnly = false, track, off = false }: { children: ReactNode; pricesOnly?: boolean; userOnly?: boolean; track?: number; off?: boolean }) {
   const listeners = useRef(new Set<RealtimeListener>());
   const [connected, setConnected] = useState(false);
-  const { push } = useToast();
-  const { t } = useTranslation();
-  const f = useFormat();
-  const revalidator = useRevalidator();
-  const revalidate = useRef(revalidator.revalidate);
-  revalidate.current = revalidator.revalidate;
 
   const subscribe = useCallback((fn: RealtimeListener) => {
     listeners.current.add(fn);
@@ -193,19 +162,6 @@ export function RealtimeProvider({ children, pricesOnly = false, userOnly = fals
       es?.close();
     };
   }, [pricesOnly, userOnly, track, off]);
-
-  // notifications: toast, sound, and the dropdown refreshed through the layout's loader
-  useEffect(() => subscribe((event, data) => {
-    if (event !== 'notification') return;
-    const n = (data ?? {}) as { title?: string; description?: string; data?: never; toast?: boolean };
-    // toast: false when the page already told the user (an engine close is toasted by the dashboard)
-    if (n.toast !== false) {
-      const text = notificationText({ title: n.title ?? t('Notification'), description: n.description ?? '', data: n.data ?? null }, t, f);
-      push({ type: 'info', title: text.title, description: text.description });
-    }
-    beep();
-    revalidate.current();
-  }), [subscribe, push, t, f]);
 
   return <RealtimeContext.Provider value={{ subscribe, connected }}>{children}</RealtimeContext.Provider>;
 }
