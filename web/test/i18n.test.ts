@@ -6,7 +6,7 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { collectKeys } from './i18n-keys.ts';
 import { detectLocale, loadResources, saveMissingKey, translationBundle } from '~/modules/i18n/i18n.server.ts';
 import { bundleUrl } from '~/modules/i18n/i18n.ts';
-import { PAGE_TITLE_KEYS } from '~/modules/shell/meta.ts';
+import { PAGE_TITLE_KEYS } from '~/modules/i18n/meta.ts';
 import { loader as rootLoader } from '~/root.tsx';
 import { loader as bundleLoader } from '~/routes/i18n.$lng.ts';
 // route modules register their page titles as they load (a server build loads them all)

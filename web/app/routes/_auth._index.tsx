@@ -20,7 +20,7 @@ import { CheckboxField, Field, SubmitButton, useIsPending, useSchemaForm } from 
 import { useReplyToast } from '~/components/ui/toast.tsx';
 import { parseForm } from '~/components/ui/forms.ts';
 import { replyRefused } from '~/shared/reply.server.ts';
-import { pageMeta } from '~/modules/shell/meta.ts';
+import { pageMeta } from '~/modules/i18n/meta.ts';
 import { getRecaptchaSiteKey } from '~/modules/auth/captcha.server.ts';
 import { db } from '~/shared/db.server.ts';
 import { readFormData } from '~/shared/body-limit.server.ts';

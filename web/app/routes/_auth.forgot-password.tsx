@@ -16,7 +16,7 @@ import { Modal } from '~/components/ui/modal.tsx';
 import { useReplyToast } from '~/components/ui/toast.tsx';
 import { parseForm } from '~/components/ui/forms.ts';
 import { replyDone, replyRefused } from '~/shared/reply.server.ts';
-import { pageMeta } from '~/modules/shell/meta.ts';
+import { pageMeta } from '~/modules/i18n/meta.ts';
 import { getRecaptchaSiteKey } from '~/modules/auth/captcha.server.ts';
 import { db } from '~/shared/db.server.ts';
 import { readFormData } from '~/shared/body-limit.server.ts';

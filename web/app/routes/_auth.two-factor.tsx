@@ -20,7 +20,7 @@ import { Field, SubmitButton, useIsPending, useSchemaForm } from '~/components/u
 import { useReplyToast } from '~/components/ui/toast.tsx';
 import { parseForm } from '~/components/ui/forms.ts';
 import { replyRefused } from '~/shared/reply.server.ts';
-import { pageMeta } from '~/modules/shell/meta.ts';
+import { pageMeta } from '~/modules/i18n/meta.ts';
 import { readFormData } from '~/shared/body-limit.server.ts';
 
 // who may use this route: its entry in the permission map, enforced by the route gate

@@ -4,7 +4,7 @@ import { db } from '~/shared/db.server.ts';
 import { requireAccess } from '~/modules/auth/guards.server.ts';
 import { auditLoginAs } from '~/modules/auth/impersonation.server.ts';
 import { clientIp } from '~/shared/request.server.ts';
-import { pageMeta } from '~/modules/shell/meta.ts';
+import { pageMeta } from '~/modules/i18n/meta.ts';
 import { z } from 'zod';
 import { listQuery } from '~/components/ui/list-params.ts';
 import { useRootData } from '~/root.tsx';

@@ -4,7 +4,7 @@ import { db } from '~/shared/db.server.ts';
 import { requireAccess } from '~/modules/auth/guards.server.ts';
 import { customerOnlyRefusal } from '~/modules/auth/impersonation.server.ts';
 import { clientIp } from '~/shared/request.server.ts';
-import { pageMeta } from '~/modules/shell/meta.ts';
+import { pageMeta } from '~/modules/i18n/meta.ts';
 import { listQuery } from '~/components/ui/list-params.ts';
 import { parseForm } from '~/components/ui/forms.ts';
 import { replyRefused } from '~/shared/reply.server.ts';

@@ -3,7 +3,7 @@ import { useActionData, useLoaderData } from '@remix-run/react';
 import { db, type Sql } from '~/shared/db.server.ts';
 import { notFound, requireAccess } from '~/modules/auth/guards.server.ts';
 import { customerOnlyRefusal } from '~/modules/auth/impersonation.server.ts';
-import { pageMeta } from '~/modules/shell/meta.ts';
+import { pageMeta } from '~/modules/i18n/meta.ts';
 import { z } from 'zod';
 import { replyRefused } from '~/shared/reply.server.ts';
 import { parseForm } from '~/components/ui/forms.ts';

@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs } from '@remix-run/node';
 import { useLoaderData } from '@remix-run/react';
 import { db } from '~/shared/db.server.ts';
 import { notFound, requireAccess } from '~/modules/auth/guards.server.ts';
-import { pageMeta } from '~/modules/shell/meta.ts';
+import { pageMeta } from '~/modules/i18n/meta.ts';
 import { formStartOf, type StartPageData } from '~/modules/payments/start.server.ts';
 import { PaymentStartPage } from '~/modules/payments/start-page.tsx';
 import { GeneralErrorBoundary } from '~/components/error-boundary.tsx';

@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { notificationsAction, notificationsLoader } from '~/modules/notifications/route.server.ts';
 import { NotificationsPage } from '~/modules/notifications/notifications-page.tsx';
 import { GeneralErrorBoundary } from '~/components/error-boundary.tsx';
-import { pageMeta } from '~/modules/shell/meta.ts';
+import { pageMeta } from '~/modules/i18n/meta.ts';
 import { routeAccess } from '~/modules/auth/permissions.ts';
 
 // who may use this route: its entry in the permission map, enforced by the route gate

@@ -13,7 +13,7 @@ import { redirectWithToast } from '~/shared/toast.server.ts';
 import { safeRedirect } from '~/shared/safe-redirect.ts';
 import { requireAccess } from '~/modules/auth/guards.server.ts';
 import { actingUserId } from '~/modules/auth/impersonation.server.ts';
-import { pageMeta } from '~/modules/shell/meta.ts';
+import { pageMeta } from '~/modules/i18n/meta.ts';
 import { pricingView, subscribePlan, type Plan } from '~/modules/pricing/pricing.server.ts';
 import { PlanCards, SubscribeForm } from '~/modules/pricing/plans.tsx';
 import { SubscribeSchema } from '~/modules/pricing/schemas.ts';

@@ -10,7 +10,7 @@ import { db } from '~/shared/db.server.ts';
 import { clientIp } from '~/shared/request.server.ts';
 import { replyDone, replyRefused } from '~/shared/reply.server.ts';
 import { requireAccess } from '~/modules/auth/guards.server.ts';
-import { pageMeta } from '~/modules/shell/meta.ts';
+import { pageMeta } from '~/modules/i18n/meta.ts';
 import { loadProfile, phoneLocked, saveProfile } from '~/modules/profile/profile.server.ts';
 import { ProfileSchema, ProfileSchemaPhoneLocked } from '~/modules/profile/schemas.ts';
 import { Field, SelectField, SubmitButton, useIsPending, useSchemaForm } from '~/components/ui/fields.tsx';

@@ -16,7 +16,7 @@ import { defaultStore } from '~/modules/auth/rate-limit.server.ts';
 import { ChangePasswordSchema, SecondFactorSchema, TotpCodeSchema } from '~/modules/auth/schemas.ts';
 import { runSecurityAction, type SecurityAction } from '~/modules/auth/security.server.ts';
 import { enrolmentRequired, twoFactorState } from '~/modules/auth/two-factor.server.ts';
-import { pageMeta } from '~/modules/shell/meta.ts';
+import { pageMeta } from '~/modules/i18n/meta.ts';
 import { Field, SubmitButton, useIsPending, useSchemaForm } from '~/components/ui/fields.tsx';
 import { parseIntent, type Reply } from '~/components/ui/forms.ts';
 import { useFormat } from '~/components/ui/format.ts';

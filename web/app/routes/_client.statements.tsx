@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import type { ColumnDef } from '~/components/ui/data-table.tsx';
 import { db } from '~/shared/db.server.ts';
 import { requireAccess } from '~/modules/auth/guards.server.ts';
-import { pageMeta } from '~/modules/shell/meta.ts';
+import { pageMeta } from '~/modules/i18n/meta.ts';
 import { DataTable } from '~/components/ui/data-table.tsx';
 import { DateRangeDialog } from '~/components/ui/date-range-dialog.tsx';
 import { useFormat } from '~/components/ui/format.ts';

@@ -3,7 +3,7 @@ import { useLoaderData } from '@remix-run/react';
 import { z } from 'zod';
 import { db } from '~/shared/db.server.ts';
 import { requireAccess } from '~/modules/auth/guards.server.ts';
-import { pageMeta } from '~/modules/shell/meta.ts';
+import { pageMeta } from '~/modules/i18n/meta.ts';
 import { listQuery } from '~/components/ui/list-params.ts';
 import { parseForm } from '~/components/ui/forms.ts';
 import { replyDone, replyRefused } from '~/shared/reply.server.ts';

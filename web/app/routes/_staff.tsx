@@ -4,7 +4,7 @@ import { db } from '~/shared/db.server.ts';
 import { requireAccess } from '~/modules/auth/guards.server.ts';
 import { loadShell } from '~/modules/shell/shell.server.ts';
 import { StaffLayout } from '~/modules/shell/layouts.tsx';
-import { staffMeta } from '~/modules/shell/meta.ts';
+import { staffMeta } from '~/modules/i18n/meta.ts';
 import { useRootData } from '~/root.tsx';
 import { GeneralErrorBoundary } from '~/components/error-boundary.tsx';
 import { RealtimeProvider } from '~/shared/realtime.tsx';

@@ -3,7 +3,7 @@ import { useLoaderData } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
 import { db } from '~/shared/db.server.ts';
 import { requireAccess } from '~/modules/auth/guards.server.ts';
-import { pageMeta } from '~/modules/shell/meta.ts';
+import { pageMeta } from '~/modules/i18n/meta.ts';
 import { PriceChart } from '~/modules/trading/chart.tsx';
 import { RealtimeProvider } from '~/shared/realtime.tsx';
 import { findInstrument } from '~/modules/trading/symbol.server.ts';

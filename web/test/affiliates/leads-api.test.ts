@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createUser, postgresStore, sessionFor, testSql, unique, uniqueEmail, uniqueIp } from '../helpers.ts';
 import { DUPLICATE_MESSAGE, getLeads, postLeads } from '~/modules/affiliates/leads-api.server.ts';
-import { normEmail, phoneE164 } from '~/modules/crm/contact.server.ts';
+import { normEmail, phoneE164 } from '~/shared/contact.server.ts';
 import { authenticateKey, generateKey, sha256 } from '~/modules/affiliates/keys.server.ts';
 import { openApiDocument } from '~/modules/affiliates/openapi.ts';
 import { accessFor } from '~/modules/auth/permissions.ts';

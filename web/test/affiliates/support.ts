@@ -3,7 +3,7 @@ import { randomInt } from 'node:crypto';
 import type { Sql } from '~/shared/db.server.ts';
 import { createUser, sessionFor, uniqueEmail } from '../helpers.ts';
 import { generateKey } from '~/modules/affiliates/keys.server.ts';
-import { phoneE164 } from '~/modules/crm/contact.server.ts';
+import { phoneE164 } from '~/shared/contact.server.ts';
 
 export const API = 'http://app.test/api/v1/leads';
 

@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { loader } from '~/routes/_staff.admin.audit.tsx';
 import { loader as exportLoader } from '~/routes/admin.audit.export.ts';
-import { audit } from '~/modules/audit/audit.server.ts';
+import { audit } from '~/shared/audit.server.ts';
 import { auditChanges, type AuditRow } from '~/modules/audit/audit-list.server.ts';
 import type { AuditLoaderData } from '~/modules/audit/audit-page.tsx';
 import { createUser, get, sessionFor, settle, testSql } from '../helpers.ts';

@@ -7,7 +7,7 @@ import { randomInt } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createUser, testSql, unique, uniqueEmail } from '../helpers.ts';
 import { uploadRequest } from '../uploads/fixtures.ts';
-import { leadPhoneE164, phoneE164, resolveCountry } from '~/modules/crm/contact.server.ts';
+import { leadPhoneE164, phoneE164, resolveCountry } from '~/shared/contact.server.ts';
 import { backfillLeadPhones, backfillStep, restartBackfill } from '~/modules/crm/phone-backfill.server.ts';
 import { drainImports, importStatus, queueImport } from '~/modules/crm/import.server.ts';
 import { receiveUploads } from '~/modules/uploads/uploads.server.ts';

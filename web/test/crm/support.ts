@@ -1,7 +1,7 @@
 // Shared set-up of the CRM lead-list tests: staff of every role, a team, and leads marked with a
 // unique token (their last name) so each test's lists, searched by it, hold only its own leads.
 import type { Sql } from '~/shared/db.server.ts';
-import { leadPhoneE164 } from '~/modules/crm/contact.server.ts';
+import { leadPhoneE164 } from '~/shared/contact.server.ts';
 import { createUser, get, post, sessionFor, settle, unique } from '../helpers.ts';
 import * as clients from '~/routes/_staff.admin.crm.clients.tsx';
 import * as salesAll from '~/routes/_staff.admin.crm.sales.all.tsx';

@@ -12,7 +12,7 @@ import type { Sql } from '~/shared/db.server.ts';
 import { defaultStore, forgiveSuccess, hitLimit, type Limit, type RateLimitStore } from '~/modules/auth/rate-limit.server.ts';
 import { clientIp } from '~/shared/request.server.ts';
 import { BodyTooLarge, readTextCapped } from '~/shared/body-limit.server.ts';
-import { normEmail, phoneE164, resolveCountry } from '~/modules/crm/contact.server.ts';
+import { normEmail, phoneE164, resolveCountry } from '~/shared/contact.server.ts';
 import { LeadInput } from '~/modules/crm/lead-input.server.ts';
 import { authenticateKey, keyFromRequest, type KeyOwner } from './keys.server.ts';
 

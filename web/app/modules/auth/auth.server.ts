@@ -10,8 +10,8 @@ import { hashPassword, verifyPassword } from './password.server.ts';
 import { verifyCaptcha, type CaptchaConfig } from './captcha.server.ts';
 import { enforceLimits, forgiveSuccess, LIMITS, RateLimitedError, type Limit, type RateLimitStore } from './rate-limit.server.ts';
 import { createSession, revokeAllSessions } from './session.server.ts';
-import { audit } from '~/modules/audit/audit.server.ts';
-import { leadPhoneE164 } from '~/modules/crm/contact.server.ts';
+import { audit } from '~/shared/audit.server.ts';
+import { leadPhoneE164 } from '~/shared/contact.server.ts';
 import {
   CHALLENGE_MAX_ATTEMPTS, consumeChallenge, countChallengeAttempt, createLoginChallenge, enrolmentRequired, liveChallenge, twoFactorOn, verifySecondFactor,
 } from './two-factor.server.ts';

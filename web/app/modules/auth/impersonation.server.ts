@@ -3,7 +3,7 @@
 // staff session back under a fresh token. Both ends are audited.
 import { isIP } from 'node:net';
 import type { Sql } from '~/shared/db.server.ts';
-import { audit } from '~/modules/audit/audit.server.ts';
+import { audit } from '~/shared/audit.server.ts';
 import { createSession, LOGIN_AS_ROLES, rotateSessionToken, type CurrentSession } from './session.server.ts';
 
 // for a retention agent the retention flag is kept, and the customer's pages show the contact

@@ -1,7 +1,7 @@
 // The customer's /security page (docs/specs.md#security-and-two-factor-sign-in): change password,
 // and the two-factor actions of two-factor.server.ts, one answer shape for the route.
 import type { Sql } from '~/shared/db.server.ts';
-import { audit } from '~/modules/audit/audit.server.ts';
+import { audit } from '~/shared/audit.server.ts';
 import { hashPassword, verifyPassword } from './password.server.ts';
 import { enforceLimits, forgiveSuccess, LIMITS, RateLimitedError, RATE_LIMIT_MESSAGE, type Limit, type RateLimitStore } from './rate-limit.server.ts';
 import { revokeAllSessions, type CurrentSession } from './session.server.ts';

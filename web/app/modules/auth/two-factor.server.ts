@@ -11,7 +11,7 @@ import { decryptSecret, encryptSecret, secretsKey } from '@broker/engine/contrac
 import type { Sql } from '~/shared/db.server.ts';
 import { env } from '~/shared/env.server.ts';
 import { getSetting } from '~/modules/settings/settings.server.ts';
-import { audit } from '~/modules/audit/audit.server.ts';
+import { audit } from '~/shared/audit.server.ts';
 import { enforceLimits, forgiveSuccess, LIMITS, RateLimitedError, RATE_LIMIT_MESSAGE, type Limit, type RateLimitStore } from './rate-limit.server.ts';
 import type { CurrentSession } from './session.server.ts';
 import { newToken, sha256 } from './tokens.server.ts';

@@ -8,7 +8,7 @@ import type { Sql } from '~/shared/db.server.ts';
 import { db } from '~/shared/db.server.ts';
 import { clientIp } from '~/shared/request.server.ts';
 import { requireAccess } from '~/modules/auth/guards.server.ts';
-import { audit } from '~/modules/audit/audit.server.ts';
+import { audit } from '~/shared/audit.server.ts';
 import { invalidateCached } from '~/shared/live-cache.server.ts';
 import { parseForm } from '~/components/ui/forms.ts';
 import { plainDecimal } from '~/components/ui/format.ts';

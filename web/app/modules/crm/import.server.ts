@@ -13,8 +13,8 @@ import { open } from 'node:fs/promises';
 import path from 'node:path';
 import { parse } from 'csv-parse';
 import type { Sql } from '~/shared/db.server.ts';
-import { audit } from '~/modules/audit/audit.server.ts';
-import { normEmail, phoneE164, resolveCountry } from './contact.server.ts';
+import { audit } from '~/shared/audit.server.ts';
+import { normEmail, phoneE164, resolveCountry } from '~/shared/contact.server.ts';
 import { LeadInput } from './lead-input.server.ts';
 import { uploadDir } from '~/modules/uploads/uploads.server.ts';
 

@@ -1,7 +1,7 @@
 // An incoming lead's fields (crm.md §3), as the leads API and the CSV import both validate them: the
 // country must be one resolveCountry reads and the phone a possible number there (the contact rules).
 import { z } from 'zod';
-import { phoneE164, resolveCountry } from './contact.server.ts';
+import { phoneE164, resolveCountry } from '~/shared/contact.server.ts';
 
 const opt = (max: number) => z.string().trim().max(max, `At most ${max} characters`).optional();
 

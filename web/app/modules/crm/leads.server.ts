@@ -6,14 +6,14 @@
 import { isIP } from 'node:net';
 import type postgres from 'postgres';
 import type { Sql } from '~/shared/db.server.ts';
-import { audit } from '~/modules/audit/audit.server.ts';
-import { notifyStaff, publishNotices, type Notice } from '~/modules/notifications/notifications.server.ts';
+import { audit } from '~/shared/audit.server.ts';
+import { notifyStaff, publishNotices, type Notice } from '~/shared/notify.server.ts';
 import { getSetting } from '~/modules/settings/settings.server.ts';
 import { hashPassword } from '~/modules/auth/password.server.ts';
 import { loadAuthConfig, openCustomerWallets } from '~/modules/auth/auth.server.ts';
 import { maskEmail, maskPhone, MASKED_ROLES } from '~/shared/mask.ts';
 import { trackProgress, type ProgressTracker } from '~/shared/statement-progress.server.ts';
-import { leadPhoneE164 } from './contact.server.ts';
+import { leadPhoneE164 } from '~/shared/contact.server.ts';
 import {
   EXACT_COUNT_LIMIT, MASKED_SORTS, MAX_DEPTH, SORT_COLUMNS, moveAllowed, sourceGroups,
   type LeadGroup, type Screen, type SortKey,

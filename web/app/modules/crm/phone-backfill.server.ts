@@ -13,7 +13,7 @@
 // to the end, `--restart` from id 0 (after a libphonenumber-js update, say).
 import { setImmediate as yieldLoop } from 'node:timers/promises';
 import type { Sql } from '~/shared/db.server.ts';
-import { leadPhoneE164 } from './contact.server.ts';
+import { leadPhoneE164 } from '~/shared/contact.server.ts';
 
 export const BATCH = 5_000;
 const NAME = 'phone_e164';

@@ -20,11 +20,11 @@
 // masked number still calls and the browser never receives it. Agents (roles 5, 6) call as themselves:
 // Voiso's `agent` takes the sign-in email, which is the user's email here. Admins and managers pick the
 // agent from Voiso's own list.
-import { leadPhoneE164 } from './contact.server.ts';
+import { leadPhoneE164 } from '~/shared/contact.server.ts';
 import { decryptSecret, secretsKey } from '@broker/engine/contract/secrets';
 import type { Sql } from '~/shared/db.server.ts';
 import { env } from '~/shared/env.server.ts';
-import { audit } from '~/modules/audit/audit.server.ts';
+import { audit } from '~/shared/audit.server.ts';
 import { defaultStore, hitLimit, type Limit, type RateLimitStore } from '~/modules/auth/rate-limit.server.ts';
 import { maskPhone } from '~/shared/mask.ts';
 import { auditIp, resolveScope, scopeCondition, type Caller } from './leads.server.ts';

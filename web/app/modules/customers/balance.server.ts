@@ -4,7 +4,7 @@
 // customer's open pages), audited with the balance before and after in the same transaction.
 // The form's random id is the entry's reference, so a double submit posts once.
 import type { Sql } from '~/shared/db.server.ts';
-import { audit } from '~/modules/audit/audit.server.ts';
+import { audit } from '~/shared/audit.server.ts';
 import type { BalanceInput } from './edit-schemas.ts';
 
 /** The ledger reference kind of a staff adjustment (ledger_entries.ref_kind). */

@@ -9,7 +9,7 @@ import { db, type Sql } from '~/shared/db.server.ts';
 import { env } from '~/shared/env.server.ts';
 import { clientIp } from '~/shared/request.server.ts';
 import { requireAccess } from '~/modules/auth/guards.server.ts';
-import { audit } from '~/modules/audit/audit.server.ts';
+import { audit } from '~/shared/audit.server.ts';
 import { parseForm, type Reply } from '~/components/ui/forms.ts';
 import { replyDone, replyRefused } from '~/shared/reply.server.ts';
 import { CATALOG_PARSE } from '~/modules/catalog/numbers.ts';

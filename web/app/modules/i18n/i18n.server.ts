@@ -10,7 +10,7 @@ import type { Sql } from '~/shared/db.server.ts';
 import { cached, invalidateCached } from '~/shared/live-cache.server.ts';
 import { readCookie } from '~/shared/cookies.server.ts';
 import { FALLBACK_LANGUAGE, LANG_COOKIE, i18nOptions, type Resources } from './i18n.ts';
-import { PAGE_TITLE_KEYS } from '~/modules/shell/meta.ts';
+import { PAGE_TITLE_KEYS } from '~/modules/i18n/meta.ts';
 // The English seed holds every key the code uses (web/test/i18n.test.ts checks it): the key list
 // at run time. Bundled into the server build.
 import englishSeed from '../../../../seeds/translations/en.json';

@@ -11,7 +11,7 @@ import { db } from '~/shared/db.server.ts';
 import { clientIp } from '~/shared/request.server.ts';
 import { invalidateCached } from '~/shared/live-cache.server.ts';
 import { requireAccess, notFound } from '~/modules/auth/guards.server.ts';
-import { audit } from '~/modules/audit/audit.server.ts';
+import { audit } from '~/shared/audit.server.ts';
 import { auditIp } from '~/modules/trades/trades.server.ts';
 import { codeKeys, isKnownKey, loadTranslations } from '~/modules/i18n/i18n.server.ts';
 import { FALLBACK_LANGUAGE } from '~/modules/i18n/i18n.ts';

@@ -9,7 +9,7 @@ import type { ListQuery } from '~/components/ui/list-params.ts';
 import { boundedCount, SEARCH_COUNT_LIMIT } from '~/shared/bounded-count.server.ts';
 import { EXACT_COUNT_LIMIT } from '~/shared/count-limits.ts';
 import { prefixMatch } from '~/shared/prefix-search.server.ts';
-import { audit } from '~/modules/audit/audit.server.ts';
+import { audit } from '~/shared/audit.server.ts';
 import { countryNames } from '~/modules/auth/countries.server.ts';
 import { engine } from '~/shared/engine.server.ts';
 import {

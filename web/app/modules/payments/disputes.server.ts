@@ -13,8 +13,8 @@
 // (roles 1–2) may then debit the disputed amount from the customer's wallet, once per deposit
 // (debitDispute).
 import type { Sql } from '~/shared/db.server.ts';
-import { audit } from '~/modules/audit/audit.server.ts';
-import { notifyStaff, publishNotices, type Notice } from '~/modules/notifications/notifications.server.ts';
+import { audit } from '~/shared/audit.server.ts';
+import { notifyStaff, publishNotices, type Notice } from '~/shared/notify.server.ts';
 import type { GatewayConfig } from './adapter.ts';
 import type { DisputeNotice } from './dispute.ts';
 import { readStripeDispute } from './adapters/stripe.server.ts';

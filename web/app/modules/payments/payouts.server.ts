@@ -34,10 +34,10 @@
 // provider about payouts without news.
 import { randomBytes } from 'node:crypto';
 import type { Sql } from '~/shared/db.server.ts';
-import { audit } from '~/modules/audit/audit.server.ts';
+import { audit } from '~/shared/audit.server.ts';
 import { gatewayConfig } from '~/modules/gateways/gateways.server.ts';
 import { decideMoney } from '~/modules/money/money.server.ts';
-import { addNotification, notifyStaff, publishNotices, type Notice } from '~/modules/notifications/notifications.server.ts';
+import { addNotification, notifyStaff, publishNotices, type Notice } from '~/shared/notify.server.ts';
 import countries from 'world-countries';
 import { PayoutAmbiguous, PayoutRefused, paypalPayouts, payoutRef, type BankDestination, type PayoutAdapter, type PayoutNotice, type PayoutState, type PayoutStatus } from './adapters/paypal-payout.server.ts';
 import { flutterwaveAccountName, flutterwaveBanks, flutterwavePayouts, FLW_PAYOUT_COUNTRIES, FLW_RESOLVE_COUNTRIES, type FlwBank } from './adapters/flutterwave-payout.server.ts';

@@ -5,7 +5,7 @@
 import type { Sql } from '~/shared/db.server.ts';
 import type { CurrentSession } from '~/modules/auth/session.server.ts';
 import { countryNames } from '~/modules/auth/countries.server.ts';
-import { audit } from '~/modules/audit/audit.server.ts';
+import { audit } from '~/shared/audit.server.ts';
 import { actingUserId } from '~/modules/auth/impersonation.server.ts';
 import { maskEmail, maskPhone } from '~/shared/mask.ts';
 import type { ProfileInput } from './schemas.ts';

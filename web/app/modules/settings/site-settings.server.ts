@@ -7,7 +7,7 @@ import { decryptSecret, encryptSecret, isMaskedSecret, maskSecret, secretsKey } 
 import type { Sql } from '~/shared/db.server.ts';
 import { env } from '~/shared/env.server.ts';
 import { invalidateCached } from '~/shared/live-cache.server.ts';
-import { audit } from '~/modules/audit/audit.server.ts';
+import { audit } from '~/shared/audit.server.ts';
 import { resolveAppUrl } from '~/modules/email/app-url.server.ts';
 import { settingsDefaults, settingsSchemas, type Settings, type SettingsKey } from './schema.ts';
 import { getSettings } from './settings.server.ts';

@@ -3,7 +3,8 @@
 import type { Sql } from '~/shared/db.server.ts';
 import type { CurrentSession } from '~/modules/auth/session.server.ts';
 import { accountSummary, summaryFromColumn, walletsColumn } from '~/modules/accounts/accounts.server.ts';
-import { notificationItem, type NotificationData } from '~/modules/notifications/notifications.server.ts';
+import { notificationItem } from '~/modules/notifications/notifications.server.ts';
+import { type NotificationData } from '~/shared/notify.server.ts';
 import { phoneLocked } from '~/modules/profile/profile.server.ts';
 import { maskEmail } from '~/shared/mask.ts';
 

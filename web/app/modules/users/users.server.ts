@@ -6,7 +6,7 @@
 // row, so two concurrent demotions cannot both pass.
 import { BlockList, isIP } from 'node:net';
 import type { Sql } from '~/shared/db.server.ts';
-import { audit } from '~/modules/audit/audit.server.ts';
+import { audit } from '~/shared/audit.server.ts';
 import { hashPassword } from '~/modules/auth/password.server.ts';
 import { loadAuthConfig, provisionCustomer } from '~/modules/auth/auth.server.ts';
 import { revokeAllSessions } from '~/modules/auth/session.server.ts';

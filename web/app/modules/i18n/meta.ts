@@ -1,5 +1,5 @@
 // Page titles: staff pages are '{appName} Admin' (docs/specs.md#admin-layout); others '{page} | {appName}'.
-import type { MetaDescriptor } from '@remix-run/node';
+import type { MetaDescriptor } from '@remix-run/react';
 
 interface RootLike { branding?: { appName?: string }; locale?: string; titles?: Record<string, string> }
 
