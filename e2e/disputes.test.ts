@@ -18,7 +18,7 @@ const PASSWORD = 'E2e-pass-1234';
 /**
  * The Wipays secret the stack verifies IPNs with: the gateway is left without keys here, so under
  * MOCKS=1 gatewayConfig hands the adapter the mocks' published keys, in memory
- * (modules/payments/mock-keys.ts PUBLISHED_MOCK_KEYS = web/test/mocks/payments.ts MOCK_KEYS).
+ * (modules/gateways/mock-keys.ts PUBLISHED_MOCK_KEYS = web/test/mocks/payments.ts MOCK_KEYS).
  */
 const WIPAYS_SECRET = 'wp-secret-test';
 const sql = database();

@@ -6,8 +6,9 @@ import { testSql, createUser, sessionFor, get, post, unique, uniqueEmail, unique
 import { answer, fieldErrors } from '../catalog/helpers.ts';
 import { loader as allLoader, action as allAction } from '~/routes/_staff.admin.customers.all.tsx';
 import { loader as inactiveLoader } from '~/routes/_staff.admin.customers.inactive.tsx';
-import { listCustomers, SEARCH_COUNT_LIMIT } from '~/modules/customers/list.server.ts';
-import { ONLINE_WINDOW_MINUTES } from '~/modules/customers/online.server.ts';
+import { listCustomers } from '~/modules/customers/list.server.ts';
+import { SEARCH_COUNT_LIMIT } from '~/modules/users/user-search.server.ts';
+import { ONLINE_WINDOW_MINUTES } from '~/modules/users/online.server.ts';
 import { loadAuthConfig, signUp } from '~/modules/auth/auth.server.ts';
 import { getSession } from '~/modules/auth/session.server.ts';
 import type { CustomerRow } from '~/modules/customers/list.server.ts';

@@ -1,4 +1,4 @@
-// The mocks' published keys (issue 22, "3. Payments"; modules/payments/mock-keys.ts):
+// The mocks' published keys (issue 22, "3. Payments"; modules/gateways/mock-keys.ts):
 // - MOCKS=1 never writes provider keys into the database (before: seedMockKeys copied them into
 //   every gateway left without keys, where they stayed once MOCKS was off);
 // - with MOCKS off, a gateway holding them cannot be switched on (refused with a message, nothing
@@ -10,7 +10,7 @@ import { testSql, createUser, walletFor } from '../helpers.ts';
 import { env } from '~/shared/env.server.ts';
 import { gatewayConfig, gatewayCards, saveGateway } from '~/modules/gateways/gateways.server.ts';
 import type { GatewayInput } from '~/modules/gateways/kinds.ts';
-import { PUBLISHED_MOCK_KEYS, MOCK_KEYS_REFUSED } from '~/modules/payments/mock-keys.ts';
+import { PUBLISHED_MOCK_KEYS, MOCK_KEYS_REFUSED } from '~/modules/gateways/mock-keys.ts';
 import { startMockProviders } from '~/modules/payments/mocks.server.ts';
 import { gatewayReady, startPayment } from '~/modules/payments/payments.server.ts';
 import { MOCK_KEYS } from '../mocks/payments.ts';

@@ -86,7 +86,7 @@ export async function findSession(sql: Sql, token: string | undefined, ip?: stri
       LEFT JOIN users i ON i.id = s.impersonator_id
      WHERE s.token_hash = ${sha256(token)} AND session_live(s.id, ${requestIp}::inet)`;
   if (!row) return null;
-  // sliding expiry and presence (modules/customers/online.server.ts), written at most once a
+  // sliding expiry and presence (modules/users/online.server.ts), written at most once a
   // minute per session: one statement, and none when a concurrent request already did it
   if (Date.now() - new Date(row.last_seen_at).getTime() > 60_000) {
     await sql`WITH s AS (

@@ -14,7 +14,7 @@ import { replyRefused } from '~/shared/reply.server.ts';
 import { CATALOG_PARSE } from '~/modules/catalog/numbers.ts';
 import { refuse, replyOutcome, type Actor, type Outcome } from '~/shared/result.server.ts';
 import { discardUploads, receiveUploads } from '~/modules/uploads/uploads.server.ts';
-import { uploadHref } from '~/modules/money/deposits.server.ts';
+import { uploadHref } from '~/modules/uploads/href.ts';
 import { EXTERNAL_PAYMENT_ACTIONS, type ExternalPaymentInput } from './external-schemas.ts';
 import { readFormData } from '~/shared/body-limit.server.ts';
 

@@ -15,9 +15,9 @@ import { useFormat, type Formatter } from '~/components/ui/format.ts';
 import { DecisionSchemas } from './deposit-schemas.ts';
 import { DepositStatusChip } from './deposit-client.tsx';
 import { HistoryLink, useCanSeeAudit } from '~/modules/audit/history-link.tsx';
-import { PaymentEventsButton } from '~/modules/payments/events-staff.tsx';
+import { PaymentEventsButton } from '~/modules/money/payment-events-staff.tsx';
 import type { StaffDepositRow, DepositStatus, DepositDispute } from './deposits.server.ts';
-import { DISPUTE_LABELS } from '~/modules/payments/dispute.ts';
+import { DISPUTE_LABELS } from '~/modules/money/dispute.ts';
 import { EXACT_COUNT_LIMIT } from '~/shared/count-limits.ts';
 
 export interface StaffDepositsData {

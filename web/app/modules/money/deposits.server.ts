@@ -3,6 +3,7 @@
 // fee) are money.server.ts's; this file only reads, pages and quotes.
 import QRCode from 'qrcode';
 import { dec, Decimal } from '@broker/engine/domain';
+import { uploadHref } from '~/modules/uploads/href.ts';
 import type { Sql } from '~/shared/db.server.ts';
 import type { ListQuery } from '~/components/ui/list-params.ts';
 import { prefixMatch } from '~/shared/prefix-search.server.ts';
@@ -10,20 +11,11 @@ import { boundedCount, SEARCH_COUNT_LIMIT } from '~/shared/bounded-count.server.
 import { EXACT_COUNT_LIMIT } from '~/shared/count-limits.ts';
 import { engine } from '~/shared/engine.server.ts';
 import { activeGateways, isKycApproved, type Gateway } from './money.server.ts';
-import { depositPaymentEvents, type PaymentEventRow } from '~/modules/payments/events.server.ts';
+import { depositPaymentEvents, type PaymentEventRow } from '~/modules/money/payment-events.server.ts';
 
 export type DepositStatus = 'pending' | 'approved' | 'declined';
 export const DEPOSIT_STATUSES: readonly DepositStatus[] = ['pending', 'approved', 'declined'];
 
-/**
- * An uploaded file a setting points at (a gateway's QR code, an external payment's logo), as the
- * URL that serves it through the upload service's access check, or null. Stored as the upload's
- * id ('42') or its path ('/uploads/42'); anything else is not shown.
- */
-export function uploadHref(ref: string | null | undefined): string | null {
-  const m = /^(?:\/uploads\/)?([1-9][0-9]{0,15})$/.exec(String(ref ?? '').trim());
-  return m && Number.isSafeInteger(Number(m[1])) ? `/uploads/${m[1]}` : null;
-}
 
 // ---------------------------------------------------------------- the deposit form
 

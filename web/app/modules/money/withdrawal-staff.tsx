@@ -2,7 +2,7 @@
 // Approve after a confirmation, Decline with a reason), Withdraw History (no search: status and
 // date filters), both in the shared server table with their state in the URL; and the fee
 // settings form. Four-eyes, the ledger and the audit are decideMoney's. Approve offers paying out
-// through a gateway where one can (modules/payments/payout-staff.tsx); a row shows its payout under its status.
+// through a gateway where one can (modules/money/payout-staff.tsx); a row shows its payout under its status.
 import { useMemo, useState } from 'react';
 import { Link, useFetcher, useSearchParams } from '@remix-run/react';
 import { getFormProps, getInputProps, getTextareaProps } from '@conform-to/react';
@@ -22,8 +22,8 @@ import { DecisionSchemas, FeeSettingsSchema, WITHDRAW_PARSE } from './withdrawal
 import { WithdrawalStatusChip, useMethodLabel } from './withdrawal-parts.tsx';
 import type { BankDetails } from './money.server.ts';
 import type { StaffWithdrawalRow, WithdrawalStatus } from './withdrawals.server.ts';
-import { ApprovePayoutDialog, PayoutCell } from '~/modules/payments/payout-staff.tsx';
-import type { PayoutView } from '~/modules/payments/payouts.server.ts';
+import { ApprovePayoutDialog, PayoutCell } from '~/modules/money/payout-staff.tsx';
+import type { PayoutView } from './payout-view.ts';
 
 /** A row with its payout (modules/payments/payouts.server.ts) and, pending, the gateways that can pay it out. */
 export type StaffPayoutRow = StaffWithdrawalRow & { payout?: PayoutView | null; payoutOptions?: string[] };

@@ -7,7 +7,7 @@ import { useFormat, type Formatter } from '~/components/ui/format.ts';
 import { useRealtime } from '~/shared/realtime.tsx';
 import { CLOSE_REASONS } from '~/modules/trading/positions.tsx';
 import { KYC_TYPE_LABELS, type KycType } from '~/modules/kyc/kyc.ts';
-import { DISPUTE_LABELS } from '~/modules/payments/dispute.ts';
+import { DISPUTE_LABELS } from '~/modules/money/dispute.ts';
 import type { NotificationItem } from './notifications.server.ts';
 
 const DISPUTE_ENDS: Record<string, string> = { won: 'won', lost: 'lost', closed: 'closed' };

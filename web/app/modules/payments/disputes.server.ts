@@ -16,7 +16,7 @@ import type { Sql } from '~/shared/db.server.ts';
 import { audit } from '~/shared/audit.server.ts';
 import { notifyStaff, publishNotices, type Notice } from '~/shared/notify.server.ts';
 import type { GatewayConfig } from './adapter.ts';
-import type { DisputeNotice } from './dispute.ts';
+import type { DisputeNotice } from '~/modules/money/dispute.ts';
 import { readStripeDispute } from './adapters/stripe.server.ts';
 import { readPaypalDispute } from './adapters/paypal.server.ts';
 import { readWipaysDispute } from './adapters/wipays.server.ts';

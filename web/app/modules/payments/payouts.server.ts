@@ -39,7 +39,8 @@ import { gatewayConfig } from '~/modules/gateways/gateways.server.ts';
 import { decideMoney } from '~/modules/money/money.server.ts';
 import { addNotification, notifyStaff, publishNotices, type Notice } from '~/shared/notify.server.ts';
 import countries from 'world-countries';
-import { PayoutAmbiguous, PayoutRefused, paypalPayouts, payoutRef, type BankDestination, type PayoutAdapter, type PayoutNotice, type PayoutState, type PayoutStatus } from './adapters/paypal-payout.server.ts';
+import type { PayoutState, PayoutStatusName, PayoutView } from '~/modules/money/payout-view.ts';
+import { PayoutAmbiguous, PayoutRefused, paypalPayouts, payoutRef, type BankDestination, type PayoutAdapter, type PayoutNotice, type PayoutStatus } from './adapters/paypal-payout.server.ts';
 import { flutterwaveAccountName, flutterwaveBanks, flutterwavePayouts, FLW_PAYOUT_COUNTRIES, FLW_RESOLVE_COUNTRIES, type FlwBank } from './adapters/flutterwave-payout.server.ts';
 
 /** The gateways that can pay a withdrawal out, by payment_gateways.name. */
@@ -52,33 +53,6 @@ const BANK_PAYOUTS = new Set(['flutterwave']);
 export const isBankPayout = (gateway: string) => BANK_PAYOUTS.has(gateway);
 
 export const payoutAdapterFor = (gateway: string): PayoutAdapter | null => (Object.hasOwn(PAYOUT_ADAPTERS, gateway) ? PAYOUT_ADAPTERS[gateway] : null);
-
-export type PayoutStatusName = 'requested' | 'sent' | 'paid' | 'failed' | 'review';
-
-/** A withdrawal's payout, as the admin's lists show it. */
-export interface PayoutView {
-  gateway: string;
-  status: PayoutStatusName;
-  providerRef: string | null;
-  providerStatus: string | null;
-  reason: string | null;
-  lastError: string | null;
-  updatedAt: string;
-  /** a bank payout's bank and account (the provider's bank name, as the approver picked it) */
-  bank: { name: string; accountNumber: string } | null;
-  /** what the provider said, oldest first (payout_events) */
-  events: PayoutEventRow[];
-}
-
-export interface PayoutEventRow {
-  id: number;
-  createdAt: string;
-  kind: string;
-  state: PayoutState;
-  outcome: 'received' | 'verified' | 'applied' | 'rejected';
-  reason: string | null;
-  eventId: string;
-}
 
 const log = (message: string, data: Record<string, unknown> = {}) => console.warn(`[payouts] ${message}`, JSON.stringify(data));
 

@@ -21,7 +21,8 @@ import type { GatewayConfig } from '../adapter.ts';
 import { accessToken, paypalBase } from './paypal.server.ts';
 import { isObject } from './more-helpers.server.ts';
 
-export type PayoutState = 'paid' | 'pending' | 'failed';
+export type { PayoutState } from '~/modules/money/payout-view.ts';
+import type { PayoutState } from '~/modules/money/payout-view.ts';
 
 /** One withdrawal to pay. Amounts are exact decimal strings in major units. */
 export interface PayoutRequest {

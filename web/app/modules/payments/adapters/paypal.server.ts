@@ -17,7 +17,7 @@ import {
   NotificationRefused,
   type GatewayAdapter, type GatewayConfig, type IncomingNotification, type PaymentRequest, type PaymentStart, type PaymentState, type VerifiedEvent,
 } from '../adapter.ts';
-import type { DisputeKind, DisputeNotice } from '../dispute.ts';
+import type { DisputeKind, DisputeNotice } from '~/modules/money/dispute.ts';
 
 export const PAYPAL_LIVE = 'https://api-m.paypal.com';
 export const PAYPAL_SANDBOX = 'https://api-m.sandbox.paypal.com';

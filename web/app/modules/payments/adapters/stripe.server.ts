@@ -11,7 +11,7 @@ import {
   type GatewayAdapter, type GatewayConfig, type IncomingNotification, type PaymentRequest, type PaymentStart, type PaymentState, type VerifiedEvent,
 } from '../adapter.ts';
 import { fromMinorUnits, toMinorUnits } from './money-units.ts';
-import type { DisputeKind, DisputeNotice } from '../dispute.ts';
+import type { DisputeKind, DisputeNotice } from '~/modules/money/dispute.ts';
 
 /** Seconds a notification's timestamp may differ from our clock (Stripe's own default). */
 export const STRIPE_TOLERANCE_S = 300;

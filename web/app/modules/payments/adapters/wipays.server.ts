@@ -26,7 +26,7 @@ import { createHmac } from 'node:crypto';
 import type { GatewayAdapter, PaymentState, VerifiedEvent } from '../adapter.ts';
 import { NotificationRefused } from '../adapter.ts';
 import { decimalString, depositIdFrom, depositRef, isObject, notifyKey, ProviderError, requireKey, safeEqual } from './more-helpers.server.ts';
-import type { DisputeNotice } from '../dispute.ts';
+import type { DisputeNotice } from '~/modules/money/dispute.ts';
 
 export const WIPAYS_API = 'https://wipays.com';
 /** Seconds an IPN's signed timestamp may differ from our clock. */

@@ -10,7 +10,7 @@
 //   and are treated like MOCKS here.
 // Plain data: importable by the server without the mocks (msw is a development dependency).
 import { env } from '~/shared/env.server.ts';
-import { secretColumns, type GatewayKind, type KeyColumn } from '~/modules/gateways/kinds.ts';
+import { secretColumns, type GatewayKind, type KeyColumn } from './kinds.ts';
 
 export type MockKeys = Partial<Record<KeyColumn, string>>;
 

@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Modal } from '~/components/ui/modal.tsx';
 import { useFormat } from '~/components/ui/format.ts';
-import type { PaymentEventRow } from './events.server.ts';
+import type { PaymentEventRow } from './payment-events.server.ts';
 
 type Outcome = PaymentEventRow['outcome'];
 const OUTCOME: Record<Outcome, string> = { received: 'Received', verified: 'Verified', applied: 'Applied', rejected: 'Rejected' };

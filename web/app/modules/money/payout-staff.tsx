@@ -11,8 +11,8 @@ import { useTranslation } from 'react-i18next';
 import { FormDialog } from '~/components/ui/form-dialog.tsx';
 import { DecisionSchemas, WITHDRAW_PARSE } from '~/modules/money/withdrawal-schemas.ts';
 import { ErrorList, SelectField, type useSchemaForm } from '~/components/ui/fields.tsx';
-import type { PayoutView } from './payouts.server.ts';
-import { PayoutEventsButton } from './events-staff.tsx';
+import type { PayoutView } from './payout-view.ts';
+import { PayoutEventsButton } from './payment-events-staff.tsx';
 
 const GATEWAY_TITLE: Record<string, string> = { paypal: 'PayPal', flutterwave: 'Flutterwave' };
 /** The gateways paying to the withdrawal's bank account: the approver picks the provider's bank (payouts.server.ts isBankPayout). */
