@@ -4,7 +4,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import type postgres from 'postgres';
 import { hashPassword } from '../web/app/modules/auth/password.server.ts';
-import { settingsSchemas, settingsDefaults, type SettingsKey } from '../web/app/modules/settings/schema.ts';
+import { settingsSchemas, settingsDefaults, type SettingsKey } from '../web/app/shared/settings-schema.ts';
 import { backfillLeadPhones } from '../web/app/modules/crm/phone-backfill.server.ts';
 import { demoInstruments } from './instruments.ts';
 import { DEMO_PASSWORD, demoUsers, demoLanguages } from './demo-users.ts';

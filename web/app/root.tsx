@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import styles from './styles/app.css?url';
 import { db } from '~/shared/db.server.ts';
 import { readToast } from '~/shared/toast.server.ts';
-import { getPublicBranding } from '~/modules/settings/settings.server.ts';
+import { getPublicBranding } from '~/shared/settings.server.ts';
 import { detectLocale, listLanguages, translationBundle } from '~/modules/i18n/i18n.server.ts';
 import { LANG_STORAGE_KEY, bundleUrl, loadBundle } from '~/modules/i18n/i18n.ts';
 import { ToastProvider } from '~/components/ui/toast.tsx';

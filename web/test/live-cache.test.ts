@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { disableLiveCache, enableLiveCache, isLiveCacheListening } from '~/shared/live-cache.server.ts';
 import { listLanguages, loadResources } from '~/modules/i18n/i18n.server.ts';
-import { getSetting } from '~/modules/settings/settings.server.ts';
+import { getSetting } from '~/shared/settings.server.ts';
 import { categorySpreads, listInstruments } from '~/modules/trading/trading.server.ts';
 import { testSql } from './helpers.ts';
 

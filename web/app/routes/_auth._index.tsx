@@ -18,7 +18,7 @@ import { sessionCookie } from '~/shared/cookies.server.ts';
 import { Recaptcha } from '~/modules/auth/recaptcha.tsx';
 import { CheckboxField, Field, SubmitButton, useIsPending, useSchemaForm } from '~/components/ui/fields.tsx';
 import { useReplyToast } from '~/components/ui/toast.tsx';
-import { parseForm } from '~/components/ui/forms.ts';
+import { parseForm } from '~/shared/forms.ts';
 import { replyRefused } from '~/shared/reply.server.ts';
 import { pageMeta } from '~/modules/i18n/meta.ts';
 import { getRecaptchaSiteKey } from '~/modules/auth/captcha.server.ts';

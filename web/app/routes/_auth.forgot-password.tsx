@@ -14,7 +14,7 @@ import { Recaptcha } from '~/modules/auth/recaptcha.tsx';
 import { Field, SubmitButton, useIsPending, useSchemaForm } from '~/components/ui/fields.tsx';
 import { Modal } from '~/components/ui/modal.tsx';
 import { useReplyToast } from '~/components/ui/toast.tsx';
-import { parseForm } from '~/components/ui/forms.ts';
+import { parseForm } from '~/shared/forms.ts';
 import { replyDone, replyRefused } from '~/shared/reply.server.ts';
 import { pageMeta } from '~/modules/i18n/meta.ts';
 import { getRecaptchaSiteKey } from '~/modules/auth/captcha.server.ts';

@@ -13,7 +13,7 @@ import { ResetPasswordSchema } from '~/modules/auth/schemas.ts';
 import { Field, SubmitButton, useIsPending, useSchemaForm } from '~/components/ui/fields.tsx';
 import { Modal } from '~/components/ui/modal.tsx';
 import { useReplyToast } from '~/components/ui/toast.tsx';
-import { parseForm } from '~/components/ui/forms.ts';
+import { parseForm } from '~/shared/forms.ts';
 import { replyDone, replyRefused } from '~/shared/reply.server.ts';
 import { pageMeta } from '~/modules/i18n/meta.ts';
 import { db } from '~/shared/db.server.ts';

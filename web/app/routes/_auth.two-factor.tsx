@@ -18,7 +18,7 @@ import { readCookie, sessionCookie } from '~/shared/cookies.server.ts';
 import { CHALLENGE_COOKIE, clearChallengeCookie, liveChallenge } from '~/modules/auth/two-factor.server.ts';
 import { Field, SubmitButton, useIsPending, useSchemaForm } from '~/components/ui/fields.tsx';
 import { useReplyToast } from '~/components/ui/toast.tsx';
-import { parseForm } from '~/components/ui/forms.ts';
+import { parseForm } from '~/shared/forms.ts';
 import { replyRefused } from '~/shared/reply.server.ts';
 import { pageMeta } from '~/modules/i18n/meta.ts';
 import { readFormData } from '~/shared/body-limit.server.ts';

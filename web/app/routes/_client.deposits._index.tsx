@@ -6,7 +6,7 @@ import { customerOnlyRefusal } from '~/modules/auth/impersonation.server.ts';
 import { clientIp } from '~/shared/request.server.ts';
 import { pageMeta } from '~/modules/i18n/meta.ts';
 import { listQuery } from '~/components/ui/list-params.ts';
-import { parseForm } from '~/components/ui/forms.ts';
+import { parseForm } from '~/shared/forms.ts';
 import { replyRefused } from '~/shared/reply.server.ts';
 import { checkDeposit, createDeposit } from '~/modules/money/money.server.ts';
 import { abandonPayment, gatewayReady, publicOrigin, startPayment } from '~/modules/payments/payments.server.ts';

@@ -5,7 +5,7 @@ import { db, type Sql } from '~/shared/db.server.ts';
 import { notFound, requireAccess } from '~/modules/auth/guards.server.ts';
 import { clientIp } from '~/shared/request.server.ts';
 import { pageMeta } from '~/modules/i18n/meta.ts';
-import { parseForm, type Reply } from '~/components/ui/forms.ts';
+import { parseForm, type Reply } from '~/shared/forms.ts';
 import { replyRefused } from '~/shared/reply.server.ts';
 import { discardUploads, receiveUploads } from '~/modules/uploads/uploads.server.ts';
 import { activeGateway, createDeposit, isKycApproved, parseMoneyAmount, realWallet } from '~/modules/money/money.server.ts';

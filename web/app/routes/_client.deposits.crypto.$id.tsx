@@ -5,7 +5,7 @@ import { db, type Sql } from '~/shared/db.server.ts';
 import { notFound, requireAccess } from '~/modules/auth/guards.server.ts';
 import { clientIp } from '~/shared/request.server.ts';
 import { pageMeta } from '~/modules/i18n/meta.ts';
-import { parseForm } from '~/components/ui/forms.ts';
+import { parseForm } from '~/shared/forms.ts';
 import { replyRefused } from '~/shared/reply.server.ts';
 import { activeGateway, createDeposit, isKycApproved, parseMoneyAmount, realWallet } from '~/modules/money/money.server.ts';
 import { depositFee } from '~/modules/money/fees.ts';

@@ -6,7 +6,7 @@ import { customerOnlyRefusal } from '~/modules/auth/impersonation.server.ts';
 import { pageMeta } from '~/modules/i18n/meta.ts';
 import { z } from 'zod';
 import { replyRefused } from '~/shared/reply.server.ts';
-import { parseForm } from '~/components/ui/forms.ts';
+import { parseForm } from '~/shared/forms.ts';
 import { publicOrigin, startPayment } from '~/modules/payments/payments.server.ts';
 import { gatewayConfig } from '~/modules/gateways/gateways.server.ts';
 import { PaypalPaymentPage, type PaypalPageData } from '~/modules/payments/paypal-page.tsx';

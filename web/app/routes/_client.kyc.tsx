@@ -4,7 +4,7 @@ import { db } from '~/shared/db.server.ts';
 import { requireAccess } from '~/modules/auth/guards.server.ts';
 import { clientIp } from '~/shared/request.server.ts';
 import { pageMeta } from '~/modules/i18n/meta.ts';
-import { parseForm, type Reply } from '~/components/ui/forms.ts';
+import { parseForm, type Reply } from '~/shared/forms.ts';
 import { replyDone, replyRefused } from '~/shared/reply.server.ts';
 import { discardUploads, formatBytes, mayRead, receiveUploads } from '~/modules/uploads/uploads.server.ts';
 import { latestKyc, submitKyc, submitRefusal } from '~/modules/kyc/kyc.server.ts';

@@ -17,7 +17,7 @@ import { pageMeta } from '~/modules/i18n/meta.ts';
 import { pricingView, subscribePlan, type Plan } from '~/modules/pricing/pricing.server.ts';
 import { PlanCards, SubscribeForm } from '~/modules/pricing/plans.tsx';
 import { SubscribeSchema } from '~/modules/pricing/schemas.ts';
-import { parseForm } from '~/components/ui/forms.ts';
+import { parseForm } from '~/shared/forms.ts';
 import { Modal } from '~/components/ui/modal.tsx';
 import { GeneralErrorBoundary } from '~/components/error-boundary.tsx';
 import { readFormData } from '~/shared/body-limit.server.ts';

@@ -14,7 +14,7 @@ import { pageMeta } from '~/modules/i18n/meta.ts';
 import { loadProfile, phoneLocked, saveProfile } from '~/modules/profile/profile.server.ts';
 import { ProfileSchema, ProfileSchemaPhoneLocked } from '~/modules/profile/schemas.ts';
 import { Field, SelectField, SubmitButton, useIsPending, useSchemaForm } from '~/components/ui/fields.tsx';
-import { parseForm } from '~/components/ui/forms.ts';
+import { parseForm } from '~/shared/forms.ts';
 import { useReplyToast } from '~/components/ui/toast.tsx';
 import { GeneralErrorBoundary } from '~/components/error-boundary.tsx';
 import { readFormData } from '~/shared/body-limit.server.ts';

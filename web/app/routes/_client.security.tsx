@@ -18,7 +18,7 @@ import { runSecurityAction, type SecurityAction } from '~/modules/auth/security.
 import { enrolmentRequired, twoFactorState } from '~/modules/auth/two-factor.server.ts';
 import { pageMeta } from '~/modules/i18n/meta.ts';
 import { Field, SubmitButton, useIsPending, useSchemaForm } from '~/components/ui/fields.tsx';
-import { parseIntent, type Reply } from '~/components/ui/forms.ts';
+import { parseIntent, type Reply } from '~/shared/forms.ts';
 import { useFormat } from '~/components/ui/format.ts';
 import { Modal } from '~/components/ui/modal.tsx';
 import { useReplyToast, useToast } from '~/components/ui/toast.tsx';

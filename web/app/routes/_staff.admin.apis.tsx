@@ -6,7 +6,7 @@ import { db } from '~/shared/db.server.ts';
 import { clientIp } from '~/shared/request.server.ts';
 import { replyDone, replyRefused } from '~/shared/reply.server.ts';
 import { requireAccess } from '~/modules/auth/guards.server.ts';
-import { parseIntent, type Reply } from '~/components/ui/forms.ts';
+import { parseIntent, type Reply } from '~/shared/forms.ts';
 import { ErrorList, Field, SubmitButton, useSchemaForm } from '~/components/ui/fields.tsx';
 import { useFetcherToast } from '~/components/ui/toast.tsx';
 import { useFormat } from '~/components/ui/format.ts';

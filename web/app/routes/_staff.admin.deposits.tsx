@@ -5,7 +5,7 @@ import { db } from '~/shared/db.server.ts';
 import { clientIp } from '~/shared/request.server.ts';
 import { requireAccess } from '~/modules/auth/guards.server.ts';
 import { listQuery } from '~/components/ui/list-params.ts';
-import { parseIntent } from '~/components/ui/forms.ts';
+import { parseIntent } from '~/shared/forms.ts';
 import { replyDone, replyRefused } from '~/shared/reply.server.ts';
 import { decideMoney } from '~/modules/money/money.server.ts';
 import { DEPOSIT_STATUSES, STAFF_SORTS, staffDeposits, type DepositStatus } from '~/modules/money/deposits.server.ts';

@@ -10,7 +10,7 @@ import { CATALOG_PARSE } from '~/modules/catalog/numbers.ts';
 import { ErrorList, SelectField, SubmitButton, useIsPending, useSchemaForm } from '~/components/ui/fields.tsx';
 import { useFormat } from '~/components/ui/format.ts';
 import { useReplyToast } from '~/components/ui/toast.tsx';
-import type { Reply } from '~/components/ui/forms.ts';
+import type { Reply } from '~/shared/forms.ts';
 import { GeneralErrorBoundary } from '~/components/error-boundary.tsx';
 import { routeAccess } from '~/modules/auth/permissions.ts';
 

@@ -5,7 +5,7 @@ import { clientIp } from '~/shared/request.server.ts';
 import { redirectWithToast } from '~/shared/toast.server.ts';
 import { replyRefused } from '~/shared/reply.server.ts';
 import { requireAccess } from '~/modules/auth/guards.server.ts';
-import { parseForm, type Reply } from '~/components/ui/forms.ts';
+import { parseForm, type Reply } from '~/shared/forms.ts';
 import { discardUploads, receiveUploads } from '~/modules/uploads/uploads.server.ts';
 import { readSiteSettings, saveSiteSettings } from '~/modules/settings/site-settings.server.ts';
 import { SETTINGS_FILE_FIELDS, SiteSettingsSchema, type SettingsFileField } from '~/modules/settings/site-settings.ts';

@@ -8,7 +8,7 @@ import { SPREAD_MARKETS, SpreadsSchema } from '~/modules/catalog/schemas.ts';
 import { CATALOG_PARSE } from '~/modules/catalog/numbers.ts';
 import { ErrorList, Field, SubmitButton, useIsPending, useSchemaForm } from '~/components/ui/fields.tsx';
 import { useReplyToast } from '~/components/ui/toast.tsx';
-import type { Reply } from '~/components/ui/forms.ts';
+import type { Reply } from '~/shared/forms.ts';
 import { GeneralErrorBoundary } from '~/components/error-boundary.tsx';
 import { routeAccess } from '~/modules/auth/permissions.ts';
 

@@ -9,7 +9,7 @@ import { staffWithdrawals, STAFF_SORTS, WITHDRAWAL_STATUSES } from '~/modules/mo
 import { StaffWithdrawalsPage } from '~/modules/money/withdrawal-staff.tsx';
 import { staffPayoutCheck, withPayouts } from '~/modules/payments/payouts.server.ts';
 import { PayoutCheckSchemas, WITHDRAW_PARSE } from '~/modules/money/withdrawal-schemas.ts';
-import { parseIntent } from '~/components/ui/forms.ts';
+import { parseIntent } from '~/shared/forms.ts';
 import { replyDone, replyRefused } from '~/shared/reply.server.ts';
 import { clientIp } from '~/shared/request.server.ts';
 import { readFormData } from '~/shared/body-limit.server.ts';

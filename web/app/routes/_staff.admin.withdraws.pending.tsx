@@ -4,7 +4,7 @@ import { db } from '~/shared/db.server.ts';
 import { clientIp } from '~/shared/request.server.ts';
 import { requireAccess } from '~/modules/auth/guards.server.ts';
 import { listQuery } from '~/components/ui/list-params.ts';
-import { parseIntent } from '~/components/ui/forms.ts';
+import { parseIntent } from '~/shared/forms.ts';
 import { replyDone, replyRefused } from '~/shared/reply.server.ts';
 import { GeneralErrorBoundary } from '~/components/error-boundary.tsx';
 import { decideWithdrawal, staffWithdrawals, STAFF_SORTS, WITHDRAW_TOASTS } from '~/modules/money/withdrawals.server.ts';

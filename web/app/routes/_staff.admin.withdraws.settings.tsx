@@ -3,7 +3,7 @@ import { useLoaderData } from '@remix-run/react';
 import { db } from '~/shared/db.server.ts';
 import { clientIp } from '~/shared/request.server.ts';
 import { requireAccess } from '~/modules/auth/guards.server.ts';
-import { parseForm } from '~/components/ui/forms.ts';
+import { parseForm } from '~/shared/forms.ts';
 import { replyDone, replyRefused } from '~/shared/reply.server.ts';
 import { GeneralErrorBoundary } from '~/components/error-boundary.tsx';
 import { withdrawFees } from '~/modules/money/money.server.ts';

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { db } from '~/shared/db.server.ts';
 import { clientIp } from '~/shared/request.server.ts';
 import { requireAccess } from '~/modules/auth/guards.server.ts';
-import { RECORD_ID, parseForm, type Reply } from '~/components/ui/forms.ts';
+import { RECORD_ID, parseForm, type Reply } from '~/shared/forms.ts';
 import { CALL_TOASTS, startCall } from '~/modules/crm/voiso.server.ts';
 import { readFormData } from '~/shared/body-limit.server.ts';
 import { routeAccess } from '~/modules/auth/permissions.ts';

@@ -8,7 +8,7 @@ import { auditLoginAs } from '~/modules/auth/impersonation.server.ts';
 import { switchWallet } from '~/modules/accounts/accounts.server.ts';
 import { redirectWithToast } from '~/shared/toast.server.ts';
 import { safeRedirect } from '~/shared/safe-redirect.ts';
-import { parseForm, RECORD_ID } from '~/components/ui/forms.ts';
+import { parseForm, RECORD_ID } from '~/shared/forms.ts';
 import { readFormData } from '~/shared/body-limit.server.ts';
 import { routeAccess } from '~/modules/auth/permissions.ts';
 

@@ -1,8 +1,8 @@
-// The action side of components/ui/forms.ts: every action answers a `Reply` (ok, toast, Conform's
+// The action side of shared/forms.ts: every action answers a `Reply` (ok, toast, Conform's
 // reply with the field errors) with its status, so one hook shows the toast on every page.
 import { data } from '@remix-run/node';
 import type { Submission } from '@conform-to/react';
-import { refusalToast, type Reply } from '~/components/ui/forms.ts';
+import { refusalToast, type Reply } from '~/shared/forms.ts';
 
 type AnySubmission = Submission<unknown, string[], unknown>;
 

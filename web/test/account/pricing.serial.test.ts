@@ -3,7 +3,7 @@
 import { afterAll, describe, expect, test } from 'vitest';
 import { testSql, get } from '../helpers.ts';
 import { db } from '~/shared/db.server.ts';
-import { getSetting, setSetting } from '~/modules/settings/settings.server.ts';
+import { getSetting, setSetting } from '~/shared/settings.server.ts';
 import { planPrompt } from '~/modules/pricing/pricing.server.ts';
 import { findSession } from '~/modules/auth/session.server.ts';
 import { loader } from '~/routes/_client.pricing.tsx';

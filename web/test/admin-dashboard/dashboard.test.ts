@@ -15,7 +15,7 @@ import { dec, exact, float } from '@broker/engine/domain';
 import { env } from '~/shared/env.server.ts';
 import { loader } from '~/routes/_staff.admin._index.tsx';
 import { dashboardData } from '~/modules/admin-dashboard/dashboard.server.ts';
-import { getSetting } from '~/modules/settings/settings.server.ts';
+import { getSetting } from '~/shared/settings.server.ts';
 import { forgetQuotes } from '~/modules/trading/quotes.server.ts';
 import { createDeposit, decideMoney, requestWithdrawal, type BankDetails } from '~/modules/money/money.server.ts';
 import { createUser, ensureGateways, get, sessionFor, settle, testSql, unique, walletFor } from '../helpers.ts';

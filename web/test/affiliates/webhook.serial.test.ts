@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { encryptSecret, secretsKey } from '@broker/engine/contract/secrets';
 import { env } from '~/shared/env.server.ts';
-import { getSetting, setSetting } from '~/modules/settings/settings.server.ts';
+import { getSetting, setSetting } from '~/shared/settings.server.ts';
 import { DUPLICATE_MESSAGE, getLeads, postLeads } from '~/modules/affiliates/leads-api.server.ts';
 import { postgresStore, testSql, unique } from '../helpers.ts';
 import { apiGet, apiPost, lead } from './support.ts';

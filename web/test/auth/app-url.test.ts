@@ -4,7 +4,7 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { testSql, createUser, linkFromOutbox } from '../helpers.ts';
 import { resolveAppUrl } from '~/modules/email/app-url.server.ts';
 import { loadAuthConfig, sendVerificationEmail, type AuthConfig } from '~/modules/auth/auth.server.ts';
-import { settingsDefaults } from '~/modules/settings/schema.ts';
+import { settingsDefaults } from '~/shared/settings-schema.ts';
 import { demoSettings } from '../../../seeds/demo.ts';
 
 const sql = testSql();

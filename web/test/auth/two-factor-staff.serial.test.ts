@@ -12,7 +12,7 @@ import * as loginAsRoute from '~/routes/admin.customers.login-as.$id.tsx';
 import * as logoutRoute from '~/routes/auth.logout.tsx';
 import * as signInRoute from '~/routes/_auth._index.tsx';
 import { db } from '~/shared/db.server.ts';
-import { getSetting } from '~/modules/settings/settings.server.ts';
+import { getSetting } from '~/shared/settings.server.ts';
 import { findSession } from '~/modules/auth/session.server.ts';
 import { totpCode } from '~/modules/auth/two-factor.server.ts';
 import { createUser, get, PASSWORD, post, sessionFor, settle, testSql, uniqueIp } from '../helpers.ts';

@@ -7,7 +7,7 @@ import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { MemberPicker } from '~/modules/crm-config/member-picker.tsx';
-import { parseForm } from '~/components/ui/forms.ts';
+import { parseForm } from '~/shared/forms.ts';
 import { CRM_CONFIG_PARSE, TeamSchema } from '~/modules/crm-config/schemas.ts';
 
 beforeAll(async () => {

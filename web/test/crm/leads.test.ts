@@ -4,7 +4,7 @@
 // statement, and the row actions' validation and scope.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { testSql, unique, uniqueEmail } from '../helpers.ts';
-import { getSetting } from '~/modules/settings/settings.server.ts';
+import { getSetting } from '~/shared/settings.server.ts';
 import { maskEmail, maskPhone } from '~/shared/mask.ts';
 import { crmSupport, ROUTES, type Staff } from './support.ts';
 

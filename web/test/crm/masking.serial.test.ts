@@ -3,7 +3,7 @@
 import { afterAll, describe, expect, test } from 'vitest';
 import { testSql, unique, uniqueEmail } from '../helpers.ts';
 import { db } from '~/shared/db.server.ts';
-import { getSetting, setSetting } from '~/modules/settings/settings.server.ts';
+import { getSetting, setSetting } from '~/shared/settings.server.ts';
 import { maskEmail } from '~/shared/mask.ts';
 import { crmSupport } from './support.ts';
 

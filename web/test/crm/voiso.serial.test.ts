@@ -11,7 +11,7 @@ import { encryptSecret, secretsKey } from '@broker/engine/contract/secrets';
 import { testSql, get, post, settle, unique } from '../helpers.ts';
 import { env } from '~/shared/env.server.ts';
 import { db } from '~/shared/db.server.ts';
-import { getSetting, setSetting } from '~/modules/settings/settings.server.ts';
+import { getSetting, setSetting } from '~/shared/settings.server.ts';
 import { CALL_LIMIT, CALL_TOASTS, e164Digits, startCall } from '~/modules/crm/voiso.server.ts';
 import type { RateLimitStore } from '~/modules/auth/rate-limit.server.ts';
 import { action as callAction } from '~/routes/admin.crm.voiso.startCall.ts';

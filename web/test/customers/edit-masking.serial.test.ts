@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { db } from '~/shared/db.server.ts';
-import { getSetting, setSetting } from '~/modules/settings/settings.server.ts';
+import { getSetting, setSetting } from '~/shared/settings.server.ts';
 import * as editRoute from '~/routes/_staff.admin.customers.edit.$id.tsx';
 import { maskEmail } from '~/shared/mask.ts';
 import { createUser, get, post, sessionFor, settle, testSql, uniqueIp } from '../helpers.ts';

@@ -5,7 +5,7 @@ import postgres from 'postgres';
 import { createDatabase, dropDatabase, migrate, withDatabase } from '../../../scripts/lib/postgres.ts';
 import { loadDemoData, DEMO_LEAD_COUNT } from '../../../seeds/demo.ts';
 import { demoLanguages, demoUsers } from '../../../seeds/demo-users.ts';
-import { settingsSchemas, type SettingsKey } from '~/modules/settings/schema.ts';
+import { settingsSchemas, type SettingsKey } from '~/shared/settings-schema.ts';
 
 const adminUrl = process.env.TEST_ADMIN_DATABASE_URL!;
 const name = `broker_seedtest_${process.pid}_${Date.now().toString(36)}`;

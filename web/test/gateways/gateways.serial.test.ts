@@ -14,7 +14,7 @@ import { gatewayConfig, maskSecret, saveGateway } from '~/modules/gateways/gatew
 import {
   GATEWAY_AVAILABILITY, GATEWAY_KINDS, GATEWAY_SPECS, UNAVAILABLE_GATEWAYS, gatewaySchema, type GatewayCard, type GatewayKind,
 } from '~/modules/gateways/kinds.ts';
-import { parseForm } from '~/components/ui/forms.ts';
+import { parseForm } from '~/shared/forms.ts';
 import { CATALOG_PARSE } from '~/modules/catalog/numbers.ts';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'gateways-serial-'));

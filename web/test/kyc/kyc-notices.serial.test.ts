@@ -7,7 +7,7 @@ import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { env } from '~/shared/env.server.ts';
 import { db } from '~/shared/db.server.ts';
-import { getSetting, setSetting } from '~/modules/settings/settings.server.ts';
+import { getSetting, setSetting } from '~/shared/settings.server.ts';
 import { loader as dashboardLoader } from '~/routes/_client.dashboard.tsx';
 import { action as staffAction } from '~/routes/_staff.admin.kyc.tsx';
 import { createDeposit, isKycApproved, kycBlocks, requestWithdrawal } from '~/modules/money/money.server.ts';

@@ -10,7 +10,7 @@ import { testSql, createUser, ensureGateways, walletFor, sessionFor, get, post, 
 import { png, uploadRequest } from '../uploads/fixtures.ts';
 import { createDeposit } from '~/modules/money/money.server.ts';
 import { db } from '~/shared/db.server.ts';
-import { setSetting } from '~/modules/settings/settings.server.ts';
+import { setSetting } from '~/shared/settings.server.ts';
 import * as index from '~/routes/_client.deposits._index.tsx';
 import * as bank from '~/routes/_client.deposits.bank.$id.tsx';
 import * as cryptoPage from '~/routes/_client.deposits.crypto.$id.tsx';

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { testSql, createUser, sessionFor, walletFor, get, post, settle, unique } from '../helpers.ts';
 import { db } from '~/shared/db.server.ts';
-import { setSetting as setSettingIn } from '~/modules/settings/settings.server.ts';
+import { setSetting as setSettingIn } from '~/shared/settings.server.ts';
 import { withdrawFees } from '~/modules/money/money.server.ts';
 import { WITHDRAW_TOASTS } from '~/modules/money/withdrawals.server.ts';
 import { loader as clientLoader, action as clientAction } from '~/routes/_client.withdraws.tsx';

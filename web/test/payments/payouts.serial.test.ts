@@ -17,7 +17,7 @@ import { setupServer } from 'msw/node';
 import { testSql, createUser, ensureGateways, walletFor, sessionFor, get, post, settle, BASE, unique } from '../helpers.ts';
 import { db } from '~/shared/db.server.ts';
 import { env } from '~/shared/env.server.ts';
-import { setSetting } from '~/modules/settings/settings.server.ts';
+import { setSetting } from '~/shared/settings.server.ts';
 import { paymentHandlers, paypalApprove, paypalSignatureHeaders, PAYPAL_CLIENT, MOCK_PAYER_ID } from '../mocks/payments.ts';
 import { payoutMock, payoutItemEvent } from '../mocks/providers/paypal-payouts.ts';
 import { createDeposit, requestWithdrawal } from '~/modules/money/money.server.ts';

@@ -12,7 +12,7 @@ import * as settingsRoute from '~/routes/_staff.admin.settings.tsx';
 import * as signInRoute from '~/routes/_auth._index.tsx';
 import * as deposits from '~/routes/_client.deposits._index.tsx';
 import { db } from '~/shared/db.server.ts';
-import { getPublicBranding, getSetting } from '~/modules/settings/settings.server.ts';
+import { getPublicBranding, getSetting } from '~/shared/settings.server.ts';
 import { MESSAGES } from '~/modules/auth/messages.ts';
 import { recaptchaCalls, recaptchaHandlers } from '../mocks/recaptcha.ts';
 import { createUser, ensureGateways, get, PASSWORD, post, sessionFor, settle, testSql, walletFor } from '../helpers.ts';

@@ -21,7 +21,7 @@ import { loader as openLoader, action as openAction } from '~/routes/_staff.admi
 import { loader as closedLoader } from '~/routes/_staff.admin.trades.closed.tsx';
 import { EditTradeSchema, TRADE_PARSE } from '~/modules/trades/schemas.ts';
 import { listTrades } from '~/modules/trades/trades.server.ts';
-import { parseForm } from '~/components/ui/forms.ts';
+import { parseForm } from '~/shared/forms.ts';
 import en from '../../../seeds/translations/en.json';
 import es from '../../../seeds/translations/es.json';
 import fr from '../../../seeds/translations/fr.json';

@@ -13,7 +13,7 @@ import { env } from '~/shared/env.server.ts';
 import { db } from '~/shared/db.server.ts';
 import type { EngineOrder, EngineQuote } from '~/shared/engine.server.ts';
 import { currentQuotes, forgetQuotes } from '~/modules/trading/quotes.server.ts';
-import { getSetting, setSetting } from '~/modules/settings/settings.server.ts';
+import { getSetting, setSetting } from '~/shared/settings.server.ts';
 import { action, loader } from '~/routes/_client.dashboard.tsx';
 import { loader as exportLoader } from '~/routes/statements.export.ts';
 import { loader as ratesLoader } from '~/routes/dashboard.rates.ts';

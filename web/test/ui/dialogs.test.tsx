@@ -17,7 +17,7 @@ import { Field } from '~/components/ui/fields.tsx';
 import { Modal } from '~/components/ui/modal.tsx';
 import { Stepper } from '~/components/ui/stepper.tsx';
 import { ToastProvider, useFetcherToast } from '~/components/ui/toast.tsx';
-import { parseIntent, RECORD_ID, type Reply } from '~/components/ui/forms.ts';
+import { parseIntent, RECORD_ID, type Reply } from '~/shared/forms.ts';
 import { replyDone, replyRefused } from '~/shared/reply.server.ts';
 
 beforeAll(async () => {

@@ -7,7 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { Modal } from './modal.tsx';
 import { SubmitButton } from './fields.tsx';
 import { useFetcherToast } from './toast.tsx';
-import type { Reply } from './forms.ts';
+import type { Reply } from '~/shared/forms.ts';
 
 export interface ConfirmDialogProps {
   open: boolean;

@@ -7,7 +7,7 @@ import { useForm, type DefaultValue, type SubmissionResult } from '@conform-to/r
 import { getZodConstraint } from '@conform-to/zod';
 import type { z } from 'zod';
 import { Spinner } from './spinner.tsx';
-import { parseForm, type ParseOptions } from './forms.ts';
+import { parseForm, type ParseOptions } from '~/shared/forms.ts';
 
 /**
  * Every page's Conform form: the schema validates in the browser too, a field first on blur and

@@ -18,7 +18,7 @@ import { useTranslation } from 'react-i18next';
 import { Modal } from './modal.tsx';
 import { ErrorList, SubmitButton, useSchemaForm } from './fields.tsx';
 import { useFetcherToast } from './toast.tsx';
-import type { ParseOptions, Reply } from './forms.ts';
+import type { ParseOptions, Reply } from '~/shared/forms.ts';
 
 type Fields<S extends z.ZodTypeAny> = ReturnType<typeof useSchemaForm<S>>[1];
 

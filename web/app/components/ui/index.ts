@@ -4,7 +4,6 @@ export { Modal } from './modal.tsx';
 export { ConfirmDialog, type ConfirmDialogProps } from './confirm-dialog.tsx';
 export { FormDialog, type FormDialogProps } from './form-dialog.tsx';
 export { Stepper, type StepperProps } from './stepper.tsx';
-export { parseForm, parseIntent, formatIssues, refusalToast, RECORD_ID, GENERIC_ERROR, type Reply, type ParseOptions } from './forms.ts';
 export { DateRangeDialog, type DateRange } from './date-range-dialog.tsx';
 export { Field, SelectField, CheckboxField, SubmitButton, ErrorList, useIsPending } from './fields.tsx';
 export { ToastProvider, useToast, useReplyToast, useFetcherToast, type ToastMessage, type ReplyToastOptions } from './toast.tsx';

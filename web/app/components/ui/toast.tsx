@@ -3,7 +3,7 @@
 // of a form or a fetcher (a `Reply`) is shown by useReplyToast / useFetcherToast.
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { GENERIC_ERROR, type Reply } from './forms.ts';
+import { GENERIC_ERROR, type Reply } from '~/shared/forms.ts';
 
 export type ToastType = 'success' | 'error' | 'info';
 export type ToastPosition = 'bottom-right' | 'bottom-center';

@@ -25,7 +25,7 @@
 //   App Currency, which the page values at live quotes with the domain's `exposurePnl`.
 import { dec, Decimal, exact, type Category, type Side } from '@broker/engine/domain';
 import type { Sql } from '~/shared/db.server.ts';
-import { getSetting } from '~/modules/settings/settings.server.ts';
+import { getSetting } from '~/shared/settings.server.ts';
 import { engine } from '~/shared/engine.server.ts';
 import { currentQuotes } from '~/modules/trading/quotes.server.ts';
 

@@ -7,7 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { SubmitButton } from '~/components/ui/fields.tsx';
 import { useFetcherToast, useToast } from '~/components/ui/toast.tsx';
 import { useFormat } from '~/components/ui/format.ts';
-import type { Reply } from '~/components/ui/forms.ts';
+import type { Reply } from '~/shared/forms.ts';
 import type { apiKeyLoader } from './api-key.server.ts';
 
 export function ApiKeyPage() {

@@ -6,7 +6,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { db } from '~/shared/db.server.ts';
 import { clientIp } from '~/shared/request.server.ts';
 import { requireAccess } from '~/modules/auth/guards.server.ts';
-import { parseIntent } from '~/components/ui/forms.ts';
+import { parseIntent } from '~/shared/forms.ts';
 import { replyDone, replyRefused } from '~/shared/reply.server.ts';
 import { auditIp } from '~/modules/crm/leads.server.ts';
 import { API_LIMIT, MAX_BATCH } from './leads-api.server.ts';

@@ -7,7 +7,7 @@ import { decryptSecret, secretsKey } from '@broker/engine/contract/secrets';
 import type { Sql } from '~/shared/db.server.ts';
 import { env } from '~/shared/env.server.ts';
 import { audit } from '~/shared/audit.server.ts';
-import { getSetting } from '~/modules/settings/settings.server.ts';
+import { getSetting } from '~/shared/settings.server.ts';
 
 export const KEY_PREFIX_LENGTH = 10;
 export const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');

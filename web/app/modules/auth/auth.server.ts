@@ -2,7 +2,7 @@
 // Each takes a db handle, the settings it depends on and plain values, so tests call them directly.
 import type { Sql } from '~/shared/db.server.ts';
 import { decryptSecret, secretsKey } from '@broker/engine/contract/secrets';
-import { getSettings } from '~/modules/settings/settings.server.ts';
+import { getSettings } from '~/shared/settings.server.ts';
 import { env } from '~/shared/env.server.ts';
 import { sendMail } from '~/modules/email/mailer.server.ts';
 import { resolveAppUrl } from '~/modules/email/app-url.server.ts';

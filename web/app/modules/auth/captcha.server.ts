@@ -1,6 +1,6 @@
 // reCAPTCHA v2: the browser's response token (humanKey) is verified on the server.
 import type { Sql } from '~/shared/db.server.ts';
-import { getSetting } from '~/modules/settings/settings.server.ts';
+import { getSetting } from '~/shared/settings.server.ts';
 
 /** The site key the visitor pages render the widget with; '' when reCAPTCHA is off. */
 export async function getRecaptchaSiteKey(sql: Sql): Promise<string> {

@@ -10,7 +10,7 @@ import QRCode from 'qrcode';
 import { decryptSecret, encryptSecret, secretsKey } from '@broker/engine/contract/secrets';
 import type { Sql } from '~/shared/db.server.ts';
 import { env } from '~/shared/env.server.ts';
-import { getSetting } from '~/modules/settings/settings.server.ts';
+import { getSetting } from '~/shared/settings.server.ts';
 import { audit } from '~/shared/audit.server.ts';
 import { enforceLimits, forgiveSuccess, LIMITS, RateLimitedError, RATE_LIMIT_MESSAGE, type Limit, type RateLimitStore } from './rate-limit.server.ts';
 import type { CurrentSession } from './session.server.ts';

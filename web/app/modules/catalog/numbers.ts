@@ -6,7 +6,7 @@
 // the required_error and message properties), so a refusal says which field and what it accepts.
 import { z } from 'zod';
 import { parseDecimal } from '@broker/engine/domain';
-import type { ParseOptions } from '~/components/ui/forms.ts';
+import type { ParseOptions } from '~/shared/forms.ts';
 
 /** These forms hand the raw strings to their schemas: each field reads its own. */
 export const CATALOG_PARSE: ParseOptions = { coerce: false };

@@ -6,7 +6,7 @@ import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { SubmitButton } from '~/components/ui/fields.tsx';
 import { useFetcherToast, useToast } from '~/components/ui/toast.tsx';
-import type { Reply } from '~/components/ui/forms.ts';
+import type { Reply } from '~/shared/forms.ts';
 import type { promoCodeLoader } from './promo-code.server.ts';
 
 export function PromoCodePage() {

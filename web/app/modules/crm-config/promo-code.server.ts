@@ -14,7 +14,7 @@ import { db } from '~/shared/db.server.ts';
 import { clientIp } from '~/shared/request.server.ts';
 import { requireAccess } from '~/modules/auth/guards.server.ts';
 import { audit } from '~/shared/audit.server.ts';
-import { parseIntent } from '~/components/ui/forms.ts';
+import { parseIntent } from '~/shared/forms.ts';
 import { replyDone, replyRefused } from '~/shared/reply.server.ts';
 import { refuse, type Actor, type Outcome } from '~/shared/result.server.ts';
 import { CRM_CONFIG_PARSE, PROMO_ACTIONS } from './schemas.ts';

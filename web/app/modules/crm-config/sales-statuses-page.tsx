@@ -12,7 +12,7 @@ import { FormDialog } from '~/components/ui/form-dialog.tsx';
 import { Modal } from '~/components/ui/modal.tsx';
 import { ErrorList, Field, SelectField, SubmitButton, useSchemaForm } from '~/components/ui/fields.tsx';
 import { useFetcherToast } from '~/components/ui/toast.tsx';
-import type { Reply } from '~/components/ui/forms.ts';
+import type { Reply } from '~/shared/forms.ts';
 import type { salesStatusesLoader, SalesStatusRow } from './sales-statuses.server.ts';
 import { CRM_CONFIG_PARSE, DeleteSalesStatusSchema, SalesStatusSchema } from './schemas.ts';
 import { DEFAULT_STATUS_COLOR, HEX_COLOR } from './colors.ts';

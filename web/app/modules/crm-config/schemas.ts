@@ -3,7 +3,7 @@
 // each field names its own message: the spec's 'Status is required', 'isDefault is required',
 // 'Name is required' and 'Manager is required', and ours for what the spec leaves open.
 import { z } from 'zod';
-import { RECORD_ID } from '~/components/ui/forms.ts';
+import { RECORD_ID } from '~/shared/forms.ts';
 import { textInput } from '~/modules/catalog/numbers.ts';
 import { DEFAULT_STATUS_COLOR, HEX_COLOR } from './colors.ts';
 export { CATALOG_PARSE as CRM_CONFIG_PARSE } from '~/modules/catalog/numbers.ts';

@@ -13,7 +13,7 @@ import { Modal } from '~/components/ui/modal.tsx';
 import { DateRangeDialog } from '~/components/ui/date-range-dialog.tsx';
 import { Field, SelectField, SubmitButton, useSchemaForm, ErrorList } from '~/components/ui/fields.tsx';
 import { useFetcherToast, useToast } from '~/components/ui/toast.tsx';
-import type { Reply } from '~/components/ui/forms.ts';
+import type { Reply } from '~/shared/forms.ts';
 import { useFormat } from '~/components/ui/format.ts';
 import { ProgressBar } from '~/components/ui/progress-bar.tsx';
 import { AddLeadSchema, ConvertLeadSchema, EditLeadSchema, NoteSchema } from './schemas.ts';

@@ -8,7 +8,7 @@ import type postgres from 'postgres';
 import type { Sql } from '~/shared/db.server.ts';
 import { audit } from '~/shared/audit.server.ts';
 import { notifyStaff, publishNotices, type Notice } from '~/shared/notify.server.ts';
-import { getSetting } from '~/modules/settings/settings.server.ts';
+import { getSetting } from '~/shared/settings.server.ts';
 import { hashPassword } from '~/modules/auth/password.server.ts';
 import { loadAuthConfig, openCustomerWallets } from '~/modules/auth/auth.server.ts';
 import { maskEmail, maskPhone, MASKED_ROLES } from '~/shared/mask.ts';

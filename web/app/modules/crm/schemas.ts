@@ -1,7 +1,7 @@
 // The lead lists' URL filters and actions (crm.md §2, §5, §7): one zod schema per action, told apart by
 // `intent`, shared by the page (Conform) and the action. Messages are i18n keys.
 import { z } from 'zod';
-import { RECORD_ID, parseIntent } from '~/components/ui/forms.ts';
+import { RECORD_ID, parseIntent } from '~/shared/forms.ts';
 
 const ID = /^[1-9][0-9]{0,15}$/;
 

@@ -11,7 +11,7 @@ import { CheckboxField, ErrorList, Field, SubmitButton, useSchemaForm } from '~/
 import { Modal } from '~/components/ui/modal.tsx';
 import { useFetcherToast } from '~/components/ui/toast.tsx';
 import { useFormat, type Formatter } from '~/components/ui/format.ts';
-import type { Reply } from '~/components/ui/forms.ts';
+import type { Reply } from '~/shared/forms.ts';
 import { BALANCE_PARSE, BalanceSchema, customerProfileSchema, EDIT_TABS, TAB_LABELS, UNASSIGNED } from './edit-schemas.ts';
 import type { EditLoader } from './edit-route.server.ts';
 import type { Wallet } from './edit.server.ts';

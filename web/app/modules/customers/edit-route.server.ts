@@ -9,7 +9,7 @@ import { db, type Sql } from '~/shared/db.server.ts';
 import { clientIp } from '~/shared/request.server.ts';
 import { requireCustomerRecord } from '~/modules/auth/guards.server.ts';
 import { listQuery, type ListQuery } from '~/components/ui/list-params.ts';
-import { GENERIC_ERROR, parseForm, type Reply } from '~/components/ui/forms.ts';
+import { GENERIC_ERROR, parseForm, type Reply } from '~/shared/forms.ts';
 import { replyDone, replyRefused } from '~/shared/reply.server.ts';
 import { redirectWithToast } from '~/shared/toast.server.ts';
 import { listTrades } from '~/modules/trades/trades.server.ts';

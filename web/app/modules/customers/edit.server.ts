@@ -7,7 +7,7 @@ import { revokeAllSessions, type CurrentSession } from '~/modules/auth/session.s
 import { countryNames } from '~/modules/auth/countries.server.ts';
 import { hashPassword } from '~/modules/auth/password.server.ts';
 import { audit } from '~/shared/audit.server.ts';
-import { getSetting } from '~/modules/settings/settings.server.ts';
+import { getSetting } from '~/shared/settings.server.ts';
 import { maskEmail, maskPhone } from '~/shared/mask.ts';
 import { LOGIN_AS_ROLES } from '~/modules/auth/impersonation.server.ts';
 import type { CustomerProfileInput } from './edit-schemas.ts';

@@ -9,7 +9,7 @@ import { prefixMatch } from '~/shared/prefix-search.server.ts';
 import { requireAccess } from '~/modules/auth/guards.server.ts';
 import { audit } from '~/shared/audit.server.ts';
 import { listQuery, type ListQuery } from '~/components/ui/list-params.ts';
-import { parseIntent, type Reply } from '~/components/ui/forms.ts';
+import { parseIntent, type Reply } from '~/shared/forms.ts';
 import { replyRefused } from '~/shared/reply.server.ts';
 import { CATALOG_PARSE } from '~/modules/catalog/numbers.ts';
 import { refuse, replyOutcome, type Actor, type Outcome } from '~/shared/result.server.ts';

@@ -2,7 +2,7 @@
 // Shared with the browser. The logo is a file read by the upload service: in the browser the
 // schema sees the chosen File, in the action the id of the stored upload.
 import { z } from 'zod';
-import { RECORD_ID } from '~/components/ui/forms.ts';
+import { RECORD_ID } from '~/shared/forms.ts';
 import { optionalTextInput, textInput } from '~/modules/catalog/numbers.ts';
 
 const noFile = (v: unknown) =>

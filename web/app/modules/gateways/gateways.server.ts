@@ -10,7 +10,7 @@ import { env } from '~/shared/env.server.ts';
 import { clientIp } from '~/shared/request.server.ts';
 import { requireAccess } from '~/modules/auth/guards.server.ts';
 import { audit } from '~/shared/audit.server.ts';
-import { parseForm, type Reply } from '~/components/ui/forms.ts';
+import { parseForm, type Reply } from '~/shared/forms.ts';
 import { replyDone, replyRefused } from '~/shared/reply.server.ts';
 import { CATALOG_PARSE } from '~/modules/catalog/numbers.ts';
 import { refuse, type Actor, type Outcome } from '~/shared/result.server.ts';

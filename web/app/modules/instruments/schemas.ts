@@ -3,7 +3,7 @@
 // alias optional. The category is never posted: it is the page's (the URL's third segment).
 import { z } from 'zod';
 import { dec } from '@broker/engine/domain';
-import { RECORD_ID } from '~/components/ui/forms.ts';
+import { RECORD_ID } from '~/shared/forms.ts';
 export { CATALOG_PARSE } from '~/modules/catalog/numbers.ts';
 import {
   checkbox, optionalDecimalInput, optionalTextInput, textInput, wholeInput,

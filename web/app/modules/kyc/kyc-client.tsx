@@ -8,7 +8,7 @@ import { getFormProps, getInputProps, getSelectProps } from '@conform-to/react';
 import { SelectField, SubmitButton, ErrorList, useSchemaForm, type ListOfErrors } from '~/components/ui/fields.tsx';
 import { useFetcherToast } from '~/components/ui/toast.tsx';
 import { useFormat } from '~/components/ui/format.ts';
-import type { Reply } from '~/components/ui/forms.ts';
+import type { Reply } from '~/shared/forms.ts';
 import { KYC_ACCEPT, KYC_STATUS_LABELS, KYC_TYPES, KYC_TYPE_LABELS, KycBrowserSchema, type KycDocument, type KycFile, type KycStatus } from './kyc.ts';
 
 export function KycStatusChip({ status }: { status: KycStatus }) {

@@ -1,7 +1,7 @@
 // KYC (docs/specs.md#kyc): what the customer's form and the staff's decisions post, shared by the
 // pages (Conform validates in the browser) and their actions. No server imports.
 import { z } from 'zod';
-import { RECORD_ID } from '~/components/ui/forms.ts';
+import { RECORD_ID } from '~/shared/forms.ts';
 import { UPLOAD_KINDS, FILE_TYPES } from '~/modules/uploads/kinds.ts';
 
 export const KYC_TYPES = ['national_id', 'passport', 'driver_license'] as const;

@@ -16,7 +16,7 @@ import { auditIp } from '~/modules/trades/trades.server.ts';
 import { codeKeys, isKnownKey, loadTranslations } from '~/modules/i18n/i18n.server.ts';
 import { FALLBACK_LANGUAGE } from '~/modules/i18n/i18n.ts';
 import { listQuery, type ListQuery } from '~/components/ui/list-params.ts';
-import { parseIntent } from '~/components/ui/forms.ts';
+import { parseIntent } from '~/shared/forms.ts';
 import { replyRefused } from '~/shared/reply.server.ts';
 import { pgCode, refuse, replyOutcome, type Actor, type Outcome } from '~/shared/result.server.ts';
 import { likeEscape } from '~/shared/prefix-search.server.ts';

@@ -1,7 +1,7 @@
 // The languages and translations forms of the back-office (/admin/languages, /admin/languages/:code):
 // one zod schema per action, shared by the dialogs (Conform's onValidate) and the actions.
 import { z } from 'zod';
-import { RECORD_ID } from '~/components/ui/forms.ts';
+import { RECORD_ID } from '~/shared/forms.ts';
 
 /** A BCP-47-like short code as languages.code's CHECK takes it: en, fr, pt-BR, zh-Hant. */
 export const LANGUAGE_CODE = /^[a-z]{2}(-[A-Za-z]{2,4})?$/;

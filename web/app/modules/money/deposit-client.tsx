@@ -13,7 +13,7 @@ import { ErrorList, Field, SelectField, SubmitButton, useSchemaForm, type ListOf
 import { Modal } from '~/components/ui/modal.tsx';
 import { useReplyToast, useToast } from '~/components/ui/toast.tsx';
 import { useFormat, type Formatter } from '~/components/ui/format.ts';
-import type { Reply } from '~/components/ui/forms.ts';
+import type { Reply } from '~/shared/forms.ts';
 import { depositFee, MONEY_INPUT, type FeeSummary } from './fees.ts';
 import { BankDepositFormSchema, CryptoConfirmSchema, DepositSchema, depositResult } from './deposit-schemas.ts';
 import type { DepositRow, DepositStatus, DepositWallet, ExternalPayment, GatewayOption } from './deposits.server.ts';

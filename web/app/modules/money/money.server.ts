@@ -15,7 +15,7 @@ import { parseDecimal } from '@broker/engine/domain';
 import type { Sql } from '~/shared/db.server.ts';
 import { audit } from '~/shared/audit.server.ts';
 import { auditLoginAs, type ChangeSource } from '~/modules/auth/impersonation.server.ts';
-import { getSetting } from '~/modules/settings/settings.server.ts';
+import { getSetting } from '~/shared/settings.server.ts';
 import { engine } from '~/shared/engine.server.ts';
 import { addNotification, notifyStaff, publishNotices, type Notice } from '~/shared/notify.server.ts';
 import { depositFee, withdrawFee, MONEY_INPUT, type FeeSummary } from './fees.ts';

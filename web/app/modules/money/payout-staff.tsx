@@ -6,7 +6,7 @@
 import { useEffect, useState } from 'react';
 import { useFetcher } from '@remix-run/react';
 import { useFetcherToast } from '~/components/ui/toast.tsx';
-import type { Reply } from '~/components/ui/forms.ts';
+import type { Reply } from '~/shared/forms.ts';
 import { useTranslation } from 'react-i18next';
 import { FormDialog } from '~/components/ui/form-dialog.tsx';
 import { DecisionSchemas, WITHDRAW_PARSE } from '~/modules/money/withdrawal-schemas.ts';

@@ -12,7 +12,7 @@ import { Field, SelectField, SubmitButton, ErrorList, useSchemaForm } from '~/co
 import { useFetcherToast } from '~/components/ui/toast.tsx';
 import { Popover } from '~/components/ui/popover.tsx';
 import { useFormat, type Formatter } from '~/components/ui/format.ts';
-import type { Reply } from '~/components/ui/forms.ts';
+import type { Reply } from '~/shared/forms.ts';
 import { withdrawFee, MONEY_INPUT } from './fees.ts';
 import { WithdrawSchema, WITHDRAW_PARSE, BANK_NAME_MAX, ACCOUNT_NUMBER_MAX } from './withdrawal-schemas.ts';
 import { BankDetailsList, WithdrawalStatusChip, useMethodLabel } from './withdrawal-parts.tsx';

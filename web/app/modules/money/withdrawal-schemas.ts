@@ -3,7 +3,7 @@
 // amount, the fee, the free margin) are money.server.ts's; these only read the fields.
 import { z } from 'zod';
 import { decimalSchema, parseDecimal } from '@broker/engine/domain';
-import type { ParseOptions } from '~/components/ui/forms.ts';
+import type { ParseOptions } from '~/shared/forms.ts';
 import { MONEY_INPUT } from './fees.ts';
 
 /** The forms read the raw strings (no coercion): an empty field is refused naming it, '1e9' is not a number. */

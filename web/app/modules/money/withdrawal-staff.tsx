@@ -16,7 +16,7 @@ import { FormDialog } from '~/components/ui/form-dialog.tsx';
 import { ErrorList, Field, SubmitButton, useSchemaForm } from '~/components/ui/fields.tsx';
 import { useFetcherToast } from '~/components/ui/toast.tsx';
 import { plainDecimal, useFormat, type Formatter } from '~/components/ui/format.ts';
-import type { Reply } from '~/components/ui/forms.ts';
+import type { Reply } from '~/shared/forms.ts';
 import { withdrawFee } from './fees.ts';
 import { DecisionSchemas, FeeSettingsSchema, WITHDRAW_PARSE } from './withdrawal-schemas.ts';
 import { WithdrawalStatusChip, useMethodLabel } from './withdrawal-parts.tsx';

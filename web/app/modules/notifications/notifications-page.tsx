@@ -8,7 +8,7 @@ import type { ColumnDef } from '~/components/ui/data-table.tsx';
 import { DataTable } from '~/components/ui/data-table.tsx';
 import { useFormat } from '~/components/ui/format.ts';
 import { useFetcherToast } from '~/components/ui/toast.tsx';
-import type { Reply } from '~/components/ui/forms.ts';
+import type { Reply } from '~/shared/forms.ts';
 import { notificationText } from './notification-text.tsx';
 import type { NotificationItem } from './notifications.server.ts';
 

@@ -10,7 +10,7 @@ import { requireAccess } from '~/modules/auth/guards.server.ts';
 import { auditLoginAs } from '~/modules/auth/impersonation.server.ts';
 import { clientIp } from '~/shared/request.server.ts';
 import { listQuery } from '~/components/ui/list-params.ts';
-import { parseIntent, RECORD_ID } from '~/components/ui/forms.ts';
+import { parseIntent, RECORD_ID } from '~/shared/forms.ts';
 import { replyDone, replyRefused } from '~/shared/reply.server.ts';
 import { safeRedirect } from '~/shared/safe-redirect.ts';
 import { listNotifications, markAllNotificationsRead, markNotificationRead } from './notifications.server.ts';

@@ -18,7 +18,7 @@
 import type { Sql } from '~/shared/db.server.ts';
 import { env } from '~/shared/env.server.ts';
 import { decideMoney } from '~/modules/money/money.server.ts';
-import { getSetting } from '~/modules/settings/settings.server.ts';
+import { getSetting } from '~/shared/settings.server.ts';
 import { resolveAppUrl } from '~/modules/email/app-url.server.ts';
 import { NotificationRefused, type GatewayAdapter, type GatewayConfig, type PaymentStart, type VerifiedEvent } from './adapter.ts';
 import { gatewayConfig } from '~/modules/gateways/gateways.server.ts';

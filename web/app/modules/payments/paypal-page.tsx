@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { useFormat } from '~/components/ui/format.ts';
 import { SubmitButton } from '~/components/ui/fields.tsx';
 import { useReplyToast } from '~/components/ui/toast.tsx';
-import type { Reply } from '~/components/ui/forms.ts';
+import type { Reply } from '~/shared/forms.ts';
 import { DepositStatusChip, FeeLines } from '~/modules/money/deposit-client.tsx';
 import type { DepositStatus } from '~/modules/money/deposits.server.ts';
 

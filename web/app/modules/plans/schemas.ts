@@ -3,7 +3,7 @@
 // empty: the instrument's own) and a stop-out percent (0–100, or empty: the default 50 %).
 import { z } from 'zod';
 import type { Category } from '@broker/engine/domain';
-import { RECORD_ID } from '~/components/ui/forms.ts';
+import { RECORD_ID } from '~/shared/forms.ts';
 import { decimalInput, optionalDecimalInput, optionalTextInput, optionalWholeInput, textInput } from '~/modules/catalog/numbers.ts';
 import { MAX_LEVERAGE } from '~/modules/instruments/schemas.ts';
 

@@ -9,7 +9,7 @@ import { Modal } from '~/components/ui/modal.tsx';
 import { SelectField, SubmitButton, useSchemaForm } from '~/components/ui/fields.tsx';
 import { useFetcherToast } from '~/components/ui/toast.tsx';
 import { useFormat } from '~/components/ui/format.ts';
-import type { Reply } from '~/components/ui/forms.ts';
+import type { Reply } from '~/shared/forms.ts';
 import { LogoutButton } from '~/modules/shell/chrome.tsx';
 import type { Plan, PricingView } from './pricing.server.ts';
 import { SubscribeSchema, promptExempt } from './schemas.ts';

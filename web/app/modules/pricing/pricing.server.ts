@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { CATEGORIES, Decimal, dec, type Category } from '@broker/engine/domain';
 import type { Sql } from '~/shared/db.server.ts';
 import type { CurrentSession } from '~/modules/auth/session.server.ts';
-import { getSettings } from '~/modules/settings/settings.server.ts';
+import { getSettings } from '~/shared/settings.server.ts';
 import { audit } from '~/shared/audit.server.ts';
 import { engine } from '~/shared/engine.server.ts';
 import { currencyDecimals } from '~/components/ui/format.ts';

@@ -1,6 +1,6 @@
 // The subscription form (/pricing and the plan prompt), shared by the browser (Conform) and the action.
 import { z } from 'zod';
-import { RECORD_ID } from '~/components/ui/forms.ts';
+import { RECORD_ID } from '~/shared/forms.ts';
 
 export const SubscribeSchema = z.object({
   intent: z.literal('subscribe'),

@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { getFormProps, getInputProps, type FieldMetadata } from '@conform-to/react';
 import { ErrorList, Field, SubmitButton, useIsPending, useSchemaForm, type ListOfErrors } from '~/components/ui/fields.tsx';
 import { useReplyToast } from '~/components/ui/toast.tsx';
-import type { Reply } from '~/components/ui/forms.ts';
+import type { Reply } from '~/shared/forms.ts';
 import { UPLOAD_KINDS } from '~/modules/uploads/kinds.ts';
 import {
   SETTING_SWITCHES, SETTINGS_FILE_FIELDS, SWITCH_LABELS, SiteSettingsSchema,

@@ -9,8 +9,8 @@ import { env } from '~/shared/env.server.ts';
 import { invalidateCached } from '~/shared/live-cache.server.ts';
 import { audit } from '~/shared/audit.server.ts';
 import { resolveAppUrl } from '~/modules/email/app-url.server.ts';
-import { settingsDefaults, settingsSchemas, type Settings, type SettingsKey } from './schema.ts';
-import { getSettings } from './settings.server.ts';
+import { settingsDefaults, settingsSchemas, type Settings, type SettingsKey } from '~/shared/settings-schema.ts';
+import { getSettings } from '~/shared/settings.server.ts';
 import { currencyList, SETTING_SWITCHES, type SettingsFileField, type SiteSettingsInput, type SiteSettingsView } from './site-settings.ts';
 
 const KEYS = ['branding', 'favicon', 'authBackground', 'whatsapp', 'kyc', 'recaptcha', 'pricingPlan', 'emailVerify',

@@ -7,7 +7,7 @@ import { LANG_STORAGE_KEY } from '~/modules/i18n/i18n.ts';
 import { LoadingScreen } from '~/components/ui/spinner.tsx';
 import { useFormat, type Formatter } from '~/components/ui/format.ts';
 import { useFetcherToast } from '~/components/ui/toast.tsx';
-import type { Reply } from '~/components/ui/forms.ts';
+import type { Reply } from '~/shared/forms.ts';
 import type { Shell } from './shell.server.ts';
 import { notificationText } from '~/modules/notifications/notification-text.tsx';
 

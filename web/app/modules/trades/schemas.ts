@@ -4,7 +4,7 @@
 // (engine/src/domain/decimal-input.ts), so the form refuses what the engine would, naming the field.
 import { z } from 'zod';
 import { DECIMAL_INPUTS, parseDecimal, parseLevel, type DecimalField } from '@broker/engine/domain';
-import { parseIntent, type ParseOptions } from '~/components/ui/forms.ts';
+import { parseIntent, type ParseOptions } from '~/shared/forms.ts';
 
 export const TRADE_TYPES = ['all', 'open', 'closed'] as const;
 export type TradeType = (typeof TRADE_TYPES)[number];

@@ -8,7 +8,7 @@ import type { TFunction } from 'i18next';
 import Fuse from 'fuse.js';
 import { marketGroup, planValue, type Category, type Side } from '@broker/engine/domain';
 import { useFetcherToast, useToast } from '~/components/ui/toast.tsx';
-import { GENERIC_ERROR } from '~/components/ui/forms.ts';
+import { GENERIC_ERROR } from '~/shared/forms.ts';
 import { useFormat, type Formatter } from '~/components/ui/format.ts';
 import { PriceChart } from './chart.tsx';
 import { OrderDialog } from './order-dialog.tsx';

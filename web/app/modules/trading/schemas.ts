@@ -1,6 +1,6 @@
 // Input of the dashboard's calls, one zod schema per intent, shared by the dialogs and the action.
 import { z } from 'zod';
-import { parseIntent, type ParseOptions, type Reply } from '~/components/ui/forms.ts';
+import { parseIntent, type ParseOptions, type Reply } from '~/shared/forms.ts';
 import { parseLevel } from '@broker/engine/domain';
 import { orderFields } from '@broker/engine/contract/orders';
 import type { Category } from '@broker/engine/domain';
@@ -37,7 +37,7 @@ export const FavoriteSchema = z.object({
   id: z.coerce.number().int().positive(),
 });
 
-/** The dashboard's actions, one schema per `intent` (components/ui/forms.ts parseIntent). */
+/** The dashboard's actions, one schema per `intent` (shared/forms.ts parseIntent). */
 export const DASHBOARD_ACTIONS = {
   place: PlaceOrderSchema,
   close: CloseOrderSchema,

@@ -5,7 +5,7 @@
 // in one query the plan, KYC, favorites, a page of positions and the open exposure): the
 // instruments and spreads are the process's copies, the prices the engine's (docs/architecture.md).
 import type { Sql } from '~/shared/db.server.ts';
-import { getSettings } from '~/modules/settings/settings.server.ts';
+import { getSettings } from '~/shared/settings.server.ts';
 import { cached } from '~/shared/live-cache.server.ts';
 import { engine, type EngineRefusal, type MarketStatus } from '~/shared/engine.server.ts';
 import { currentQuotes } from './quotes.server.ts';

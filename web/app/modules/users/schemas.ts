@@ -3,7 +3,7 @@
 // keys. The whitelist's addresses are checked on the server (node:net, users.server.ts), the
 // browser only bounds its length.
 import { z } from 'zod';
-import { RECORD_ID, parseIntent } from '~/components/ui/forms.ts';
+import { RECORD_ID, parseIntent } from '~/shared/forms.ts';
 import { checkbox } from '~/modules/catalog/numbers.ts';
 
 export const ROLE_NAMES: Record<number, string> = {

@@ -1,9 +1,9 @@
 // Reads site settings: each key's stored jsonb is validated with its zod schema; a missing
 // or invalid value falls back to the key's default (and says so in the log once). The table is
 // small and read by every page: the process keeps a copy, dropped whenever it changes (live-cache).
-import type { Sql } from '~/shared/db.server.ts';
-import { cached, invalidateCached } from '~/shared/live-cache.server.ts';
-import { settingsDefaults, settingsSchemas, type Settings, type SettingsKey } from './schema.ts';
+import type { Sql } from './db.server.ts';
+import { cached, invalidateCached } from './live-cache.server.ts';
+import { settingsDefaults, settingsSchemas, type Settings, type SettingsKey } from './settings-schema.ts';
 
 const warned = new Set<string>();
 
