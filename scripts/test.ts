@@ -61,11 +61,15 @@ const suites: Suite[] = [
     },
   },
   {
-    // ESLint over the whole tree (eslint.config.js): one check, passed or failed
+    // ESLint over the whole tree (eslint.config.js), and the web app's direction of dependency
+    // (web/.dependency-cruiser.mjs, from docs/architecture.md#layers-of-the-web-app): two checks
     name: 'lint',
     async run(env) {
-      const code = await run(bin('eslint'), ['.'], env);
-      return { passed: Number(code === 0), failed: Number(code !== 0), skipped: 0 };
+      const [eslint, layers] = await Promise.all([
+        run(bin('eslint'), ['.'], env),
+        run(bin('depcruise'), ['app', '--config', '.dependency-cruiser.mjs', '--output-type', 'err'], env, path.join(repoRoot, 'web')),
+      ]);
+      return { passed: Number(eslint === 0) + Number(layers === 0), failed: Number(eslint !== 0) + Number(layers !== 0), skipped: 0 };
     },
   },
   {

@@ -5,7 +5,9 @@ import { env } from './env.server.ts';
 import { enableLiveCache } from './live-cache.server.ts';
 import { onNotice } from './statement-progress.server.ts';
 
-export type Sql = postgres.Sql<{ bigint: bigint | number | string }>;
+import type { Sql } from './sql.ts';
+
+export type { Db, Sql } from './sql.ts';
 
 /**
  * int8 (ids, counts) read as a JS number, so every row is JSON-serialisable (a BigInt makes

@@ -8,7 +8,7 @@
 // copies are dropped when it is back: a notification missed in between never leaves a stale copy.
 // Only pools that enable it cache (the app's pool does, in db()); others always read through.
 import postgres from 'postgres';
-import type { Sql } from './db.server.ts';
+import type { Sql } from './sql.ts';
 
 export const CACHE_CHANNEL = 'web_cache';
 export const CACHED_TABLES = ['site_settings', 'languages', 'translations', 'instruments', 'spreads'] as const;

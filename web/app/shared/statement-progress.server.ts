@@ -6,7 +6,7 @@
 // process that runs the statement writes the count into statement_progress through the pool (not
 // the statement's own connection), where any web process's poll reads it (its owner only).
 import type postgres from 'postgres';
-import type { Sql } from './db.server.ts';
+import type { Sql } from './sql.ts';
 
 const NOTICE = /^progress:([0-9a-f-]{36}):(\d+)$/;
 const listeners = new Map<string, (done: number) => void>();

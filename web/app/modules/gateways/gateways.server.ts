@@ -16,7 +16,7 @@ import { CATALOG_PARSE } from '~/modules/catalog/numbers.ts';
 import { refuse, type Actor, type Outcome } from '~/shared/result.server.ts';
 import { discardUploads, receiveUploads } from '~/modules/uploads/uploads.server.ts';
 import { uploadHref } from '~/modules/uploads/href.ts';
-import type { GatewayConfig } from '~/modules/payments/adapter.ts';
+import type { GatewayConfig } from './kinds.ts';
 import { holdsMockKeys, mockKeysAllowed, MOCK_KEYS_REFUSED, PUBLISHED_MOCK_KEYS } from '~/modules/gateways/mock-keys.ts';
 import {
   GATEWAY_AVAILABILITY, GATEWAY_SPECS, KEY_COLUMNS, gatewaySchema, gatewayState, isGatewayKind, secretColumns,

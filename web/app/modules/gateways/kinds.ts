@@ -177,3 +177,15 @@ export interface GatewayCard {
   /** the secret key columns: '••••abcd', or '' when none is stored */
   masked: Partial<Record<KeyColumn, string>>;
 }
+
+/** A gateway's stored configuration as the payment adapters read it (keys decrypted). */
+export interface GatewayConfig {
+  name: string;
+  key1: string | null;
+  key2: string | null;
+  key3: string | null;
+  key4: string | null;
+  key5: string | null;
+  /** percent, exact decimal string */
+  fee: string;
+}

@@ -5,16 +5,8 @@
 // once, the credit through the ledger exactly once.
 
 /** A gateway's saved settings (payment_gateways row), secrets already decrypted. */
-export interface GatewayConfig {
-  name: string;
-  key1: string | null;
-  key2: string | null;
-  key3: string | null;
-  key4: string | null;
-  key5: string | null;
-  /** percent, exact decimal string */
-  fee: string;
-}
+export type { GatewayConfig } from '~/modules/gateways/kinds.ts';
+import type { GatewayConfig } from '~/modules/gateways/kinds.ts';
 
 /** The pending deposit a payment is created for. Amounts are exact decimal strings. */
 export interface PaymentRequest {
