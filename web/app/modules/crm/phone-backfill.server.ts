@@ -13,7 +13,8 @@
 // to the end, `--restart` from id 0 (after a libphonenumber-js update, say).
 import { setImmediate as yieldLoop } from 'node:timers/promises';
 import type { Sql } from '~/shared/db.server.ts';
-import { leadPhoneE164 } from '~/shared/contact.server.ts';
+// relative: seeds/demo.ts and scripts/leads-phones.ts load this file without the web app's path alias
+import { leadPhoneE164 } from '../../shared/contact.server.ts';
 
 export const BATCH = 5_000;
 const NAME = 'phone_e164';
