@@ -13,7 +13,7 @@ import { action as clientAction, loader as clientLoader } from '~/routes/_client
 import { action as staffAction, loader as staffLoader } from '~/routes/_staff.admin.kyc.tsx';
 import { loader as uploadLoader } from '~/routes/uploads.$id.ts';
 import { decideKyc, latestKyc, listKyc, submitKyc, type KycListQuery } from '~/modules/kyc/kyc.server.ts';
-import { isKycApproved } from '~/modules/money/money.server.ts';
+import { isKycApproved } from '~/modules/kyc/kyc-gate.server.ts';
 import { receiveUploads } from '~/modules/uploads/uploads.server.ts';
 import { createUser, get, post, sessionFor, settle, testSql, unique, type TestUser } from '../helpers.ts';
 import { PDF, png, uploadRequest, type Part } from '../uploads/fixtures.ts';

@@ -10,7 +10,8 @@ import { prefixMatch } from '~/shared/prefix-search.server.ts';
 import { boundedCount, SEARCH_COUNT_LIMIT } from '~/shared/bounded-count.server.ts';
 import { EXACT_COUNT_LIMIT } from '~/shared/count-limits.ts';
 import { engine } from '~/shared/engine.server.ts';
-import { activeGateways, isKycApproved, type Gateway } from './money.server.ts';
+import { activeGateways, type Gateway } from './money.server.ts';
+import { isKycApproved } from '~/modules/kyc/kyc-gate.server.ts';
 import { depositPaymentEvents, type PaymentEventRow } from '~/modules/money/payment-events.server.ts';
 
 export type DepositStatus = 'pending' | 'approved' | 'declined';

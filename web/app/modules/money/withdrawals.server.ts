@@ -12,9 +12,8 @@ import { prefixMatch } from '~/shared/prefix-search.server.ts';
 import { audit } from '~/shared/audit.server.ts';
 import { countryNames } from '~/modules/auth/countries.server.ts';
 import { engine } from '~/shared/engine.server.ts';
-import {
-  decideMoney, isKycApproved, requestWithdrawal, withdrawFees, type BankDetails, type FloatingPnl, type MoneyRefusal,
-} from './money.server.ts';
+import { decideMoney, requestWithdrawal, withdrawFees, type BankDetails, type FloatingPnl, type MoneyRefusal } from './money.server.ts';
+import { isKycApproved } from '~/modules/kyc/kyc-gate.server.ts';
 import type { WithdrawInput } from './withdrawal-schemas.ts';
 
 export type WithdrawalStatus = 'pending' | 'approved' | 'declined';

@@ -10,7 +10,7 @@ import { cached } from '~/shared/live-cache.server.ts';
 import { engine, type EngineRefusal, type MarketStatus } from '~/shared/engine.server.ts';
 import { currentQuotes } from './quotes.server.ts';
 import { accountSummary } from '~/modules/accounts/accounts.server.ts';
-import { kycApprovedSql, kycGate } from '~/modules/money/money.server.ts';
+import { kycApprovedSql, kycGate } from '~/modules/kyc/kyc-gate.server.ts';
 import { FIRST_CATEGORY, type DashboardAction, type ActionReply } from './schemas.ts';
 import type { Category } from '@broker/engine/domain';
 import { marketStatus } from '@broker/engine/domain';
