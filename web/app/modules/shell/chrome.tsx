@@ -8,7 +8,7 @@ import { LoadingScreen } from '~/components/ui/spinner.tsx';
 import { useFormat, type Formatter } from '~/components/ui/format.ts';
 import { useFetcherToast } from '~/components/ui/toast.tsx';
 import type { Reply } from '~/components/ui/forms.ts';
-import { CLOSE_REASONS } from '~/modules/trading/positions.tsx';
+import { closeReasonLabel } from '@broker/engine/contract/events';
 import { KYC_TYPE_LABELS, type KycType } from '~/modules/kyc/kyc.ts';
 import type { Shell } from './shell.server.ts';
 import { DISPUTE_LABELS } from '~/modules/payments/dispute.ts';
@@ -99,7 +99,7 @@ export function notificationText(n: Notice, t: (key: string, values?: Record<str
   if (d?.kind === 'position.closed') {
     const values = { amount: f.amount(d.amount), instrument: d.instrument, rate: f.rate(d.rate, d.digits), pnl: f.pnl(d.pnl) };
     return {
-      title: t('Position #{{id}} closed: {{reason}}', { id: d.id, reason: t(CLOSE_REASONS[d.reason] ?? d.reason) }),
+      title: t('Position #{{id}} closed: {{reason}}', { id: d.id, reason: t(closeReasonLabel(d.reason)) }),
       description: d.side === 'buy' ? t('Buy {{amount}} {{instrument}} at {{rate}}, P/L {{pnl}}', values) : t('Sell {{amount}} {{instrument}} at {{rate}}, P/L {{pnl}}', values),
     };
   }

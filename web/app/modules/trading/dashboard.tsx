@@ -12,7 +12,8 @@ import { GENERIC_ERROR } from '~/components/ui/forms.ts';
 import { useFormat, type Formatter } from '~/components/ui/format.ts';
 import { PriceChart } from './chart.tsx';
 import { OrderDialog } from './order-dialog.tsx';
-import { Positions, CLOSE_REASONS } from './positions.tsx';
+import { Positions } from './positions.tsx';
+import { closeReasonLabel } from '@broker/engine/contract/events';
 import { useRealtime, useRealtimeStatus, type PriceItem } from './realtime.tsx';
 import { accountSummary, floatingFromExposure, leverageFor } from './dialog.ts';
 import { FIRST_CATEGORY, type ActionReply } from './schemas.ts';
@@ -170,7 +171,7 @@ export function Dashboard({ data, theme, pricingPlanOn }: { data: DashboardData;
           type: o.close_reason === 'tp' ? 'success' : 'info',
           title: 'Position #{{id}} closed: {{reason}}',
           description: 'Profit/Loss: {{pnl}}',
-          values: { id: o.id, reason: t(CLOSE_REASONS[o.close_reason] ?? o.close_reason), pnl: f.pnl(o.pro_loss ?? 0) },
+          values: { id: o.id, reason: t(closeReasonLabel(o.close_reason)), pnl: f.pnl(o.pro_loss ?? 0) },
         });
       }
       refresh();

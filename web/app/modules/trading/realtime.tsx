@@ -7,12 +7,11 @@ import { useTranslation } from 'react-i18next';
 import { useToast } from '~/components/ui/toast.tsx';
 import { useFormat } from '~/components/ui/format.ts';
 import { notificationText } from '~/modules/shell/chrome.tsx';
+import { PRICE_EVENT, TRACK_EVENT, USER_EVENTS, type NotificationEvent, type PriceUpdateItem, type StreamEventName } from '@broker/engine/contract/events';
 
-export interface PriceItem { name: string; bids: number; asks: number; closeoutBid?: number; closeoutAsk?: number }
-export type RealtimeListener = (event: string, data: unknown) => void;
-
-/** Events of the user topic the engine and web publish (engine/src/core.ts). */
-export const USER_EVENTS = ['order.opened', 'order.closed', 'order.modified', 'order.deleted', 'balance', 'notification'] as const;
+export type PriceItem = PriceUpdateItem;
+/** The events and payloads are the engine's contract (engine/src/contract/events.ts). */
+export type RealtimeListener = (event: StreamEventName, data: unknown) => void;
 
 /** Retries back off from 0.5 s, doubling, to at most this: a dropped stream is back within it. */
 export const MAX_BACKOFF_MS = 5000;
@@ -93,7 +92,7 @@ export function RealtimeProvider({ children, pricesOnly = false, userOnly = fals
     // another retry (that could push the next try out by a whole backoff after 'online')
     let generation = 0;
     let lastAttempt = 0;
-    const emit = (event: string, data: unknown) => {
+    const emit = (event: StreamEventName, data: unknown) => {
       for (const fn of listeners.current) fn(event, data);
     };
 
@@ -145,12 +144,12 @@ export function RealtimeProvider({ children, pricesOnly = false, userOnly = fals
         setConnected(false);
         retry();
       };
-      source.addEventListener('priceUpdate', (e) => {
+      source.addEventListener(PRICE_EVENT, (e) => {
         try {
-          emit('priceUpdate', JSON.parse((e as MessageEvent).data));
+          emit(PRICE_EVENT, JSON.parse((e as MessageEvent).data));
         } catch { /* malformed frame */ }
       });
-      for (const name of track ? ['track'] : USER_EVENTS) {
+      for (const name of (track ? [TRACK_EVENT] : USER_EVENTS) as readonly StreamEventName[]) {
         source.addEventListener(name, (e) => {
           const m = e as MessageEvent;
           if (m.lastEventId) lastEventId = m.lastEventId;
@@ -197,7 +196,7 @@ export function RealtimeProvider({ children, pricesOnly = false, userOnly = fals
   // notifications: toast, sound, and the dropdown refreshed through the layout's loader
   useEffect(() => subscribe((event, data) => {
     if (event !== 'notification') return;
-    const n = (data ?? {}) as { title?: string; description?: string; data?: never; toast?: boolean };
+    const n = (data ?? {}) as Partial<NotificationEvent>;
     // toast: false when the page already told the user (an engine close is toasted by the dashboard)
     if (n.toast !== false) {
       const text = notificationText({ title: n.title ?? t('Notification'), description: n.description ?? '', data: n.data ?? null }, t, f);
