@@ -2,11 +2,11 @@
 // from /dashboard/ticket each time the stream opens, so a reconnect after a network drop or an
 // expired ticket works; user events resume after the last id seen.
 import { createContext, useCallback, useContext, useEffect, useRef, useState, type ReactNode } from 'react';
-import { useRevalidator } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
 import { useToast } from '~/components/ui/toast.tsx';
 import { useFormat } from '~/components/ui/format.ts';
 import { notificationText } from '~/modules/shell/chrome.tsx';
+import { useStreamRefresh } from './stream-refresh.ts';
 import { PRICE_EVENT, TRACK_EVENT, USER_EVENTS, type NotificationEvent, type PriceUpdateItem, type StreamEventName } from '@broker/engine/contract/events';
 
 export type PriceItem = PriceUpdateItem;
@@ -72,9 +72,8 @@ export function RealtimeProvider({ children, pricesOnly = false, userOnly = fals
   const { push } = useToast();
   const { t } = useTranslation();
   const f = useFormat();
-  const revalidator = useRevalidator();
-  const revalidate = useRef(revalidator.revalidate);
-  revalidate.current = revalidator.revalidate;
+  // one revalidation per burst, shared with the dashboard's order events
+  const refresh = useStreamRefresh();
 
   const subscribe = useCallback((fn: RealtimeListener) => {
     listeners.current.add(fn);
@@ -203,8 +202,8 @@ export function RealtimeProvider({ children, pricesOnly = false, userOnly = fals
       push({ type: 'info', title: text.title, description: text.description });
     }
     beep();
-    revalidate.current();
-  }), [subscribe, push, t, f]);
+    refresh();
+  }), [subscribe, push, t, f, refresh]);
 
   return <RealtimeContext.Provider value={{ subscribe, connected }}>{children}</RealtimeContext.Provider>;
 }
