@@ -29,37 +29,27 @@ export const orderAnswerRevalidates: ShouldRevalidateFunction = ({ formMethod, f
 };
 
 // One revalidation for every listener of the page (the dashboard's order events, the layout's
-// notifications): the latest revalidate function and router state, kept by useStreamRefresh.
+// notifications): a trailing timer, and the latest revalidate function useStreamRefresh saw. A
+// revalidation asked for while one is in flight restarts it (React Router interrupts the one in
+// flight), so what it loads is never older than the event.
 const shared = {
   timer: undefined as ReturnType<typeof setTimeout> | undefined,
   revalidate: null as (() => void) | null,
-  busy: false,
-  /** an event came while a revalidation was in flight: it may have read the data before the change */
-  again: false,
 };
 
 function schedule() {
   clearTimeout(shared.timer);
   shared.timer = setTimeout(() => {
     shared.timer = undefined;
-    if (shared.busy) { shared.again = true; return; }
     shared.revalidate?.();
   }, REFRESH_COALESCE_MS);
 }
 
-/**
- * A refresh for stream events: the events of one burst (closer than REFRESH_COALESCE_MS) make one
- * revalidation; one asked for while a revalidation is in flight runs once after it.
- */
+/** A refresh for stream events: the events of one burst (closer than REFRESH_COALESCE_MS) make one revalidation. */
 export function useStreamRefresh(): () => void {
-  const revalidator = useRevalidator();
+  const { revalidate } = useRevalidator();
   useEffect(() => {
-    shared.revalidate = revalidator.revalidate;
-    shared.busy = revalidator.state !== 'idle';
-    if (!shared.busy && shared.again) {
-      shared.again = false;
-      schedule();
-    }
-  });
+    shared.revalidate = revalidate;
+  }, [revalidate]);
   return schedule;
 }
