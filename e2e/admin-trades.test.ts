@@ -98,7 +98,7 @@ describe('admin trades', () => {
 
     // the customer sees it closed live, by staff, without a reload
     await expect.poll(() => status.textContent(), { timeout: 15_000 }).toContain('CLOSED');
-    expect(await status.textContent()).toContain('Closed by staff');
+    expect(await status.textContent()).toContain('Closed by the broker');
     expect(await client.evaluate(() => (window as unknown as { __noReload?: boolean }).__noReload)).toBe(true);
 
     const [closed] = await sql`SELECT close_reason, closed_by, pro_loss FROM orders WHERE id = ${order.id}`;

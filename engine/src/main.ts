@@ -8,7 +8,9 @@ import { loadConfig } from './config.ts';
 import { connect } from './db.ts';
 import { createApp } from './http/app.ts';
 import { createBus } from './bus/index.ts';
-import { Core, TICKS, EVENTS, type RealtimeEvent } from './core.ts';
+import { Core } from './core.ts';
+import { TICKS, EVENTS, type RealtimeEvent } from './bus/streams.ts';
+import { HEARTBEAT_EVENT } from './contract/events.ts';
 import { Hub } from './realtime/hub.ts';
 import { Gateway } from './realtime/gateway.ts';
 import { loadInstruments, type Instrument, type Tick } from './book/book.ts';
@@ -71,7 +73,7 @@ if (role === 'all' || role === 'feed') {
   const { list, quotes } = await loadInstruments(sql);
   const prices = new Map(quotes.map((q) => [q.name, (q.bid + q.ask) / 2]));
   const emit = (t: Tick) => void bus.publish(TICKS, t).catch(() => {});
-  const beat = (h: Heartbeat) => void bus.publish<RealtimeEvent>(EVENTS, { topic: 'heartbeat', event: 'heartbeat', data: h }).catch(() => {});
+  const beat = (h: Heartbeat) => void bus.publish<RealtimeEvent>(EVENTS, { topic: 'heartbeat', event: HEARTBEAT_EVENT, data: h }).catch(() => {});
   const sim = new Simulator({ instruments: [], prices, seed: config.FEED_SEED, ticksPerSecond: config.FEED_TICKS_PER_SECOND });
   // with real providers the status rows are theirs (or the manager's 'not configured'): the
   // simulator's own heartbeats would claim a row no provider serves

@@ -4,7 +4,7 @@
 //   - live cores are the sessions holding the cluster's shared "member" lock; N of them;
 //   - a partition nobody locks is an orphan: a core owning fewer than ceil(P / N) takes it
 //     (pg_try_advisory_lock: two cores never both get it), rebuilds it from PostgreSQL and
-//     replays the ticks since the last id its previous owner saved (Core.takeOver);
+//     replays the ticks since the last id its previous owner saved (Core.takeOver: risk/failover.ts);
 //   - balance: a core owning more than ceil(P / N) gives one up; and while the busiest core owns
 //     two or more than the idlest, the busiest (lowest pid on a tie) gives one up, which it
 //     will not take back for a few seconds, so a restarted core gets its share without stopping

@@ -3,8 +3,10 @@
 // active wallet and ownership, refusals come back as { ok: false, status, code, message }, staff
 // commands go through the same client, and an engine that cannot be reached is a clean 503.
 import { describe, expect, test, beforeAll, afterAll } from 'bun:test';
-import { db, createUser, createInstrument, engine, SECRET } from './helpers.ts';
+import { db, createUser, createInstrument, engine, SECRET, within } from './helpers.ts';
 import { engineClient, type EngineClient } from '../src/contract/client.ts';
+import { CLOSE_REASON_LABELS, STREAM_EVENTS, USER_EVENTS, isPublishedEvent, type StreamEventName } from '../src/contract/events.ts';
+import { EVENTS, type RealtimeEvent } from '../src/bus/streams.ts';
 
 const sql = db(10);
 let E: Awaited<ReturnType<typeof engine>>;
@@ -88,6 +90,47 @@ describe('staff commands through the typed client', () => {
     expect(await client.adminDeleteOrder(id, { actorId: admin.userId })).toEqual({ ok: false, status: 404, code: 'not_found', message: 'Order not found' });
     const audits = await sql`SELECT action FROM audit_events WHERE target_kind = 'order' AND target_id = ${String(id)} ORDER BY id`;
     expect(audits.map((a) => a.action)).toEqual(['order.edit', 'order.force_close', 'order.delete']);
+  });
+});
+
+describe('the realtime contract (contract/events.ts)', () => {
+  test('every event the engine publishes is one the contract names, and web listens for each user event', async () => {
+    const seen = new Set<string>();
+    const stop = E.bus.subscribe<RealtimeEvent>(EVENTS, (m) => { seen.add(m.data.event); });
+    try {
+      const admin = await createUser(sql, { role: 1 });
+      const u = await createUser(sql, { deposit: '1000' });
+      // opened, modified, closed by the customer; opened, closed by take-profit (a notification);
+      // opened, force closed and deleted by staff; balances all along
+      const a = await client.placeOrder({ userId: u.userId, type: 'buy', instrument: BTC.name, amount: '1', profit: null, loss: null });
+      if (!a.ok) throw new Error(a.message);
+      expect((await client.modifyOrder(a.order.id, { userId: u.userId, loss: '50' })).ok).toBe(true);
+      expect((await client.closeOrder(a.order.id, u.userId)).ok).toBe(true);
+      const b = await client.placeOrder({ userId: u.userId, type: 'buy', instrument: BTC.name, amount: '1', profit: '105', loss: null });
+      if (!b.ok) throw new Error(b.message);
+      await E.quote(BTC.name, 106, 107);
+      await E.core.notesIdle();
+      await E.quote(BTC.name, 100, 101);
+      const c = await client.placeOrder({ userId: u.userId, type: 'sell', instrument: BTC.name, amount: '1', profit: null, loss: null });
+      if (!c.ok) throw new Error(c.message);
+      expect((await client.adminCloseOrder(c.order.id, { actorId: admin.userId })).ok).toBe(true);
+      expect((await client.adminDeleteOrder(c.order.id, { actorId: admin.userId })).ok).toBe(true);
+      await within(3000, () => USER_EVENTS.every((e) => seen.has(e)));
+    } finally { stop(); }
+    expect([...seen].filter((e) => !(STREAM_EVENTS as readonly string[]).includes(e))).toEqual([]);
+    expect([...USER_EVENTS].filter((e) => !seen.has(e))).toEqual([]);
+  });
+
+  test('an event outside the contract does not compile and is not publishable (POST /v1/events: realtime.test.ts)', () => {
+    // @ts-expect-error: not an event of the contract
+    const name: StreamEventName = 'order.reopened';
+    expect(isPublishedEvent(name)).toBe(false);
+    expect(isPublishedEvent('priceUpdate')).toBe(false); // the hub's own frame, never published
+  });
+
+  test('one label per close reason; staff closes read as the broker\'s', () => {
+    expect(CLOSE_REASON_LABELS.admin).toBe('Closed by the broker');
+    expect(Object.keys(CLOSE_REASON_LABELS).sort()).toEqual(['admin', 'manual', 'sl', 'stop_out', 'tp', 'zero_equity']);
   });
 });
 

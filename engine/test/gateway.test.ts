@@ -12,6 +12,7 @@ import { db, createUser, createInstrument, createSession, uniq, SECRET, within }
 import { Core, TICKS } from '../src/core.ts';
 import { RedisBus } from '../src/bus/index.ts';
 import { signTicket } from '../src/contract/ticket.ts';
+import type { OrderView } from '../src/orders/view.ts';
 import { REDIS_URL as REDIS, needsRedis, redisUp, reportSkip } from './redis.ts';
 
 reportSkip('gateway');
@@ -117,7 +118,7 @@ describe.skipIf(!redisUp)(`gateway process${needsRedis}`, () => {
     await Bun.sleep(300); // the gateway reads the bus from '$'
 
     await feed.publish(TICKS, { symbol: inst.name, bid: 100.5, ask: 101.25, ts: Date.now() });
-    await core.publish(`user:${alice.userId}`, 'order.opened', { id: 42, user_id: alice.userId });
+    await core.publish(`user:${alice.userId}`, 'order.opened', { id: 42, user_id: alice.userId } as OrderView);
 
     await within(5000, () => A.frames.some((f) => f.event === 'priceUpdate') && A.frames.some((f) => f.event === 'order.opened'));
     const price = A.frames.find((f) => f.event === 'priceUpdate')!.data.find((p: any) => p.name === inst.name);

@@ -164,5 +164,7 @@ describe('GET /v1/stream', () => {
   test('POST /v1/events needs the secret and a known topic', async () => {
     expect((await E.call('POST', '/events', { topic: 'user:1', event: 'x' }, { 'x-engine-secret': 'nope' })).status).toBe(401);
     expect((await E.call('POST', '/events', { topic: 'everyone', event: 'x' })).status).toBe(400);
+    // only the contract's events (contract/events.ts)
+    expect((await E.call('POST', '/events', { topic: 'user:1', event: 'order.reopened' })).status).toBe(400);
   });
 });

@@ -2,6 +2,7 @@
 // and menus, and the message constants the pages translate (schemas, auth messages, toasts).
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { CLOSE_REASON_LABELS } from '@broker/engine/contract/events';
 
 const appDir = path.resolve(import.meta.dirname, '../app');
 
@@ -48,6 +49,8 @@ export function collectKeys(): Set<string> {
       for (const m of src.matchAll(/RATE_LIMIT_MESSAGE = '([^']+)'/g)) keys.add(m[1]);
     }
   }
+  // the engine's contract: how a close reason reads (web translates the label)
+  for (const label of Object.values(CLOSE_REASON_LABELS)) keys.add(label);
   for (const k of [...keys]) if (!k.trim() || (/^[a-z0-9_.:/-]+$/.test(k) && /[_.:/-]/.test(k)) || k.includes('${')) keys.delete(k);
   return keys;
 }

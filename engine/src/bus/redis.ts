@@ -20,7 +20,7 @@ export class RedisBus implements Bus {
   /**
    * @param retainMs streams kept by age instead of length (XADD MINID ~ now − ms): the ticks
    *   stream keeps every tick of the last TICK_RETENTION_MS, whatever the tick rate, so a core
-   *   that takes a partition over can replay what its dead owner missed (core.ts takeOver)
+   *   that takes a partition over can replay what its dead owner missed (risk/failover.ts takeOver)
    */
   constructor(private redis: Redis, private maxLen = 100_000, private prefix = '', private retainMs: Record<string, number> = {}) {}
 

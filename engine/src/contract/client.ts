@@ -7,6 +7,7 @@ import { treaty } from '@elysiajs/eden';
 import type { App } from '../http/app.ts';
 import { SECRET_HEADER } from './auth.ts';
 import type { EngineRefusal } from './orders.ts';
+import type { PublishedEventName, StreamEvents } from './events.ts';
 
 export type { App, EngineRefusal };
 export type EngineResult<T> = ({ ok: true } & T) | EngineRefusal;
@@ -65,7 +66,7 @@ export function engineClient(target: string | App, opts: EngineClientOptions) {
     /** a wallet's live figures: balance, used margin, floating P/L at live prices, equity, free margin */
     account: (balanceId: number) => settle(() => api.accounts({ balanceId }).get(within(5000))),
     /** a realtime event to a user's stream (notifications) or a staff page (tracking) */
-    publish: (body: Body<typeof api.events.post>) => settle(() => api.events.post(body, within(3000))),
+    publish: <E extends PublishedEventName>(body: Body<typeof api.events.post> & { event: E; data: StreamEvents[E] }) => settle(() => api.events.post(body, within(3000))),
     quotes: () => settle(() => api.quotes.get(within(3000))),
     candles: (symbol: string, interval: '1m' | '1h' | '1D' = '1D', limit = 500) =>
       settle(() => api.candles({ symbol }).get({ query: { interval, limit }, ...within(5000) })),

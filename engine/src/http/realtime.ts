@@ -6,6 +6,7 @@ import type { Core } from '../core.ts';
 import type { Hub } from '../realtime/hub.ts';
 import type { Sql } from '../db.ts';
 import { verifyTicket, maySubscribe } from '../contract/ticket.ts';
+import { isPublishedEvent } from '../contract/events.ts';
 import { HttpError } from './errors.ts';
 import { requireSecret } from './internal.ts';
 
@@ -89,7 +90,9 @@ export function eventRoutes(core: Core, secret: string) {
     .post('/events', async ({ body, headers }) => {
       requireSecret(headers, secret);
       if (!/^(user|track):\d+$|^heartbeat$/.test(body.topic)) throw new HttpError(400, 'Unknown topic');
-      const id = await core.publish(body.topic, body.event, body.data ?? {});
+      // only the contract's events reach a browser (contract/events.ts); their payloads are the publisher's
+      if (!isPublishedEvent(body.event)) throw new HttpError(400, 'Unknown event');
+      const id = await core.publish(body.topic, body.event, (body.data ?? {}) as never);
       return { ok: true, id };
     }, {
       body: t.Object({

@@ -266,7 +266,7 @@ export interface CloseInput {
    * evaluator's CloseRequest.tick): the close settles at that tick's price, never at the book's
    * quote of the moment the statement runs (a later tick may be back on the other side of the
    * level), and records it (orders.trigger_bid / trigger_ask / trigger_at). `stamp`: the close
-   * time is the tick's too (a trigger found replaying missed ticks, core.ts takeOver); else it is
+   * time is the tick's too (a trigger found replaying missed ticks, risk/failover.ts takeOver); else it is
    * when the close settles. The tick was a fresh feed price at its own time, so the fresh-price
    * rule holds; manual and staff closes never pass a price.
    */

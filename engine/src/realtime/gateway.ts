@@ -11,7 +11,7 @@
 import type { Sql } from '../db.ts';
 import type { Bus } from '../bus/index.ts';
 import { Book, loadInstruments, type Tick } from '../book/book.ts';
-import { TICKS } from '../core.ts';
+import { TICKS } from '../bus/streams.ts';
 import { Hub } from './hub.ts';
 
 export class Gateway {

@@ -7,8 +7,9 @@
 // that cannot keep up with them is disconnected (and resumes) rather than buffered forever.
 import type { Quote } from '../book/book.ts';
 import type { Bus, BusMessage } from '../bus/index.ts';
-import { EVENTS, type RealtimeEvent } from '../core.ts';
+import { EVENTS, type RealtimeEvent } from '../bus/streams.ts';
 import { idAfter } from '../bus/bus.ts';
+import { PRICE_EVENT } from '../contract/events.ts';
 
 export const PRICE_INTERVAL_MS = 250;
 const TRAILING_GRACE_MS = 100;
@@ -215,7 +216,7 @@ export class Hub {
 }
 
 function priceFrame(items: PriceItem[]): Uint8Array {
-  return enc.encode(`event: priceUpdate\ndata: ${JSON.stringify(items)}\n\n`);
+  return enc.encode(`event: ${PRICE_EVENT}\ndata: ${JSON.stringify(items)}\n\n`);
 }
 
 function eventFrame(m: BusMessage<RealtimeEvent>): Uint8Array {

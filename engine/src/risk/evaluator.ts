@@ -261,7 +261,7 @@ export class RiskEvaluator {
   }
 
   /**
-   * Partition failover (core.ts): forget every account `drop` picks and its positions, when this
+   * Partition failover (risk/failover.ts): forget every account `drop` picks and its positions, when this
    * process gives their partition up. Their heap entries go stale (gen) and are skipped.
    */
   dropAccounts(drop: (accountId: number) => boolean) {

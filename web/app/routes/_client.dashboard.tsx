@@ -13,6 +13,7 @@ import { parseDashboardForm } from '~/modules/trading/schemas.ts';
 import { replyDone, replyRefused } from '~/shared/reply.server.ts';
 import { Dashboard } from '~/modules/trading/dashboard.tsx';
 import { POSITIONS_PREFIX } from '~/modules/trading/positions.tsx';
+import { orderAnswerRevalidates } from '~/modules/trading/stream-refresh.ts';
 import { GeneralErrorBoundary } from '~/components/error-boundary.tsx';
 import { readFormData } from '~/shared/body-limit.server.ts';
 import { routeAccess } from '~/modules/auth/permissions.ts';
@@ -43,6 +44,9 @@ export async function action({ request }: ActionFunctionArgs) {
   if (ok) await auditLoginAs(sql, s, `dashboard.${intent}`, { after: submission.value, ip: clientIp(request) });
   return ok ? replyDone(submission, toast, { intent, status, values }) : replyRefused(submission, { intent, status, toast, values });
 }
+
+// a place, close or modify reloads the page through the stream's events, not its answer
+export const shouldRevalidate = orderAnswerRevalidates;
 
 export default function Page() {
   const loaded = useLoaderData<typeof loader>();

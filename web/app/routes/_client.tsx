@@ -8,6 +8,7 @@ import { useRootData } from '~/root.tsx';
 import { GeneralErrorBoundary } from '~/components/error-boundary.tsx';
 import { RealtimeProvider } from '~/shared/realtime.tsx';
 import { LiveNotifications } from '~/modules/notifications/notification-text.tsx';
+import { orderAnswerRevalidates } from '~/modules/trading/stream-refresh.ts';
 import { planPrompt } from '~/modules/pricing/pricing.server.ts';
 import { PlanPrompt } from '~/modules/pricing/plans.tsx';
 import { trackVisit } from '~/modules/customers/tracking.server.ts';
@@ -28,6 +29,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   // a staff member who must enrol in two-factor sign-in sees only /security: no stream (its ticket is refused until then)
   return { ...shell, planPrompt: prompt, streams: !mustEnrol };
 }
+
+// the wallets and the bell reload with the dashboard's stream events, not an order's answer
+export const shouldRevalidate = orderAnswerRevalidates;
 
 export default function ClientRoute() {
   const shell = useLoaderData<typeof loader>();

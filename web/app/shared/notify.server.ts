@@ -7,19 +7,10 @@
 import type { Sql } from './db.server.ts';
 import { engine } from './engine.server.ts';
 
-/** The values a notification carries for the web to word and format in the reader's language. */
-export type NotificationData =
-  | { kind: 'position.closed'; id: number; reason: string; side: 'buy' | 'sell'; amount: string; instrument: string; rate: string | null; digits: number; pnl: string }
-  | { kind: 'money.decided'; subject: 'deposit' | 'withdrawal'; id: number; decision: 'approved' | 'declined'; amount: string; currency: string; reason: string | null }
-  | { kind: 'kyc.decided'; id: number; decision: 'approved' | 'declined'; reason: string | null }
-  // staff: what waits for them
-  | { kind: 'withdrawal.requested'; id: number; amount: string; currency: string; customer: string }
-  | { kind: 'deposit.submitted'; id: number; amount: string; currency: string; gateway: string; customer: string }
-  | { kind: 'kyc.submitted'; id: number; type: string; customer: string }
-  | { kind: 'leads.assigned'; count: number; list: 'sales' | 'retention'; by: string }
-  | { kind: 'deposit.disputed'; id: number; dispute: 'chargeback' | 'dispute' | 'refund' | 'reversal'; phase: 'opened' | 'won' | 'lost' | 'closed'; amount: string; currency: string; gateway: string; customer: string }
-  | { kind: 'payout.review'; id: number; gateway: string; amount: string; currency: string; reason: string }
-  | { kind?: undefined };
+import type { NotificationData } from '@broker/engine/contract/events';
+
+/** The values a notification carries: the engine's contract, which its close notifications use too. */
+export type { NotificationData } from '@broker/engine/contract/events';
 
 export interface NewNotification {
   title: string;

@@ -2,12 +2,11 @@
 // from /dashboard/ticket each time the stream opens, so a reconnect after a network drop or an
 // expired ticket works; user events resume after the last id seen.
 import { createContext, useCallback, useContext, useEffect, useRef, useState, type ReactNode } from 'react';
+import { PRICE_EVENT, TRACK_EVENT, USER_EVENTS, type PriceUpdateItem, type StreamEventName } from '@broker/engine/contract/events';
 
-export interface PriceItem { name: string; bids: number; asks: number; closeoutBid?: number; closeoutAsk?: number }
-export type RealtimeListener = (event: string, data: unknown) => void;
-
-/** Events of the user topic the engine and web publish (engine/src/core.ts). */
-export const USER_EVENTS = ['order.opened', 'order.closed', 'order.modified', 'order.deleted', 'balance', 'notification'] as const;
+export type PriceItem = PriceUpdateItem;
+/** The events and payloads are the engine's contract (engine/src/contract/events.ts). */
+export type RealtimeListener = (event: StreamEventName, data: unknown) => void;
 
 /** Retries back off from 0.5 s, doubling, to at most this: a dropped stream is back within it. */
 export const MAX_BACKOFF_MS = 5000;
@@ -62,7 +61,7 @@ export function RealtimeProvider({ children, pricesOnly = false, userOnly = fals
     // another retry (that could push the next try out by a whole backoff after 'online')
     let generation = 0;
     let lastAttempt = 0;
-    const emit = (event: string, data: unknown) => {
+    const emit = (event: StreamEventName, data: unknown) => {
       for (const fn of listeners.current) fn(event, data);
     };
 
@@ -114,12 +113,12 @@ export function RealtimeProvider({ children, pricesOnly = false, userOnly = fals
         setConnected(false);
         retry();
       };
-      source.addEventListener('priceUpdate', (e) => {
+      source.addEventListener(PRICE_EVENT, (e) => {
         try {
-          emit('priceUpdate', JSON.parse((e as MessageEvent).data));
+          emit(PRICE_EVENT, JSON.parse((e as MessageEvent).data));
         } catch { /* malformed frame */ }
       });
-      for (const name of track ? ['track'] : USER_EVENTS) {
+      for (const name of (track ? [TRACK_EVENT] : USER_EVENTS) as readonly StreamEventName[]) {
         source.addEventListener(name, (e) => {
           const m = e as MessageEvent;
           if (m.lastEventId) lastEventId = m.lastEventId;

@@ -7,7 +7,9 @@ import type { Sql } from '~/shared/db.server.ts';
 import type { CurrentSession } from '~/modules/auth/session.server.ts';
 import { engine } from '~/shared/engine.server.ts';
 
-export const TRACK_EVENT = 'track';
+import { TRACK_EVENT } from '@broker/engine/contract/events';
+
+export { TRACK_EVENT };
 export const trackTopic = (userId: number) => `track:${userId}`;
 export const URL_MAX = 2000;
 

@@ -1,11 +1,12 @@
 // A notification in the reader's language (the bell, the notifications page, the live toast),
 // and the toast and sound as one arrives on the stream (docs/specs.md#notifications).
-import { useRevalidator } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
 import { useToast } from '~/components/ui/toast.tsx';
 import { useFormat, type Formatter } from '~/components/ui/format.ts';
 import { useRealtime } from '~/shared/realtime.tsx';
-import { CLOSE_REASONS } from '~/modules/trading/positions.tsx';
+import { useStreamRefresh } from '~/modules/trading/stream-refresh.ts';
+import type { NotificationEvent } from '@broker/engine/contract/events';
+import { closeReasonLabel } from '@broker/engine/contract/events';
 import { KYC_TYPE_LABELS, type KycType } from '~/modules/kyc/kyc.ts';
 import { DISPUTE_LABELS } from '~/modules/money/dispute.ts';
 import type { NotificationItem } from './notifications.server.ts';
@@ -23,7 +24,7 @@ export function notificationText(n: Notice, t: (key: string, values?: Record<str
   if (d?.kind === 'position.closed') {
     const values = { amount: f.amount(d.amount), instrument: d.instrument, rate: f.rate(d.rate, d.digits), pnl: f.pnl(d.pnl) };
     return {
-      title: t('Position #{{id}} closed: {{reason}}', { id: d.id, reason: t(CLOSE_REASONS[d.reason] ?? d.reason) }),
+      title: t('Position #{{id}} closed: {{reason}}', { id: d.id, reason: t(closeReasonLabel(d.reason)) }),
       description: d.side === 'buy' ? t('Buy {{amount}} {{instrument}} at {{rate}}, P/L {{pnl}}', values) : t('Sell {{amount}} {{instrument}} at {{rate}}, P/L {{pnl}}', values),
     };
   }
@@ -98,17 +99,18 @@ export function LiveNotifications() {
   const { push } = useToast();
   const { t } = useTranslation();
   const f = useFormat();
-  const revalidator = useRevalidator();
+  // one revalidation per burst, shared with the dashboard's order events
+  const refresh = useStreamRefresh();
   useRealtime((event, data) => {
     if (event !== 'notification') return;
-    const n = (data ?? {}) as { title?: string; description?: string; data?: never; toast?: boolean };
+    const n = (data ?? {}) as Partial<NotificationEvent>;
     // toast: false when the page already told the user (an engine close is toasted by the dashboard)
     if (n.toast !== false) {
       const text = notificationText({ title: n.title ?? t('Notification'), description: n.description ?? '', data: n.data ?? null }, t, f);
       push({ type: 'info', title: text.title, description: text.description });
     }
     beep();
-    revalidator.revalidate();
+    refresh();
   });
   return null;
 }

@@ -1,7 +1,7 @@
 // Reading a user's notifications: the bell and the notifications pages, and marking them read.
 // Sending them is shared/notify.server.ts (every feature sends).
 import type { Sql } from '~/shared/db.server.ts';
-import type { NotificationData } from '~/shared/notify.server.ts';
+import type { NotificationData } from '@broker/engine/contract/events';
 
 // ---------------------------------------------------------------- reading them (the bell and the notifications pages)
 

@@ -3,6 +3,7 @@
 // backoff on every failure (the browser's own retry would reuse an expired ticket).
 import { useEffect, useRef, useState } from 'react';
 import { backoffMs } from '~/shared/realtime.tsx';
+import { HEARTBEAT_EVENT } from '@broker/engine/contract/events';
 
 export function useHeartbeatStream(onBeat: (data: unknown) => void): boolean {
   const ref = useRef(onBeat);
@@ -37,7 +38,7 @@ export function useHeartbeatStream(onBeat: (data: unknown) => void): boolean {
         setConnected(false);
         retry();
       };
-      source.addEventListener('heartbeat', (e) => {
+      source.addEventListener(HEARTBEAT_EVENT, (e) => {
         try { ref.current(JSON.parse((e as MessageEvent).data)); } catch { /* malformed frame */ }
       });
     }

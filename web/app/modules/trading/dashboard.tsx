@@ -1,8 +1,8 @@
 // The trading dashboard (docs/specs.md#client-pages): instrument
 // lists with search, favorites and tabs, the chart with floating SELL / BUY, the account
 // summary, the positions, and the live updates of the page's one SSE connection.
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { Link, useFetcher, useRevalidator } from '@remix-run/react';
+import { useEffect, useMemo, useState } from 'react';
+import { Link, useFetcher } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
 import Fuse from 'fuse.js';
@@ -12,8 +12,10 @@ import { GENERIC_ERROR } from '~/shared/forms.ts';
 import { useFormat, type Formatter } from '~/components/ui/format.ts';
 import { PriceChart } from './chart.tsx';
 import { OrderDialog } from './order-dialog.tsx';
-import { Positions, CLOSE_REASONS } from './positions.tsx';
+import { Positions } from './positions.tsx';
+import { closeReasonLabel } from '@broker/engine/contract/events';
 import { useRealtime, useRealtimeStatus, type PriceItem } from '~/shared/realtime.tsx';
+import { setStreamOpen, useStreamRefresh } from './stream-refresh.ts';
 import { accountSummary, floatingFromExposure, leverageFor } from './dialog.ts';
 import { FIRST_CATEGORY, type ActionReply } from './schemas.ts';
 import type { DashboardData, InstrumentRow, Quote } from './trading.server.ts';
@@ -132,7 +134,6 @@ export function Dashboard({ data, theme, pricingPlanOn }: { data: DashboardData;
   const { t } = useTranslation();
   const f = useFormat();
   const { push } = useToast();
-  const revalidator = useRevalidator();
   const connected = useRealtimeStatus();
   const all = useAllInstruments(!data.allInstruments);
   const instruments = all?.instruments ?? data.instruments;
@@ -156,12 +157,14 @@ export function Dashboard({ data, theme, pricingPlanOn }: { data: DashboardData;
   const toggleFavorite = (i: InstrumentRow) =>
     favFetcher.submit({ intent: favorites.has(i.id) ? 'favorite-remove' : 'favorite-add', id: String(i.id) }, { method: 'post', action: '/dashboard' });
 
-  // order and balance events: refresh positions and summary; engine closes get a toast with the reason
-  const pending = useRef<ReturnType<typeof setTimeout>>();
-  const refresh = useCallback(() => {
-    clearTimeout(pending.current);
-    pending.current = setTimeout(() => revalidator.revalidate(), 150);
-  }, [revalidator]);
+  // order and balance events: refresh positions and summary, once per burst (the stream is the
+  // refresh: an order's own answer does not reload while it is open, stream-refresh.ts); engine
+  // closes get a toast with the reason
+  const refresh = useStreamRefresh();
+  useEffect(() => {
+    setStreamOpen(connected);
+    return () => setStreamOpen(false);
+  }, [connected]);
   useRealtime((event, payload) => {
     if (event === 'order.closed') {
       const o = payload as { id: number; close_reason: string | null; pro_loss: string | null; instrument: string };
@@ -170,7 +173,7 @@ export function Dashboard({ data, theme, pricingPlanOn }: { data: DashboardData;
           type: o.close_reason === 'tp' ? 'success' : 'info',
           title: 'Position #{{id}} closed: {{reason}}',
           description: 'Profit/Loss: {{pnl}}',
-          values: { id: o.id, reason: t(CLOSE_REASONS[o.close_reason] ?? o.close_reason), pnl: f.pnl(o.pro_loss ?? 0) },
+          values: { id: o.id, reason: t(closeReasonLabel(o.close_reason)), pnl: f.pnl(o.pro_loss ?? 0) },
         });
       }
       refresh();

@@ -16,12 +16,10 @@ import { allowedRange, initialLevel, levelProblem, liveLevelRanges, modalLevelRa
 import { LevelInput } from './level-input.tsx';
 import { DASHBOARD_PARSE, ModifyOrderSchema, type ActionReply } from './schemas.ts';
 import type { PositionRow } from './trading.server.ts';
+import { closeReasonLabel } from '@broker/engine/contract/events';
 
 export const POSITIONS_PREFIX = 'pos_';
 
-export const CLOSE_REASONS: Record<string, string> = {
-  manual: 'Closed by you', tp: 'Take profit', sl: 'Stop loss', stop_out: 'Stop out', zero_equity: 'Zero equity', admin: 'Closed by staff',
-};
 
 type Prices = Record<string, { bid: number; ask: number } | undefined>;
 
@@ -135,7 +133,7 @@ export function Positions({ rows, total, openOnly, prices, currency }: { rows: P
       id: 'status', header: t('Status'), enableSorting: false, cell: ({ row }) => row.original.closeTime ? (
         <span className="status-cell" data-testid={`status-${row.original.id}`}>
           <span className="chip chip-closed">{t('CLOSED')}</span>
-          {row.original.closeReason ? <span className="muted close-reason">{t(CLOSE_REASONS[row.original.closeReason] ?? row.original.closeReason)}</span> : null}
+          {row.original.closeReason ? <span className="muted close-reason">{t(closeReasonLabel(row.original.closeReason))}</span> : null}
         </span>
       ) : <span className="chip chip-open" data-testid={`status-${row.original.id}`}>{t('OPENED')}</span>,
     },
