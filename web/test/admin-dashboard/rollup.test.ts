@@ -36,9 +36,9 @@ beforeAll(async () => {
   }
   const name = `${unique('RU').toUpperCase().slice(0, 18)}_USD`;
   const [i] = await sql`INSERT INTO instruments (name, base, quote, category, leverage, digits, bids, asks)
-                        VALUES (${name}, 'RUX', 'USD', 'index', 10, 2, 100, 101) RETURNING id`;
+                        VALUES (${name}, 'RUX', 'USD', 'crypto', 10, 2, 100, 101) RETURNING id`;
   Object.assign(inst, { id: Number(i.id), name });
-  book.setInstruments([{ id: inst.id, name, base: 'RUX', quote: 'USD', category: 'index', tradable: true, leverage: 10, digits: 2 }]);
+  book.setInstruments([{ id: inst.id, name, base: 'RUX', quote: 'USD', category: 'crypto', tradable: true, leverage: 10, digits: 2 }]);
   book.setFallbackRate((from, to) => (from === to ? dec(1) : undefined));
   book.apply({ symbol: name, bid: 100, ask: 101, ts: Date.now() });
   admin = (await createUser(sql, { roleId: 1 })).id;
@@ -167,14 +167,14 @@ describe('the rollup', () => {
     const hasId = new Promise<void>((r) => { taken = r; });
     const a = sql.begin(async (tx) => {
       const [o] = await tx`INSERT INTO orders (user_id, balance_id, instrument_id, type, kind, trade_amount, open_rate, margin_used, leverage, created_at)
-                           VALUES (${user.id}, ${user.wallet}, ${inst.id}, 'buy', 'index', 1, 100, 10, 10, ${DAY}::date + time '12:00') RETURNING id::text AS id`;
+                           VALUES (${user.id}, ${user.wallet}, ${inst.id}, 'buy', 'crypto', 1, 100, 10, 10, ${DAY}::date + time '12:00') RETURNING id::text AS id`;
       lowId = BigInt(o.id);
       taken();
       await released;
     });
     await hasId;
     const [b] = await sql`INSERT INTO orders (user_id, balance_id, instrument_id, type, kind, trade_amount, open_rate, margin_used, leverage, created_at)
-                          VALUES (${user.id}, ${user.wallet}, ${inst.id}, 'buy', 'index', 1, 100, 10, 10, ${DAY}::date + time '12:00') RETURNING id::text AS id`;
+                          VALUES (${user.id}, ${user.wallet}, ${inst.id}, 'buy', 'crypto', 1, 100, 10, 10, ${DAY}::date + time '12:00') RETURNING id::text AS id`;
     const highId = BigInt(b.id);
     try {
       expect(highId > lowId).toBe(true);
