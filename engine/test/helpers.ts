@@ -80,12 +80,12 @@ export async function cryptoEngine(sql: Sql): Promise<{ E: TestEngine; BTC: Test
   return { E, BTC };
 }
 
-/** Polls until check() holds; fails after `ms`. */
-export async function within(ms: number, check: () => boolean | Promise<boolean>) {
+/** Polls until check() holds (every `everyMs`); fails after `ms`. */
+export async function within(ms: number, check: () => boolean | Promise<boolean>, everyMs = 10) {
   const end = Date.now() + ms;
   for (;;) {
     if (await check()) return;
     if (Date.now() > end) throw new Error(`not within ${ms} ms`);
-    await Bun.sleep(10);
+    await Bun.sleep(everyMs);
   }
 }
