@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { Secret, TOTP } from 'otpauth';
-import { database, insertUser, launch, newPage, signIn } from './support/browser.ts';
+import { database, insertUser, launch, newPage, signInThroughForm as signIn } from './support/browser.ts';
 import { expectNoAxeViolations } from './support/axe.ts';
 
 const sql = database();

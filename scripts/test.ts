@@ -123,6 +123,8 @@ const suites: Suite[] = [
           ...stackEnv,
           E2E_BASE_URL: `http://127.0.0.1:${webPort}`,
           E2E_ENGINE_URL: `http://127.0.0.1:${enginePort}`,
+          // the demo users' sessions, signed in once per run (e2e/support/browser.ts)
+          E2E_SESSION_DIR: path.join(out, 'e2e-sessions'),
         });
         const counts = vitestCounts(report) ?? crashed;
         if (code !== 0 && counts.failed === 0) counts.failed = 1;
