@@ -36,9 +36,7 @@ async function visit(page: Page, path: string) {
   return { status: res?.status() ?? 0, url: new URL(page.url()).pathname };
 }
 
-// the roles side by side (at most maxConcurrency of e2e/vitest.config.ts at once): each in a
-// browser context of its own; a page is checked with axe by whichever role opens it first
-describe.concurrent('every page for every role', () => {
+describe('every page for every role', () => {
   for (const role of [1, 2, 3, 4, 5, 6] as RoleId[]) {
     test(`${DEMO[role]}: allowed pages open and pass axe, the others are refused`, async () => {
       const page = await newPage(browser);

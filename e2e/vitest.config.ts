@@ -10,7 +10,5 @@ export default defineConfig({
     hookTimeout: 60_000,
     // one browser-driven flow at a time: the machine has two cores
     fileParallelism: false,
-    // inside a file, the tests marked concurrent (every-page's roles): a few pages at a time
-    maxConcurrency: 3,
   },
 });
