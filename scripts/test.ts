@@ -78,7 +78,9 @@ const suites: Suite[] = [
     name: 'engine',
     async run(env, out) {
       const report = path.join(out, 'engine.xml');
-      const code = await run(bin('bun'), ['test', '--reporter=junit', `--reporter-outfile=${report}`, ...fileFilter], env);
+      // --timeout: bunfig.toml's 20 s, which bun test does not take from there (a loaded machine
+      // took the risk evaluator's random-ticks scan past bun's default 5 s)
+      const code = await run(bin('bun'), ['test', '--timeout=20000', '--reporter=junit', `--reporter-outfile=${report}`, ...fileFilter], env);
       const counts = junitCounts(report) ?? crashed;
       if (code !== 0 && counts.failed === 0) counts.failed = 1; // a crash outside any test
       return counts;
