@@ -35,10 +35,11 @@ beforeAll(async () => {
     if (Number(n.n) === 0) break;
   }
   const name = `${unique('RU').toUpperCase().slice(0, 18)}_USD`;
+  // crypto: its market never closes, so the test runs any day and hour (an index's closed at 22:00 UTC on a Friday)
   const [i] = await sql`INSERT INTO instruments (name, base, quote, category, leverage, digits, bids, asks)
-                        VALUES (${name}, 'RUX', 'USD', 'index', 10, 2, 100, 101) RETURNING id`;
+                        VALUES (${name}, 'RUX', 'USD', 'crypto', 10, 2, 100, 101) RETURNING id`;
   Object.assign(inst, { id: Number(i.id), name });
-  book.setInstruments([{ id: inst.id, name, base: 'RUX', quote: 'USD', category: 'index', tradable: true, leverage: 10, digits: 2 }]);
+  book.setInstruments([{ id: inst.id, name, base: 'RUX', quote: 'USD', category: 'crypto', tradable: true, leverage: 10, digits: 2 }]);
   book.setFallbackRate((from, to) => (from === to ? dec(1) : undefined));
   book.apply({ symbol: name, bid: 100, ask: 101, ts: Date.now() });
   admin = (await createUser(sql, { roleId: 1 })).id;
