@@ -124,9 +124,9 @@ describe('the process copy of settings, languages and translations', () => {
     await eventually(() => word(web2), 'three');
     // both listen again, and cache again: a change without NOTIFY is hidden by both copies
     await eventually(async () => isLiveCacheListening(web1) && isLiveCacheListening(web2), true);
-    const kept = await keepsCopies([web1, web2], word,
+    // (each may have cached again at a different round: what each keeps may differ)
+    await keepsCopies([web1, web2], word,
       (n) => silently((tx) => tx`UPDATE translations SET value = ${`four ${n}`} WHERE language_code = ${code} AND key = ${key}`));
-    expect(kept[0]).toBe(kept[1]);
     expect(isLiveCacheListening(web1) && isLiveCacheListening(web2)).toBe(true);
   });
 });
