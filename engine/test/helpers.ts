@@ -89,3 +89,25 @@ export async function within(ms: number, check: () => boolean | Promise<boolean>
     await Bun.sleep(everyMs);
   }
 }
+
+/**
+ * A fence for LISTEN: notifications reach a listening connection in commit order, so once
+ * `fence()` has heard its own NOTIFY on `sql`'s listening connection, every notification
+ * committed before it has been delivered there (a wait on the state, not a sleep).
+ */
+export async function notifyFence(sql: Sql) {
+  const channel = `fence_${process.pid}_${Date.now().toString(36)}`;
+  const waiters = new Map<string, () => void>();
+  let n = 0;
+  const listener = await sql.listen(channel, (token) => waiters.get(token)?.());
+  return {
+    async fence() {
+      const token = String(++n);
+      const heard = new Promise<void>((r) => waiters.set(token, r));
+      await sql.notify(channel, token);
+      await heard;
+      waiters.delete(token);
+    },
+    close: () => listener.unlisten(),
+  };
+}
