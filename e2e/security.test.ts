@@ -104,5 +104,5 @@ describe('security page in Chromium', () => {
     const [row] = await sql`SELECT count(*)::int AS n FROM user_recovery_codes WHERE user_id = ${user.id} AND used_at IS NOT NULL`;
     expect(row.n).toBe(1);
     await page.context().close();
-  });
+  }, 150_000); // one long flow of about a dozen pages: a loaded machine took it past the default 60 s
 });
