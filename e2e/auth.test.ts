@@ -1,7 +1,7 @@
 // Visitor flows in real Chromium against the running stack (E2E_BASE_URL, DATABASE_URL).
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { database, insertUser, launch, linkFromOutbox, newPage, signIn, uniqueEmail } from './support/browser.ts';
+import { database, insertUser, launch, linkFromOutbox, newPage, signInThroughForm as signIn, uniqueEmail } from './support/browser.ts';
 import { expectNoAxeViolations } from './support/axe.ts';
 
 const sql = database();

@@ -53,7 +53,7 @@ describe('Edit Customer', () => {
     const balance = client.getByTestId('summary-balance');
     await expect.poll(() => balance.textContent(), { timeout: 15_000 }).toContain('250.00');
     // the stream is open before the change
-    await client.waitForTimeout(1500);
+    await client.getByText('Live', { exact: true }).waitFor();
     const marker = await client.evaluate(() => { (window as unknown as { __noReload: boolean }).__noReload = true; return true; });
     expect(marker).toBe(true);
 

@@ -2,7 +2,7 @@
 // language switcher changing the page's text.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { BASE_URL, database, launch, newPage, signIn } from './support/browser.ts';
+import { BASE_URL, database, launch, newPage, signInThroughForm as signIn } from './support/browser.ts';
 
 let browser: Browser;
 beforeAll(async () => {

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { Secret, TOTP } from 'otpauth';
-import { database, insertUser, launch, newPage, signIn } from './support/browser.ts';
+import { database, insertUser, launch, newPage, signInThroughForm as signIn } from './support/browser.ts';
 import { expectNoAxeViolations } from './support/axe.ts';
 
 const sql = database();
@@ -104,5 +104,5 @@ describe('security page in Chromium', () => {
     const [row] = await sql`SELECT count(*)::int AS n FROM user_recovery_codes WHERE user_id = ${user.id} AND used_at IS NOT NULL`;
     expect(row.n).toBe(1);
     await page.context().close();
-  });
+  }, 150_000); // one long flow of about a dozen pages: a loaded machine took it past the default 60 s
 });

@@ -154,6 +154,7 @@ describe('positions', () => {
     const id = placed.body.order.id as number;
     const open = Number(placed.body.order.open_rate);
     const page = await newPage(browser);
+    await page.clock.install(); // time flows as usual until the outage below moves it on
     await openDashboard(page, c.email);
 
     await page.getByRole('tab', { name: 'Opened Positions' }).click();
@@ -177,13 +178,18 @@ describe('positions', () => {
 
     // the stream fails for a while with no 'online' event to help (the ticket refused): the
     // backoff grows but is capped, so once the server answers again the stream is back in time
-    await page.route('**/dashboard/ticket*', (r) => r.abort());
+    let refused = 0;
+    await page.route('**/dashboard/ticket*', (r) => { refused++; return r.abort(); });
     await page.context().setOffline(true);
     await page.getByText('Reconnecting…').waitFor({ timeout: 20_000 });
     await page.context().setOffline(false);
-    // 35 s of failed retries: uncapped (tries at 0.5, 1.5, 3.5, 7.5, 15.5, 31.5, 63.5 s …) the
-    // next one would come ~28 s after the server is back; capped at 5 s it comes within the bound
-    await page.waitForTimeout(35_000);
+    // 35 s of failed retries, on the page's clock (Playwright's, installed before the page
+    // loaded): uncapped (tries at 0.5, 1.5, 3.5, 7.5, 15.5, 31.5, 63.5 s …) the next one would
+    // come ~28 s after the server is back; capped at 5 s it comes within the bound. The clock is
+    // moved in steps, each a round trip to the page, so every refused try is in before the next.
+    const triedBefore = refused;
+    for (let t = 0; t < 35_000; t += 250) await page.clock.runFor(250);
+    expect(refused - triedBefore).toBeGreaterThanOrEqual(6); // the page did retry through the 35 s
     await page.unroute('**/dashboard/ticket*');
     await page.getByText('Live', { exact: true }).waitFor({ timeout: RECONNECT_BOUND_MS });
 
@@ -248,7 +254,10 @@ describe('take-profit / stop-loss against the live price', () => {
     await rate.fill(String(sl));
     await set.click();
     await page.getByText('Stop Loss Set Successfully').waitFor();
-    await page.waitForTimeout(1000);
+    // a tick at the market, answered once the closes it asks for are settled: a level on the
+    // wrong side would have closed the position by now
+    const market = await quote(SYMBOL);
+    expect((await engineCall('/test/quotes', { symbol: SYMBOL, bid: market.bid, ask: market.ask })).status).toBe(200);
     const [row] = await sql`SELECT loss::float8 AS loss, close_time FROM orders WHERE id = ${id}`;
     expect(row.loss).toBeCloseTo(sl, 2);
     expect(row.close_time).toBeNull();

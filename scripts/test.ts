@@ -9,6 +9,7 @@
 // With DATABASE_URL set, its server hosts the throw-away test databases; without it an
 // embedded PostgreSQL is started in a temporary folder and removed afterwards.
 import { spawn } from 'node:child_process';
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { mkdtempSync, readFileSync, existsSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -24,10 +25,15 @@ const bin = (name: string) => path.join(repoRoot, 'node_modules', '.bin', name);
 /** File filters handed to every runner (bun test and vitest take path substrings). */
 const fileFilter = process.env.TEST_FILTER ? process.env.TEST_FILTER.split(',') : [];
 
+/** Where a suite run beside others writes its runners' output: printed whole when it ends. */
+const outputOf = new AsyncLocalStorage<string[]>();
+
 function run(cmd: string, args: string[], env: NodeJS.ProcessEnv, cwd = repoRoot): Promise<number> {
+  const sink = outputOf.getStore();
   return new Promise((resolve) => {
-    const p = spawn(cmd, args, { cwd, env, stdio: 'inherit' });
-    p.on('exit', (code) => resolve(code ?? 1));
+    const p = spawn(cmd, args, { cwd, env, stdio: sink ? ['ignore', 'pipe', 'pipe'] : 'inherit' });
+    if (sink) for (const s of [p.stdout!, p.stderr!]) s.on('data', (d: Buffer) => sink.push(d.toString()));
+    p.on('close', (code) => resolve(code ?? 1));
   });
 }
 
@@ -76,7 +82,9 @@ const suites: Suite[] = [
     name: 'engine',
     async run(env, out) {
       const report = path.join(out, 'engine.xml');
-      const code = await run(bin('bun'), ['test', '--reporter=junit', `--reporter-outfile=${report}`, ...fileFilter], env);
+      // --timeout: bunfig.toml's 20 s, which bun test does not take from there (a loaded machine
+      // took the risk evaluator's random-ticks scan past bun's default 5 s)
+      const code = await run(bin('bun'), ['test', '--timeout=20000', '--reporter=junit', `--reporter-outfile=${report}`, ...fileFilter], env);
       const counts = junitCounts(report) ?? crashed;
       if (code !== 0 && counts.failed === 0) counts.failed = 1; // a crash outside any test
       return counts;
@@ -127,6 +135,8 @@ const suites: Suite[] = [
           ...stackEnv,
           E2E_BASE_URL: `http://127.0.0.1:${webPort}`,
           E2E_ENGINE_URL: `http://127.0.0.1:${enginePort}`,
+          // the demo users' sessions, signed in once per run (e2e/support/browser.ts)
+          E2E_SESSION_DIR: path.join(out, 'e2e-sessions'),
         });
         const counts = vitestCounts(report) ?? crashed;
         if (code !== 0 && counts.failed === 0) counts.failed = 1;
@@ -176,12 +186,32 @@ async function main() {
 
   const total: Counts = { passed: 0, failed: 0, skipped: 0 };
   const lines: string[] = [];
+  const counted = (name: string, c: Counts, ms: number) => {
+    total.passed += c.passed; total.failed += c.failed; total.skipped += c.skipped;
+    lines.push(`  ${name}: ${c.passed} passed, ${c.failed} failed${c.skipped ? `, ${c.skipped} skipped` : ''} (${Math.round(ms / 1000)} s)`);
+  };
   try {
-    for (const suite of chosen) {
+    // types and lint (one process each, CPU) run beside the engine's tests (mostly waiting on
+    // processes, PostgreSQL and Redis); their output is printed whole as each ends. The web
+    // tests (a fork per core) and e2e (the stack and Chromium) each have the machine to themselves.
+    const beside = chosen.filter((s) => s.name === 'types' || s.name === 'lint');
+    const first = beside.length && chosen.some((s) => s.name === 'engine') ? [...beside, chosen.find((s) => s.name === 'engine')!] : [];
+    if (first.length) {
+      console.log(`\n[test] ── ${first.map((s) => s.name).join(' + ')} (side by side) ──`);
+      const results = await Promise.all(first.map(async (suite) => {
+        const t0 = Date.now();
+        const buf: string[] = [];
+        const c = await outputOf.run(buf, () => suite.run(env, out, { adminUrl, dbName }));
+        console.log(`\n[test] ── ${suite.name} (done in ${Math.round((Date.now() - t0) / 1000)} s) ──\n${buf.join('').trimEnd()}`);
+        return { suite, c, ms: Date.now() - t0 };
+      }));
+      for (const r of results) counted(r.suite.name, r.c, r.ms);
+    }
+    for (const suite of chosen.filter((s) => !first.includes(s))) {
       console.log(`\n[test] ── ${suite.name} ──`);
+      const t0 = Date.now();
       const c = await suite.run(env, out, { adminUrl, dbName });
-      total.passed += c.passed; total.failed += c.failed; total.skipped += c.skipped;
-      lines.push(`  ${suite.name}: ${c.passed} passed, ${c.failed} failed${c.skipped ? `, ${c.skipped} skipped` : ''}`);
+      counted(suite.name, c, Date.now() - t0);
     }
   } finally {
     await dropDatabase(adminUrl, dbName).catch((e) => console.error(`[test] could not drop ${dbName}: ${e.message}`));

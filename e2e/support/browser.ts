@@ -1,9 +1,12 @@
 // Debian's Chromium driven by playwright-core (never a downloaded browser), plus helpers for
 // the auth flows: unique users, the stack's database, the outbox.
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import postgres from 'postgres';
 import { hash } from '@node-rs/argon2';
 import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 
 export const BASE_URL = process.env.E2E_BASE_URL ?? 'http://127.0.0.1:3000';
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -68,9 +71,64 @@ export async function linkFromOutbox(sql: postgres.Sql, to: string, pattern: Reg
   throw new Error(`no mail to ${to} matching ${pattern}`);
 }
 
-export async function signIn(page: Page, email: string, password: string) {
+/**
+ * Signs in through the sign-in form, as a person does: for the tests of signing in itself (auth,
+ * security and two-factor, roles). Leaves the page on its way to where the form sends the user.
+ */
+export async function signInThroughForm(page: Page, email: string, password: string) {
   await page.goto('/');
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Login' }).click();
+}
+
+type StorageState = Awaited<ReturnType<BrowserContext['storageState']>>;
+interface StoredSession { home: string; state: StorageState }
+
+/**
+ * Where the demo users' sessions of this run are kept between files (each file runs in a worker
+ * of its own): E2E_SESSION_DIR (scripts/test.ts: its run's temporary folder), else a folder of
+ * this stack's port under the system's temporary folder.
+ */
+const sessionDir = process.env.E2E_SESSION_DIR ?? path.join(os.tmpdir(), `broker-e2e-sessions-${new URL(BASE_URL).port || '80'}`);
+const sessionFile = (email: string) => path.join(sessionDir, `${email.replace(/[^a-z0-9@._-]/gi, '_')}.json`);
+/** The demo users are shared by every file: one session each per run, signed in once. */
+const isShared = (email: string) => email.endsWith('@demo.broker');
+
+/**
+ * The sign-in action answered straight (the form's own POST, without rendering the form): the
+ * session cookie lands in the page's context. Returns where the action sends the user.
+ */
+async function postSignIn(page: Page, email: string, password: string): Promise<string> {
+  const res = await page.request.post('/?index', { form: { email, password }, headers: { origin: BASE_URL }, maxRedirects: 0 });
+  const to = res.headers().location;
+  if (res.status() !== 302 || !to) throw new Error(`sign-in of ${email} answered ${res.status()} (${(await res.text()).slice(0, 200)})`);
+  return new URL(to, BASE_URL).pathname;
+}
+
+/**
+ * Signs `page`'s context in as `email` and opens the user's home page (where the sign-in form
+ * would have sent them). A demo user's session is signed in once per run and reused from its
+ * stored state (Playwright's storageState); any other user gets a session of its own, through a
+ * POST to the sign-in action. A stored session that has been ended meanwhile (a sign-out) is
+ * replaced by a fresh one. Tests of signing in use signInThroughForm.
+ */
+export async function signIn(page: Page, email: string, password: string) {
+  const context = page.context();
+  if (isShared(email) && existsSync(sessionFile(email))) {
+    const stored = JSON.parse(readFileSync(sessionFile(email), 'utf8')) as StoredSession;
+    await context.addCookies(stored.state.cookies);
+    await page.goto(stored.home);
+    if (new URL(page.url()).pathname === stored.home) return;
+    await context.clearCookies(); // the session was ended: a new one
+  }
+  const home = await postSignIn(page, email, password);
+  if (isShared(email)) {
+    const state = await context.storageState();
+    mkdirSync(sessionDir, { recursive: true });
+    const file = sessionFile(email);
+    writeFileSync(`${file}.${process.pid}`, JSON.stringify({ home, state } satisfies StoredSession));
+    renameSync(`${file}.${process.pid}`, file);
+  }
+  await page.goto(home);
 }

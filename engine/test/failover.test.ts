@@ -58,7 +58,11 @@ describe.skipIf(!redisUp)(`failover${needsRedis}`, () => {
     bus = RedisBus.connect(REDIS, { prefix: `${CLUSTER}:`, retainMs: { [TICKS]: 600_000 } }); // as the feed role publishes
     const feed = bus;
     let ts = Date.now();
-    const tick = (price: number) => { ts = Math.max(ts + 1, Date.now()); return feed.publish(TICKS, { symbol: inst.name, bid: price, ask: price, ts }).then(() => ts); };
+    let published = 0;
+    const tick = (price: number) => { ts = Math.max(ts + 1, Date.now()); published++; return feed.publish(TICKS, { symbol: inst.name, bid: price, ask: price, ts }).then(() => ts); };
+    /** Waits until the given cores have ingested every tick published so far (their engine_ticks_total). */
+    const ingested = (cores: number[]) => within(10_000, async () =>
+      (await Promise.all(cores.map((i) => metric(i, 'engine_ticks_total')))).every((n) => n >= published));
 
     for (const i of [0, 1, 2]) await startCore(i);
     // the leases settle: every partition owned, each core owning one or two
@@ -70,7 +74,7 @@ describe.skipIf(!redisUp)(`failover${needsRedis}`, () => {
 
     // a fresh price everywhere, then positions in every partition, all placed through core 0
     await tick(100);
-    await Bun.sleep(300);
+    await ingested([0, 1, 2]);
     const users: { userId: number; balanceId: number }[] = [];
     while (new Set(users.map((u) => u.balanceId % 4)).size < 4 || users.length < 8) users.push(await createUser(sql, { deposit: '10000' }));
     const orders: { id: number; balanceId: number; level: 'tp' | 'sl' }[] = [];
@@ -86,7 +90,10 @@ describe.skipIf(!redisUp)(`failover${needsRedis}`, () => {
       const n = await Promise.all([0, 1, 2].map((i) => metric(i, 'engine_open_positions')));
       return n.reduce((a, b) => a + b, 0) === orders.length;
     });
-    await Bun.sleep(400); // the owners have saved their last tick id
+    // the owners have saved their last tick id: every partition's row is at the stream's end
+    const lastTick = await feed.tail(TICKS);
+    await within(10_000, async () =>
+      (await sql`SELECT count(*)::int AS n FROM engine_partitions WHERE cluster = ${CLUSTER} AND last_tick_id = ${lastTick}`)[0].n === 4);
 
     // kill the core that owns the most partitions; cross and uncross its levels while they are orphans
     const hs = await Promise.all([0, 1, 2].map(health));
@@ -94,12 +101,14 @@ describe.skipIf(!redisUp)(`failover${needsRedis}`, () => {
     const orphaned = hs[victim].partitions.owned;
     const killedAt = Date.now();
     procs.get(victim)!.kill('SIGKILL');
+    // each tick is ingested by the survivors before the next is published
+    const survivors = [0, 1, 2].filter((i) => i !== victim);
     const tpAt = await tick(106);  // every take-profit (ask ≥ 105)
-    await Bun.sleep(250);
+    await ingested(survivors);
     await tick(100);               // back: nothing is crossed any more
-    await Bun.sleep(250);
+    await ingested(survivors);
     const slAt = await tick(94);   // every stop-loss (ask ≤ 95)
-    await Bun.sleep(250);
+    await ingested(survivors);
     await tick(100);
     await exited(procs.get(victim)!);
 
@@ -109,7 +118,6 @@ describe.skipIf(!redisUp)(`failover${needsRedis}`, () => {
     const closedWithin = Date.now() - killedAt;
     expect(closedWithin).toBeLessThanOrEqual(5000);
 
-    const survivors = [0, 1, 2].filter((i) => i !== victim);
     const after = await Promise.all(survivors.map(health));
     expect(after.flatMap((h) => h.partitions.owned).sort()).toEqual([0, 1, 2, 3]);
     const replayed = (await Promise.all(survivors.map((i) => metric(i, 'engine_replay_closes_total')))).reduce((a, b) => a + b, 0);

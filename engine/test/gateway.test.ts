@@ -48,6 +48,15 @@ async function startGateway() {
   throw new Error('gateway did not start');
 }
 
+/** Publishes, waits up to 250 ms for `seen`, and again, until `seen` holds (at most 10 s). */
+async function deliver(publish: () => Promise<unknown>, seen: () => boolean) {
+  await within(10_000, async () => {
+    await publish();
+    for (let i = 0; i < 25 && !seen(); i++) await Bun.sleep(10);
+    return seen();
+  });
+}
+
 type Frame = { id?: string; event?: string; data?: any };
 /** An open stream: its frames as they come. */
 function reader(res: Response) {
@@ -115,12 +124,10 @@ describe.skipIf(!redisUp)(`gateway process${needsRedis}`, () => {
     const A = reader(await stream(ta, `prices,user:${alice.userId}`));
     const B = reader(await stream(tb, `user:${bob.userId}`));
     cleanup.push(async () => { await A.close(); await B.close(); });
-    await Bun.sleep(300); // the gateway reads the bus from '$'
-
-    await feed.publish(TICKS, { symbol: inst.name, bid: 100.5, ask: 101.25, ts: Date.now() });
-    await core.publish(`user:${alice.userId}`, 'order.opened', { id: 42, user_id: alice.userId } as OrderView);
-
-    await within(5000, () => A.frames.some((f) => f.event === 'priceUpdate') && A.frames.some((f) => f.event === 'order.opened'));
+    // the gateway reads the bus from '$', from when its subscriptions are in: what is published
+    // before is not delivered, so each is published again until the stream has it
+    await deliver(() => feed.publish(TICKS, { symbol: inst.name, bid: 100.5, ask: 101.25, ts: Date.now() }), () => A.frames.some((f) => f.event === 'priceUpdate'));
+    await deliver(() => core.publish(`user:${alice.userId}`, 'order.opened', { id: 42, user_id: alice.userId } as OrderView), () => A.frames.some((f) => f.event === 'order.opened'));
     const price = A.frames.find((f) => f.event === 'priceUpdate')!.data.find((p: any) => p.name === inst.name);
     expect(price).toMatchObject({ name: inst.name, bids: 100.5, asks: 101.25, closeoutBid: 100.5, closeoutAsk: 101.25 });
     const ev = A.frames.find((f) => f.event === 'order.opened')!;

@@ -80,12 +80,34 @@ export async function cryptoEngine(sql: Sql): Promise<{ E: TestEngine; BTC: Test
   return { E, BTC };
 }
 
-/** Polls until check() holds; fails after `ms`. */
-export async function within(ms: number, check: () => boolean | Promise<boolean>) {
+/** Polls until check() holds (every `everyMs`); fails after `ms`. */
+export async function within(ms: number, check: () => boolean | Promise<boolean>, everyMs = 10) {
   const end = Date.now() + ms;
   for (;;) {
     if (await check()) return;
     if (Date.now() > end) throw new Error(`not within ${ms} ms`);
-    await Bun.sleep(10);
+    await Bun.sleep(everyMs);
   }
+}
+
+/**
+ * A fence for LISTEN: notifications reach a listening connection in commit order, so once
+ * `fence()` has heard its own NOTIFY on `sql`'s listening connection, every notification
+ * committed before it has been delivered there (a wait on the state, not a sleep).
+ */
+export async function notifyFence(sql: Sql) {
+  const channel = `fence_${process.pid}_${Date.now().toString(36)}`;
+  const waiters = new Map<string, () => void>();
+  let n = 0;
+  const listener = await sql.listen(channel, (token) => waiters.get(token)?.());
+  return {
+    async fence() {
+      const token = String(++n);
+      const heard = new Promise<void>((r) => waiters.set(token, r));
+      await sql.notify(channel, token);
+      await heard;
+      waiters.delete(token);
+    },
+    close: () => listener.unlisten(),
+  };
 }

@@ -34,7 +34,14 @@ describe.skipIf(!redisUp)(`partitions${needsRedis}`, () => {
     const events: RealtimeEvent[] = [];
     const unsub = feed.subscribe<RealtimeEvent>(EVENTS, (m) => { events.push(m.data); });
     cleanup.push(async () => unsub());
-    await Bun.sleep(100); // subscriptions read from '$'
+    // the subscription reads from '$' (from when it is in): a marker is published until it is heard
+    // (a marker outside the contract's events: the bus carries it, no stream ever would)
+    const heard = () => events.some((e) => (e.event as string) === 'test.marker');
+    await within(10_000, async () => {
+      await feed.publish(EVENTS, { topic: 'test', event: 'test.marker', data: null } as unknown as RealtimeEvent);
+      for (let i = 0; i < 25 && !heard(); i++) await Bun.sleep(10);
+      return heard();
+    });
     const tick = async (bid: number, ask: number) => {
       await feed.publish(TICKS, { symbol: inst.name, bid, ask, ts: Date.now() });
       await within(2000, () => A.book.quote(inst.name)?.ask === ask && B.book.quote(inst.name)?.ask === ask);

@@ -3,7 +3,7 @@
 // the next order is priced with the new spread (not merely refused as stale and retried).
 // The quotes the engine saves to instruments every few seconds notify nothing.
 import { describe, expect, test, beforeAll, afterAll } from 'bun:test';
-import { db, createUser, within, cryptoEngine, type TestEngine, type TestInstrument } from './helpers.ts';
+import { db, createUser, within, cryptoEngine, notifyFence, type TestEngine, type TestInstrument } from './helpers.ts';
 
 const sql = db(10);
 let E: TestEngine, BTC: TestInstrument;
@@ -54,15 +54,16 @@ describe('spreads and lot states', () => {
     // this instrument's notifications (the connection also hears the engine's and earlier tests')
     const got: string[] = [];
     const listener = await sql.listen('engine_cache', (p) => { if (JSON.parse(p).id === BTC.id) got.push(p); });
+    const { fence, close } = await notifyFence(sql); // on the same listening connection
     try {
       await sql`UPDATE instruments SET bids = 99, asks = 100, updated_at = now() WHERE id = ${BTC.id}`;
       await E.quote(BTC.name, 100, 101);
       await E.core.flush(); // what the engine's timer does every few seconds
       await sql`UPDATE instruments SET alias = 'Bitcoin test' WHERE id = ${BTC.id}`;
-      await Bun.sleep(200);
+      await fence();
       expect(got).toEqual([]);
       await sql`UPDATE instruments SET tradable = true, leverage = leverage WHERE id = ${BTC.id}`;
-      await Bun.sleep(200);
+      await fence();
       expect(got).toEqual([]); // nothing the engine reads changed
       await sql`UPDATE instruments SET leverage = 11 WHERE id = ${BTC.id}`;
       await within(1000, () => got.length === 1);
@@ -71,6 +72,7 @@ describe('spreads and lot states', () => {
     } finally {
       await sql`UPDATE instruments SET leverage = 10 WHERE id = ${BTC.id}`;
       await listener.unlisten();
+      await close();
     }
   });
 });

@@ -134,3 +134,22 @@ export async function walletFor(sql: Sql, userId: number, opts: { mode?: 'demo' 
   if (opts.credit) await sql`SELECT * FROM post_ledger(${b.id}, ${opts.credit}::numeric, 'adjustment', 'test', ${`credit-${b.id}`})`;
   return Number(b.id);
 }
+
+/**
+ * Waits until some backend waits on a lock that backend `pid` holds (pg_blocking_pids), for at
+ * most `ms`; asks on a connection of its own (the caller's pool may be the one waiting).
+ */
+export async function blockedBy(pid: number, ms = 10_000): Promise<void> {
+  const probe = testSql(1);
+  try {
+    const end = Date.now() + ms;
+    for (;;) {
+      const [r] = await probe`SELECT count(*)::int AS n FROM pg_stat_activity WHERE ${pid}::int = ANY(pg_blocking_pids(pid))`;
+      if (r.n > 0) return;
+      if (Date.now() > end) throw new Error(`nothing waited on backend ${pid}'s locks within ${ms} ms`);
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  } finally {
+    await probe.end();
+  }
+}

@@ -2,7 +2,7 @@
 // with a message naming the field, never a 500 or a dropped download (one schema: list-params.ts).
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { http, HttpResponse } from 'msw';
-import { setupServer } from 'msw/node';
+import { mockServer } from './mocks/server.ts';
 import type { LoaderFunctionArgs } from '@remix-run/node';
 import { testSql, createUser, sessionFor, get, settle } from './helpers.ts';
 import { env } from '~/shared/env.server.ts';
@@ -13,11 +13,10 @@ import { loader as dashboardLoader } from '~/routes/_client.dashboard.tsx';
 import { loader as userLoader } from '~/routes/auth.user.tsx';
 
 const sql = testSql();
-const server = setupServer(
+mockServer(
   http.get(`${env().ENGINE_URL}/v1/quotes`, () => HttpResponse.json({ status: { fx: 'open', stock: 'open', crypto: 'open' }, quotes: [] })),
 );
-beforeAll(() => server.listen({ onUnhandledRequest: 'bypass' }));
-afterAll(async () => { server.close(); await sql.end(); });
+afterAll(async () => { await sql.end(); });
 
 const load = (fn: (a: LoaderFunctionArgs) => unknown, request: Request) =>
   settle(Promise.resolve().then(() => fn({ request, params: {}, context: {} })));

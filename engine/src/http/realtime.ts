@@ -12,7 +12,7 @@ import { requireSecret } from './internal.ts';
 
 /**
  * How often the sessions of open streams are marked as seen (web's online dot:
- * web/app/modules/customers/online.server.ts) and checked still live (PostgreSQL's
+ * web/app/modules/users/online.server.ts) and checked still live (PostgreSQL's
  * session_live, the rule web's findSession reads): a stream whose session ended (signed out,
  * revoked, its user deactivated, a login-as whose staff member lost the right to it) is closed.
  * PRESENCE_TOUCH_MS overrides it (tests).

@@ -21,6 +21,8 @@ interface LiveCache {
   closed: boolean;
   /** a LISTEN loop is running */
   connecting: boolean;
+  /** how many times the listening connection has closed: a LISTEN that a close overtook is issued again */
+  closes: number;
   /** the app's own pool (db()): its state is what web/page-cache.mjs goes by */
   app: boolean;
   entries: Map<string, Promise<unknown>>;
@@ -60,7 +62,7 @@ function dropAll(c: LiveCache) {
 export function enableLiveCache(sql: Sql, opts: { app?: boolean } = {}): Promise<void> {
   const existing = caches.get(sql);
   if (existing) return existing.ready;
-  const c = { live: false, closed: false, connecting: false, app: !!opts.app, entries: new Map() } as LiveCache;
+  const c = { live: false, closed: false, connecting: false, closes: 0, app: !!opts.app, entries: new Map() } as LiveCache;
   c.listener = postgres({
     ...(sql.options as unknown as postgres.Options<Record<string, never>>),
     max: 1, idle_timeout: null, max_lifetime: null, fetch_types: false,
@@ -70,6 +72,7 @@ export function enableLiveCache(sql: Sql, opts: { app?: boolean } = {}): Promise
       else dropAll(c);
     },
     onclose() {
+      c.closes++;
       c.live = false;
       if (c.app) state.live = false;
       dropAll(c);
@@ -88,7 +91,11 @@ async function listen(c: LiveCache): Promise<void> {
   try {
     for (let attempt = 0; !c.closed; attempt++) {
       try {
+        const closes = c.closes;
         await c.listener.unsafe(`LISTEN ${CACHE_CHANNEL}`);
+        // the connection closed meanwhile (its onclose found this loop running and left it to it):
+        // this LISTEN may be on the connection that is gone, so it is issued again
+        if (c.closes !== closes) continue;
         // whatever changed while nobody listened is read again
         dropAll(c);
         c.live = !c.closed;

@@ -4,9 +4,9 @@
 // choice is posted, a free plan charging nothing, only the customer's own real wallets, the
 // conversion at the engine's rate, open positions re-margined at the plan's leverage, and the
 // server's condition for the prompt that cannot be dismissed.
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, afterEach, describe, expect, test } from 'vitest';
 import { http, HttpResponse } from 'msw';
-import { setupServer } from 'msw/node';
+import { mockServer } from '../mocks/server.ts';
 import { testSql, createUser, sessionFor, get } from '../helpers.ts';
 import { env } from '~/shared/env.server.ts';
 import { convertPrice } from '~/modules/pricing/pricing.server.ts';
@@ -22,7 +22,7 @@ const engineUrl = env().ENGINE_URL;
 let rates: Record<string, string> = {};
 let quotes: EngineQuote[] = [];
 let rateCalls = 0;
-const server = setupServer(
+mockServer(
   http.get(`${engineUrl}/v1/rates`, ({ request }) => {
     rateCalls++;
     const u = new URL(request.url);
@@ -32,9 +32,8 @@ const server = setupServer(
   }),
   http.get(`${engineUrl}/v1/quotes`, () => HttpResponse.json({ status: { fx: 'open' as const, stock: 'open' as const, crypto: 'open' as const }, quotes })),
 );
-beforeAll(() => server.listen({ onUnhandledRequest: 'bypass' }));
 afterEach(() => { rates = {}; quotes = []; rateCalls = 0; });
-afterAll(async () => { server.close(); await sql.end(); });
+afterAll(async () => { await sql.end(); });
 
 let instrumentId: number;
 async function instrument() {

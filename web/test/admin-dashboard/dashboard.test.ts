@@ -7,7 +7,7 @@
 // quotes) are answered in this process (msw).
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { http, HttpResponse } from 'msw';
-import { setupServer } from 'msw/node';
+import { mockServer } from '../mocks/server.ts';
 import { Book } from '../../../engine/src/book/book.ts';
 import { connect as engineConnect } from '../../../engine/src/db.ts';
 import { adminEditOrder, closeOrder, placeOrder, type OrderDeps } from '../../../engine/src/orders/service.ts';
@@ -29,7 +29,7 @@ const ENGINE = env().ENGINE_URL;
 const RATES: Record<string, string> = { EUR: '1.1' };
 let base = 'USD';
 
-const server = setupServer(
+mockServer(
   http.get(`${ENGINE}/v1/rates`, ({ request }) => {
     const q = new URL(request.url).searchParams;
     const from = q.get('from')!, to = q.get('to')!;
@@ -63,7 +63,6 @@ async function instrument(quote: 'USD' | 'EUR') {
 }
 
 beforeAll(async () => {
-  server.listen({ onUnhandledRequest: 'bypass' });
   await ensureGateways(sql);
   base = (await getSetting(sql, 'branding')).currencies[0];
   expect(base, 'the tests assume the default App Currency').toBe('USD');
@@ -91,7 +90,7 @@ beforeAll(async () => {
   const a = await createUser(sql, { roleId: 1 });
   admin = { id: a.id, cookie: (await sessionFor(sql, a.id)).cookie };
 });
-afterAll(async () => { server.close(); await sql.end(); await esql.end(); });
+afterAll(async () => { await sql.end(); await esql.end(); });
 
 /** A customer signed up on the test's day, with real USD, real EUR and demo USD wallets (funded through the ledger). */
 async function customer() {

@@ -35,6 +35,7 @@ beforeAll(async () => {
     if (Number(n.n) === 0) break;
   }
   const name = `${unique('RU').toUpperCase().slice(0, 18)}_USD`;
+  // crypto: its market never closes, so the test runs any day and hour (an index's closed at 22:00 UTC on a Friday)
   const [i] = await sql`INSERT INTO instruments (name, base, quote, category, leverage, digits, bids, asks)
                         VALUES (${name}, 'RUX', 'USD', 'crypto', 10, 2, 100, 101) RETURNING id`;
   Object.assign(inst, { id: Number(i.id), name });

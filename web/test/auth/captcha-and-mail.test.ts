@@ -1,7 +1,7 @@
 // reCAPTCHA v2 verified on the server (msw at the network boundary), and mail through a real
 // SMTP peer (smtp-server) to prove the nodemailer path.
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { setupServer } from 'msw/node';
+import { afterAll, describe, expect, test } from 'vitest';
+import { mockServer } from '../mocks/server.ts';
 import { SMTPServer } from 'smtp-server';
 import type { AddressInfo } from 'node:net';
 import { AuthError, requestPasswordReset, signIn, signUp } from '~/modules/auth/auth.server.ts';
@@ -12,11 +12,8 @@ import { createUser, PASSWORD, postgresStore, testAuthConfig, testSql, uniqueEma
 
 const sql = testSql();
 const store = postgresStore(sql);
-const server = setupServer(...recaptchaHandlers);
-beforeAll(() => server.listen({ onUnhandledRequest: 'bypass' }));
-afterEach(() => server.resetHandlers());
+mockServer(...recaptchaHandlers);
 afterAll(async () => {
-  server.close();
   await sql.end();
 });
 

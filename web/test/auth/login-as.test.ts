@@ -5,9 +5,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, describe, expect, test } from 'vitest';
 import { http, HttpResponse } from 'msw';
-import { setupServer } from 'msw/node';
+import { mockServer } from '../mocks/server.ts';
 import { env } from '~/shared/env.server.ts';
 import { findSession } from '~/modules/auth/session.server.ts';
 import { SESSION_COOKIE } from '~/shared/cookies.server.ts';
@@ -33,7 +33,7 @@ import {
 import { PDF, png, uploadRequest, type Part } from '../uploads/fixtures.ts';
 
 // the engine, at the network: staff notifications published after commit, and an order placed
-const server = setupServer(
+mockServer(
   http.post(`${env().ENGINE_URL}/v1/events`, () => HttpResponse.json({ ok: true, id: 1 })),
   http.post(`${env().ENGINE_URL}/v1/orders`, async ({ request }) => {
     const body = (await request.json()) as { userId: number };
@@ -45,8 +45,6 @@ const server = setupServer(
     } }, { status: 201 });
   }),
 );
-beforeAll(() => server.listen({ onUnhandledRequest: 'bypass' }));
-afterAll(() => server.close());
 
 const dir = mkdtempSync(path.join(tmpdir(), 'login-as-'));
 process.env.UPLOAD_DIR = dir;

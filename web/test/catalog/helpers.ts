@@ -41,12 +41,19 @@ export async function openPositions(sql: Sql, instrumentId: number, n: number, o
 export async function engineNotices(sql: Sql, fn: () => Promise<unknown>): Promise<Record<string, unknown>[]> {
   const got: Record<string, unknown>[] = [];
   const listener = await sql.listen('engine_cache', (p) => got.push(JSON.parse(p)));
+  // a notification is delivered after its transaction commits, to each listener in commit order:
+  // once a fence notified after fn is heard on the same listening connection, fn's are in
+  const channel = `engine_cache_fence_${process.pid}_${Date.now().toString(36)}`;
+  let heard!: () => void;
+  const fenced = new Promise<void>((r) => { heard = r; });
+  const fence = await sql.listen(channel, () => heard());
   try {
     await fn();
-    // a notification is delivered after its transaction commits; give the socket a moment
-    await new Promise((r) => setTimeout(r, 300));
+    await sql.notify(channel, 'after');
+    await fenced;
   } finally {
     await listener.unlisten();
+    await fence.unlisten();
   }
   return got;
 }

@@ -5,7 +5,7 @@
 // interrupted after a batch (its process died) resumed by another worker without double rows.
 import { randomInt } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { get, settle, testSql, unique } from '../helpers.ts';
+import { blockedBy, get, settle, testSql, unique } from '../helpers.ts';
 import { uploadRequest, PDF } from '../uploads/fixtures.ts';
 import * as importRoute from '~/routes/admin.crm.lead-import.ts';
 import * as reportRoute from '~/routes/admin.crm.lead-import.$id.report.ts';
@@ -221,18 +221,20 @@ describe('lead CSV import', () => {
     const held = new Promise<void>((r) => { release = r; });
     let locked!: () => void;
     const isLocked = new Promise<void>((r) => { locked = r; });
+    let holder = 0;
     // what postLeads does for a new lead: its email's lock, then the insert, committed later
     const poster = other.begin(async (tx) => {
       await tx`SELECT pg_advisory_xact_lock(hashtext(${`lead-email:${email}`}))`;
       await tx`INSERT INTO leads (first_name, last_name, email, phone, country, city, lead_status, "group", is_live)
                VALUES ('Api', ${tok}, ${email}, ${mobile().intl}, 'United Kingdom', '', 'New', 'sales', true)`;
+      holder = (await tx`SELECT pg_backend_pid() AS pid`)[0].pid as number;
       locked();
       await held;
     });
     await isLocked;
     const up = await upload(`firstName,lastName,email,phone,country\nL,${tok},${email.toUpperCase()},${mobile().national},GB\n`, admin);
     const done = finished(up.data.id);
-    await new Promise((r) => setTimeout(r, 300));
+    await blockedBy(holder); // the import waits on the poster's lock
     expect((await status(up.data.id)).created).toBe(0); // waiting on the lock
     release();
     await poster;

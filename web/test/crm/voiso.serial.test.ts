@@ -6,7 +6,7 @@
 // Serial: it writes the site-wide 'voiso' provider row and the agent masking switch; both put back after.
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { http, HttpResponse } from 'msw';
-import { setupServer } from 'msw/node';
+import { mockServer } from '../mocks/server.ts';
 import { encryptSecret, secretsKey } from '@broker/engine/contract/secrets';
 import { testSql, get, post, settle, unique } from '../helpers.ts';
 import { env } from '~/shared/env.server.ts';
@@ -33,7 +33,7 @@ const okAgents = () => HttpResponse.json([
 let reply: () => Response = okReply;
 let agentsReply: () => Response = okAgents;
 
-const server = setupServer(
+mockServer(
   http.all(`https://${CLUSTER}.voiso.com/*`, async ({ request }) => {
     const url = new URL(request.url);
     seen.push({ method: request.method, url, body: await request.text() });
@@ -46,14 +46,12 @@ const server = setupServer(
 let savedRow: Record<string, unknown> | undefined;
 let savedMask: Awaited<ReturnType<typeof getSetting<'showUserInfoAgent'>>>;
 beforeAll(async () => {
-  server.listen({ onUnhandledRequest: 'bypass' });
   [savedRow] = await sql`SELECT * FROM api_settings WHERE key = 'voiso'`;
   savedMask = await getSetting(sql, 'showUserInfoAgent');
   await setVoiso(CLUSTER, KEY);
 });
 afterEach(() => { seen = []; reply = okReply; agentsReply = okAgents; });
 afterAll(async () => {
-  server.close();
   await sql`DELETE FROM api_settings WHERE key = 'voiso'`;
   if (savedRow) await sql`INSERT INTO api_settings ${sql(savedRow as Record<string, never>)}`;
   await setSetting(db(), 'showUserInfoAgent', savedMask);

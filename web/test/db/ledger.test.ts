@@ -97,13 +97,13 @@ describe('post_ledger', () => {
   });
 
   test('notifies balance_changed with the new balance', async () => {
-    const got = new Promise<any>((resolve) => {
-      void sql.listen('balance_changed', (payload) => {
-        const msg = JSON.parse(payload);
-        if (String(msg.balanceId) === String(balanceId)) resolve(msg);
-      });
+    let resolve!: (msg: any) => void;
+    const got = new Promise<any>((r) => { resolve = r; });
+    // resolves once LISTEN is in force
+    await sql.listen('balance_changed', (payload) => {
+      const msg = JSON.parse(payload);
+      if (String(msg.balanceId) === String(balanceId)) resolve(msg);
     });
-    await new Promise((r) => setTimeout(r, 100));
     await post('42.00', 'notify');
     expect(await got).toMatchObject({ balance: '42.00000000', userId: Number(userId) });
   });

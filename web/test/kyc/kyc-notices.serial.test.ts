@@ -4,7 +4,7 @@
 // all of it is gone. Changes the site-wide KYC switches: a serial file, the row put back after.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { http, HttpResponse } from 'msw';
-import { setupServer } from 'msw/node';
+import { mockServer } from '../mocks/server.ts';
 import { env } from '~/shared/env.server.ts';
 import { db } from '~/shared/db.server.ts';
 import { getSetting, setSetting } from '~/shared/settings.server.ts';
@@ -24,13 +24,12 @@ const dir = mkdtempSync(path.join(tmpdir(), 'kyc-notices-'));
 process.env.UPLOAD_DIR = dir;
 
 const sql = testSql();
-const server = setupServer(
+mockServer(
   http.post(`${env().ENGINE_URL}/v1/events`, () => HttpResponse.json({ ok: true, id: 1 })),
   http.get(`${env().ENGINE_URL}/v1/quotes`, () => HttpResponse.json({ status: { fx: 'open' as const, stock: 'open' as const, crypto: 'open' as const }, quotes: [] })),
 );
 let before: Awaited<ReturnType<typeof getSetting<'kyc'>>>;
 beforeAll(async () => {
-  server.listen({ onUnhandledRequest: 'bypass' });
   await ensureGateways(sql);
   before = await getSetting(sql, 'kyc');
   // through the app's own pool: its cached copy is dropped at once (the loaders read through it)
@@ -38,7 +37,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await setSetting(db(), 'kyc', before);
-  server.close();
   await sql.end();
   rmSync(dir, { recursive: true, force: true });
 });

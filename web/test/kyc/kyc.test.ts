@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { http, HttpResponse } from 'msw';
-import { setupServer } from 'msw/node';
+import { mockServer } from '../mocks/server.ts';
 import { env } from '~/shared/env.server.ts';
 import { action as clientAction, loader as clientLoader } from '~/routes/_client.kyc.tsx';
 import { action as staffAction, loader as staffLoader } from '~/routes/_staff.admin.kyc.tsx';
@@ -24,16 +24,14 @@ process.env.UPLOAD_DIR = dir;
 
 const sql = testSql(12);
 const published: { topic: string; event: string; data: { data?: { kind?: string } } }[] = [];
-const server = setupServer(
+mockServer(
   http.post(`${env().ENGINE_URL}/v1/events`, async ({ request }) => {
     published.push(await request.json() as (typeof published)[number]);
     return HttpResponse.json({ ok: true, id: 1 });
   }),
 );
-beforeAll(() => server.listen({ onUnhandledRequest: 'bypass' }));
 afterEach(() => { published.length = 0; });
 afterAll(async () => {
-  server.close();
   await sql.end();
   rmSync(dir, { recursive: true, force: true });
 });

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import type { AppLoadContext, LoaderFunctionArgs } from '@remix-run/node';
 import { http, HttpResponse } from 'msw';
-import { setupServer } from 'msw/node';
+import { mockServer } from '../mocks/server.ts';
 import { testSql, createUser, ensureGateways, walletFor, sessionFor, get, post, unique, type TestUser, answerOf } from '../helpers.ts';
 import { png, text, uploadRequest, type Part } from '../uploads/fixtures.ts';
 import { env } from '~/shared/env.server.ts';
@@ -32,7 +32,7 @@ const engineUrl = env().ENGINE_URL;
 /** what the engine's GET /v1/rates answers: a rate per 'FROM_TO', else 404; `down`: unreachable */
 let rates: Record<string, string> = {};
 let down = false;
-const server = setupServer(
+mockServer(
   http.get(`${engineUrl}/v1/rates`, ({ request }) => {
     if (down) return HttpResponse.error();
     const u = new URL(request.url);
@@ -43,12 +43,10 @@ const server = setupServer(
   http.post(`${engineUrl}/v1/events`, () => HttpResponse.json({ ok: true })),
 );
 beforeAll(async () => {
-  server.listen({ onUnhandledRequest: 'bypass' });
   await ensureGateways(sql);
 });
 afterEach(() => { rates = {}; down = false; });
 afterAll(async () => {
-  server.close();
   await sql.end();
   rmSync(dir, { recursive: true, force: true });
 });

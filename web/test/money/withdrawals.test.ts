@@ -7,9 +7,9 @@
 // Fee settings are only read here: changing them is withdrawals.serial.test.ts's.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, afterEach, describe, expect, test } from 'vitest';
 import { http, HttpResponse } from 'msw';
-import { setupServer } from 'msw/node';
+import { mockServer } from '../mocks/server.ts';
 import { testSql, createUser, sessionFor, walletFor, get, post, settle, unique } from '../helpers.ts';
 import { env } from '~/shared/env.server.ts';
 import { withdrawFee } from '~/modules/money/fees.ts';
@@ -26,7 +26,7 @@ const sql = testSql(6);
 const engineUrl = env().ENGINE_URL;
 /** floating P/L the mocked engine answers per wallet; a wallet not listed: the engine is down */
 const floating = new Map<number, number>();
-const server = setupServer(
+mockServer(
   http.get(`${engineUrl}/v1/accounts/:id`, ({ params }) => {
     const id = Number(params.id);
     if (!floating.has(id)) return HttpResponse.error();
@@ -34,9 +34,8 @@ const server = setupServer(
   }),
   http.post(`${engineUrl}/v1/events`, () => HttpResponse.json({ ok: true, delivered: 0 })),
 );
-beforeAll(() => server.listen({ onUnhandledRequest: 'bypass' }));
 afterEach(() => floating.clear());
-afterAll(async () => { server.close(); await sql.end(); });
+afterAll(async () => { await sql.end(); });
 
 // ---------------------------------------------------------------- helpers
 

@@ -11,7 +11,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { http, HttpResponse } from 'msw';
-import { setupServer } from 'msw/node';
+import { mockServer } from '../mocks/server.ts';
 import { env } from '~/shared/env.server.ts';
 import { createDeposit, requestWithdrawal } from '~/modules/money/money.server.ts';
 import { submitKyc } from '~/modules/kyc/kyc.server.ts';
@@ -24,18 +24,17 @@ import { crmSupport } from '../crm/support.ts';
 
 const sql = testSql(6);
 const published: { topic: string; event: string; data: { id: number; url: string | null; data: { kind: string } } }[] = [];
-const server = setupServer(
+mockServer(
   http.post(`${env().ENGINE_URL}/v1/events`, async ({ request }) => {
     published.push(await request.json() as (typeof published)[number]);
     return HttpResponse.json({ ok: true, id: '1-0' });
   }),
 );
 beforeAll(async () => {
-  server.listen({ onUnhandledRequest: 'bypass' });
   await ensureGateways(sql);
 });
 afterEach(() => { published.length = 0; });
-afterAll(async () => { server.close(); await sql.end(); });
+afterAll(async () => { await sql.end(); });
 
 const BANK = { bankName: 'Chase', accountName: 'x', accountNumber: '12345678', swiftCode: 'CHASUS33', bankCountry: 'United States' };
 

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { LoaderFunctionArgs } from '@remix-run/node';
 import { http, HttpResponse } from 'msw';
-import { setupServer } from 'msw/node';
+import { mockServer } from '../mocks/server.ts';
 import { answerOf, BASE, createUser, ensureGateways, get, post, sessionFor, testSql, unique, walletFor } from '../helpers.ts';
 import { env } from '~/shared/env.server.ts';
 import {
@@ -24,14 +24,13 @@ const sql = testSql(8);
 const STRIPE_SECRET = 'whsec_disputes_0123456789';
 const WEBHOOK_ID = 'WH0DISPUTES0001';
 const WIPAYS_SECRET = 'wp-secret-disputes';
-const server = setupServer(...paymentHandlers, http.post(`${env().ENGINE_URL}/v1/events`, () => HttpResponse.json({ ok: true })));
+mockServer(...paymentHandlers, http.post(`${env().ENGINE_URL}/v1/events`, () => HttpResponse.json({ ok: true })));
 const saved: Record<string, Record<string, unknown>> = {};
 let admin: { id: number; cookie: string };
 let manager: { id: number };
 let agent: { id: number };
 
 beforeAll(async () => {
-  server.listen({ onUnhandledRequest: 'bypass' });
   await ensureGateways(sql);
   await sql`INSERT INTO payment_gateways (name, title, is_manual, fee, is_active) VALUES ('paypal', 'PayPal', false, 0, false), ('wipays', 'WiPays', false, 0, false)
             ON CONFLICT (name) DO NOTHING`;
@@ -47,7 +46,6 @@ beforeAll(async () => {
   agent = await createUser(sql, { roleId: 4 });
 });
 afterAll(async () => {
-  server.close();
   for (const [g, b] of Object.entries(saved)) {
     await sql`UPDATE payment_gateways SET key1 = ${b.key1 as string | null}, key2 = ${b.key2 as string | null}, key3 = ${b.key3 as string | null},
                 key4 = ${b.key4 as string | null}, fee = ${b.fee as string}, is_active = ${b.is_active as boolean} WHERE name = ${g}`;

@@ -3,9 +3,9 @@
 // notification that the real adapter verifies with the same keys (and refuses with other keys), for
 // the payment's exact amount, and sends the customer back to our return URL. And the start page's
 // data of a form payment: the customer's own pending deposit only.
-import { setupServer } from 'msw/node';
+import { strictMockServer } from '../mocks/server.ts';
 import { http, HttpResponse } from 'msw';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, describe, expect, test } from 'vitest';
 import { adapterFor } from '~/modules/payments/payments.server.ts';
 import { NotificationRefused, type GatewayConfig } from '~/modules/payments/adapter.ts';
 import { formStartOf, saveFormStart } from '~/modules/payments/start.server.ts';
@@ -15,7 +15,7 @@ import { createUser, testSql, walletFor } from '../helpers.ts';
 
 const ORIGIN = 'https://broker.test';
 const delivered: { url: string; headers: Headers; body: string }[] = [];
-const server = setupServer(
+strictMockServer(
   ...allPaymentHandlers,
   http.post(`${ORIGIN}/*`, async ({ request: r }) => {
     delivered.push({ url: r.url, headers: r.headers, body: await r.text() });
@@ -23,9 +23,7 @@ const server = setupServer(
   }),
 );
 const sql = testSql(2);
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
 afterAll(async () => {
-  server.close();
   await sql.end();
 });
 

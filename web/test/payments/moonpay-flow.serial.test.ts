@@ -7,7 +7,7 @@
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { http, HttpResponse } from 'msw';
-import { setupServer } from 'msw/node';
+import { mockServer } from '../mocks/server.ts';
 import { testSql, createUser, walletFor } from '../helpers.ts';
 import { env } from '~/shared/env.server.ts';
 import { handleWebhook, reconcilePending } from '~/modules/payments/payments.server.ts';
@@ -16,17 +16,15 @@ import { moonpayHandlers, moonpayMock } from '../mocks/providers/moonpay.ts';
 const sql = testSql(6);
 const WALLET = '0xc216eD2D6c295579718dbd4a797845CdA70B3C36';
 const KEYS = { key1: 'pk_test_mock', key2: 'sk_test_flow', key3: 'wk_test_flow', key4: WALLET, key5: 'usdc' };
-const server = setupServer(...moonpayHandlers, http.post(`${env().ENGINE_URL}/v1/events`, () => HttpResponse.json({ ok: true })));
+mockServer(...moonpayHandlers, http.post(`${env().ENGINE_URL}/v1/events`, () => HttpResponse.json({ ok: true })));
 let before: Record<string, unknown> | undefined;
 
 beforeAll(async () => {
-  server.listen({ onUnhandledRequest: 'bypass' });
   await sql`INSERT INTO payment_gateways (name, title, is_manual, fee, is_active) VALUES ('moonpay', 'MoonPay', false, 0, false) ON CONFLICT (name) DO NOTHING`;
   [before] = await sql`SELECT key1, key2, key3, key4, key5, is_active FROM payment_gateways WHERE name = 'moonpay'`;
   await sql`UPDATE payment_gateways SET key1 = ${KEYS.key1}, key2 = ${KEYS.key2}, key3 = ${KEYS.key3}, key4 = ${KEYS.key4}, key5 = ${KEYS.key5}, is_active = true WHERE name = 'moonpay'`;
 });
 afterAll(async () => {
-  server.close();
   if (before) {
     await sql`UPDATE payment_gateways SET key1 = ${before.key1 as string | null}, key2 = ${before.key2 as string | null}, key3 = ${before.key3 as string | null},
                 key4 = ${before.key4 as string | null}, key5 = ${before.key5 as string | null}, is_active = ${before.is_active as boolean} WHERE name = 'moonpay'`;

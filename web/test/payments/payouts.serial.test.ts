@@ -13,7 +13,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import type { LoaderFunctionArgs } from '@remix-run/node';
 import { http, HttpResponse } from 'msw';
-import { setupServer } from 'msw/node';
+import { mockServer } from '../mocks/server.ts';
 import { testSql, createUser, ensureGateways, walletFor, sessionFor, get, post, settle, BASE, unique } from '../helpers.ts';
 import { db } from '~/shared/db.server.ts';
 import { env } from '~/shared/env.server.ts';
@@ -31,11 +31,10 @@ import * as webhook from '~/routes/payments.webhooks.$gateway.tsx';
 
 const sql = testSql(12);
 const WEBHOOK_ID = 'WH0PAYOUTS000001';
-const server = setupServer(...paymentHandlers, http.post(`${env().ENGINE_URL}/v1/events`, () => HttpResponse.json({ ok: true })));
+mockServer(...paymentHandlers, http.post(`${env().ENGINE_URL}/v1/events`, () => HttpResponse.json({ ok: true })));
 let before: Record<string, unknown> | undefined;
 
 beforeAll(async () => {
-  server.listen({ onUnhandledRequest: 'bypass' });
   await ensureGateways(sql);
   await sql`INSERT INTO payment_gateways (name, title, is_manual, fee, is_active) VALUES ('paypal', 'PayPal', false, 0, false) ON CONFLICT (name) DO NOTHING`;
   [before] = await sql`SELECT key1, key2, key3, key4, fee, is_active FROM payment_gateways WHERE name = 'paypal'`;
@@ -43,7 +42,6 @@ beforeAll(async () => {
   await sql`UPDATE withdraw_fee_settings SET fee_percentage = 0, fee_fixed = 1 WHERE id = 1`;
 });
 afterAll(async () => {
-  server.close();
   if (before) {
     await sql`UPDATE payment_gateways SET key1 = ${before.key1 as string | null}, key2 = ${before.key2 as string | null}, key3 = ${before.key3 as string | null},
                 key4 = ${before.key4 as string | null}, fee = ${before.fee as string}, is_active = ${before.is_active as boolean} WHERE name = 'paypal'`;

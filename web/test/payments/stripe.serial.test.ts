@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { LoaderFunctionArgs } from '@remix-run/node';
 import { http, HttpResponse } from 'msw';
-import { setupServer } from 'msw/node';
+import { mockServer } from '../mocks/server.ts';
 import { testSql, createUser, ensureGateways, walletFor, sessionFor, get, post, BASE, answerOf } from '../helpers.ts';
 import { env } from '~/shared/env.server.ts';
 import { paymentHandlers, stripeCalls, stripeEvent, stripePay, stripeSessions, stripeSignature, type MockSession } from '../mocks/payments.ts';
@@ -18,17 +18,15 @@ import * as staffDeposits from '~/routes/_staff.admin.deposits.tsx';
 
 const sql = testSql(12);
 const SECRET = 'whsec_test_secret_0123456789';
-const server = setupServer(...paymentHandlers, http.post(`${env().ENGINE_URL}/v1/events`, () => HttpResponse.json({ ok: true })));
+mockServer(...paymentHandlers, http.post(`${env().ENGINE_URL}/v1/events`, () => HttpResponse.json({ ok: true })));
 let before: Record<string, unknown> | undefined;
 
 beforeAll(async () => {
-  server.listen({ onUnhandledRequest: 'bypass' });
   await ensureGateways(sql);
   [before] = await sql`SELECT key1, key2, fee, is_active FROM payment_gateways WHERE name = 'stripe'`;
   await sql`UPDATE payment_gateways SET key1 = 'sk_test_unit0000', key2 = ${SECRET}, fee = 2.9, is_active = true WHERE name = 'stripe'`;
 });
 afterAll(async () => {
-  server.close();
   if (before) await sql`UPDATE payment_gateways SET key1 = ${before.key1 as string | null}, key2 = ${before.key2 as string | null}, fee = ${before.fee as string}, is_active = ${before.is_active as boolean} WHERE name = 'stripe'`;
   await sql.end();
 });

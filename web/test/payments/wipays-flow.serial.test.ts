@@ -7,24 +7,22 @@
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { http, HttpResponse } from 'msw';
-import { setupServer } from 'msw/node';
+import { mockServer } from '../mocks/server.ts';
 import { testSql, createUser, walletFor } from '../helpers.ts';
 import { env } from '~/shared/env.server.ts';
 import { handleWebhook } from '~/modules/payments/payments.server.ts';
 
 const sql = testSql(6);
 const SECRET = 'wp-secret-flow';
-const server = setupServer(http.post(`${env().ENGINE_URL}/v1/events`, () => HttpResponse.json({ ok: true })));
+mockServer(http.post(`${env().ENGINE_URL}/v1/events`, () => HttpResponse.json({ ok: true })));
 let before: Record<string, unknown> | undefined;
 
 beforeAll(async () => {
-  server.listen({ onUnhandledRequest: 'bypass' });
   await sql`INSERT INTO payment_gateways (name, title, is_manual, fee, is_active) VALUES ('wipays', 'WiPays', false, 0, false) ON CONFLICT (name) DO NOTHING`;
   [before] = await sql`SELECT key1, key2, is_active FROM payment_gateways WHERE name = 'wipays'`;
   await sql`UPDATE payment_gateways SET key1 = 'wp-public-flow', key2 = ${SECRET}, is_active = true WHERE name = 'wipays'`;
 });
 afterAll(async () => {
-  server.close();
   if (before) await sql`UPDATE payment_gateways SET key1 = ${before.key1 as string | null}, key2 = ${before.key2 as string | null}, is_active = ${before.is_active as boolean} WHERE name = 'wipays'`;
   await sql.end();
 });

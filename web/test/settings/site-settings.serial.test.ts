@@ -5,8 +5,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { setupServer } from 'msw/node';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { mockServer } from '../mocks/server.ts';
 import { isEncrypted } from '@broker/engine/contract/secrets';
 import * as settingsRoute from '~/routes/_staff.admin.settings.tsx';
 import * as signInRoute from '~/routes/_auth._index.tsx';
@@ -23,20 +23,17 @@ const dir = mkdtempSync(path.join(tmpdir(), 'site-settings-'));
 process.env.UPLOAD_DIR = dir;
 
 const sql = testSql(4);
-const server = setupServer(...recaptchaHandlers);
+mockServer(...recaptchaHandlers);
 let admin: { id: number; cookie: string };
 let saved: Record<string, unknown>[] = [];
 
 beforeAll(async () => {
-  server.listen({ onUnhandledRequest: 'bypass' });
   saved = await sql`SELECT key, value, updated_by FROM site_settings`;
   await ensureGateways(sql);
   const u = await createUser(sql, { roleId: 1 });
   admin = { id: u.id, cookie: (await sessionFor(sql, u.id)).cookie };
 });
-afterEach(() => server.resetHandlers());
 afterAll(async () => {
-  server.close();
   await sql.begin(async (tx) => {
     await tx`DELETE FROM site_settings`;
     for (const r of saved) await tx`INSERT INTO site_settings (key, value, updated_by) VALUES (${r.key as string}, ${tx.json(r.value as never)}, ${null})`;

@@ -6,7 +6,7 @@
 // them: the ledger entries and audit rows below are the ones the engine writes.
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { http, HttpResponse } from 'msw';
-import { setupServer } from 'msw/node';
+import { mockServer } from '../mocks/server.ts';
 import { AdminCloseBody, AdminEditBody } from '@broker/engine/contract/orders';
 import { Book } from '../../../engine/src/book/book.ts';
 import { connect as engineConnect } from '../../../engine/src/db.ts';
@@ -50,7 +50,7 @@ function invalid(issues: { path: (string | number)[]; message: string }[]) {
   return HttpResponse.json({ message: 'Invalid request', code: 'invalid' }, { status: 400 });
 }
 
-const server = setupServer(
+mockServer(
   http.put<{ id: string }>(`${ENGINE}/v1/admin/orders/:id`, async ({ request, params }) => {
     calls.push(`PUT ${params.id}`);
     if (down) return HttpResponse.error();
@@ -85,7 +85,6 @@ let admin: { id: number; cookie: string };
 let manager: { id: number; cookie: string };
 
 beforeAll(async () => {
-  server.listen({ onUnhandledRequest: 'bypass' });
   const name = unique('TRD').toUpperCase().slice(0, 20) + '_USD';
   const [i] = await sql`INSERT INTO instruments (name, base, quote, category, leverage, digits, bids, asks)
                         VALUES (${name}, 'TRD', 'USD', 'crypto', 10, 2, 100, 101) RETURNING id`;
@@ -105,7 +104,7 @@ beforeAll(async () => {
   manager = { id: m.id, cookie: (await sessionFor(sql, m.id)).cookie };
 });
 afterEach(() => { down = false; calls.length = 0; book.apply({ symbol: inst.name, bid: 100, ask: 101, ts: Date.now() }); });
-afterAll(async () => { server.close(); await sql.end(); await esql.end(); });
+afterAll(async () => { await sql.end(); await esql.end(); });
 
 /** A customer with a real USD wallet of 10,000. */
 async function customer() {

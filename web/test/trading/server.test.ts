@@ -3,9 +3,9 @@
 // web sends every command for the signed-in user (the engine resolves the wallet and checks the
 // order is theirs: engine/test/contract.test.ts), maps the engine's refusals to toasts, answers
 // a down engine with a clean 503, and streams statements as valid CSV.
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, afterEach, describe, expect, test } from 'vitest';
 import { http, HttpResponse } from 'msw';
-import { setupServer } from 'msw/node';
+import { mockServer } from '../mocks/server.ts';
 import type { z } from 'zod';
 import type { CloseOrderBody, ModifyOrderBody, PlaceOrderBody } from '@broker/engine/contract/orders';
 import { testSql, createUser, sessionFor, post, get, settle } from '../helpers.ts';
@@ -37,7 +37,7 @@ const order = (o: Partial<EngineOrder> = {}): EngineOrder => ({
   closed_by: null, deleted_at: null, ...o,
 });
 const refusal = () => (down ? HttpResponse.error() : refuse ? HttpResponse.json({ message: refuse.message, code: refuse.code }, { status: refuse.status }) : null);
-const server = setupServer(
+mockServer(
   http.post<never, z.output<typeof PlaceOrderBody>>(`${engine}/v1/orders`, async ({ request }) => {
     const body = await request.json();
     calls.push({ path: '/v1/orders', body });
@@ -58,10 +58,9 @@ const server = setupServer(
 );
 let engineQuotes: EngineQuote[] = [];
 let quoteCalls = 0;
-beforeAll(() => server.listen({ onUnhandledRequest: 'bypass' }));
 // the process keeps the engine's last quotes for a moment (quotes.server.ts): each test starts without them
 afterEach(() => { calls.length = 0; refuse = null; down = false; engineQuotes = []; quoteCalls = 0; forgetQuotes(); });
-afterAll(async () => { server.close(); await sql.end(); });
+afterAll(async () => { await sql.end(); });
 
 let instrumentId: number;
 async function instrument() {

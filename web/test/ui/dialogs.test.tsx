@@ -141,7 +141,7 @@ describe('FormDialog', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Submit' }));
     await waitFor(() => expect(screen.getByLabelText('Name').getAttribute('aria-invalid')).toBe('true'));
     expect(screen.getByRole('dialog').querySelector('.field-error')?.textContent).toBe('Name is taken');
-    expect(toasts()).toEqual(['Name is taken']);
+    await waitFor(() => expect(toasts()).toEqual(['Name is taken'])); // the toast follows the field error's render
     expect(posted).toEqual([{ intent: 'save', id: '3', name: 'Taken', price: '10' }]);
   });
 });

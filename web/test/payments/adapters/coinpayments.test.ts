@@ -1,17 +1,15 @@
 // CoinPayments adapter against msw mocks of its documented API (create_transaction, get_tx_info)
 // and IPNs signed the documented way (HMAC-SHA512 of the raw body in the 'HMAC' header).
 import { createHmac } from 'node:crypto';
-import { setupServer } from 'msw/node';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { strictMockServer } from '../../mocks/server.ts';
+import { afterEach, describe, expect, it } from 'vitest';
 import { NotificationRefused } from '~/modules/payments/adapter.ts';
 import { coinpayments } from '~/modules/payments/adapters/coinpayments.server.ts';
 import { coinpaymentsHandlers, coinpaymentsMock } from '../../mocks/providers/coinpayments.ts';
 import { config, incoming, request } from './fixtures.ts';
 
-const server = setupServer(...coinpaymentsHandlers);
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+strictMockServer(...coinpaymentsHandlers);
 afterEach(() => coinpaymentsMock.reset());
-afterAll(() => server.close());
 
 const cfg = config('coinpayments', { key1: 'cp-public-test', key2: 'cp-private-test', key3: 'BTC' });
 const sha512 = (body: string, key: string) => createHmac('sha512', key).update(body).digest('hex');

@@ -1,15 +1,13 @@
 // Flutterwave adapter against msw mocks of its documented v3 API (payments, verify by id, verify by
 // reference) and webhooks carrying the secret hash in 'verif-hash'.
-import { setupServer } from 'msw/node';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { strictMockServer } from '../../mocks/server.ts';
+import { afterEach, describe, expect, it } from 'vitest';
 import { flutterwave } from '~/modules/payments/adapters/flutterwave.server.ts';
 import { flutterwaveHandlers, flutterwaveMock } from '../../mocks/providers/flutterwave.ts';
 import { config, incoming, request } from './fixtures.ts';
 
-const server = setupServer(...flutterwaveHandlers);
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+strictMockServer(...flutterwaveHandlers);
 afterEach(() => flutterwaveMock.reset());
-afterAll(() => server.close());
 
 const cfg = config('flutterwave', { key1: 'FLWPUBK_TEST-mock-X', key2: 'FLWSECK_TEST-mock-X', key3: 'my-secret-hash' });
 const hook = (data: Record<string, unknown>, event = 'charge.completed') => JSON.stringify({ event, data });

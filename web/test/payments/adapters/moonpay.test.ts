@@ -1,16 +1,14 @@
 // MoonPay adapter: the signed widget URL, the Moonpay-Signature-V2 webhook (computed here
 // independently) and the buy transaction lookup by external id against msw.
 import { createHmac } from 'node:crypto';
-import { setupServer } from 'msw/node';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { strictMockServer } from '../../mocks/server.ts';
+import { afterEach, describe, expect, it } from 'vitest';
 import { moonpay } from '~/modules/payments/adapters/moonpay.server.ts';
 import { moonpayHandlers, moonpayMock } from '../../mocks/providers/moonpay.ts';
 import { config, incoming, NOW, request } from './fixtures.ts';
 
-const server = setupServer(...moonpayHandlers);
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+strictMockServer(...moonpayHandlers);
 afterEach(() => moonpayMock.reset());
-afterAll(() => server.close());
 
 const cfg = config('moonpay', { key1: 'pk_test_mock', key2: 'sk_test_mock', key3: 'wk_test_mock', key4: '0xc216eD2D6c295579718dbd4a797845CdA70B3C36', key5: 'USDC' });
 const t = String(Math.floor(NOW.getTime() / 1000));

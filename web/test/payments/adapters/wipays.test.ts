@@ -1,16 +1,14 @@
 // Wipays adapter: payment initiation against an msw mock of the documented endpoint, and IPNs
 // signed the documented way (upper hex HMAC-SHA256 of identifier + timestamp with the secret key).
 import { createHmac } from 'node:crypto';
-import { setupServer } from 'msw/node';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { strictMockServer } from '../../mocks/server.ts';
+import { afterEach, describe, expect, it } from 'vitest';
 import { wipays } from '~/modules/payments/adapters/wipays.server.ts';
 import { wipaysHandlers, wipaysMock } from '../../mocks/providers/wipays.ts';
 import { config, incoming, NOW, request } from './fixtures.ts';
 
-const server = setupServer(...wipaysHandlers);
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+strictMockServer(...wipaysHandlers);
 afterEach(() => wipaysMock.reset());
-afterAll(() => server.close());
 
 const cfg = config('wipays', { key1: 'wp-public-test', key2: 'wp-secret-test' });
 const ts = String(Math.floor(NOW.getTime() / 1000));
