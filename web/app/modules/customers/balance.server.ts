@@ -28,8 +28,7 @@ export const adjustRef = (balanceId: number, clientRef: string) => `${balanceId}
 export async function adjustBalance(sql: Sql, actor: { id: number; ip: string | null }, customerId: number, input: BalanceInput): Promise<AdjustResult> {
   const signed = input.type === 'add' ? input.amount : `-${input.amount}`;
   try {
-    return await sql.begin(async (raw): Promise<AdjustResult> => {
-      const tx = raw as unknown as Sql;
+    return await sql.begin(async (tx): Promise<AdjustResult> => {
       // the wallet's lock first (post_ledger takes the same one), so 'before' is the balance the entry moves
       const [w] = await tx`SELECT id, balance::text AS balance, mode, currency FROM balances
                             WHERE id = ${input.balanceId} AND user_id = ${customerId} FOR UPDATE`;

@@ -2,7 +2,7 @@
 // sees and may do on a customer that requireCustomerRecord let it open, the customer's record
 // (contact details masked on the server for the roles that must not see them), and the profile
 // save (validated, email unique, audited with before and after in the same transaction).
-import type { Sql } from '~/shared/db.server.ts';
+import type { Db, Sql } from '~/shared/db.server.ts';
 import { revokeAllSessions, type CurrentSession } from '~/modules/auth/session.server.ts';
 import { countryNames } from '~/modules/auth/countries.server.ts';
 import { hashPassword } from '~/modules/auth/password.server.ts';
@@ -78,7 +78,7 @@ interface Stored {
   is_email_verified: boolean; is_active: boolean;
 }
 
-async function stored(sql: Sql, id: number, lock = false): Promise<Stored | undefined> {
+async function stored(sql: Db, id: number, lock = false): Promise<Stored | undefined> {
   const [row] = await sql<Stored[]>`
     SELECT u.full_name, u.email, coalesce(p.phone, '') AS phone, to_char(p.birth_date, 'YYYY-MM-DD') AS birth_date,
            coalesce(p.country, '') AS country, coalesce(p.city, '') AS city, coalesce(p.postal_code, '') AS postal_code,
@@ -138,8 +138,7 @@ const refuse = (field: string, toast: string, status = 400): SaveResult => ({ ok
 export async function saveCustomerProfile(sql: Sql, actor: { id: number; ip: string | null }, id: number, input: CustomerProfileInput): Promise<SaveResult> {
   const hash = input.password ? await hashPassword(input.password) : null;
   try {
-    return await sql.begin(async (raw): Promise<SaveResult> => {
-      const tx = raw as unknown as Sql;
+    return await sql.begin(async (tx): Promise<SaveResult> => {
       const cur = await stored(tx, id, true);
       if (!cur) return { ok: false, status: 404, toast: 'User not found' };
       const email = input.email ?? cur.email;

@@ -52,8 +52,7 @@ const notFound = () => refuse(404, 'External payment not found');
 export async function saveExternalPayment(sql: Sql, input: ExternalPaymentInput, logoUploadId: number | null, who: Actor): Promise<Outcome<{ id: number }>> {
   const columns: Record<string, unknown> = { name: input.name, link: input.link, custom_label: input.customLabel, custom_value: input.customValue };
   if (logoUploadId) columns.logo_path = `/uploads/${logoUploadId}`;
-  return sql.begin(async (t): Promise<Outcome<{ id: number }>> => {
-    const tx = t as unknown as Sql;
+  return sql.begin(async (tx): Promise<Outcome<{ id: number }>> => {
     if (input.id === undefined) {
       if (!logoUploadId) return refuse(422, 'Logo is required', 'logo');
       const [row] = await tx`INSERT INTO external_payments ${tx(columns)} RETURNING *`;
@@ -69,8 +68,7 @@ export async function saveExternalPayment(sql: Sql, input: ExternalPaymentInput,
 }
 
 export async function deleteExternalPayment(sql: Sql, id: number, who: Actor): Promise<Outcome> {
-  return sql.begin(async (t): Promise<Outcome> => {
-    const tx = t as unknown as Sql;
+  return sql.begin(async (tx): Promise<Outcome> => {
     const [before] = await tx`DELETE FROM external_payments WHERE id = ${id} RETURNING *`;
     if (!before) return notFound();
     await audit(tx, { actorId: who.actorId, action: 'external_payment.delete', targetKind: 'external_payment', targetId: id, before: snapshot(before), ip: who.ip });

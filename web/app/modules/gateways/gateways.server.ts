@@ -99,8 +99,7 @@ export async function saveGateway(
   if (input.isActive && gatewayState(kind, opts.availability) === 'unavailable') {
     return refuse(409, 'This gateway is not available in this version', 'isActive');
   }
-  return sql.begin(async (t): Promise<Outcome<{ title: string }>> => {
-    const tx = t as unknown as Sql;
+  return sql.begin(async (tx): Promise<Outcome<{ title: string }>> => {
     const [before] = await tx`SELECT name::text AS name, title, is_manual, key1, key2, key3, key4, key5, fee::text AS fee, is_active, file_path
                                 FROM payment_gateways WHERE name = ${kind}::text::gateway_kind FOR UPDATE`;
     if (!before) return refuse(404, 'Gateway not found');

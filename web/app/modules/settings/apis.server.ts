@@ -54,8 +54,7 @@ function auditRow(k: ApiKey, r: Partial<Row> | undefined) {
 
 export async function saveApiCard(sql: Sql, input: ApiInput, who: { actorId: number; ip: string | null }): Promise<ApiSaveResult> {
   const k = input.intent;
-  return sql.begin(async (t): Promise<ApiSaveResult> => {
-    const tx = t as unknown as Sql;
+  return sql.begin(async (tx): Promise<ApiSaveResult> => {
     const [before] = await tx<Row[]>`SELECT key::text AS key, value1, value2, value3, value4, value5 FROM api_settings WHERE key = ${k} FOR UPDATE`;
     const next: Record<(typeof VALUES)[number], string | null> = {
       value1: before?.value1 ?? null, value2: before?.value2 ?? null, value3: before?.value3 ?? null, value4: before?.value4 ?? null, value5: before?.value5 ?? null,

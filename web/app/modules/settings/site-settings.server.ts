@@ -67,8 +67,7 @@ function forAudit(v: All) {
 export async function saveSiteSettings(sql: Sql, input: SiteSettingsInput, files: Partial<Record<SettingsFileField, number>>, who: { actorId: number; ip: string | null }): Promise<SaveResult> {
   const sw = Object.fromEntries(SETTING_SWITCHES.map((k) => [k, input[k] === 'on'])) as Record<(typeof SETTING_SWITCHES)[number], boolean>;
   const onOff = (b: boolean) => (b ? 'on' : 'off') as 'on' | 'off';
-  const out = await sql.begin(async (t): Promise<SaveResult> => {
-    const tx = t as unknown as Sql;
+  const out = await sql.begin(async (tx): Promise<SaveResult> => {
     // the stored rows, locked: two saves at once apply one after the other
     const rows = await tx`SELECT key, value FROM site_settings WHERE key IN ${tx(KEYS as unknown as string[])} FOR UPDATE`;
     const stored = new Map(rows.map((r) => [r.key as string, r.value]));
