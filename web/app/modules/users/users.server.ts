@@ -7,6 +7,7 @@
 import { BlockList, isIP } from 'node:net';
 import type { Db, Sql } from '~/shared/db.server.ts';
 import { audit } from '~/shared/audit.server.ts';
+import { refuse, type Outcome } from '~/shared/result.server.ts';
 import { hashPassword } from '~/modules/auth/password.server.ts';
 import { loadAuthConfig, provisionCustomer } from '~/modules/auth/auth.server.ts';
 import { revokeAllSessions } from '~/modules/auth/session.server.ts';
@@ -15,14 +16,10 @@ import { MAX_WHITELIST, USER_MESSAGES, USER_TOASTS, type AddUser, type EditUser,
 
 export interface Actor { id: number; roleId: number; ip: string | null }
 
-export type UserActionResult =
-  | { ok: true; status: number; toast: string; id?: number }
-  | { ok: false; status: number; toast: string; field?: string };
-
-const refuse = (status: number, toast: string, field?: string): UserActionResult => ({ ok: false, status, toast, field });
+export type UserActionResult = Outcome<{ id?: number }>;
 
 class Refusal extends Error {
-  constructor(public result: UserActionResult) { super(result.toast); }
+  constructor(public result: ReturnType<typeof refuse>) { super(result.message); }
 }
 
 // ---------------------------------------------------------------- whitelist
@@ -146,7 +143,7 @@ export async function addUser(sql: Sql, actor: Actor, v: AddUser, list: UserList
       });
       return id;
     });
-    return { ok: true, status: 200, toast: USER_TOASTS.added, id };
+    return { ok: true, toast: USER_TOASTS.added, id };
   } catch (e) {
     if (e instanceof Refusal) return e.result;
     if (isUniqueViolation(e)) return refuse(409, USER_MESSAGES.emailTaken, 'email'); // a concurrent add won
@@ -201,7 +198,7 @@ export async function editUser(sql: Sql, actor: Actor, v: EditUser): Promise<Use
         },
       });
     });
-    return { ok: true, status: 200, toast: USER_TOASTS.updated };
+    return { ok: true, toast: USER_TOASTS.updated };
   } catch (e) {
     if (e instanceof Refusal) return e.result;
     if (isUniqueViolation(e)) return refuse(409, USER_MESSAGES.emailTaken, 'email');
@@ -246,7 +243,7 @@ export async function deleteUser(sql: Sql, actor: Actor, id: number, list: UserL
         after: { deleted: true, sessionsRevoked: true },
       });
     });
-    return { ok: true, status: 200, toast: USER_TOASTS.deleted };
+    return { ok: true, toast: USER_TOASTS.deleted };
   } catch (e) {
     if (e instanceof Refusal) return e.result;
     throw e;
