@@ -8,7 +8,7 @@ import { db } from '~/shared/db.server.ts';
 import { clientIp } from '~/shared/request.server.ts';
 import { requireAccess } from '~/modules/auth/guards.server.ts';
 import { parseListQuery } from '~/components/ui/list-params.ts';
-import { replyDone, replyRefused } from '~/shared/reply.server.ts';
+import { replyRefused } from '~/shared/reply.server.ts';
 import { engine } from '~/shared/engine.server.ts';
 import { replyOutcome } from '~/shared/result.server.ts';
 import { FILTER_KEYS, TRADE_FILTERS, TRADE_SORTABLE, parseTradeForm, type TradeType } from './schemas.ts';
