@@ -27,6 +27,11 @@ export default tseslint.config(
     rules: {
       'react-hooks/rules-of-hooks': 'error',
       'react-hooks/exhaustive-deps': 'error',
+      // a transaction is a `Db` (shared/sql.ts): a function that only runs statements takes one, so no cast is needed
+      'no-restricted-syntax': ['error', {
+        selector: "TSAsExpression[typeAnnotation.typeName.name=/^(Sql|Db)$/]",
+        message: 'Do not cast to Sql or Db: take a `Db` where a transaction is passed (shared/sql.ts).',
+      }],
     },
   },
 );

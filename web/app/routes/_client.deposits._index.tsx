@@ -8,6 +8,7 @@ import { pageMeta } from '~/modules/i18n/meta.ts';
 import { listQuery } from '~/components/ui/list-params.ts';
 import { parseForm } from '~/shared/forms.ts';
 import { replyRefused } from '~/shared/reply.server.ts';
+import { replyRefusal } from '~/shared/result.server.ts';
 import { checkDeposit, createDeposit } from '~/modules/money/money.server.ts';
 import { abandonPayment, gatewayReady, publicOrigin, startPayment } from '~/modules/payments/payments.server.ts';
 import { browserStart } from '~/modules/payments/mocks.server.ts';
@@ -50,7 +51,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (refusal) return replyRefused(submission, { status: 403, toast: refusal, fieldErrors: { gateway: [refusal] } });
   const checked = await checkDeposit(sql, { userId: s.user.id, balanceId, gateway, amount });
   if (!checked.ok) {
-    return replyRefused(submission, { status: checked.status, toast: checked.message, fieldErrors: checked.field ? { [checked.field]: [checked.message] } : undefined });
+    return replyRefusal(submission, checked);
   }
   const next = checked.gateway.manual ? manualGatewayPath(checked.gateway, checked.wallet.id, checked.fees.amount) : null;
   if (next) return redirect(next);

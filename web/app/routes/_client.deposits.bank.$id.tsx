@@ -1,12 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node';
+import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node';
 import { useActionData, useLoaderData } from '@remix-run/react';
 import { db, type Sql } from '~/shared/db.server.ts';
 import { notFound, requireAccess } from '~/modules/auth/guards.server.ts';
 import { clientIp } from '~/shared/request.server.ts';
 import { pageMeta } from '~/modules/i18n/meta.ts';
-import { parseForm, type Reply } from '~/shared/forms.ts';
+import { parseForm } from '~/shared/forms.ts';
 import { replyRefused } from '~/shared/reply.server.ts';
+import { replyRefusal, refusedWithout } from '~/shared/result.server.ts';
 import { discardUploads, receiveUploads } from '~/modules/uploads/uploads.server.ts';
 import { activeGateway, createDeposit, parseMoneyAmount, realWallet } from '~/modules/money/money.server.ts';
 import { isKycApproved } from '~/modules/kyc/kyc-gate.server.ts';
@@ -52,12 +53,6 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   };
 }
 
-/** A refusal that has no parsed form to answer with: the toast, and the field's error under it. */
-function refusedWithout(status: number, message: string, field?: string, values?: Record<string, string>) {
-  const body: Reply = { ok: false, toast: message, values, result: field ? { status: 'error', error: { [field]: [message] } } : undefined };
-  return data(body, { status });
-}
-
 // POST (multipart: bank_name, account_name, account_number, proof, clientRef): a pending deposit.
 export async function action({ request, params, context }: ActionFunctionArgs) {
   const sql = db();
@@ -86,7 +81,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   });
   if (!r.ok) {
     await discardUploads(sql, s.user.id, [proof.id]);
-    return replyRefused(submission, { status: r.status, toast: r.message, fieldErrors: r.field ? { [r.field]: [r.message] } : undefined });
+    return replyRefusal(submission, r);
   }
   // a double submit answers the first deposit; the second copy of the proof is not kept
   if (r.replayed) await discardUploads(sql, s.user.id, [proof.id]);

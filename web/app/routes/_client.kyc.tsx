@@ -1,11 +1,12 @@
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node';
+import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { useLoaderData } from '@remix-run/react';
 import { db } from '~/shared/db.server.ts';
 import { requireAccess } from '~/modules/auth/guards.server.ts';
 import { clientIp } from '~/shared/request.server.ts';
 import { pageMeta } from '~/modules/i18n/meta.ts';
-import { parseForm, type Reply } from '~/shared/forms.ts';
+import { parseForm } from '~/shared/forms.ts';
 import { replyDone, replyRefused } from '~/shared/reply.server.ts';
+import { replyRefusal, refusedWithout } from '~/shared/result.server.ts';
 import { discardUploads, formatBytes, mayRead, receiveUploads } from '~/modules/uploads/uploads.server.ts';
 import { latestKyc, submitKyc, submitRefusal } from '~/modules/kyc/kyc.server.ts';
 import { KYC_FILE_FIELDS, KYC_MAX_BYTES, KycSubmitSchema, type KycFileField } from '~/modules/kyc/kyc.ts';
@@ -29,12 +30,6 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     }
   }
   return { document, maxSize: formatBytes(KYC_MAX_BYTES) };
-}
-
-/** A refusal that has no parsed form to answer with: the toast, and the field's error under it. */
-function refusedWithout(status: number, message: string, field?: string, values?: Record<string, string>) {
-  const body: Reply = { ok: false, toast: message, values, result: field ? { status: 'error', error: { [field]: [message] } } : undefined };
-  return data(body, { status });
 }
 
 // POST /kyc (multipart: type, front, back, address): a new document, pending review.
@@ -61,7 +56,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   });
   if (!r.ok) {
     await discardUploads(sql, s.user.id, stored);
-    return replyRefused(submission, { status: r.status, toast: r.message, fieldErrors: r.field ? { [r.field]: [r.message] } : undefined });
+    return replyRefusal(submission, r);
   }
   return replyDone(submission, 'Documents submitted successfully', { resetForm: true });
 }

@@ -11,6 +11,7 @@ import { z } from 'zod';
 import { db } from '~/shared/db.server.ts';
 import { clientIp } from '~/shared/request.server.ts';
 import { replyDone, replyRefused } from '~/shared/reply.server.ts';
+import { replyRefusal } from '~/shared/result.server.ts';
 import { requireAccess } from '~/modules/auth/guards.server.ts';
 import { defaultStore } from '~/modules/auth/rate-limit.server.ts';
 import { ChangePasswordSchema, SecondFactorSchema, TotpCodeSchema } from '~/modules/auth/schemas.ts';
@@ -60,9 +61,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (submission.status !== 'success') return replyRefused(submission, { intent, hideFields: SECRET_FIELDS });
   const r = await runSecurityAction(sql, await defaultStore(sql), s, { intent, ...submission.value } as SecurityAction, clientIp(request, context));
   if (!r.ok) {
-    return replyRefused(submission, {
-      intent, status: r.status, toast: r.message, values: r.values, hideFields: SECRET_FIELDS,
-      fieldErrors: r.field ? { [r.field]: [r.message] } : undefined,
+    return replyRefusal(submission, r, {
+      intent, hideFields: SECRET_FIELDS,
       headers: r.status === 429 ? { 'retry-after': String(Number(r.values?.minutes ?? 1) * 60) } : undefined,
     });
   }

@@ -7,6 +7,7 @@ import { pageMeta } from '~/modules/i18n/meta.ts';
 import { listQuery } from '~/components/ui/list-params.ts';
 import { parseForm } from '~/shared/forms.ts';
 import { replyDone, replyRefused } from '~/shared/reply.server.ts';
+import { replyRefusal } from '~/shared/result.server.ts';
 import { GeneralErrorBoundary } from '~/components/error-boundary.tsx';
 import { customerWithdrawals, submitWithdrawal, withdrawForm, WITHDRAW_TOASTS } from '~/modules/money/withdrawals.server.ts';
 import { WithdrawSchema, WITHDRAW_PARSE } from '~/modules/money/withdrawal-schemas.ts';
@@ -43,7 +44,7 @@ export async function action({ request }: ActionFunctionArgs) {
   if (submission.status !== 'success') return replyRefused(submission);
   const r = await submitWithdrawal(sql, s.user.id, submission.value);
   if (!r.ok) {
-    return replyRefused(submission, { status: r.status, toast: r.message, fieldErrors: r.field ? { [r.field]: [r.message] } : undefined });
+    return replyRefusal(submission, r);
   }
   return replyDone(submission, WITHDRAW_TOASTS.requested, { resetForm: true });
 }

@@ -5,6 +5,7 @@ import { getFormProps, getInputProps } from '@conform-to/react';
 import { db } from '~/shared/db.server.ts';
 import { clientIp } from '~/shared/request.server.ts';
 import { replyDone, replyRefused } from '~/shared/reply.server.ts';
+import { replyRefusal } from '~/shared/result.server.ts';
 import { requireAccess } from '~/modules/auth/guards.server.ts';
 import { parseIntent, type Reply } from '~/shared/forms.ts';
 import { ErrorList, Field, SubmitButton, useSchemaForm } from '~/components/ui/fields.tsx';
@@ -35,7 +36,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const { intent, submission } = parseIntent(await readFormData(request), ApiSchemas, { coerce: false });
   if (submission.status !== 'success') return replyRefused(submission, { intent, hideFields: HIDDEN });
   const r = await saveApiCard(sql, submission.value, { actorId: s.user.id, ip: clientIp(request, context) });
-  if (!r.ok) return replyRefused(submission, { intent, hideFields: HIDDEN, status: r.status, toast: r.message, fieldErrors: r.field ? { [r.field]: [r.message] } : undefined });
+  if (!r.ok) return replyRefusal(submission, r, { intent, hideFields: HIDDEN });
   const name = API_TITLES[submission.value.intent];
   return replyDone(submission, '{{name}} updated successfully', { intent, values: { name }, resetForm: true });
 }

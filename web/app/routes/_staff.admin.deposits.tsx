@@ -7,6 +7,7 @@ import { requireAccess } from '~/modules/auth/guards.server.ts';
 import { listQuery } from '~/components/ui/list-params.ts';
 import { parseIntent } from '~/shared/forms.ts';
 import { replyDone, replyRefused } from '~/shared/reply.server.ts';
+import { replyRefusal } from '~/shared/result.server.ts';
 import { decideMoney } from '~/modules/money/money.server.ts';
 import { DEPOSIT_STATUSES, STAFF_SORTS, staffDeposits, type DepositStatus } from '~/modules/money/deposits.server.ts';
 import { DecisionSchemas } from '~/modules/money/deposit-schemas.ts';
@@ -48,7 +49,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     kind: 'deposit', id: v.id, actorId: s.user.id, ip: clientIp(request, context),
     decision: intent === 'approve' ? 'approve' : 'decline', reason: v.declineReason,
   });
-  if (!r.ok) return replyRefused(submission, { intent, status: r.status, toast: r.message, fieldErrors: r.field ? { [r.field]: [r.message] } : undefined });
+  if (!r.ok) return replyRefusal(submission, r, { intent });
   // the spec's words: a declined deposit says 'Withdraw declined successfully'
   const toast = r.state === 'awaiting_second' ? 'Awaiting second approval' : r.state === 'approved' ? 'Deposit approved successfully' : 'Withdraw declined successfully';
   return replyDone(submission, toast, { intent });

@@ -7,6 +7,7 @@ import { requireAccess } from '~/modules/auth/guards.server.ts';
 import { listQuery } from '~/components/ui/list-params.ts';
 import { parseIntent } from '~/shared/forms.ts';
 import { replyDone, replyRefused } from '~/shared/reply.server.ts';
+import { replyRefusal } from '~/shared/result.server.ts';
 import { decideKyc, listKyc, KYC_SORTABLE } from '~/modules/kyc/kyc.server.ts';
 import { KYC_DECISION_SCHEMAS, KYC_STATUSES } from '~/modules/kyc/kyc.ts';
 import { KycStaffPage } from '~/modules/kyc/kyc-staff.tsx';
@@ -38,7 +39,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     id: v.id, from: v.from, decision: intent === 'approve' ? 'approve' : 'decline',
     reason: 'declineReason' in v ? v.declineReason : null, actorId: s.user.id, ip: clientIp(request, context),
   });
-  if (!r.ok) return replyRefused(submission, { intent, status: r.status, toast: r.message, fieldErrors: r.field ? { [r.field]: [r.message] } : undefined });
+  if (!r.ok) return replyRefusal(submission, r, { intent });
   return replyDone(submission, r.status === 'approved' ? 'Document approved successfully' : 'KYC declined successfully', { intent });
 }
 

@@ -1,9 +1,10 @@
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node';
+import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { useActionData, useLoaderData } from '@remix-run/react';
 import { db } from '~/shared/db.server.ts';
 import { clientIp } from '~/shared/request.server.ts';
 import { redirectWithToast } from '~/shared/toast.server.ts';
 import { replyRefused } from '~/shared/reply.server.ts';
+import { replyRefusal, refusedWithout } from '~/shared/result.server.ts';
 import { requireAccess } from '~/modules/auth/guards.server.ts';
 import { parseForm, type Reply } from '~/shared/forms.ts';
 import { discardUploads, receiveUploads } from '~/modules/uploads/uploads.server.ts';
@@ -30,11 +31,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const sql = db();
   const s = await requireAccess(request, sql, context);
   const received = await receiveUploads(sql, request, { id: s.user.id, roleId: s.user.roleId }, SETTINGS_FILE_FIELDS);
-  if (!received.ok) {
-    const e = received.error;
-    const body: Reply = { ok: false, toast: e.message, values: e.params, result: { status: 'error', error: { [e.field]: [e.message] } } };
-    return data(body, { status: e.status });
-  }
+  if (!received.ok) return refusedWithout(received.error.status, received.error.message, received.error.field, received.error.params);
   const stored = Object.values(received.files).map((f) => f!.id);
   const submission = parseForm(received.form, SiteSettingsSchema, { coerce: false });
   if (submission.status !== 'success') {
@@ -45,7 +42,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const r = await saveSiteSettings(sql, submission.value, files, { actorId: s.user.id, ip: clientIp(request, context) });
   if (!r.ok) {
     await discardUploads(sql, s.user.id, stored);
-    return replyRefused(submission, { hideFields: HIDDEN, status: r.status, toast: r.message, fieldErrors: r.field ? { [r.field]: [r.message] } : undefined });
+    return replyRefusal(submission, r, { hideFields: HIDDEN });
   }
   // a redirect: the root loader runs again, so the new name, logo and theme show at once
   return redirectWithToast('/admin/settings', { type: 'success', title: 'Settings updated successfully' });

@@ -6,6 +6,7 @@ import { requireAccess } from '~/modules/auth/guards.server.ts';
 import { listQuery } from '~/components/ui/list-params.ts';
 import { parseIntent } from '~/shared/forms.ts';
 import { replyDone, replyRefused } from '~/shared/reply.server.ts';
+import { replyRefusal } from '~/shared/result.server.ts';
 import { GeneralErrorBoundary } from '~/components/error-boundary.tsx';
 import { decideWithdrawal, staffWithdrawals, STAFF_SORTS, WITHDRAW_TOASTS } from '~/modules/money/withdrawals.server.ts';
 import { DecisionSchemas, WITHDRAW_PARSE } from '~/modules/money/withdrawal-schemas.ts';
@@ -50,7 +51,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (v.intent === 'approve') {
     // approve: paid manually or paid out through a gateway (four-eyes, the ledger and the audit are decideMoney's)
     const a = await approveWithdrawal(sql, { id: v.id, actorId: s.user.id, ip: clientIp(request, context), payout: v.payout ?? 'manual', bankCode: v.bankCode });
-    if (!a.ok) return replyRefused(submission, { intent, status: a.status, toast: a.message, fieldErrors: a.field ? { [a.field]: [a.message] } : undefined });
+    if (!a.ok) return replyRefusal(submission, a, { intent });
     return replyDone(submission, approvedToast(a), { intent });
   }
   const r = await decideWithdrawal(sql, {

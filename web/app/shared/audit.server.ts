@@ -1,5 +1,5 @@
 // The append-only audit trail (docs/specs.md#audit): one row per staff action that changes data.
-import type { Sql } from '~/shared/db.server.ts';
+import type { Db } from '~/shared/db.server.ts';
 
 export interface AuditEvent {
   actorId: number | null;
@@ -11,7 +11,7 @@ export interface AuditEvent {
   ip?: string | null;
 }
 
-export async function audit(sql: Sql, e: AuditEvent): Promise<void> {
+export async function audit(sql: Db, e: AuditEvent): Promise<void> {
   await sql`INSERT INTO audit_events (actor_id, action, target_kind, target_id, before, after, ip)
             VALUES (${e.actorId}, ${e.action}, ${e.targetKind}, ${e.targetId == null ? null : String(e.targetId)},
                     ${e.before === undefined ? null : sql.json(e.before as never)},

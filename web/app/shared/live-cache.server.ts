@@ -8,7 +8,7 @@
 // copies are dropped when it is back: a notification missed in between never leaves a stale copy.
 // Only pools that enable it cache (the app's pool does, in db()); others always read through.
 import postgres from 'postgres';
-import type { Sql } from './sql.ts';
+import type { Db, Sql } from './sql.ts';
 
 export const CACHE_CHANNEL = 'web_cache';
 export const CACHED_TABLES = ['site_settings', 'languages', 'translations', 'instruments', 'spreads'] as const;
@@ -32,14 +32,14 @@ interface LiveCache {
 
 declare global {
   // survives Vite's hot reloads in development, like the pool it belongs to
-  var __brokerLiveCaches: WeakMap<Sql, LiveCache> | undefined;
+  var __brokerLiveCaches: WeakMap<Db, LiveCache> | undefined;
   /**
    * For web/page-cache.mjs, which keeps pages rendered only from these tables: a number that
    * changes whenever any copy is dropped, and whether the app's pool caches now.
    */
   var __brokerLiveCacheState: { epoch: number; live: boolean } | undefined;
 }
-const caches = (globalThis.__brokerLiveCaches ??= new WeakMap<Sql, LiveCache>());
+const caches = (globalThis.__brokerLiveCaches ??= new WeakMap<Db, LiveCache>());
 const state = (globalThis.__brokerLiveCacheState ??= { epoch: 0, live: false });
 
 const entryKey = (table: CachedTable, key: string) => `${table}\u0000${key}`;
@@ -132,7 +132,7 @@ export async function disableLiveCache(sql: Sql): Promise<void> {
  * The value `load` reads from `table`, from this process's copy when the pool caches and the copy
  * is current. Concurrent misses share one read; a failed read is not kept.
  */
-export function cached<T>(sql: Sql, table: CachedTable, key: string, load: () => Promise<T>): Promise<T> {
+export function cached<T>(sql: Db, table: CachedTable, key: string, load: () => Promise<T>): Promise<T> {
   const c = caches.get(sql);
   if (!c?.live) return load();
   const k = entryKey(table, key);

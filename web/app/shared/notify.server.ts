@@ -4,7 +4,7 @@
 // Customers hear about decisions on their money and documents (addNotification); staff about the
 // work waiting for them (notifyStaff: withdrawals and manual deposits to decide, KYC documents to
 // review, leads assigned to an agent, chargebacks and refunds of deposits).
-import type { Sql } from './db.server.ts';
+import type { Db } from './db.server.ts';
 import { engine } from './engine.server.ts';
 
 import type { NotificationData } from '@broker/engine/contract/events';
@@ -22,7 +22,7 @@ export interface NewNotification {
 export interface Notice extends NewNotification { id: number; userId: number }
 
 /** Writes the row (inside the caller's transaction); hand the answer to publishNotices after commit. */
-export async function addNotification(sql: Sql, userId: number, n: NewNotification): Promise<Notice> {
+export async function addNotification(sql: Db, userId: number, n: NewNotification): Promise<Notice> {
   const [row] = await sql`
     INSERT INTO notifications (user_id, title, description, url, data)
     VALUES (${userId}, ${n.title}, ${n.description}, ${n.url}, ${sql.json(n.data as never)}) RETURNING id`;
@@ -38,7 +38,7 @@ export type StaffRecipients = { roles: readonly (1 | 2 | 4 | 5 | 6)[] } | { ids:
  * (users_role_id_idx; as many rows as there are such staff). Hand the answer to publishNotices
  * after commit.
  */
-export async function notifyStaff(sql: Sql, to: StaffRecipients, n: NewNotification): Promise<Notice[]> {
+export async function notifyStaff(sql: Db, to: StaffRecipients, n: NewNotification): Promise<Notice[]> {
   const who = 'roles' in to
     ? sql`u.role_id = ANY(${to.roles as number[]}::smallint[])`
     : sql`u.id = ANY(${to.ids as number[]}::bigint[])`;

@@ -3,7 +3,7 @@
 // generic plan cannot), while the range `col ~>=~ $lo AND col ~<~ $hi` (the pattern operators
 // the index is built for) can use it in any plan. The LIKE stays as the exact check.
 import type postgres from 'postgres';
-import type { Sql } from './db.server.ts';
+import type { Db } from './db.server.ts';
 
 /** `term` with LIKE's wildcards and escape character taken literally. */
 export function likeEscape(term: string): string {
@@ -26,7 +26,7 @@ export function prefixEnd(prefix: string): string | null {
 }
 
 /** `column` starts with `prefix` (compare lower-cased columns with a lower-cased prefix). */
-export function prefixMatch(sql: Sql, column: postgres.Fragment, prefix: string): postgres.Fragment {
+export function prefixMatch(sql: Db, column: postgres.Fragment, prefix: string): postgres.Fragment {
   const end = prefixEnd(prefix);
   return sql`(${column} ~>=~ ${prefix} ${end === null ? sql`` : sql`AND ${column} ~<~ ${end}`} AND ${column} LIKE ${likeEscape(prefix) + '%'})`;
 }

@@ -3,6 +3,8 @@
 // i18n key written literally at `refuse(...)` (web/test/i18n-keys.ts collects them); `values` fill
 // its {{placeholders}} in the toast.
 import type { Submission } from '@conform-to/react';
+import { data } from '@remix-run/node';
+import type { Reply } from '~/shared/forms.ts';
 import { replyDone, replyRefused } from '~/shared/reply.server.ts';
 
 export interface Refusal {
@@ -23,11 +25,22 @@ export const pgCode = (e: unknown): string | undefined => (e as { code?: string 
 
 type AnySubmission = Submission<unknown, string[], unknown>;
 
-/** The Reply of an outcome: the toast, and a refusal's message under its field too. */
-export function replyOutcome(submission: AnySubmission, r: Outcome, intent?: string) {
-  if (r.ok) return replyDone(submission, r.toast, { intent });
+/** The Reply of a refusal: its message as the toast (with its values), and under its field too. */
+export function replyRefusal(submission: AnySubmission, r: Refusal, o: { intent?: string; hideFields?: string[]; headers?: HeadersInit } = {}) {
   return replyRefused(submission, {
-    intent, status: r.status, toast: r.message, values: r.values,
+    intent: o.intent, hideFields: o.hideFields, headers: o.headers, status: r.status, toast: r.message, values: r.values,
     fieldErrors: r.field ? { [r.field]: [r.fieldMessage ?? r.message] } : undefined,
   });
+}
+
+/** The Reply of an outcome: the toast, or the refusal's (replyRefusal). */
+export function replyOutcome(submission: AnySubmission, r: Outcome, intent?: string) {
+  if (r.ok) return replyDone(submission, r.toast, { intent });
+  return replyRefusal(submission, r, { intent });
+}
+
+/** A refusal that has no parsed form to answer with (an upload refused before the form is read): the toast, and the field's error under it. */
+export function refusedWithout(status: number, message: string, field?: string, values?: Record<string, string>) {
+  const body: Reply = { ok: false, toast: message, values, result: field ? { status: 'error', error: { [field]: [message] } } : undefined };
+  return data(body, { status });
 }

@@ -1,7 +1,7 @@
 // Reads site settings: each key's stored jsonb is validated with its zod schema; a missing
 // or invalid value falls back to the key's default (and says so in the log once). The table is
 // small and read by every page: the process keeps a copy, dropped whenever it changes (live-cache).
-import type { Sql } from './db.server.ts';
+import type { Db, Sql } from './db.server.ts';
 import { cached, invalidateCached } from './live-cache.server.ts';
 import { settingsDefaults, settingsSchemas, type Settings, type SettingsKey } from './settings-schema.ts';
 
@@ -22,18 +22,18 @@ function parse<K extends SettingsKey>(key: K, value: unknown): Settings<K> {
 }
 
 /** Every stored value by key, as stored (parse() copies before use, so the shared copy stays intact). */
-function stored(sql: Sql): Promise<ReadonlyMap<string, unknown>> {
+function stored(sql: Db): Promise<ReadonlyMap<string, unknown>> {
   return cached(sql, 'site_settings', 'all', async () => {
     const rows = await sql`SELECT key, value FROM site_settings`;
     return new Map(rows.map((r) => [r.key as string, r.value]));
   });
 }
 
-export async function getSetting<K extends SettingsKey>(sql: Sql, key: K): Promise<Settings<K>> {
+export async function getSetting<K extends SettingsKey>(sql: Db, key: K): Promise<Settings<K>> {
   return parse(key, (await stored(sql)).get(key));
 }
 
-export async function getSettings<K extends SettingsKey>(sql: Sql, keys: readonly K[]): Promise<{ [P in K]: Settings<P> }> {
+export async function getSettings<K extends SettingsKey>(sql: Db, keys: readonly K[]): Promise<{ [P in K]: Settings<P> }> {
   const byKey = await stored(sql);
   const out = {} as { [P in K]: Settings<P> };
   for (const k of keys) (out as Record<string, unknown>)[k] = parse(k, byKey.get(k));

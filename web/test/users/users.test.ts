@@ -131,7 +131,7 @@ describe('Admin & Staffs', () => {
     const me = await createUser(sql, { roleId: 1 });
     const actor = { id: me.id, roleId: 1, ip: '198.51.100.7' };
     const edit = (whitelist: string) => editUser(sql, actor, { id: me.id, fullName: 'Me', email: me.email, roleId: 1, isEmailVerified: true, isActive: true, whitelist });
-    expect(await edit('203.0.113.5')).toMatchObject({ ok: false, field: 'whitelist', toast: 'Your own whitelist must include the address you are using now.' });
+    expect(await edit('203.0.113.5')).toMatchObject({ ok: false, field: 'whitelist', message: 'Your own whitelist must include the address you are using now.' });
     expect(await sql`SELECT 1 FROM user_ip_whitelist WHERE user_id = ${me.id}`).toHaveLength(0);
     expect(await edit('203.0.113.5, 198.51.100.0/24')).toMatchObject({ ok: true });
     expect(await edit('')).toMatchObject({ ok: true });
@@ -174,11 +174,11 @@ describe('the last admin and oneself', () => {
     // me is the last active admin: the rules hold whoever asks, checked in the module
     const actor = { id: inactive.id, roleId: 1, ip: null };
     const demote = await editUser(sql, actor, { id: me.id, fullName: 'X', email: me.email, roleId: 2, isEmailVerified: true, isActive: true, whitelist: '' });
-    expect(demote).toMatchObject({ ok: false, status: 409, toast: 'At least one active admin must remain: make another user an active admin first.', field: 'roleId' });
+    expect(demote).toMatchObject({ ok: false, status: 409, message: 'At least one active admin must remain: make another user an active admin first.', field: 'roleId' });
     const deactivate = await editUser(sql, actor, { id: me.id, fullName: 'X', email: me.email, roleId: 1, isEmailVerified: true, isActive: false, whitelist: '' });
-    expect(deactivate).toMatchObject({ ok: false, toast: 'At least one active admin must remain: make another user an active admin first.' });
+    expect(deactivate).toMatchObject({ ok: false, message: 'At least one active admin must remain: make another user an active admin first.' });
     const { deleteUser } = await import('~/modules/users/users.server.ts');
-    expect(await deleteUser(sql, actor, me.id, 'users')).toMatchObject({ ok: false, toast: 'At least one active admin must remain: make another user an active admin first.' });
+    expect(await deleteUser(sql, actor, me.id, 'users')).toMatchObject({ ok: false, message: 'At least one active admin must remain: make another user an active admin first.' });
     const [u] = await sql`SELECT role_id, is_active, deleted_at FROM users WHERE id = ${me.id}`;
     expect(u).toMatchObject({ role_id: 1, is_active: true, deleted_at: null });
   });

@@ -24,8 +24,7 @@ export async function currentKey(sql: Sql, userId: number): Promise<KeyView | nu
 export async function generateKey(sql: Sql, userId: number, ip: string | null): Promise<{ key: string; prefix: string }> {
   const key = `ak_${randomBytes(32).toString('base64url')}`;
   const prefix = key.slice(0, KEY_PREFIX_LENGTH);
-  await sql.begin(async (tx) => {
-    const t = tx as unknown as Sql;
+  await sql.begin(async (t) => {
     // one generation at a time per affiliate (the one-live-key index would refuse the second)
     await t`SELECT pg_advisory_xact_lock(hashtext('affiliate-key'), ${userId}::int)`;
     const old = await t`UPDATE affiliate_api_keys SET revoked_at = now() WHERE user_id = ${userId} AND revoked_at IS NULL RETURNING id, key_prefix`;

@@ -117,8 +117,7 @@ export async function postLeads(sql: Sql, request: Request, opts: ApiOptions = {
   const who = ownerId(owner);
   const requestHash = hashOf(canonical(parsed));
 
-  return sql.begin(async (tx) => {
-    const t = tx as unknown as Sql;
+  return sql.begin(async (t) => {
     // an id past its window starts afresh
     const upsert = () => t`ON CONFLICT (owner, idem_key) DO UPDATE SET request_hash = EXCLUDED.request_hash, status = EXCLUDED.status,
                        response = EXCLUDED.response, created_at = now()`;

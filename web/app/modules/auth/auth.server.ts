@@ -1,6 +1,6 @@
 // The visitor flows: sign in, sign up, email verification, forgot and reset password.
 // Each takes a db handle, the settings it depends on and plain values, so tests call them directly.
-import type { Sql } from '~/shared/db.server.ts';
+import type { Db, Sql } from '~/shared/db.server.ts';
 import { decryptSecret, secretsKey } from '@broker/engine/contract/secrets';
 import { getSettings } from '~/shared/settings.server.ts';
 import { env } from '~/shared/env.server.ts';
@@ -156,13 +156,13 @@ export async function completeTwoFactorSignIn(sql: Sql, store: RateLimitStore, i
   const [user] = await sql`SELECT role_id FROM users WHERE id = ${attempt.userId} AND deleted_at IS NULL AND is_active`;
   if (!user) throw new AuthError(MESSAGES.inactive, 403);
   const signed = await sql.begin(async (tx) => {
-    if (!(await consumeChallenge(tx as unknown as Sql, attempt.id))) return null;
-    const kind = await verifySecondFactor(tx as unknown as Sql, attempt.userId, input.code, input.now);
+    if (!(await consumeChallenge(tx, attempt.id))) return null;
+    const kind = await verifySecondFactor(tx, attempt.userId, input.code, input.now);
     if (!kind) throw new WrongCode(); // rolls the use of the pending sign-in back
     if (kind === 'recovery') {
-      await audit(tx as unknown as Sql, { actorId: attempt.userId, action: 'auth.recovery_code_used', targetKind: 'user', targetId: attempt.userId, ip: input.ip });
+      await audit(tx, { actorId: attempt.userId, action: 'auth.recovery_code_used', targetKind: 'user', targetId: attempt.userId, ip: input.ip });
     }
-    return createSession(tx as unknown as Sql, { userId: attempt.userId, remember: attempt.remember, ip: input.ip, userAgent: input.userAgent });
+    return createSession(tx, { userId: attempt.userId, remember: attempt.remember, ip: input.ip, userAgent: input.userAgent });
   }).catch((e) => {
     if (e instanceof WrongCode) return e;
     throw e;
@@ -210,7 +210,7 @@ export async function signUp(sql: Sql, cfg: AuthConfig, store: RateLimitStore, i
       VALUES (${input.email}, ${passwordHash}, ${input.fullName}, 3, true, false, ${promoId}, ${managerId})
       RETURNING id`;
     const id = Number(u.id);
-    await provisionCustomer(tx as unknown as Sql, cfg, id, { ...input, currency }, owner);
+    await provisionCustomer(tx, cfg, id, { ...input, currency }, owner);
     return id;
   }).catch((e) => {
     if (e?.code === '23505') throw new AuthError(MESSAGES.emailTaken, 409); // a concurrent sign-up won
@@ -234,7 +234,7 @@ export type CustomerDetails = Pick<SignupInput, 'email' | 'fullName' | 'phone' |
  * add-user modal (modules/users/users.server.ts).
  */
 export async function provisionCustomer(
-  tx: Sql, cfg: Pick<AuthConfig, 'currencies' | 'demoInitialBalance'>, id: number, input: CustomerDetails,
+  tx: Db, cfg: Pick<AuthConfig, 'currencies' | 'demoInitialBalance'>, id: number, input: CustomerDetails,
   owner: { manager: number | null; agent: number | null; affiliate: number | null; ret: number | null } = { manager: null, agent: null, affiliate: null, ret: null },
 ) {
   const currency = cfg.currencies.includes(input.currency) ? input.currency : cfg.currencies[0];
@@ -249,7 +249,7 @@ export async function provisionCustomer(
  * wallet in `currency`, the demo one credited with the site's initial demo balance through the
  * ledger, and active. Inside the caller's transaction.
  */
-export async function openCustomerWallets(tx: Sql, userId: number, currency: string, demoInitialBalance: string): Promise<void> {
+export async function openCustomerWallets(tx: Db, userId: number, currency: string, demoInitialBalance: string): Promise<void> {
   const [demo] = await tx`INSERT INTO balances (user_id, mode, currency) VALUES (${userId}, 'demo', ${currency}) RETURNING id`;
   await tx`INSERT INTO balances (user_id, mode, currency) VALUES (${userId}, 'real', ${currency})`;
   if (Number(demoInitialBalance) > 0) {
@@ -263,7 +263,7 @@ export async function openCustomerWallets(tx: Sql, userId: number, currency: str
  * a lead before signing up) becomes theirs, else a new sales lead is created for them.
  */
 async function linkClientLead(
-  sql: Sql, userId: number, input: Pick<SignupInput, 'email' | 'fullName' | 'phone' | 'country' | 'city'>,
+  sql: Db, userId: number, input: Pick<SignupInput, 'email' | 'fullName' | 'phone' | 'country' | 'city'>,
   owner: { manager: number | null; agent: number | null; affiliate: number | null; ret: number | null },
 ) {
   const [linked] = await sql`
@@ -348,7 +348,7 @@ export async function resetPassword(sql: Sql, store: RateLimitStore, input: { to
     // the link proves the mailbox: the address counts as verified
     await tx`UPDATE users SET password_hash = ${passwordHash}, is_email_verified = true, updated_at = now() WHERE id = ${userId}`;
     await tx`UPDATE password_reset_tokens SET used_at = now() WHERE user_id = ${userId} AND used_at IS NULL`;
-    await revokeAllSessions(tx as unknown as Sql, userId);
+    await revokeAllSessions(tx, userId);
     return userId;
   });
 }

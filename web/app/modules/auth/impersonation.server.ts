@@ -2,7 +2,7 @@
 // impersonator_id and parent_id point back at them. Ending it revokes the child and hands the
 // staff session back under a fresh token. Both ends are audited.
 import { isIP } from 'node:net';
-import type { Sql } from '~/shared/db.server.ts';
+import type { Db, Sql } from '~/shared/db.server.ts';
 import { audit } from '~/shared/audit.server.ts';
 import { createSession, LOGIN_AS_ROLES, rotateSessionToken, type CurrentSession } from './session.server.ts';
 
@@ -68,7 +68,7 @@ export interface ChangeSource { session: Pick<CurrentSession, 'impersonatorId' |
  * nothing here (modules that audit every change, the profile's, pass actingUserId instead).
  */
 export async function auditLoginAs(
-  sql: Sql, s: Pick<CurrentSession, 'impersonatorId' | 'user'>, action: string, e: { before?: unknown; after?: unknown; ip?: string | null } = {},
+  sql: Db, s: Pick<CurrentSession, 'impersonatorId' | 'user'>, action: string, e: { before?: unknown; after?: unknown; ip?: string | null } = {},
 ): Promise<void> {
   if (s.impersonatorId === null) return;
   await audit(sql, { actorId: s.impersonatorId, action, targetKind: 'user', targetId: s.user.id, before: e.before, after: e.after, ip: e.ip && isIP(e.ip) ? e.ip : null });

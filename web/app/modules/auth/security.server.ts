@@ -7,10 +7,8 @@ import { enforceLimits, forgiveSuccess, LIMITS, RateLimitedError, RATE_LIMIT_MES
 import { revokeAllSessions, type CurrentSession } from './session.server.ts';
 import { actingUserId } from './impersonation.server.ts';
 import { SECURITY_TOASTS } from './messages.ts';
-import { beginEnrolment, cancelEnrolment, confirmEnrolment, disableTwoFactor, type Refusal } from './two-factor.server.ts';
-
-const refuse = (status: number, message: string, field?: string, values?: Record<string, string | number>): Refusal =>
-  ({ ok: false, status, message, field, values });
+import { beginEnrolment, cancelEnrolment, confirmEnrolment, disableTwoFactor } from './two-factor.server.ts';
+import { refuse, type Refusal } from '~/shared/result.server.ts';
 
 export interface ChangePasswordInput {
   userId: number;
@@ -46,9 +44,9 @@ export async function changePassword(sql: Sql, store: RateLimitStore, input: Cha
   const revoked = await sql.begin(async (tx) => {
     await tx`UPDATE users SET password_hash = ${passwordHash}, updated_at = now() WHERE id = ${input.userId}`;
     // every other session, and the login-as sessions a staff member opened (docs/specs.md#login-as)
-    const ended = await revokeAllSessions(tx as unknown as Sql, input.userId, { keep: input.sessionId });
+    const ended = await revokeAllSessions(tx, input.userId, { keep: input.sessionId });
     await tx`UPDATE login_challenges SET used_at = now() WHERE user_id = ${input.userId} AND used_at IS NULL`;
-    await audit(tx as unknown as Sql, {
+    await audit(tx, {
       actorId: input.actorId ?? input.userId, action: 'security.password_change', targetKind: 'user', targetId: input.userId,
       after: { otherSessionsEnded: ended }, ip: input.ip,
     });

@@ -1,7 +1,7 @@
 // Server-side sessions. The cookie holds a random token; the sessions table holds its sha-256.
 // remember: the cookie lives 30 days; otherwise it is a browser-session cookie and the
 // server-side row expires after 12 idle hours.
-import type { Sql } from '~/shared/db.server.ts';
+import type { Db, Sql } from '~/shared/db.server.ts';
 import { readCookie, REMEMBER_SECONDS, SESSION_COOKIE } from '~/shared/cookies.server.ts';
 import { isIP } from 'node:net';
 import { newToken, sha256 } from './tokens.server.ts';
@@ -49,7 +49,7 @@ export interface NewSession {
   parentId?: number | null;
 }
 
-export async function createSession(sql: Sql, s: NewSession): Promise<{ token: string; id: number }> {
+export async function createSession(sql: Db, s: NewSession): Promise<{ token: string; id: number }> {
   const token = newToken();
   const seconds = s.remember ? REMEMBER_SECONDS : IDLE_SECONDS;
   const [row] = await sql`
@@ -143,7 +143,7 @@ export async function revokeSession(sql: Sql, sessionId: number): Promise<void> 
  * login-as session the user opened as staff, `keep`'s included (docs/specs.md#login-as). Answers
  * how many ended.
  */
-export async function revokeAllSessions(sql: Sql, userId: number, opts: { keep?: number } = {}): Promise<number> {
+export async function revokeAllSessions(sql: Db, userId: number, opts: { keep?: number } = {}): Promise<number> {
   const ended = await sql`
     UPDATE sessions SET revoked_at = now()
      WHERE revoked_at IS NULL AND (impersonator_id = ${userId} OR (user_id = ${userId} AND id <> ${opts.keep ?? 0}))

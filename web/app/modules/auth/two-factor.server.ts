@@ -8,10 +8,11 @@ import { randomBytes } from 'node:crypto';
 import { Secret, TOTP } from 'otpauth';
 import QRCode from 'qrcode';
 import { decryptSecret, encryptSecret, secretsKey } from '@broker/engine/contract/secrets';
-import type { Sql } from '~/shared/db.server.ts';
+import type { Db, Sql } from '~/shared/db.server.ts';
 import { env } from '~/shared/env.server.ts';
 import { getSetting } from '~/shared/settings.server.ts';
 import { audit } from '~/shared/audit.server.ts';
+import { refuse, type Refusal } from '~/shared/result.server.ts';
 import { enforceLimits, forgiveSuccess, LIMITS, RateLimitedError, RATE_LIMIT_MESSAGE, type Limit, type RateLimitStore } from './rate-limit.server.ts';
 import type { CurrentSession } from './session.server.ts';
 import { newToken, sha256 } from './tokens.server.ts';
@@ -29,10 +30,6 @@ export const CHALLENGE_MAX_ATTEMPTS = 5;
 export const CHALLENGE_COOKIE = '__2fa';
 /** the sign-in step that asks for the code */
 export const CHALLENGE_PATH = '/two-factor';
-
-export interface Refusal { ok: false; status: number; message: string; field?: string; values?: Record<string, string | number> }
-const refuse = (status: number, message: string, field?: string, values?: Record<string, string | number>): Refusal =>
-  ({ ok: false, status, message, field, values });
 
 function rateLimited(e: unknown): Refusal {
   if (e instanceof RateLimitedError) return { ok: false, status: 429, message: RATE_LIMIT_MESSAGE, values: { minutes: e.minutes } };
@@ -168,7 +165,7 @@ export async function confirmEnrolment(sql: Sql, store: RateLimitStore, input: C
     await tx`DELETE FROM user_recovery_codes WHERE user_id = ${input.userId}`;
     const hashes = codes.map((c) => recoveryHash(input.userId, normalizeRecoveryCode(c)!));
     await tx`INSERT INTO user_recovery_codes (user_id, code_hash) SELECT ${input.userId}, unnest(${hashes}::text[])`;
-    await audit(tx as unknown as Sql, { actorId: input.userId, action: 'security.two_factor_on', targetKind: 'user', targetId: input.userId, after: { recoveryCodes: RECOVERY_CODE_COUNT }, ip: input.ip });
+    await audit(tx, { actorId: input.userId, action: 'security.two_factor_on', targetKind: 'user', targetId: input.userId, after: { recoveryCodes: RECOVERY_CODE_COUNT }, ip: input.ip });
     return true;
   });
   if (!done) return refuse(409, 'Start the set-up again.');
@@ -182,7 +179,7 @@ export async function confirmEnrolment(sql: Sql, store: RateLimitStore, input: C
  * code (used up by this). Each check is one conditional UPDATE: two requests racing with the
  * same code cannot both pass.
  */
-export async function verifySecondFactor(sql: Sql, userId: number, code: string, now = Date.now()): Promise<'totp' | 'recovery' | null> {
+export async function verifySecondFactor(sql: Db, userId: number, code: string, now = Date.now()): Promise<'totp' | 'recovery' | null> {
   const [row] = await sql`SELECT secret FROM user_two_factor WHERE user_id = ${userId} AND enabled_at IS NOT NULL`;
   if (!row) return null;
   const compact = code.replace(/\s+/g, '');
@@ -212,12 +209,12 @@ export async function disableTwoFactor(sql: Sql, store: RateLimitStore, input: C
   }
   if (!(await twoFactorOn(sql, input.userId))) return refuse(409, 'Two-factor sign-in is already off.');
   const off = await sql.begin(async (tx) => {
-    const kind = await verifySecondFactor(tx as unknown as Sql, input.userId, input.code, input.now);
+    const kind = await verifySecondFactor(tx, input.userId, input.code, input.now);
     if (!kind) return null;
     await tx`DELETE FROM user_two_factor WHERE user_id = ${input.userId}`;
     await tx`DELETE FROM user_recovery_codes WHERE user_id = ${input.userId}`;
     await tx`UPDATE login_challenges SET used_at = now() WHERE user_id = ${input.userId} AND used_at IS NULL`;
-    await audit(tx as unknown as Sql, { actorId: input.userId, action: 'security.two_factor_off', targetKind: 'user', targetId: input.userId, after: { with: kind }, ip: input.ip });
+    await audit(tx, { actorId: input.userId, action: 'security.two_factor_off', targetKind: 'user', targetId: input.userId, after: { with: kind }, ip: input.ip });
     return kind;
   });
   if (!off) return refuse(400, 'The code is not valid or was already used.', 'code');
@@ -271,7 +268,7 @@ export async function countChallengeAttempt(sql: Sql, token: string): Promise<Li
 }
 
 /** Uses the pending sign-in up (exactly once, whatever races). */
-export async function consumeChallenge(sql: Sql, id: number): Promise<boolean> {
+export async function consumeChallenge(sql: Db, id: number): Promise<boolean> {
   const [row] = await sql`UPDATE login_challenges SET used_at = now() WHERE id = ${id} AND used_at IS NULL RETURNING id`;
   return !!row;
 }

@@ -5,7 +5,7 @@
 // the engine (engine_cache 'settings'). A market without a row trades by amount.
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import type { Category } from '@broker/engine/domain';
-import type { Sql } from '~/shared/db.server.ts';
+import type { Db, Sql } from '~/shared/db.server.ts';
 import { db } from '~/shared/db.server.ts';
 import { clientIp } from '~/shared/request.server.ts';
 import { requireAccess } from '~/modules/auth/guards.server.ts';
@@ -21,7 +21,7 @@ import { readFormData } from '~/shared/body-limit.server.ts';
 export type LotState = 'lot' | 'amount';
 export interface LotSettings { states: Record<Category, LotState>; selector: { label: string; value: string }[] }
 
-export async function readLots(sql: Sql, lock = false): Promise<LotSettings> {
+export async function readLots(sql: Db, lock = false): Promise<LotSettings> {
   const [states, selector] = [
     await sql`SELECT category, state FROM lot_settings ${lock ? sql`FOR UPDATE` : sql``}`,
     await sql`SELECT label, value::text AS value FROM lot_selector ORDER BY position, value ${lock ? sql`FOR UPDATE` : sql``}`,
@@ -32,8 +32,7 @@ export async function readLots(sql: Sql, lock = false): Promise<LotSettings> {
 }
 
 export async function saveLots(sql: Sql, input: LotsInput, who: Actor): Promise<Outcome> {
-  return sql.begin(async (t): Promise<Outcome> => {
-    const tx = t as unknown as Sql;
+  return sql.begin(async (tx): Promise<Outcome> => {
     // one save at a time (the selector is replaced whole): a transaction-scoped lock
     await tx`SELECT pg_advisory_xact_lock(hashtext('broker.lot-settings'))`;
     const before = await readLots(tx, true);

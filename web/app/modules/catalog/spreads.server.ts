@@ -4,7 +4,7 @@
 // row in the same transaction. A market without a row trades with 0.
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import type { Category } from '@broker/engine/domain';
-import type { Sql } from '~/shared/db.server.ts';
+import type { Db, Sql } from '~/shared/db.server.ts';
 import { db } from '~/shared/db.server.ts';
 import { clientIp } from '~/shared/request.server.ts';
 import { requireAccess } from '~/modules/auth/guards.server.ts';
@@ -21,7 +21,7 @@ import { readFormData } from '~/shared/body-limit.server.ts';
 export type Spreads = Record<Category, string>;
 
 /** The five spreads as plain decimals ('1', '0.5'); a missing row reads '0'. */
-export async function readSpreads(sql: Sql, lock = false): Promise<Spreads> {
+export async function readSpreads(sql: Db, lock = false): Promise<Spreads> {
   const rows = await sql`SELECT category, value::text AS value FROM spreads ${lock ? sql`FOR UPDATE` : sql``}`;
   const out = Object.fromEntries(SPREAD_MARKETS.map((m) => [m, '0'])) as Spreads;
   for (const r of rows) out[r.category as Category] = plainDecimal(r.value);
@@ -29,8 +29,7 @@ export async function readSpreads(sql: Sql, lock = false): Promise<Spreads> {
 }
 
 export async function saveSpreads(sql: Sql, input: SpreadsInput, who: Actor): Promise<Outcome> {
-  const out = await sql.begin(async (t): Promise<Outcome> => {
-    const tx = t as unknown as Sql;
+  const out = await sql.begin(async (tx): Promise<Outcome> => {
     const before = await readSpreads(tx, true);
     const after = Object.fromEntries(SPREAD_MARKETS.map((m) => [m, input[`spread_${m}` as keyof SpreadsInput]])) as Spreads;
     await tx`

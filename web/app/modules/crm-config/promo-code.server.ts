@@ -42,8 +42,7 @@ export async function currentPromoCode(sql: Sql, userId: number): Promise<string
  * it, and that code is the answer (nothing is generated twice for one click).
  */
 export async function generatePromoCode(sql: Sql, userId: number, seen: string, who: Actor): Promise<Outcome<{ code: string }>> {
-  return sql.begin(async (t): Promise<Outcome<{ code: string }>> => {
-    const tx = t as unknown as Sql;
+  return sql.begin(async (tx): Promise<Outcome<{ code: string }>> => {
     // one generation per user at a time: the user's row lock
     await tx`SELECT id FROM users WHERE id = ${userId} FOR UPDATE`;
     const [live] = await tx`SELECT id, code FROM promo_codes WHERE owner_id = ${userId} AND revoked_at IS NULL`;

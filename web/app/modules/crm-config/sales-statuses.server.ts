@@ -11,7 +11,7 @@
 // leads, and a status that leads have is deleted only with the status they move to (one UPDATE),
 // in the same transaction. Every change writes an audit row with before and after.
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
-import type { Sql } from '~/shared/db.server.ts';
+import type { Db, Sql } from '~/shared/db.server.ts';
 import { db } from '~/shared/db.server.ts';
 import { clientIp } from '~/shared/request.server.ts';
 import { requireAccess } from '~/modules/auth/guards.server.ts';
@@ -85,13 +85,12 @@ const duplicate = () => refuse(409, 'A sales status with this name already exist
 const notFound = () => refuse(404, 'Sales status not found');
 
 /** Only writers of sales_statuses wait for each other (SHARE ROW EXCLUSIVE conflicts with itself, not with reads). */
-const lockStatuses = (tx: Sql) => tx`LOCK TABLE sales_statuses IN SHARE ROW EXCLUSIVE MODE`;
+const lockStatuses = (tx: Db) => tx`LOCK TABLE sales_statuses IN SHARE ROW EXCLUSIVE MODE`;
 
 /** Create (no id) or update (id) a status; making it the default unsets the previous default. */
 export async function saveSalesStatus(sql: Sql, input: SalesStatusInput, who: Actor): Promise<Outcome<{ id: number }>> {
   try {
-    return await sql.begin(async (t): Promise<Outcome<{ id: number }>> => {
-      const tx = t as unknown as Sql;
+    return await sql.begin(async (tx): Promise<Outcome<{ id: number }>> => {
       await lockStatuses(tx);
       const [clash] = await tx`SELECT id FROM sales_statuses WHERE lower(status) = lower(${input.status}) AND id IS DISTINCT FROM ${input.id ?? null}::bigint`;
       if (clash) return duplicate();
@@ -140,8 +139,7 @@ export async function saveSalesStatus(sql: Sql, input: SalesStatusInput, who: Ac
  * transaction.
  */
 export async function deleteSalesStatus(sql: Sql, id: number, replacementId: number | null, who: Actor): Promise<Outcome<{ moved: number }>> {
-  return sql.begin(async (t): Promise<Outcome<{ moved: number }>> => {
-    const tx = t as unknown as Sql;
+  return sql.begin(async (tx): Promise<Outcome<{ moved: number }>> => {
     await lockStatuses(tx);
     const [before] = await tx`SELECT * FROM sales_statuses WHERE id = ${id} FOR UPDATE`;
     if (!before) return notFound();

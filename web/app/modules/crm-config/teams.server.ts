@@ -9,7 +9,7 @@
 // SQL condition the lead lists add for role 2, managerAgentIds() the agents it names.
 import { randomInt } from 'node:crypto';
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
-import type { Sql } from '~/shared/db.server.ts';
+import type { Db, Sql } from '~/shared/db.server.ts';
 import { db } from '~/shared/db.server.ts';
 import { clientIp } from '~/shared/request.server.ts';
 import { requireAccess } from '~/modules/auth/guards.server.ts';
@@ -117,7 +117,7 @@ export function newTeamCode(): string {
 const notFound = () => refuse(404, 'Team not found');
 const SAVED = { created: { toast: 'Team added successfully' }, updated: { toast: 'Team updated successfully' } } as const;
 
-async function snapshot(tx: Sql, id: number) {
+async function snapshot(tx: Db, id: number) {
   const [t] = await tx`
     SELECT t.name, t.code, t.manager_id,
            coalesce((SELECT array_agg(user_id ORDER BY user_id) FROM team_members WHERE team_id = t.id), '{}') AS member_ids
@@ -126,7 +126,7 @@ async function snapshot(tx: Sql, id: number) {
 }
 
 /** The role checks: the manager a manager, every member an agent; a refusal names the field. */
-async function checkPeople(tx: Sql, input: TeamInput) {
+async function checkPeople(tx: Db, input: TeamInput) {
   const [m] = await tx`SELECT role_id FROM users WHERE id = ${input.userId} AND deleted_at IS NULL FOR KEY SHARE`;
   if (!m || m.role_id !== MANAGER_ROLE) return refuse(422, 'The manager must be a user with the Manager role', 'userId');
   if (input.userIds.length) {
@@ -138,8 +138,7 @@ async function checkPeople(tx: Sql, input: TeamInput) {
 
 /** Create (no id, a new code) or update (id) a team with its manager and members. */
 export async function saveTeam(sql: Sql, input: TeamInput, who: Actor): Promise<Outcome<{ id: number; code: string }>> {
-  return sql.begin(async (t): Promise<Outcome<{ id: number; code: string }>> => {
-    const tx = t as unknown as Sql;
+  return sql.begin(async (tx): Promise<Outcome<{ id: number; code: string }>> => {
     // team writers one at a time (the name check below), readers never wait
     await tx`SELECT pg_advisory_xact_lock(hashtext('broker.teams'))`;
     const [clash] = await tx`SELECT id FROM teams WHERE lower(name) = lower(${input.name}) AND id IS DISTINCT FROM ${input.id ?? null}::bigint`;
@@ -178,8 +177,7 @@ export async function saveTeam(sql: Sql, input: TeamInput, who: Actor): Promise<
 
 /** Delete a team (its memberships go with it; the leads and the people stay). */
 export async function deleteTeam(sql: Sql, id: number, who: Actor): Promise<Outcome> {
-  return sql.begin(async (t): Promise<Outcome> => {
-    const tx = t as unknown as Sql;
+  return sql.begin(async (tx): Promise<Outcome> => {
     const [row] = await tx`SELECT id FROM teams WHERE id = ${id} FOR UPDATE`;
     if (!row) return notFound();
     const before = await snapshot(tx, id);

@@ -104,7 +104,7 @@ export async function queueImport(sql: Sql, caller: { id: number }, upload: { id
     const [row] = await tx`
       INSERT INTO lead_imports (upload_id, created_by, header, delimiter, total_rows)
       VALUES (${upload.id}, ${caller.id}, ${tx.json(info.header)}, ${info.delimiter}, ${info.total}) RETURNING id`;
-    await audit(tx as unknown as Sql, { actorId: caller.id, action: 'lead_import.start', targetKind: 'lead_import', targetId: Number(row.id),
+    await audit(tx, { actorId: caller.id, action: 'lead_import.start', targetKind: 'lead_import', targetId: Number(row.id),
       after: { file: u.original_name, uploadId: upload.id, rows: info.total }, ip: opts.ip ?? null });
     return { ok: true as const, id: Number(row.id) };
   });
@@ -203,7 +203,7 @@ async function finish(sql: Sql, id: number, worker: string, status: 'done' | 'fa
                           WHERE id = ${id} AND worker = ${worker} AND status = 'running'
                           RETURNING created_by, upload_id, rows_read, created, duplicates, errors`;
     if (!r) return;
-    await audit(tx as unknown as Sql, { actorId: Number(r.created_by), action: `lead_import.${status}`, targetKind: 'lead_import', targetId: id,
+    await audit(tx, { actorId: Number(r.created_by), action: `lead_import.${status}`, targetKind: 'lead_import', targetId: id,
       after: { uploadId: Number(r.upload_id), rows: r.rows_read, created: r.created, duplicates: r.duplicates, errors: r.errors, message } });
   });
 }

@@ -5,7 +5,7 @@
 // that same clause, so a bulk action on 'all' touches exactly the rows the list shows, in one statement.
 import { isIP } from 'node:net';
 import type postgres from 'postgres';
-import type { Sql } from '~/shared/db.server.ts';
+import type { Db, Sql } from '~/shared/db.server.ts';
 import { audit } from '~/shared/audit.server.ts';
 import { notifyStaff, publishNotices, type Notice } from '~/shared/notify.server.ts';
 import { getSetting } from '~/shared/settings.server.ts';
@@ -43,7 +43,7 @@ export function auditIp(ip: string | null | undefined): string | null {
 }
 
 /** The team members of the teams a manager runs (their agents and retention agents). */
-export async function teamMembers(sql: Sql, managerId: number): Promise<number[]> {
+export async function teamMembers(sql: Db, managerId: number): Promise<number[]> {
   const rows = await sql`SELECT DISTINCT m.user_id FROM team_members m JOIN teams t ON t.id = m.team_id WHERE t.manager_id = ${managerId}`;
   return rows.map((r) => Number(r.user_id));
 }
@@ -56,7 +56,7 @@ export type Scope = { kind: 'all' } | { kind: 'manager'; id: number; members: nu
  * manage and those assigned to a member of a team they run (agent or retention agent); sales agents
  * the leads whose agent they are; retention agents those whose retention agent they are.
  */
-export async function resolveScope(sql: Sql, caller: Caller): Promise<Scope | null> {
+export async function resolveScope(sql: Db, caller: Caller): Promise<Scope | null> {
   switch (caller.roleId) {
     case 1: return { kind: 'all' };
     case 2: return { kind: 'manager', id: caller.id, members: await teamMembers(sql, caller.id) };
@@ -69,7 +69,7 @@ export async function resolveScope(sql: Sql, caller: Caller): Promise<Scope | nu
 }
 
 /** The scope as SQL over `l` (built synchronously: a fragment returned from an async function would run). */
-export function scopeCondition(sql: Sql, scope: Scope): Fragment {
+export function scopeCondition(sql: Db, scope: Scope): Fragment {
   switch (scope.kind) {
     case 'all': return sql`TRUE`;
     case 'manager': return scope.members.length
@@ -82,7 +82,7 @@ export function scopeCondition(sql: Sql, scope: Scope): Fragment {
 }
 
 /** The screen's leads: its group (or the clients outside the archive) and how they came in. */
-function screenCondition(sql: Sql, screen: Screen): Fragment {
+function screenCondition(sql: Db, screen: Screen): Fragment {
   const set = screen.set === 'clients'
     ? sql`l.user_id IS NOT NULL AND l."group" <> 'archived'`
     : screen.set === 'any' ? sql`TRUE` : sql`l."group" = ${screen.set}::lead_group`;
@@ -100,7 +100,7 @@ const likeEscape = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
  * 3 characters, a prefix of the names below (their prefix indexes); a number also finds the lead of that id.
  * A caller who sees masked contacts searches the names only: a search must not reveal what the list hides.
  */
-function searchCondition(sql: Sql, raw: string, masked: boolean): Fragment {
+function searchCondition(sql: Db, raw: string, masked: boolean): Fragment {
   const term = raw.trim().toLowerCase();
   if (!term) return sql``;
   const byId = /^[1-9][0-9]{0,15}$/.test(term) && Number.isSafeInteger(Number(term)) ? sql`OR l.id = ${Number(term)}` : sql``;
@@ -114,7 +114,7 @@ function searchCondition(sql: Sql, raw: string, masked: boolean): Fragment {
 export interface ListContext { caller: Caller; screen: Screen; masked: boolean }
 
 /** The one WHERE clause of a screen's list, its count and its bulk actions, for a resolved scope. */
-export function leadCondition(sql: Sql, ctx: ListContext, f: LeadFilters, resolved: Scope): Fragment {
+export function leadCondition(sql: Db, ctx: ListContext, f: LeadFilters, resolved: Scope): Fragment {
   const scope = scopeCondition(sql, resolved);
   const manages = ctx.caller.roleId === 1 || ctx.caller.roleId === 2;
   // the agent filter is the admins' and managers' own: an agent's list is theirs already
@@ -149,7 +149,7 @@ export async function revealAllowed(sql: Sql, caller: Caller): Promise<boolean> 
  * stop early); a larger one is counted up to EXACT_COUNT_LIMIT, and above that the estimate stands
  * (the page says so). So a list of a million costs what one of thousands does.
  */
-export async function countLeads(sql: Sql, cond: Fragment, limit = EXACT_COUNT_LIMIT): Promise<{ total: number; estimated: boolean }> {
+export async function countLeads(sql: Db, cond: Fragment, limit = EXACT_COUNT_LIMIT): Promise<{ total: number; estimated: boolean }> {
   const [plan] = await sql`EXPLAIN (FORMAT JSON) SELECT 1 FROM leads l WHERE ${cond}`;
   const planned = Number((plan['QUERY PLAN'] as { Plan: { 'Plan Rows': number } }[])[0]?.Plan?.['Plan Rows']);
   const estimate = Number.isFinite(planned) ? Math.round(planned) : Infinity;
@@ -173,7 +173,7 @@ export const SMALL_LIST = 20_000;
  * page costs its depth. A column that may be empty is walked over its values first
  * (IS NOT NULL is an index condition), then over the empty rows by id.
  */
-export async function pickPage(sql: Sql, cond: Fragment, q: Pick<LeadListQuery, 'sort' | 'dir' | 'limit'>, offset: number, small: boolean): Promise<number[]> {
+export async function pickPage(sql: Db, cond: Fragment, q: Pick<LeadListQuery, 'sort' | 'dir' | 'limit'>, offset: number, small: boolean): Promise<number[]> {
   const rows = await sql`${pageQuery(sql, cond, q, offset, small)}`;
   const ids = rows.map((r) => Number(r.id));
   if (small || !NULLABLE.has(q.sort) || ids.length === q.limit) return ids;
@@ -191,7 +191,7 @@ export async function pickPage(sql: Sql, cond: Fragment, q: Pick<LeadListQuery, 
 const PERSON_SORTS: ReadonlySet<SortKey> = new Set<SortKey>(['manager', 'agent', 'retAgent', 'affiliator']);
 
 /** The page query pickPage runs first (what bench:crm explains). */
-export function pageQuery(sql: Sql, cond: Fragment, q: Pick<LeadListQuery, 'sort' | 'dir' | 'limit'>, offset: number, small: boolean): Fragment {
+export function pageQuery(sql: Db, cond: Fragment, q: Pick<LeadListQuery, 'sort' | 'dir' | 'limit'>, offset: number, small: boolean): Fragment {
   const dir = q.dir === 'asc' ? sql`ASC` : sql`DESC`;
   const col = sql(SORT_COLUMNS[q.sort] ?? 'id');
   if (PERSON_SORTS.has(q.sort)) return personPageQuery(sql, cond, SORT_COLUMNS[q.sort], dir, q.limit, offset, small);
@@ -213,7 +213,7 @@ export function pageQuery(sql: Sql, cond: Fragment, q: Pick<LeadListQuery, 'sort
  * each one's leads are walked in id order on the (person, id) index until the page is full (the
  * incremental sort stops there). Leads without a person are pickPage's second step.
  */
-function personPageQuery(sql: Sql, cond: Fragment, column: string, dir: Fragment, limit: number, offset: number, small: boolean): Fragment {
+function personPageQuery(sql: Db, cond: Fragment, column: string, dir: Fragment, limit: number, offset: number, small: boolean): Fragment {
   const col = sql(column);
   if (small) {
     return sql`SELECT x.id FROM (SELECT l.id, u.full_name AS name, u.id AS person FROM leads l LEFT JOIN users u ON u.id = l.${col}
@@ -241,7 +241,7 @@ export function pageOffset(q: Pick<LeadListQuery, 'limit' | 'offset'>): { offset
 }
 
 /** The page's rows with their people and status colour, by id (one query: no N+1). */
-function pageRows(sql: Sql, ids: number[]) {
+function pageRows(sql: Db, ids: number[]) {
   if (ids.length === 0) return Promise.resolve([] as postgres.Row[]);
   return sql`
       SELECT l.id, l.first_name, l.last_name, l.email, l.phone, l.first_note, l.country, l.city, l.lead_status,
@@ -274,8 +274,7 @@ export async function listLeads(sql: Sql, ctx: ListContext, asked: LeadListQuery
   const { offset, bounded } = pageOffset(q);
   // planned for the values at hand: the plan PostgreSQL caches for a prepared statement after five
   // runs guesses at any status, agent or date, and walks the wrong index for the rare ones
-  const { count, ids, found } = await sql.begin(async (tx) => {
-    const t = tx as unknown as Sql;
+  const { count, ids, found } = await sql.begin(async (t) => {
     await t`SET LOCAL plan_cache_mode = force_custom_plan`;
     const count = await countLeads(t, cond, opts.exactCountLimit ?? EXACT_COUNT_LIMIT);
     const ids = await pickPage(t, cond, q, offset, !count.estimated && count.total <= SMALL_LIST);
@@ -352,7 +351,7 @@ export interface Selection { all: boolean; ids: number[] }
  * selection is 'all'. Selected ids outside it (another's lead, a deleted one, one that left the list)
  * refuse the whole action: nothing changes. (Answers { cond }: a bare fragment from an async function would run.)
  */
-async function selectionCondition(sql: Sql, ctx: ListContext, f: LeadFilters, sel: Selection): Promise<{ cond: Fragment } | ActionResult> {
+async function selectionCondition(sql: Db, ctx: ListContext, f: LeadFilters, sel: Selection): Promise<{ cond: Fragment } | ActionResult> {
   const resolved = await resolveScope(sql, ctx.caller);
   if (!resolved) return refuse(403, 'Forbidden');
   const cond = leadCondition(sql, ctx, f, resolved);
@@ -372,7 +371,7 @@ const isFragment = (v: { cond: Fragment } | ActionResult): v is { cond: Fragment
  * the rows are counted first and the statement ticks statement_progress_tick per changed row, so
  * the page's poll shows how far it is (shared/statement-progress.server.ts).
  */
-async function followed(t: Sql, tracker: { token: string; progress: ProgressTracker } | null, rows: Fragment, update: (updatedAt: Fragment) => Fragment): Promise<number> {
+async function followed(t: Db, tracker: { token: string; progress: ProgressTracker } | null, rows: Fragment, update: (updatedAt: Fragment) => Fragment): Promise<number> {
   if (!tracker) return (await t`${update(t`now()`)}`).count;
   const [{ n }] = await t`SELECT count(*)::int AS n FROM leads l WHERE ${rows}`;
   tracker.progress.start(Number(n));
@@ -399,8 +398,7 @@ export async function bulkMove(sql: Sql, ctx: ListContext, f: LeadFilters, sel: 
   if (!moveAllowed(ctx.screen, target, ctx.caller.roleId)) return refuse(403, 'This move is not allowed');
   const from = sourceGroups(ctx.screen, target);
   if (!from.length) return refuse(403, 'This move is not allowed');
-  return withTracker(sql, ctx.caller.id, progress, (tracker) => sql.begin(async (tx) => {
-    const t = tx as unknown as Sql;
+  return withTracker(sql, ctx.caller.id, progress, (tracker) => sql.begin(async (t) => {
     const picked = await selectionCondition(t, ctx, f, sel);
     if (!isFragment(picked)) return picked;
     const rows = t`${picked.cond} AND l."group" IN ${t(from)}`;
@@ -422,8 +420,7 @@ export async function bulkAssign(sql: Sql, ctx: ListContext, f: LeadFilters, sel
   const agents = await staffChoices(sql, ctx.caller, role);
   if (!agents.some((a) => a.id === agentId)) return refuse(400, 'Agent not found', { agentId: ['Agent not found'] });
   const notices: Notice[] = [];
-  return withTracker(sql, ctx.caller.id, progress, (tracker) => sql.begin(async (tx) => {
-    const t = tx as unknown as Sql;
+  return withTracker(sql, ctx.caller.id, progress, (tracker) => sql.begin(async (t) => {
     const picked = await selectionCondition(t, ctx, f, sel);
     if (!isFragment(picked)) return picked;
     const col = ctx.screen.agentField === 'retId' ? t`ret_id` : t`agent_id`;
@@ -451,7 +448,7 @@ export const AGENT_LISTS = { sales: '/admin/crm/sales/all', retention: '/admin/c
  * Tells an agent (if active) that `count` leads were assigned to them: one notification per action,
  * in its transaction. Nothing when the action assigned none.
  */
-async function notifyAssigned(t: Sql, caller: Caller, agentId: number, list: 'sales' | 'retention', count: number): Promise<Notice[]> {
+async function notifyAssigned(t: Db, caller: Caller, agentId: number, list: 'sales' | 'retention', count: number): Promise<Notice[]> {
   if (count < 1) return [];
   const [by] = await t`SELECT full_name FROM users WHERE id = ${caller.id}`;
   const name = String(by?.full_name ?? '');
@@ -464,7 +461,7 @@ async function notifyAssigned(t: Sql, caller: Caller, agentId: number, list: 'sa
 }
 
 /** One lead the caller may see (any screen), or null. */
-async function leadInScope(sql: Sql, caller: Caller, id: number, lock = false) {
+async function leadInScope(sql: Db, caller: Caller, id: number, lock = false) {
   // the staff's actions only: an affiliate deletes their own leads through deleteOwnLead
   if (!STAFF.includes(caller.roleId)) return null;
   const resolved = await resolveScope(sql, caller);
@@ -477,14 +474,14 @@ async function leadInScope(sql: Sql, caller: Caller, id: number, lock = false) {
   return row ?? null;
 }
 
-async function statusExists(sql: Sql, status: string): Promise<boolean> {
+async function statusExists(sql: Db, status: string): Promise<boolean> {
   // New is every lead's default status (crm.md §9), a status whether or not the list names it
   if (status === 'New') return true;
   const [r] = await sql`SELECT 1 FROM sales_statuses WHERE lower(status) = lower(${status})`;
   return !!r;
 }
 
-async function staffOfRole(sql: Sql, id: number | null, roleId: number): Promise<boolean> {
+async function staffOfRole(sql: Db, id: number | null, roleId: number): Promise<boolean> {
   if (id === null) return true;
   const [r] = await sql`SELECT 1 FROM users WHERE id = ${id} AND role_id = ${roleId} AND deleted_at IS NULL`;
   return !!r;
@@ -503,8 +500,7 @@ export interface LeadEdit {
  */
 export async function editLead(sql: Sql, caller: Caller, v: LeadEdit, ip: string | null): Promise<ActionResult> {
   const notices: Notice[] = [];
-  const result = await sql.begin(async (tx): Promise<ActionResult> => {
-    const t = tx as unknown as Sql;
+  const result = await sql.begin(async (t): Promise<ActionResult> => {
     const lead = await leadInScope(t, caller, v.id, true);
     if (!lead) return NOT_FOUND;
     const agent = caller.roleId === 5 || caller.roleId === 6;
@@ -553,8 +549,7 @@ export async function editLead(sql: Sql, caller: Caller, v: LeadEdit, ip: string
 /** Delete ('Are you sure to delete this lead?'): a soft delete (deleted_at), admins and managers, audited. */
 export async function deleteLead(sql: Sql, caller: Caller, id: number, ip: string | null): Promise<ActionResult> {
   if (caller.roleId !== 1 && caller.roleId !== 2) return refuse(403, 'Forbidden');
-  return sql.begin(async (tx) => {
-    const t = tx as unknown as Sql;
+  return sql.begin(async (t) => {
     const lead = await leadInScope(t, caller, id, true);
     if (!lead) return NOT_FOUND;
     await t`UPDATE leads SET deleted_at = now(), updated_at = now() WHERE id = ${id}`;
@@ -569,8 +564,7 @@ export async function deleteLead(sql: Sql, caller: Caller, id: number, ip: strin
  */
 export async function deleteOwnLead(sql: Sql, caller: Caller, id: number, ip: string | null): Promise<ActionResult> {
   if (caller.roleId !== 4) return refuse(403, 'Forbidden');
-  return sql.begin(async (tx) => {
-    const t = tx as unknown as Sql;
+  return sql.begin(async (t) => {
     const [lead] = await t`
       UPDATE leads SET deleted_at = now(), updated_at = now()
        WHERE id = ${id} AND affiliate_id = ${caller.id} AND deleted_at IS NULL
@@ -593,8 +587,7 @@ export async function leadNotes(sql: Sql, caller: Caller, leadId: number): Promi
 }
 
 export async function addNote(sql: Sql, caller: Caller, leadId: number, content: string, ip: string | null): Promise<ActionResult> {
-  return sql.begin(async (tx) => {
-    const t = tx as unknown as Sql;
+  return sql.begin(async (t) => {
     if (!(await leadInScope(t, caller, leadId))) return NOT_FOUND;
     const [n] = await t`INSERT INTO notes (lead_id, user_id, content) VALUES (${leadId}, ${caller.id}, ${content}) RETURNING id`;
     await t`UPDATE leads SET updated_at = now() WHERE id = ${leadId}`;
@@ -612,8 +605,7 @@ export interface LeadAdd {
 export async function addLead(sql: Sql, caller: Caller, v: LeadAdd, ip: string | null): Promise<ActionResult> {
   if (caller.roleId !== 1 && caller.roleId !== 2) return refuse(403, 'Forbidden');
   if (!(await statusExists(sql, v.leadStatus))) return refuse(400, 'Status not found', { leadStatus: ['Status not found'] });
-  return sql.begin(async (tx) => {
-    const t = tx as unknown as Sql;
+  return sql.begin(async (t) => {
     const [l] = await t`
       INSERT INTO leads (first_name, last_name, email, phone, phone_e164, country, city, funnel_link, reference, lead_status, "group", is_live, manager_id)
       VALUES (${v.firstName}, ${v.lastName}, ${v.email}, ${v.phone}, ${leadPhoneE164(v.phone, v.country)}, ${v.country}, ${v.city}, ${v.funnelLink}, ${v.reference},
@@ -634,8 +626,7 @@ export async function convertLead(sql: Sql, caller: Caller, id: number, password
   const cfg = await loadAuthConfig(sql);
   const hash = await hashPassword(password);
   try {
-    return await sql.begin(async (tx) => {
-      const t = tx as unknown as Sql;
+    return await sql.begin(async (t) => {
       const lead = await leadInScope(t, caller, id, true);
       if (!lead) return NOT_FOUND;
       if (lead.user_id !== null) return refuse(409, 'This lead is already a user');
@@ -666,8 +657,7 @@ export async function convertLead(sql: Sql, caller: Caller, id: number, password
  */
 export async function revealContact(sql: Sql, caller: Caller, id: number, field: 'email' | 'phone', ip: string | null): Promise<ActionResult> {
   if (!MASKED_ROLES.includes(caller.roleId) || !(await revealAllowed(sql, caller))) return refuse(403, 'Revealing contacts is not allowed');
-  return sql.begin(async (tx) => {
-    const t = tx as unknown as Sql;
+  return sql.begin(async (t) => {
     const lead = await leadInScope(t, caller, id);
     if (!lead) return NOT_FOUND;
     await audit(t, { actorId: caller.id, action: 'lead.reveal', targetKind: 'lead', targetId: id, after: { field }, ip: auditIp(ip) });

@@ -25,8 +25,7 @@ export interface StepResult { checked: number; changed: number; lastId: number }
 
 /** One batch after the mark: null when another process holds the mark (its batch is running). */
 export async function backfillStep(sql: Sql, opts: { batch?: number } = {}): Promise<StepResult | null> {
-  return sql.begin(async (tx) => {
-    const t = tx as unknown as Sql;
+  return sql.begin(async (t) => {
     const [mark] = await t`SELECT last_id FROM lead_phone_backfill WHERE name = ${NAME} FOR UPDATE SKIP LOCKED`;
     if (!mark) return null;
     const after = Number(mark.last_id);

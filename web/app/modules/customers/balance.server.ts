@@ -5,14 +5,13 @@
 // The form's random id is the entry's reference, so a double submit posts once.
 import type { Sql } from '~/shared/db.server.ts';
 import { audit } from '~/shared/audit.server.ts';
+import { refuse, type Outcome } from '~/shared/result.server.ts';
 import type { BalanceInput } from './edit-schemas.ts';
 
 /** The ledger reference kind of a staff adjustment (ledger_entries.ref_kind). */
 export const ADJUST_REF_KIND = 'staff_adjustment';
 
-export type AdjustResult =
-  | { ok: true; toast: string; applied: boolean; balance: string }
-  | { ok: false; status: number; toast: string; field?: string };
+export type AdjustResult = Outcome<{ applied: boolean; balance: string }>;
 
 export const BELOW_ZERO = 'The balance cannot go below zero';
 
@@ -28,12 +27,11 @@ export const adjustRef = (balanceId: number, clientRef: string) => `${balanceId}
 export async function adjustBalance(sql: Sql, actor: { id: number; ip: string | null }, customerId: number, input: BalanceInput): Promise<AdjustResult> {
   const signed = input.type === 'add' ? input.amount : `-${input.amount}`;
   try {
-    return await sql.begin(async (raw): Promise<AdjustResult> => {
-      const tx = raw as unknown as Sql;
+    return await sql.begin(async (tx): Promise<AdjustResult> => {
       // the wallet's lock first (post_ledger takes the same one), so 'before' is the balance the entry moves
       const [w] = await tx`SELECT id, balance::text AS balance, mode, currency FROM balances
                             WHERE id = ${input.balanceId} AND user_id = ${customerId} FOR UPDATE`;
-      if (!w) return { ok: false, status: 404, toast: 'Wallet not found', field: 'balanceId' };
+      if (!w) return refuse(404, 'Wallet not found', 'balanceId');
       const [r] = await tx`
         SELECT entry_id, balance_after::text AS balance_after, applied
           FROM post_ledger(${input.balanceId}, ${signed}::numeric, 'adjustment', ${ADJUST_REF_KIND},
@@ -52,11 +50,11 @@ export async function adjustBalance(sql: Sql, actor: { id: number; ip: string | 
     });
   } catch (e) {
     const code = (e as { code?: string }).code;
-    if (code === 'BAL01') return { ok: false, status: 400, toast: BELOW_ZERO, field: 'amount' };
+    if (code === 'BAL01') return refuse(400, BELOW_ZERO, 'amount');
     // the same form id posted again with another wallet or amount
-    if (code === 'BAL05') return { ok: false, status: 409, toast: 'This form was already submitted. Reload the page and try again.' };
+    if (code === 'BAL05') return refuse(409, 'This form was already submitted. Reload the page and try again.');
     // numeric field overflow: the new balance would not fit the column
-    if (code === '22003') return { ok: false, status: 400, toast: 'Amount is too large', field: 'amount' };
+    if (code === '22003') return refuse(400, 'Amount is too large', 'amount');
     throw e;
   }
 }

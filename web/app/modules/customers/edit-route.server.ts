@@ -11,6 +11,7 @@ import { requireCustomerRecord } from '~/modules/auth/guards.server.ts';
 import { listQuery, type ListQuery } from '~/components/ui/list-params.ts';
 import { GENERIC_ERROR, parseForm, type Reply } from '~/shared/forms.ts';
 import { replyDone, replyRefused } from '~/shared/reply.server.ts';
+import { replyRefusal } from '~/shared/result.server.ts';
 import { redirectWithToast } from '~/shared/toast.server.ts';
 import { listTrades } from '~/modules/trades/trades.server.ts';
 import { customerDeposits } from '~/modules/money/deposits.server.ts';
@@ -72,7 +73,7 @@ export async function editAction({ request, params, context }: ActionFunctionArg
     const r = await saveCustomerProfile(sql, actor, customerId, submission.value);
     return r.ok
       ? replyDone(submission, r.toast, { intent, hideFields: ['password'] })
-      : replyRefused(submission, { intent, status: r.status, toast: r.toast, fieldErrors: r.fieldErrors, hideFields: ['password'] });
+      : replyRefusal(submission, r, { intent, hideFields: ['password'] });
   }
 
   if (intent === 'balance') {
@@ -80,7 +81,7 @@ export async function editAction({ request, params, context }: ActionFunctionArg
     if (!access.canAdjust) return replyRefused(submission, { intent, status: 403, toast: 'You may not change this balance' });
     if (submission.status !== 'success') return replyRefused(submission, { intent });
     const r = await adjustBalance(sql, actor, customerId, submission.value);
-    if (!r.ok) return replyRefused(submission, { intent, status: r.status, toast: r.toast, fieldErrors: r.field ? { [r.field]: [r.toast] } : undefined });
+    if (!r.ok) return replyRefusal(submission, r, { intent });
     // admin.md §2.1: the balance modal reloads the whole page (its toast comes with it)
     const url = new URL(request.url);
     for (const p of ['index', '_data']) url.searchParams.delete(p);

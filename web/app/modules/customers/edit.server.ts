@@ -2,11 +2,12 @@
 // sees and may do on a customer that requireCustomerRecord let it open, the customer's record
 // (contact details masked on the server for the roles that must not see them), and the profile
 // save (validated, email unique, audited with before and after in the same transaction).
-import type { Sql } from '~/shared/db.server.ts';
+import type { Db, Sql } from '~/shared/db.server.ts';
 import { revokeAllSessions, type CurrentSession } from '~/modules/auth/session.server.ts';
 import { countryNames } from '~/modules/auth/countries.server.ts';
 import { hashPassword } from '~/modules/auth/password.server.ts';
 import { audit } from '~/shared/audit.server.ts';
+import { refuse, type Outcome } from '~/shared/result.server.ts';
 import { getSetting } from '~/shared/settings.server.ts';
 import { maskEmail, maskPhone } from '~/shared/mask.ts';
 import { LOGIN_AS_ROLES } from '~/modules/auth/impersonation.server.ts';
@@ -78,7 +79,7 @@ interface Stored {
   is_email_verified: boolean; is_active: boolean;
 }
 
-async function stored(sql: Sql, id: number, lock = false): Promise<Stored | undefined> {
+async function stored(sql: Db, id: number, lock = false): Promise<Stored | undefined> {
   const [row] = await sql<Stored[]>`
     SELECT u.full_name, u.email, coalesce(p.phone, '') AS phone, to_char(p.birth_date, 'YYYY-MM-DD') AS birth_date,
            coalesce(p.country, '') AS country, coalesce(p.city, '') AS city, coalesce(p.postal_code, '') AS postal_code,
@@ -120,11 +121,7 @@ export async function loadCustomer(sql: Sql, id: number, access: EditAccess) {
   };
 }
 
-export type SaveResult =
-  | { ok: true; toast: string }
-  | { ok: false; status: number; toast: string; fieldErrors?: Record<string, string[]> };
 
-const refuse = (field: string, toast: string, status = 400): SaveResult => ({ ok: false, status, toast, fieldErrors: { [field]: [toast] } });
 
 /**
  * Saves the profile form of customer `id`: users (name, email, password, manager, plan, flags)
@@ -135,28 +132,27 @@ const refuse = (field: string, toast: string, status = 400): SaveResult => ({ ok
  * (an email another user has, a manager or plan that does not exist, a country off the list)
  * change nothing.
  */
-export async function saveCustomerProfile(sql: Sql, actor: { id: number; ip: string | null }, id: number, input: CustomerProfileInput): Promise<SaveResult> {
+export async function saveCustomerProfile(sql: Sql, actor: { id: number; ip: string | null }, id: number, input: CustomerProfileInput): Promise<Outcome> {
   const hash = input.password ? await hashPassword(input.password) : null;
   try {
-    return await sql.begin(async (raw): Promise<SaveResult> => {
-      const tx = raw as unknown as Sql;
+    return await sql.begin(async (tx): Promise<Outcome> => {
       const cur = await stored(tx, id, true);
-      if (!cur) return { ok: false, status: 404, toast: 'User not found' };
+      if (!cur) return refuse(404, 'User not found');
       const email = input.email ?? cur.email;
       if (email !== cur.email) {
         const [taken] = await tx`SELECT 1 FROM users WHERE email = ${email} AND id <> ${id} AND deleted_at IS NULL`;
-        if (taken) return refuse('email', 'This email is already registered.');
+        if (taken) return refuse(400, 'This email is already registered.', 'email');
       }
       if (input.country && input.country !== cur.country && !countryNames().includes(input.country)) {
-        return refuse('country', 'Select a country from the list');
+        return refuse(400, 'Select a country from the list', 'country');
       }
       if (input.managerId != null && String(input.managerId) !== cur.manager_id) {
         const [m] = await tx`SELECT 1 FROM users WHERE id = ${input.managerId} AND role_id = 2 AND deleted_at IS NULL`;
-        if (!m) return refuse('managerId', 'Select a manager from the list');
+        if (!m) return refuse(400, 'Select a manager from the list', 'managerId');
       }
       if (input.pricingTableId != null && String(input.pricingTableId) !== cur.pricing_plan_id) {
         const [p] = await tx`SELECT 1 FROM pricing_plans WHERE id = ${input.pricingTableId}`;
-        if (!p) return refuse('pricingTableId', 'Select a plan from the list');
+        if (!p) return refuse(400, 'Select a plan from the list', 'pricingTableId');
       }
       const next = {
         full_name: input.fullName, email, phone: input.phone ?? cur.phone, birth_date: input.birthDate ?? null,
@@ -193,7 +189,7 @@ export async function saveCustomerProfile(sql: Sql, actor: { id: number; ip: str
     });
   } catch (e) {
     // two saves racing for one email: the unique index decides
-    if ((e as { code?: string }).code === '23505') return refuse('email', 'This email is already registered.');
+    if ((e as { code?: string }).code === '23505') return refuse(400, 'This email is already registered.', 'email');
     throw e;
   }
 }

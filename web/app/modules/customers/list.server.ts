@@ -9,6 +9,7 @@ import { clientIp } from '~/shared/request.server.ts';
 import { requireAccess } from '~/modules/auth/guards.server.ts';
 import { listQuery, type ListQuery } from '~/components/ui/list-params.ts';
 import { replyDone, replyRefused } from '~/shared/reply.server.ts';
+import { replyRefusal } from '~/shared/result.server.ts';
 import { addUser, deleteUser } from '~/modules/users/users.server.ts';
 import { USER_SORTABLE, parseCustomerForm, type AddUser } from '~/modules/users/schemas.ts';
 import { onlineExpr } from '~/modules/users/online.server.ts';
@@ -75,9 +76,6 @@ export async function customersAction({ request, context }: ActionFunctionArgs) 
   const r = intent === 'add'
     ? await addUser(sql, actor, v as AddUser, 'customers')
     : await deleteUser(sql, actor, (v as { id: number }).id, 'customers');
-  if (r.ok) return replyDone(submission, r.toast, { intent, status: r.status, hideFields: ['password'] });
-  return replyRefused(submission, {
-    intent, status: r.status, toast: r.toast, hideFields: ['password'],
-    fieldErrors: 'field' in r && r.field ? { [r.field]: [r.toast] } : undefined,
-  });
+  if (r.ok) return replyDone(submission, r.toast, { intent, hideFields: ['password'] });
+  return replyRefusal(submission, r, { intent, hideFields: ['password'] });
 }

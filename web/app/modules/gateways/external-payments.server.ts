@@ -2,17 +2,17 @@
 // off-platform payment links the customer's Deposit tab shows (modules/money/deposits.server.ts
 // externalPayments). Server-paged list, add and edit (multipart: the logo through the upload
 // service), delete after confirmation; each change audited in its transaction.
-import { data, type ActionFunctionArgs, type AppLoadContext, type LoaderFunctionArgs } from '@remix-run/node';
+import type { ActionFunctionArgs, AppLoadContext, LoaderFunctionArgs } from '@remix-run/node';
 import { db, type Sql } from '~/shared/db.server.ts';
 import { clientIp } from '~/shared/request.server.ts';
 import { prefixMatch } from '~/shared/prefix-search.server.ts';
 import { requireAccess } from '~/modules/auth/guards.server.ts';
 import { audit } from '~/shared/audit.server.ts';
 import { listQuery, type ListQuery } from '~/components/ui/list-params.ts';
-import { parseIntent, type Reply } from '~/shared/forms.ts';
+import { parseIntent } from '~/shared/forms.ts';
 import { replyRefused } from '~/shared/reply.server.ts';
 import { CATALOG_PARSE } from '~/modules/catalog/numbers.ts';
-import { refuse, replyOutcome, type Actor, type Outcome } from '~/shared/result.server.ts';
+import { refuse, replyOutcome, type Actor, type Outcome, refusedWithout } from '~/shared/result.server.ts';
 import { discardUploads, receiveUploads } from '~/modules/uploads/uploads.server.ts';
 import { uploadHref } from '~/modules/uploads/href.ts';
 import { EXTERNAL_PAYMENT_ACTIONS, type ExternalPaymentInput } from './external-schemas.ts';
@@ -52,8 +52,7 @@ const notFound = () => refuse(404, 'External payment not found');
 export async function saveExternalPayment(sql: Sql, input: ExternalPaymentInput, logoUploadId: number | null, who: Actor): Promise<Outcome<{ id: number }>> {
   const columns: Record<string, unknown> = { name: input.name, link: input.link, custom_label: input.customLabel, custom_value: input.customValue };
   if (logoUploadId) columns.logo_path = `/uploads/${logoUploadId}`;
-  return sql.begin(async (t): Promise<Outcome<{ id: number }>> => {
-    const tx = t as unknown as Sql;
+  return sql.begin(async (tx): Promise<Outcome<{ id: number }>> => {
     if (input.id === undefined) {
       if (!logoUploadId) return refuse(422, 'Logo is required', 'logo');
       const [row] = await tx`INSERT INTO external_payments ${tx(columns)} RETURNING *`;
@@ -69,8 +68,7 @@ export async function saveExternalPayment(sql: Sql, input: ExternalPaymentInput,
 }
 
 export async function deleteExternalPayment(sql: Sql, id: number, who: Actor): Promise<Outcome> {
-  return sql.begin(async (t): Promise<Outcome> => {
-    const tx = t as unknown as Sql;
+  return sql.begin(async (tx): Promise<Outcome> => {
     const [before] = await tx`DELETE FROM external_payments WHERE id = ${id} RETURNING *`;
     if (!before) return notFound();
     await audit(tx, { actorId: who.actorId, action: 'external_payment.delete', targetKind: 'external_payment', targetId: id, before: snapshot(before), ip: who.ip });
@@ -84,11 +82,6 @@ export async function externalPaymentsLoader({ request, context }: LoaderFunctio
   const sql = db();
   await requireAccess(request, sql, context);
   return listExternalPayments(sql, listQuery(request, EXTERNAL_PAYMENT_SORTS));
-}
-
-function refusedWithout(status: number, message: string, field?: string, values?: Record<string, string>) {
-  const body: Reply = { ok: false, toast: message, values, result: field ? { status: 'error', error: { [field]: [message] } } : undefined };
-  return data(body, { status });
 }
 
 /** POST: save (multipart: id?, logo, name, link, customLabel, customValue) or delete (id). */

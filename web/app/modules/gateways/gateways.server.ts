@@ -3,17 +3,17 @@
 // the decrypted settings the payment adapters (modules/payments) are given. Secrets are encrypted
 // with SECRETS_KEY (engine/src/contract/secrets.ts) before they reach the table, and leave this
 // module only masked ('••••abcd') or through gatewayConfig, which runs on the server only.
-import { data, type ActionFunctionArgs, type AppLoadContext, type LoaderFunctionArgs } from '@remix-run/node';
+import type { ActionFunctionArgs, AppLoadContext, LoaderFunctionArgs } from '@remix-run/node';
 import { decryptSecret, encryptSecret, isMaskedSecret, maskSecret, secretsKey } from '@broker/engine/contract/secrets';
 import { db, type Sql } from '~/shared/db.server.ts';
 import { env } from '~/shared/env.server.ts';
 import { clientIp } from '~/shared/request.server.ts';
 import { requireAccess } from '~/modules/auth/guards.server.ts';
 import { audit } from '~/shared/audit.server.ts';
-import { parseForm, type Reply } from '~/shared/forms.ts';
+import { parseForm } from '~/shared/forms.ts';
 import { replyDone, replyRefused } from '~/shared/reply.server.ts';
 import { CATALOG_PARSE } from '~/modules/catalog/numbers.ts';
-import { refuse, type Actor, type Outcome } from '~/shared/result.server.ts';
+import { refuse, type Actor, type Outcome, replyRefusal, refusedWithout } from '~/shared/result.server.ts';
 import { discardUploads, receiveUploads } from '~/modules/uploads/uploads.server.ts';
 import { uploadHref } from '~/modules/uploads/href.ts';
 import type { GatewayConfig } from './kinds.ts';
@@ -99,8 +99,7 @@ export async function saveGateway(
   if (input.isActive && gatewayState(kind, opts.availability) === 'unavailable') {
     return refuse(409, 'This gateway is not available in this version', 'isActive');
   }
-  return sql.begin(async (t): Promise<Outcome<{ title: string }>> => {
-    const tx = t as unknown as Sql;
+  return sql.begin(async (tx): Promise<Outcome<{ title: string }>> => {
     const [before] = await tx`SELECT name::text AS name, title, is_manual, key1, key2, key3, key4, key5, fee::text AS fee, is_active, file_path
                                 FROM payment_gateways WHERE name = ${kind}::text::gateway_kind FOR UPDATE`;
     if (!before) return refuse(404, 'Gateway not found');
@@ -166,12 +165,6 @@ export async function gatewaysLoader({ request, context }: LoaderFunctionArgs, m
   return { manual, gateways: await gatewayCards(sql, manual) };
 }
 
-/** A refusal that has no parsed form to answer with: the toast, and the field's error under it. */
-function refusedWithout(status: number, message: string, field?: string, values?: Record<string, string>) {
-  const body: Reply = { ok: false, toast: message, values, result: field ? { status: 'error', error: { [field]: [message] } } : undefined };
-  return data(body, { status });
-}
-
 /** POST (multipart: name, key1..key5, fee, isActive, file): saves the gateway named, of this page. */
 export async function gatewaysAction({ request, context }: ActionFunctionArgs, manual: boolean) {
   const sql = db();
@@ -200,7 +193,7 @@ export async function gatewaysAction({ request, context }: ActionFunctionArgs, m
   const r = await saveGateway(sql, submission.value as GatewayInput, { actorId: s.user.id, ip: clientIp(request, context) }, { qrUploadId: received.files.file?.id ?? null });
   if (!r.ok) {
     await drop();
-    return replyRefused(submission, { hideFields, status: r.status, toast: r.message, fieldErrors: r.field ? { [r.field]: [r.message] } : undefined });
+    return replyRefusal(submission, r, { hideFields });
   }
   return replyDone(submission, r.toast, { hideFields, values: { name: r.title } });
 }

@@ -7,7 +7,7 @@
 // own writes of the last quote (bids, asks, every few seconds) notify nothing.
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import type { Category } from '@broker/engine/domain';
-import type { Sql } from '~/shared/db.server.ts';
+import type { Db, Sql } from '~/shared/db.server.ts';
 import { db } from '~/shared/db.server.ts';
 import { clientIp } from '~/shared/request.server.ts';
 import { requireAccess } from '~/modules/auth/guards.server.ts';
@@ -65,7 +65,7 @@ async function openPositionCounts(sql: Sql, ids: number[]): Promise<Map<number, 
   return new Map(rows.map((r) => [Number(r.instrument_id), r.n as number]));
 }
 
-const openCount = async (sql: Sql, id: number) =>
+const openCount = async (sql: Db, id: number) =>
   (await sql`SELECT count(*)::int AS n FROM orders WHERE instrument_id = ${id} AND close_time IS NULL AND deleted_at IS NULL`)[0].n as number;
 
 /** What the audit trail keeps of an instrument. */
@@ -93,8 +93,7 @@ function dropKeptInstruments<O extends { ok: boolean }>(sql: Sql, out: O): O {
 /** Create (no id) or update (id) an instrument of `category`. */
 export async function saveInstrument(sql: Sql, category: Category, input: InstrumentInput, who: Actor): Promise<Outcome<{ id: number }>> {
   try {
-    return dropKeptInstruments(sql, await sql.begin(async (t): Promise<Outcome<{ id: number }>> => {
-      const tx = t as unknown as Sql;
+    return dropKeptInstruments(sql, await sql.begin(async (tx): Promise<Outcome<{ id: number }>> => {
       const [clash] = await tx`SELECT id FROM instruments WHERE lower(name) = lower(${input.name}) AND id IS DISTINCT FROM ${input.id ?? null}::bigint`;
       if (clash) return duplicate();
       const fields = {
@@ -145,8 +144,7 @@ export async function saveInstrument(sql: Sql, category: Category, input: Instru
 /** Delete an instrument of `category`: never one with open positions, nor one with trades in its history. */
 export async function deleteInstrument(sql: Sql, category: Category, id: number, who: Actor): Promise<Outcome> {
   try {
-    return dropKeptInstruments(sql, await sql.begin(async (t): Promise<Outcome> => {
-      const tx = t as unknown as Sql;
+    return dropKeptInstruments(sql, await sql.begin(async (tx): Promise<Outcome> => {
       // the row lock holds off a new order on it (an order's key share waits for it) until the end
       const [before] = await tx`
         SELECT * FROM instruments

@@ -12,8 +12,9 @@
 //   decision is audited and the customer is notified, live once it is committed.
 // - Whether a customer is verified is money.server.ts's isKycApproved (an approved document);
 //   since only the latest document can be approved, that is the latest one's status.
-import type { Sql } from '~/shared/db.server.ts';
+import type { Db, Sql } from '~/shared/db.server.ts';
 import { audit } from '~/shared/audit.server.ts';
+import { refuse, type Refusal } from '~/shared/result.server.ts';
 import { auditLoginAs, type ChangeSource } from '~/modules/auth/impersonation.server.ts';
 import { addNotification, notifyStaff, publishNotices, type Notice } from '~/shared/notify.server.ts';
 import { boundedCount, SEARCH_COUNT_LIMIT } from '~/shared/bounded-count.server.ts';
@@ -24,8 +25,6 @@ import { KYC_FILE_FIELDS, KYC_REASON_MAX, KYC_TYPES, type KycDocument, type KycF
 export type { KycDocument, KycFile, KycFiles };
 
 /** A request refused: nothing changed. `field` names the form field the message belongs under. */
-export interface KycRefusal { ok: false; status: number; message: string; field?: string }
-const refuse = (status: number, message: string, field?: string): KycRefusal => ({ ok: false, status, message, field });
 
 
 /** The columns of a document with its three files (uploads joined as f, b, a). */
@@ -62,7 +61,7 @@ export async function latestKyc(sql: Sql, userId: number): Promise<KycDocument |
 }
 
 /** Why the customer may not submit now (a document under review, or approved), else null. */
-export function submitRefusal(latest: { status: KycStatus } | null | undefined): KycRefusal | null {
+export function submitRefusal(latest: { status: KycStatus } | null | undefined): Refusal | null {
   if (latest?.status === 'pending') return refuse(409, 'Your documents are under review');
   if (latest?.status === 'approved') return refuse(409, 'Your KYC is already approved');
   return null;
@@ -80,7 +79,7 @@ export interface KycSubmission {
 }
 
 /** Serialises a customer's submissions and the decisions on their documents. */
-const lockCustomer = (sql: Sql, userId: number) => sql`SELECT pg_advisory_xact_lock(hashtextextended(${'broker.kyc:' + userId}, 0))`;
+const lockCustomer = (sql: Db, userId: number) => sql`SELECT pg_advisory_xact_lock(hashtextextended(${'broker.kyc:' + userId}, 0))`;
 
 /** The staff's review page (the notifications' link): the documents waiting for a decision. */
 export const STAFF_KYC_REVIEW = '/admin/kyc?status=pending';
@@ -89,7 +88,7 @@ export const STAFF_KYC_REVIEW = '/admin/kyc?status=pending';
  * A new pending document: its files must be the customer's own uploads of the field's kind. The
  * admins (who review documents) are notified in its transaction.
  */
-export async function submitKyc(sql: Sql, s: KycSubmission): Promise<{ ok: true; id: number } | KycRefusal> {
+export async function submitKyc(sql: Sql, s: KycSubmission): Promise<{ ok: true; id: number } | Refusal> {
   if (!(KYC_TYPES as readonly string[]).includes(s.type)) return refuse(400, 'Document type is required', 'type');
   if (s.front == null) return refuse(400, 'Front side is required', 'front');
   const wanted = (Object.keys(KYC_FILE_FIELDS) as KycFileField[]).filter((f) => s[f] != null);
@@ -98,8 +97,7 @@ export async function submitKyc(sql: Sql, s: KycSubmission): Promise<{ ok: true;
     if (!Number.isSafeInteger(id) || id! < 1) return refuse(400, 'File not found', field);
   }
   const notices: Notice[] = [];
-  const result = await sql.begin(async (t) => {
-    const tx = t as unknown as Sql;
+  const result = await sql.begin(async (tx) => {
     await lockCustomer(tx, s.userId);
     const [latest] = await tx`SELECT status FROM kyc_documents WHERE user_id = ${s.userId} ORDER BY id DESC LIMIT 1`;
     const refused = submitRefusal(latest as { status: KycStatus } | undefined);
@@ -225,7 +223,7 @@ const alreadyDecided = (status: KycStatus) => status === 'approved'
  * A staff member approves or declines a customer's latest document. The customer and the row are
  * locked first, so parallel decisions and a resubmission never interleave.
  */
-export async function decideKyc(sql: Sql, d: KycDecision): Promise<{ ok: true; status: 'approved' | 'declined'; id: number } | KycRefusal> {
+export async function decideKyc(sql: Sql, d: KycDecision): Promise<{ ok: true; status: 'approved' | 'declined'; id: number } | Refusal> {
   if (!Number.isSafeInteger(d.id) || d.id < 1) return refuse(404, 'Document not found');
   const reason = d.decision === 'decline' ? d.reason?.trim() || null : null;
   if (d.decision === 'decline' && !reason) return refuse(400, 'Decline reason is required', 'declineReason');
@@ -236,8 +234,7 @@ export async function decideKyc(sql: Sql, d: KycDecision): Promise<{ ok: true; s
   const userId = Number(owner.user_id);
 
   const notices: Notice[] = [];
-  const result = await sql.begin(async (t) => {
-    const tx = t as unknown as Sql;
+  const result = await sql.begin(async (tx) => {
     await lockCustomer(tx, userId);
     const [row] = await tx`SELECT id, user_id, type, status, decline_reason FROM kyc_documents WHERE id = ${d.id} FOR UPDATE`;
     if (!row) return refuse(404, 'Document not found');

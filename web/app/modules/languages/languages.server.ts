@@ -47,8 +47,7 @@ const languageExists = () => refuse(409, 'A language with this code already exis
 /** Adds a language (no id) or edits one (id: its current code). A code change carries its translations along. */
 export async function saveLanguage(sql: Sql, input: LanguageInput, who: Actor): Promise<Outcome<{ code: string }>> {
   try {
-    const r = await sql.begin(async (t): Promise<Outcome<{ code: string }>> => {
-      const tx = t as unknown as Sql;
+    const r = await sql.begin(async (tx): Promise<Outcome<{ code: string }>> => {
       const [clash] = await tx`SELECT code FROM languages WHERE lower(code) = lower(${input.code}) AND code IS DISTINCT FROM ${input.id ?? null}`;
       if (clash) return languageExists();
       if (input.id === undefined) {
@@ -118,8 +117,7 @@ export async function saveTranslation(sql: Sql, code: string, input: Translation
   if (placeholders(input.value) !== placeholders(input.key)) return refuse(422, 'Keep every placeholder of the key (the names in double braces) unchanged', 'value');
   const ip = auditIp(who.ip);
   try {
-    const r = await sql.begin(async (t): Promise<Outcome<{ id: number }>> => {
-      const tx = t as unknown as Sql;
+    const r = await sql.begin(async (tx): Promise<Outcome<{ id: number }>> => {
       const [lang] = await tx`SELECT code FROM languages WHERE code = ${code} FOR SHARE`;
       if (!lang) return refuse(404, 'Language not found');
       const [same] = await tx`SELECT id, key, value FROM translations WHERE language_code = ${code} AND key = ${input.key} FOR UPDATE`;
@@ -150,8 +148,7 @@ export async function saveTranslation(sql: Sql, code: string, input: Translation
 }
 
 export async function deleteTranslation(sql: Sql, code: string, id: number, who: Actor): Promise<Outcome> {
-  const r = await sql.begin(async (t): Promise<Outcome> => {
-    const tx = t as unknown as Sql;
+  const r = await sql.begin(async (tx): Promise<Outcome> => {
     const [before] = await tx`DELETE FROM translations WHERE id = ${id} AND language_code = ${code} RETURNING id, key, value`;
     if (!before) return translationNotFound();
     await audit(tx, { actorId: who.actorId, action: 'translation.delete', targetKind: 'translation', targetId: id, before: { code, key: before.key, value: before.value }, ip: auditIp(who.ip) });

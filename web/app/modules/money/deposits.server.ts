@@ -4,7 +4,7 @@
 import QRCode from 'qrcode';
 import { dec, Decimal } from '@broker/engine/domain';
 import { uploadHref } from '~/modules/uploads/href.ts';
-import type { Sql } from '~/shared/db.server.ts';
+import type { Db, Sql } from '~/shared/db.server.ts';
 import type { ListQuery } from '~/components/ui/list-params.ts';
 import { prefixMatch } from '~/shared/prefix-search.server.ts';
 import { boundedCount, SEARCH_COUNT_LIMIT } from '~/shared/bounded-count.server.ts';
@@ -199,7 +199,7 @@ export async function staffDeposits(sql: Sql, q: ListQuery & { status?: DepositS
   // deposits cost what 50,000 do and a prefix matching every customer what 1,000 deposits do. The
   // union's size is the first branch's count plus the second's rows the first does not hold.
   const countLimit = branches.length === 1 ? EXACT_COUNT_LIMIT : SEARCH_COUNT_LIMIT;
-  const count = async (db: Sql) => {
+  const count = async (db: Db) => {
     if (branches.length === 1) return boundedCount(db, sql`deposits d`, branches[0], countLimit);
     const [a, b] = await Promise.all([
       boundedCount(db, sql`deposits d`, branches[0], countLimit),
@@ -211,7 +211,7 @@ export async function staffDeposits(sql: Sql, q: ListQuery & { status?: DepositS
   // for any prefix guesses it matches a few users, and counted every customer's deposits through
   // them for a broad one ('customer': 240 ms). README "List speed at scale".
   const textSearch = branches.length > 1;
-  const read = (db: Sql) => Promise.all([
+  const read = (db: Db) => Promise.all([
     db`WITH page AS (${page})
         SELECT ${COLUMNS(sql)}, d.user_id, u.email, d.reference, ${DISPUTE_COLUMNS(sql)}
           FROM page JOIN deposits d ON d.id = page.id JOIN users u ON u.id = d.user_id JOIN balances b ON b.id = d.balance_id
@@ -222,7 +222,7 @@ export async function staffDeposits(sql: Sql, q: ListQuery & { status?: DepositS
   const [rows, total] = textSearch
     ? await sql.begin(async (tx) => {
       await tx`SET LOCAL plan_cache_mode = force_custom_plan`;
-      return read(tx as unknown as Sql);
+      return read(tx);
     })
     : await read(sql);
   const events = await depositPaymentEvents(sql, rows.map((r) => Number(r.id)));

@@ -12,8 +12,9 @@
 // - The KYC switches are enforced here when on.
 import { UNAVAILABLE_GATEWAYS } from '~/modules/gateways/kinds.ts';
 import { parseDecimal } from '@broker/engine/domain';
-import type { Sql } from '~/shared/db.server.ts';
+import type { Db, Sql } from '~/shared/db.server.ts';
 import { audit } from '~/shared/audit.server.ts';
+import { refuse, type Refusal } from '~/shared/result.server.ts';
 import { auditLoginAs, type ChangeSource } from '~/modules/auth/impersonation.server.ts';
 import { getSetting } from '~/shared/settings.server.ts';
 import { kycBlocks, KYC_MESSAGES } from '~/modules/kyc/kyc-gate.server.ts';
@@ -25,8 +26,6 @@ export type MoneyKind = 'deposit' | 'withdrawal';
 export type Decision = 'approve' | 'decline';
 
 /** A request refused: nothing changed. `field` names the form field the message belongs under. */
-export interface MoneyRefusal { ok: false; status: number; message: string; field?: string }
-const refuse = (status: number, message: string, field?: string): MoneyRefusal => ({ ok: false, status, message, field });
 
 /** Longest decline reason kept (a sentence or two for the customer). */
 export const REASON_MAX = 500;
@@ -83,7 +82,7 @@ export async function withdrawFees(sql: Sql): Promise<{ percentage: string; fixe
 }
 
 /** An amount typed by a customer, canonical, or the refusal naming the amount field. */
-export function parseMoneyAmount(input: unknown): { ok: true; value: string } | MoneyRefusal {
+export function parseMoneyAmount(input: unknown): { ok: true; value: string } | Refusal {
   const r = parseDecimal(input, MONEY_INPUT);
   return r.ok ? r : refuse(400, r.message, 'amount');
 }
@@ -115,7 +114,7 @@ export interface DepositChecked { ok: true; wallet: RealWallet; gateway: Gateway
  * active gateway, the KYC gate, a valid amount; the fee from the gateway. createDeposit runs
  * them; the deposit form runs them too before it sends the customer to a manual gateway's page.
  */
-export async function checkDeposit(sql: Sql, r: Pick<DepositRequest, 'userId' | 'balanceId' | 'gateway' | 'amount'>): Promise<DepositChecked | MoneyRefusal> {
+export async function checkDeposit(sql: Sql, r: Pick<DepositRequest, 'userId' | 'balanceId' | 'gateway' | 'amount'>): Promise<DepositChecked | Refusal> {
   const wallet = await realWallet(sql, r.userId, r.balanceId);
   if (!wallet) return refuse(400, 'Wallet is required', 'balance_id');
   const gateway = await activeGateway(sql, r.gateway);
@@ -134,14 +133,13 @@ export const STAFF_PENDING_WITHDRAWALS = '/admin/withdraws/pending';
  * A pending deposit: real wallet of the user, active gateway, KYC gate, fee from the gateway. One
  * through a manual gateway (bank, crypto) notifies the admins and managers in its transaction.
  */
-export async function createDeposit(sql: Sql, r: DepositRequest): Promise<DepositCreated | MoneyRefusal> {
+export async function createDeposit(sql: Sql, r: DepositRequest): Promise<DepositCreated | Refusal> {
   const checked = await checkDeposit(sql, r);
   if (!checked.ok) return checked;
   const { wallet, gateway, fees } = checked;
   const clientRef = r.clientRef || null;
   const notices: Notice[] = [];
-  const row = await sql.begin(async (t) => {
-    const tx = t as unknown as Sql;
+  const row = await sql.begin(async (tx) => {
     const [created] = await tx`
       INSERT INTO deposits (user_id, balance_id, gateway, amount, fee, total, description, details, client_ref)
       VALUES (${r.userId}, ${wallet.id}, ${gateway.name}, ${fees.amount}, ${fees.fee}, ${fees.total},
@@ -206,7 +204,7 @@ const engineFloating: FloatingPnl = async (balanceId) => {
  * under the balance lock, so neither a parallel request nor a new position can spend it twice.
  * The admins and managers who decide it are notified in the same transaction.
  */
-export async function requestWithdrawal(sql: Sql, r: WithdrawalRequest, floatingPnl: FloatingPnl = engineFloating): Promise<WithdrawalCreated | MoneyRefusal> {
+export async function requestWithdrawal(sql: Sql, r: WithdrawalRequest, floatingPnl: FloatingPnl = engineFloating): Promise<WithdrawalCreated | Refusal> {
   const wallet = await realWallet(sql, r.userId, r.balanceId);
   if (!wallet) return refuse(400, 'Wallet is required', 'balance_id');
   if (await kycBlocks(sql, r.userId, 'withdraw')) return refuse(403, KYC_MESSAGES.withdraw);
@@ -224,8 +222,7 @@ export async function requestWithdrawal(sql: Sql, r: WithdrawalRequest, floating
   }
 
   const notices: Notice[] = [];
-  const result = await sql.begin(async (t) => {
-    const tx = t as unknown as Sql;
+  const result = await sql.begin(async (tx) => {
     const [b] = await tx`SELECT balance::text AS balance, free_margin(balance, margin, ${String(floating)}::numeric) < ${fees.total}::numeric AS short
                            FROM balances WHERE id = ${wallet.id} FOR UPDATE`;
     if (clientRef) {
@@ -277,14 +274,14 @@ export interface DecisionInput {
    * through a provider records its payout here (modules/payments/payouts.server.ts), so exactly one
    * payout exists whatever the number of concurrent approvals.
    */
-  onApproved?: (tx: Sql) => Promise<void>;
+  onApproved?: (tx: Db) => Promise<void>;
   /** where an approved withdrawal's money goes, for the customer's notification (default: their bank account) */
   destination?: string;
 }
 
 export type DecisionResult =
   | { ok: true; state: 'approved' | 'declined' | 'awaiting_second'; id: number }
-  | MoneyRefusal;
+  | Refusal;
 
 const LABEL: Record<MoneyKind, string> = { deposit: 'Deposit', withdrawal: 'Withdrawal' };
 const notFound = (kind: MoneyKind) => (kind === 'deposit' ? refuse(404, 'Deposit not found') : refuse(404, 'Withdrawal not found'));
@@ -293,7 +290,7 @@ const alreadyDecided = (kind: MoneyKind, status: 'approved' | 'declined') => kin
   : (status === 'approved' ? refuse(409, 'This withdrawal was already approved') : refuse(409, 'This withdrawal was already declined'));
 
 /** Whether an amount needs two approvals under the site's four-eyes setting. */
-export async function needsSecondApproval(sql: Sql, amount: string): Promise<boolean> {
+export async function needsSecondApproval(sql: Db, amount: string): Promise<boolean> {
   const { secondApprovalAbove } = await getSetting(sql, 'approvals');
   if (secondApprovalAbove === '') return false;
   const [r] = await sql`SELECT ${amount}::numeric > ${secondApprovalAbove}::numeric AS above`;
@@ -311,8 +308,7 @@ export async function decideMoney(sql: Sql, d: DecisionInput): Promise<DecisionR
   if (reason && reason.length > REASON_MAX) return refuse(400, 'Decline reason allows at most 500 characters', 'declineReason');
 
   const notices: Notice[] = [];
-  const result = await sql.begin(async (t): Promise<DecisionResult> => {
-    const tx = t as unknown as Sql; // the transaction, for the helpers that take a Sql
+  const result = await sql.begin(async (tx): Promise<DecisionResult> => {
     const table = tx(d.kind === 'deposit' ? 'deposits' : 'withdrawals');
     const [row] = await tx`
       SELECT m.id, m.user_id, m.balance_id, m.status, m.amount::text AS amount, m.fee::text AS fee, m.total::text AS total,

@@ -4,15 +4,16 @@
 // money.server.ts's: this file reads, pages, and saves the admin's fee settings.
 import { randomUUID } from 'node:crypto';
 import { dec } from '@broker/engine/domain';
-import type { Sql } from '~/shared/db.server.ts';
+import type { Db, Sql } from '~/shared/db.server.ts';
 import type { ListQuery } from '~/components/ui/list-params.ts';
 import { boundedCount, SEARCH_COUNT_LIMIT } from '~/shared/bounded-count.server.ts';
 import { EXACT_COUNT_LIMIT } from '~/shared/count-limits.ts';
 import { prefixMatch } from '~/shared/prefix-search.server.ts';
 import { audit } from '~/shared/audit.server.ts';
+import { refuse } from '~/shared/result.server.ts';
 import { countryNames } from '~/modules/auth/countries.server.ts';
 import { engine } from '~/shared/engine.server.ts';
-import { decideMoney, requestWithdrawal, withdrawFees, type BankDetails, type FloatingPnl, type MoneyRefusal } from './money.server.ts';
+import { decideMoney, requestWithdrawal, withdrawFees, type BankDetails, type FloatingPnl } from './money.server.ts';
 import { isKycApproved } from '~/modules/kyc/kyc-gate.server.ts';
 import type { WithdrawInput } from './withdrawal-schemas.ts';
 
@@ -27,8 +28,6 @@ export const WITHDRAW_TOASTS = {
   settings: 'Withdraw settings updated successfully',
 } as const;
 export const WITHDRAWAL_STATUSES: readonly WithdrawalStatus[] = ['pending', 'approved', 'declined'];
-
-const refuse = (status: number, message: string, field?: string): MoneyRefusal => ({ ok: false, status, message, field });
 
 /** The floating P/L of a wallet's open positions, the engine's figure (null when the engine cannot say). */
 const engineFloating: FloatingPnl = async (balanceId) => {
@@ -190,7 +189,7 @@ export async function staffWithdrawals(sql: Sql, q: StaffListQuery) {
   const order = q.sort === 'amount' ? sql`w.amount ${dir}, w.id ${dir}`
     : q.sort === 'created_at' ? sql`w.created_at ${dir}, w.id ${dir}` : sql`w.id ${dir}`;
   const countLimit = q.search.trim() ? SEARCH_COUNT_LIMIT : EXACT_COUNT_LIMIT;
-  const read = (db: Sql) => Promise.all([
+  const read = (db: Db) => Promise.all([
     db`SELECT ${COLUMNS(sql)}, w.user_id, u.email, w.first_approved_by
          FROM (SELECT w.id FROM withdrawals w WHERE ${where} ORDER BY ${order} LIMIT ${q.limit} OFFSET ${q.offset}) page
          JOIN withdrawals w ON w.id = page.id JOIN users u ON u.id = w.user_id JOIN balances b ON b.id = w.balance_id
@@ -205,7 +204,7 @@ export async function staffWithdrawals(sql: Sql, q: StaffListQuery) {
   const [rows, count] = isTextSearch(q.search)
     ? await sql.begin(async (tx) => {
       await tx`SET LOCAL plan_cache_mode = force_custom_plan`;
-      return read(tx as unknown as Sql);
+      return read(tx);
     })
     : await read(sql);
   const seen = q.offset + rows.length + (count.estimated && rows.length === q.limit ? 1 : 0);
@@ -238,8 +237,7 @@ export async function decideWithdrawal(sql: Sql, d: { id: number; actorId: numbe
  * decimals, fixed ≥ 0 with 2), with an audit row of before and after in the same transaction.
  */
 export async function saveWithdrawFees(sql: Sql, v: { feePercentage: string; feeFixed: string }, actorId: number, ip: string | null) {
-  await sql.begin(async (t) => {
-    const tx = t as unknown as Sql;
+  await sql.begin(async (tx) => {
     await tx`INSERT INTO withdraw_fee_settings (id) VALUES (1) ON CONFLICT (id) DO NOTHING`;
     const [before] = await tx`SELECT fee_percentage::text AS p, fee_fixed::text AS f FROM withdraw_fee_settings WHERE id = 1 FOR UPDATE`;
     const [after] = await tx`UPDATE withdraw_fee_settings SET fee_percentage = ${v.feePercentage}::numeric, fee_fixed = ${v.feeFixed}::numeric, updated_at = now()

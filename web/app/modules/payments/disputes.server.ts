@@ -53,8 +53,7 @@ export async function recordDispute(sql: Sql, gateway: string, n: DisputeNotice)
   const amount = DECIMAL.test(n.amount) && Number(n.amount) > 0 ? n.amount : null;
   const currency = /^[A-Z0-9]{2,10}$/.test(n.currency) ? n.currency : null;
   const notices: Notice[] = [];
-  const outcome = await sql.begin(async (t): Promise<DisputeOutcome> => {
-    const tx = t as unknown as Sql;
+  const outcome = await sql.begin(async (tx): Promise<DisputeOutcome> => {
     const [dep] = n.depositId === null ? [] : await tx`
       SELECT d.id, d.reference, d.status, d.amount::text AS amount, u.full_name, coalesce(g.title, d.gateway) AS gateway_title
         FROM deposits d JOIN users u ON u.id = d.user_id LEFT JOIN payment_gateways g ON g.name::text = d.gateway
@@ -119,8 +118,7 @@ export type DebitResult =
 export async function debitDispute(sql: Sql, actor: { id: number; roleId: number; ip: string | null }, depositId: number): Promise<DebitResult> {
   if (!DEBIT_ROLES.includes(actor.roleId)) return { ok: false, status: 403, toast: 'You do not have permission to do this.' };
   try {
-    return await sql.begin(async (t): Promise<DebitResult> => {
-      const tx = t as unknown as Sql;
+    return await sql.begin(async (tx): Promise<DebitResult> => {
       const [d] = await tx`
         SELECT d.id, d.user_id, d.balance_id, d.status, d.amount::text AS amount, d.disputed_at, d.dispute_kind, d.dispute_state,
                d.dispute_amount::text AS dispute_amount, d.dispute_currency, d.dispute_debited_at, trim(b.currency) AS currency,

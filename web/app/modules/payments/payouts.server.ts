@@ -33,7 +33,8 @@
 // A background job (startPayoutJob) retries payouts whose call did not get an answer and asks the
 // provider about payouts without news.
 import { randomBytes } from 'node:crypto';
-import type { Sql } from '~/shared/db.server.ts';
+import type { Db, Sql } from '~/shared/db.server.ts';
+import type { Refusal } from '~/shared/result.server.ts';
 import { audit } from '~/shared/audit.server.ts';
 import { gatewayConfig } from '~/modules/gateways/gateways.server.ts';
 import { decideMoney } from '~/modules/money/money.server.ts';
@@ -175,7 +176,7 @@ export type PayoutChoice = 'manual' | string;
 
 export type ApproveResult =
   | { ok: true; state: 'approved' | 'awaiting_second'; payout: PayoutView | null }
-  | { ok: false; status: number; message: string; field?: string };
+  | Refusal;
 
 /**
  * A staff member approves a pending withdrawal, paid manually or through a gateway. The gateway is
@@ -313,8 +314,7 @@ export async function sendPayout(sql: Sql, withdrawalId: number): Promise<Payout
  */
 export async function holdForReview(sql: Sql, withdrawalId: number, gateway: string, eventId: string, reason: string): Promise<boolean> {
   const text = reason.slice(0, 500);
-  const notices = await sql.begin(async (t) => {
-    const tx = t as unknown as Sql;
+  const notices = await sql.begin(async (tx) => {
     const [p] = await tx`SELECT status FROM withdrawal_payouts WHERE withdrawal_id = ${withdrawalId} FOR UPDATE`;
     if (!p || p.status === 'paid' || p.status === 'failed' || p.status === 'review') return null;
     await tx`UPDATE withdrawal_payouts SET status = 'review', reason = ${text}, last_error = ${text}, claimed_at = NULL, updated_at = now() WHERE withdrawal_id = ${withdrawalId}`;
@@ -361,7 +361,7 @@ async function reviewCheck(sql: Sql, withdrawalId: number): Promise<void> {
 export type PayoutOutcome = 'verified' | 'applied' | 'rejected' | 'replay';
 
 /** One payout_events row; null when that event id was stored before (a replay). */
-async function recordEvent(sql: Sql, gateway: string, withdrawalId: number | null, eventId: string, kind: string, state: PayoutState, raw: Record<string, unknown>) {
+async function recordEvent(sql: Db, gateway: string, withdrawalId: number | null, eventId: string, kind: string, state: PayoutState, raw: Record<string, unknown>) {
   const [row] = await sql`
     INSERT INTO payout_events (withdrawal_id, gateway, event_id, kind, state, raw)
     VALUES (${withdrawalId}, ${gateway}, ${eventId.slice(0, 200)}, ${kind}, ${state}, ${sql.json(raw as never)})
@@ -404,8 +404,7 @@ export async function applyPayoutStatus(sql: Sql, gateway: string, st: PayoutSta
     return done(r ? 'applied' : 'verified', r ? st.reason : 'Already failed: the money was returned before');
   }
   // paid
-  const marked = await sql.begin(async (t) => {
-    const tx = t as unknown as Sql;
+  const marked = await sql.begin(async (tx) => {
     const [row] = await tx`SELECT status FROM withdrawal_payouts WHERE withdrawal_id = ${withdrawalId} FOR UPDATE`;
     if (row.status === 'paid') return 'already';
     if (row.status === 'failed') return 'after_failure';
@@ -427,8 +426,7 @@ export async function applyPayoutStatus(sql: Sql, gateway: string, st: PayoutSta
 export async function failPayout(sql: Sql, withdrawalId: number, reason: string, providerStatus: string | null = null): Promise<boolean> {
   const notices: Notice[] = [];
   const text = reason.slice(0, 500);
-  const changed = await sql.begin(async (t) => {
-    const tx = t as unknown as Sql;
+  const changed = await sql.begin(async (tx) => {
     const [p] = await tx`SELECT status, gateway FROM withdrawal_payouts WHERE withdrawal_id = ${withdrawalId} FOR UPDATE`;
     if (!p || p.status === 'failed') return false;
     const [w] = await tx`SELECT w.user_id, w.balance_id, w.status, w.total::text AS total, trim(b.currency) AS currency

@@ -82,8 +82,7 @@ const notFound = () => refuse(404, 'Plan not found');
 
 export async function savePlan(sql: Sql, input: PlanInput, who: Actor): Promise<Outcome<{ id: number }>> {
   try {
-    return await sql.begin(async (t): Promise<Outcome<{ id: number }>> => {
-      const tx = t as unknown as Sql;
+    return await sql.begin(async (tx): Promise<Outcome<{ id: number }>> => {
       const [clash] = await tx`SELECT id FROM pricing_plans WHERE lower(name) = lower(${input.name}) AND id IS DISTINCT FROM ${input.id ?? null}::bigint`;
       if (clash) return duplicate();
       if (input.id === undefined) {
@@ -105,8 +104,7 @@ export async function savePlan(sql: Sql, input: PlanInput, who: Actor): Promise<
 
 /** Delete a plan nobody is on. */
 export async function deletePlan(sql: Sql, id: number, who: Actor): Promise<Outcome> {
-  return sql.begin(async (t): Promise<Outcome> => {
-    const tx = t as unknown as Sql;
+  return sql.begin(async (tx): Promise<Outcome> => {
     // the row lock makes a concurrent subscription (users.pricing_plan_id's key share) wait, then fail
     const [before] = await tx`SELECT * FROM pricing_plans WHERE id = ${id} FOR UPDATE`;
     if (!before) return notFound();

@@ -234,7 +234,7 @@ export async function subscribePlan(sql: Sql, input: SubscribeInput): Promise<Su
                                            'plan_subscription', ${ref}, ${input.actorId}, ${`plan ${plan.name}`})`;
         entryId = Number(posted.entry_id);
       }
-      await audit(tx as unknown as Sql, {
+      await audit(tx, {
         actorId: input.actorId, action: 'plan.subscribe', targetKind: 'user', targetId: input.userId,
         before: { planId: before },
         after: {

@@ -2,7 +2,7 @@
 // Only ever the session's own user: no id comes from the request. A retention agent signed in as
 // the customer (login-as) sees the phone masked and cannot change it: the browser never receives
 // it and the save keeps the stored one whatever is posted.
-import type { Sql } from '~/shared/db.server.ts';
+import type { Db, Sql } from '~/shared/db.server.ts';
 import type { CurrentSession } from '~/modules/auth/session.server.ts';
 import { countryNames } from '~/modules/auth/countries.server.ts';
 import { audit } from '~/shared/audit.server.ts';
@@ -35,7 +35,7 @@ export async function phoneLocked(sql: Sql, s: CurrentSession): Promise<boolean>
 
 interface Stored { full_name: string; email: string; phone: string; birth_date: string | null; country: string; city: string; address: string; postal_code: string }
 
-async function stored(sql: Sql, userId: number, lock = false): Promise<Stored | undefined> {
+async function stored(sql: Db, userId: number, lock = false): Promise<Stored | undefined> {
   const [row] = await sql<Stored[]>`
     SELECT u.full_name, u.email, coalesce(p.phone, '') AS phone, to_char(p.birth_date, 'YYYY-MM-DD') AS birth_date,
            coalesce(p.country, '') AS country, coalesce(p.city, '') AS city, coalesce(p.address, '') AS address,
@@ -73,7 +73,7 @@ export type SaveResult =
 export async function saveProfile(sql: Sql, s: CurrentSession, input: ProfileInput, ip: string | null): Promise<SaveResult> {
   const locked = await phoneLocked(sql, s);
   return sql.begin(async (tx): Promise<SaveResult> => {
-    const cur = await stored(tx as unknown as Sql, s.user.id, true);
+    const cur = await stored(tx, s.user.id, true);
     if (!cur) return { ok: false, status: 404, toast: 'Something went wrong' };
     if (input.country !== cur.country && !countryNames().includes(input.country)) {
       const refusal = { toast: 'Select a country from the list' };
@@ -91,7 +91,7 @@ export async function saveProfile(sql: Sql, s: CurrentSession, input: ProfileInp
         city = EXCLUDED.city, address = EXCLUDED.address, postal_code = EXCLUDED.postal_code`;
     const keys = (Object.keys(next) as (keyof typeof next)[]).filter((k) => next[k] !== cur[k]);
     if (keys.length) {
-      await audit(tx as unknown as Sql, {
+      await audit(tx, {
         actorId: actingUserId(s), action: 'profile.update', targetKind: 'user', targetId: s.user.id,
         before: Object.fromEntries(keys.map((k) => [k, cur[k]])), after: Object.fromEntries(keys.map((k) => [k, next[k]])), ip,
       });

@@ -4,6 +4,7 @@
 // key (engine/src/feed/providers/manager.ts), without a restart.
 import { decryptSecret, encryptSecret, isMaskedSecret, maskSecret, secretsKey } from '@broker/engine/contract/secrets';
 import type { Sql } from '~/shared/db.server.ts';
+import { refuse, type Refusal } from '~/shared/result.server.ts';
 import { env } from '~/shared/env.server.ts';
 import { audit } from '~/shared/audit.server.ts';
 import { API_FIELDS, API_KEYS, type ApiCardView, type ApiInput, type ApiKey } from './apis.ts';
@@ -41,7 +42,7 @@ export async function readApiCards(sql: Sql): Promise<ApiCardView[]> {
   });
 }
 
-export type ApiSaveResult = { ok: true } | { ok: false; status: number; message: string; field?: string };
+export type ApiSaveResult = { ok: true } | Refusal;
 
 /** The audit's copy of a row: the secret fields masked. */
 function auditRow(k: ApiKey, r: Partial<Row> | undefined) {
@@ -54,8 +55,7 @@ function auditRow(k: ApiKey, r: Partial<Row> | undefined) {
 
 export async function saveApiCard(sql: Sql, input: ApiInput, who: { actorId: number; ip: string | null }): Promise<ApiSaveResult> {
   const k = input.intent;
-  return sql.begin(async (t): Promise<ApiSaveResult> => {
-    const tx = t as unknown as Sql;
+  return sql.begin(async (tx): Promise<ApiSaveResult> => {
     const [before] = await tx<Row[]>`SELECT key::text AS key, value1, value2, value3, value4, value5 FROM api_settings WHERE key = ${k} FOR UPDATE`;
     const next: Record<(typeof VALUES)[number], string | null> = {
       value1: before?.value1 ?? null, value2: before?.value2 ?? null, value3: before?.value3 ?? null, value4: before?.value4 ?? null, value5: before?.value5 ?? null,
@@ -68,10 +68,10 @@ export async function saveApiCard(sql: Sql, input: ApiInput, who: { actorId: num
         if (typed && !isMaskedSecret(typed)) next[f.name] = encryptSecret(typed, key());
         else if (clear) next[f.name] = null;
         // a required key: typed now or stored before (and not being removed)
-        if (f.required && !next[f.name] && !clear) return { ok: false, status: 400, message: 'required', field: f.name };
+        if (f.required && !next[f.name] && !clear) return refuse(400, 'required', f.name);
       } else {
         next[f.name] = typed || null;
-        if (f.required && !typed && !clear) return { ok: false, status: 400, message: 'required', field: f.name };
+        if (f.required && !typed && !clear) return refuse(400, 'required', f.name);
       }
     }
     if (k === 'oandaAPI') next.value3 = 'practice' in input && input.practice === 'on' ? 'fxpractice' : 'fxtrade';

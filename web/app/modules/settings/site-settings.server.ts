@@ -5,6 +5,7 @@
 // trigger's NOTIFY (live-cache), this one at once: a change shows on the next request everywhere.
 import { decryptSecret, encryptSecret, isMaskedSecret, maskSecret, secretsKey } from '@broker/engine/contract/secrets';
 import type { Sql } from '~/shared/db.server.ts';
+import { refuse, type Refusal } from '~/shared/result.server.ts';
 import { env } from '~/shared/env.server.ts';
 import { invalidateCached } from '~/shared/live-cache.server.ts';
 import { audit } from '~/shared/audit.server.ts';
@@ -49,7 +50,7 @@ export async function readSiteSettings(sql: Sql): Promise<SiteSettingsView> {
   };
 }
 
-export type SaveResult = { ok: true } | { ok: false; status: number; message: string; field?: string };
+export type SaveResult = { ok: true } | Refusal;
 
 /** The audit's copy of the settings: secrets replaced by their mask. */
 function forAudit(v: All) {
@@ -67,8 +68,7 @@ function forAudit(v: All) {
 export async function saveSiteSettings(sql: Sql, input: SiteSettingsInput, files: Partial<Record<SettingsFileField, number>>, who: { actorId: number; ip: string | null }): Promise<SaveResult> {
   const sw = Object.fromEntries(SETTING_SWITCHES.map((k) => [k, input[k] === 'on'])) as Record<(typeof SETTING_SWITCHES)[number], boolean>;
   const onOff = (b: boolean) => (b ? 'on' : 'off') as 'on' | 'off';
-  const out = await sql.begin(async (t): Promise<SaveResult> => {
-    const tx = t as unknown as Sql;
+  const out = await sql.begin(async (tx): Promise<SaveResult> => {
     // the stored rows, locked: two saves at once apply one after the other
     const rows = await tx`SELECT key, value FROM site_settings WHERE key IN ${tx(KEYS as unknown as string[])} FOR UPDATE`;
     const stored = new Map(rows.map((r) => [r.key as string, r.value]));
@@ -84,7 +84,7 @@ export async function saveSiteSettings(sql: Sql, input: SiteSettingsInput, files
       (typed && !isMaskedSecret(typed) ? encryptSecret(typed, key()) : clear ? '' : current);
     const recaptchaSecret = newSecret(input.recaptchaSecret, input.recaptchaSecretClear === 'on', before.recaptcha.secretKey);
     if (sw.recaptchaEnabled && (!input.recaptchaSiteKey || !recaptchaSecret)) {
-      return { ok: false, status: 400, message: 'Recaptcha needs the client key and the secret key', field: input.recaptchaSiteKey ? 'recaptchaSecret' : 'recaptchaSiteKey' };
+      return refuse(400, 'Recaptcha needs the client key and the secret key', input.recaptchaSiteKey ? 'recaptchaSecret' : 'recaptchaSiteKey');
     }
     const path = (f: SettingsFileField, clear: string | undefined, current: string | null) =>
       files[f] ? `/uploads/${files[f]}` : clear === 'on' ? null : current;

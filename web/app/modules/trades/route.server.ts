@@ -8,8 +8,9 @@ import { db } from '~/shared/db.server.ts';
 import { clientIp } from '~/shared/request.server.ts';
 import { requireAccess } from '~/modules/auth/guards.server.ts';
 import { parseListQuery } from '~/components/ui/list-params.ts';
-import { replyDone, replyRefused } from '~/shared/reply.server.ts';
+import { replyRefused } from '~/shared/reply.server.ts';
 import { engine } from '~/shared/engine.server.ts';
+import { replyOutcome } from '~/shared/result.server.ts';
 import { FILTER_KEYS, TRADE_FILTERS, TRADE_SORTABLE, parseTradeForm, type TradeType } from './schemas.ts';
 import { instrumentChoices, listTrades, runTradeAction, type TradeFilters, type TradeRow } from './trades.server.ts';
 import { readFormData } from '~/shared/body-limit.server.ts';
@@ -57,6 +58,5 @@ export async function tradesAction({ request, context }: ActionFunctionArgs) {
   const { intent, submission } = parseTradeForm(await readFormData(request));
   if (submission.status !== 'success') return replyRefused(submission, { intent });
   const r = await runTradeAction(sql, { id: s.user.id, ip: clientIp(request, context) }, submission.value);
-  if (r.ok) return replyDone(submission, r.toast, { intent, status: r.status });
-  return replyRefused(submission, { intent, status: r.status, toast: r.toast, values: r.values, fieldErrors: r.field ? { [r.field]: [r.toast] } : undefined });
+  return replyOutcome(submission, r, intent);
 }

@@ -7,6 +7,7 @@ import Decimal from 'decimal.js';
 import type { Sql } from '~/shared/db.server.ts';
 import type { ListQuery } from '~/components/ui/list-params.ts';
 import { engine, type EngineRefusal } from '~/shared/engine.server.ts';
+import { refuse, type Outcome } from '~/shared/result.server.ts';
 import { parseUserRef, type TradeAction, type TradeType } from './schemas.ts';
 import { EXACT_COUNT_LIMIT } from '~/shared/count-limits.ts';
 
@@ -107,12 +108,6 @@ export async function instrumentChoices(sql: Sql) {
   return rows.map((r) => ({ value: r.name as string, label: r.label as string }));
 }
 
-export interface TradeActionResult {
-  ok: boolean; status: number; toast: string;
-  values?: Record<string, string | number>;
-  /** the form field a refusal is about */
-  field?: string;
-}
 
 const DONE: Record<TradeAction['intent'], string> = {
   edit: 'Order updated successfully',
@@ -130,14 +125,12 @@ const FIELD_LABELS: [string, string][] = [
  * The engine's refusal as the page shows it: its own message (a missing price names the
  * instrument through the translated key), its 4xx status; an engine fault is a 502, never a 500.
  */
-function refusal(r: EngineRefusal, symbol?: string): TradeActionResult {
+function refusal(r: EngineRefusal, symbol?: string): Outcome {
   const status = r.status >= 500 && r.status !== 503 ? 502 : r.status;
-  if (r.code === 'no_price' && symbol) return { ok: false, status, toast: 'No price for {{symbol}} yet', values: { symbol } };
+  if (r.code === 'no_price' && symbol) return { ok: false, status, message: 'No price for {{symbol}} yet', values: { symbol } };
   const field = FIELD_LABELS.find(([label]) => r.message.startsWith(label))?.[1];
-  return { ok: false, status, toast: r.message || 'Something went wrong', field };
+  return { ok: false, status, message: r.message || 'Something went wrong', field };
 }
-
-const refuse = (status: number, toast: string, field?: string): TradeActionResult => ({ ok: false, status, toast, field });
 
 /** A client address the audit's inet column takes, else none. */
 export function auditIp(ip: string | null | undefined): string | null {
@@ -158,7 +151,7 @@ function changed(sent: string | null | undefined, stored: string | null): boolea
  * an untouched open time (shown to the minute) must not lose its seconds. The engine checks
  * again under its locks and is the one that writes, posts the P/L difference and audits.
  */
-export async function runTradeAction(sql: Sql, actor: { id: number; ip: string | null }, a: TradeAction): Promise<TradeActionResult> {
+export async function runTradeAction(sql: Sql, actor: { id: number; ip: string | null }, a: TradeAction): Promise<Outcome> {
   const [o] = await sql`
     SELECT o.id, o.close_time, o.deleted_at, o.created_at, o.open_rate::text AS open_rate, o.close_rate::text AS close_rate,
            o.spread::text AS spread, o.profit::text AS profit, o.loss::text AS loss, i.name AS symbol
@@ -179,18 +172,18 @@ export async function runTradeAction(sql: Sql, actor: { id: number; ip: string |
         loss: changed(a.loss, o.loss) ? a.loss : undefined,
         openTime: a.openTime !== undefined && a.openTime.slice(0, 16) !== (o.created_at as Date).toISOString().slice(0, 16) ? a.openTime : undefined,
       };
-      if (Object.values(edit).every((v) => v === undefined)) return { ok: true, status: 200, toast: 'Nothing was changed' };
+      if (Object.values(edit).every((v) => v === undefined)) return { ok: true, toast: 'Nothing was changed' };
       const r = await engine().adminEditOrder(a.id, { actorId: actor.id, ip, ...edit });
-      return r.ok ? { ok: true, status: 200, toast: DONE.edit } : refusal(r, o.symbol);
+      return r.ok ? { ok: true, toast: DONE.edit } : refusal(r, o.symbol);
     }
     case 'close': {
       if (o.close_time) return refuse(409, 'Order is already closed');
       const r = await engine().adminCloseOrder(a.id, { actorId: actor.id, ip });
-      return r.ok ? { ok: true, status: 200, toast: DONE.close } : refusal(r, o.symbol);
+      return r.ok ? { ok: true, toast: DONE.close } : refusal(r, o.symbol);
     }
     case 'delete': {
       const r = await engine().adminDeleteOrder(a.id, ip ? { actorId: actor.id, ip } : { actorId: actor.id });
-      return r.ok ? { ok: true, status: 200, toast: DONE.delete } : refusal(r, o.symbol);
+      return r.ok ? { ok: true, toast: DONE.delete } : refusal(r, o.symbol);
     }
   }
 }

@@ -8,6 +8,7 @@ import { clientIp } from '~/shared/request.server.ts';
 import { requireAccess } from '~/modules/auth/guards.server.ts';
 import { listQuery, type ListQuery } from '~/components/ui/list-params.ts';
 import { replyDone, replyRefused } from '~/shared/reply.server.ts';
+import { replyRefusal } from '~/shared/result.server.ts';
 import { countUsers, searchCondition, userOrder, withSearchPlan } from '~/modules/users/user-search.server.ts';
 import { onlineExpr } from '~/modules/users/online.server.ts';
 import { USER_SORTABLE, parseUserForm, type AddUser, type EditUser } from './schemas.ts';
@@ -57,9 +58,6 @@ export async function usersAction({ request, context }: ActionFunctionArgs) {
   const r = intent === 'add' ? await addUser(sql, actor, v as AddUser, 'users')
     : intent === 'edit' ? await editUser(sql, actor, v as EditUser)
       : await deleteUser(sql, actor, (v as { id: number }).id, 'users');
-  if (r.ok) return replyDone(submission, r.toast, { intent, status: r.status, hideFields: ['password'] });
-  return replyRefused(submission, {
-    intent, status: r.status, toast: r.toast, hideFields: ['password'],
-    fieldErrors: 'field' in r && r.field ? { [r.field]: [r.toast] } : undefined,
-  });
+  if (r.ok) return replyDone(submission, r.toast, { intent, hideFields: ['password'] });
+  return replyRefusal(submission, r, { intent, hideFields: ['password'] });
 }

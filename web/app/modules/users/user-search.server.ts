@@ -1,7 +1,7 @@
 // Searching, ordering and counting a list of users (the customers' lists and the staff's), and
 // who is online: the users table's list rules, one place for both lists.
 import type postgres from 'postgres';
-import type { Sql } from '~/shared/db.server.ts';
+import type { Db, Sql } from '~/shared/db.server.ts';
 import type { ListQuery } from '~/components/ui/list-params.ts';
 import { prefixMatch } from '~/shared/prefix-search.server.ts';
 import { EXACT_COUNT_LIMIT } from '~/shared/count-limits.ts';
@@ -14,7 +14,7 @@ const PHONE = /^\+?[0-9][0-9 ()-]{0,30}$/;
  * start of the full name (any case) or of the email. Each branch has its index
  * (users_pkey, profiles_phone_idx, users_full_name_idx, users_email_pattern_idx).
  */
-export function searchCondition(sql: Sql, term: string): postgres.Fragment {
+export function searchCondition(sql: Db, term: string): postgres.Fragment {
   const s = term.trim();
   if (!s) return sql``;
   if (PHONE.test(s)) {
@@ -40,7 +40,7 @@ export { SEARCH_COUNT_LIMIT };
 export const countLimit = (search: string) => (search.trim() ? SEARCH_COUNT_LIMIT : EXACT_COUNT_LIMIT);
 
 /** How many users a list's condition holds (shared/bounded-count.server.ts). */
-export function countUsers(sql: Sql, cond: postgres.Fragment, search: string) {
+export function countUsers(sql: Db, cond: postgres.Fragment, search: string) {
   return boundedCount(sql, sql`users u`, cond, countLimit(search));
 }
 
@@ -49,10 +49,10 @@ export function countUsers(sql: Sql, cond: postgres.Fragment, search: string) {
  * prefix guesses it matches a few users, and walks every customer for a broad one), as the
  * withdrawals list does.
  */
-export async function withSearchPlan<T>(sql: Sql, search: string, read: (db: Sql) => Promise<T>): Promise<T> {
+export async function withSearchPlan<T>(sql: Sql, search: string, read: (db: Db) => Promise<T>): Promise<T> {
   if (!search.trim()) return read(sql);
   return sql.begin(async (tx) => {
     await tx`SET LOCAL plan_cache_mode = force_custom_plan`;
-    return read(tx as unknown as Sql);
+    return read(tx);
   }) as Promise<T>;
 }

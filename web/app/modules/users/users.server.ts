@@ -5,8 +5,9 @@
 // admin does not remove or demote themselves) are checked under a lock of every active admin
 // row, so two concurrent demotions cannot both pass.
 import { BlockList, isIP } from 'node:net';
-import type { Sql } from '~/shared/db.server.ts';
+import type { Db, Sql } from '~/shared/db.server.ts';
 import { audit } from '~/shared/audit.server.ts';
+import { refuse, type Outcome } from '~/shared/result.server.ts';
 import { hashPassword } from '~/modules/auth/password.server.ts';
 import { loadAuthConfig, provisionCustomer } from '~/modules/auth/auth.server.ts';
 import { revokeAllSessions } from '~/modules/auth/session.server.ts';
@@ -15,14 +16,10 @@ import { MAX_WHITELIST, USER_MESSAGES, USER_TOASTS, type AddUser, type EditUser,
 
 export interface Actor { id: number; roleId: number; ip: string | null }
 
-export type UserActionResult =
-  | { ok: true; status: number; toast: string; id?: number }
-  | { ok: false; status: number; toast: string; field?: string };
-
-const refuse = (status: number, toast: string, field?: string): UserActionResult => ({ ok: false, status, toast, field });
+export type UserActionResult = Outcome<{ id?: number }>;
 
 class Refusal extends Error {
-  constructor(public result: UserActionResult) { super(result.toast); }
+  constructor(public result: ReturnType<typeof refuse>) { super(result.message); }
 }
 
 // ---------------------------------------------------------------- whitelist
@@ -84,7 +81,7 @@ interface UserState {
   id: number; email: string; fullName: string; roleId: number; isActive: boolean; isEmailVerified: boolean; whitelist?: string[];
 }
 
-async function lockUser(tx: Sql, id: number): Promise<UserState | null> {
+async function lockUser(tx: Db, id: number): Promise<UserState | null> {
   const [u] = await tx`SELECT id, email, full_name, role_id, is_active, is_email_verified FROM users
                         WHERE id = ${id} AND deleted_at IS NULL FOR UPDATE`;
   return u ? { id: Number(u.id), email: u.email, fullName: u.full_name, roleId: Number(u.role_id), isActive: u.is_active, isEmailVerified: u.is_email_verified } : null;
@@ -96,20 +93,20 @@ async function lockUser(tx: Sql, id: number): Promise<UserState | null> {
  * waits, then sees the committed change (READ COMMITTED re-checks the locked rows) and counts
  * what is left.
  */
-async function lockActiveAdmins(tx: Sql): Promise<number[]> {
+async function lockActiveAdmins(tx: Db): Promise<number[]> {
   const rows = await tx`SELECT id FROM users WHERE role_id = 1 AND is_active AND deleted_at IS NULL ORDER BY id FOR UPDATE`;
   return rows.map((r) => Number(r.id));
 }
 
 const isUniqueViolation = (e: unknown) => (e as { code?: string })?.code === '23505';
 
-async function emailTaken(tx: Sql, email: string, exceptId?: number): Promise<boolean> {
+async function emailTaken(tx: Db, email: string, exceptId?: number): Promise<boolean> {
   const [row] = await tx`SELECT 1 FROM users WHERE email = ${email} AND deleted_at IS NULL ${exceptId ? tx`AND id <> ${exceptId}` : tx``}`;
   return !!row;
 }
 
 // the user's sessions and the login-as sessions they opened (docs/specs.md#login-as)
-async function revokeSessions(tx: Sql, userId: number) {
+async function revokeSessions(tx: Db, userId: number) {
   await revokeAllSessions(tx, userId);
   await tx`UPDATE users SET online = false WHERE id = ${userId}`;
 }
@@ -127,8 +124,7 @@ export async function addUser(sql: Sql, actor: Actor, v: AddUser, list: UserList
   const cfg = v.roleId === 3 ? await loadAuthConfig(sql) : null;
   const hash = await hashPassword(v.password);
   try {
-    const id = await sql.begin(async (t) => {
-      const tx = t as unknown as Sql;
+    const id = await sql.begin(async (tx) => {
       if (await emailTaken(tx, v.email)) throw new Refusal(refuse(409, USER_MESSAGES.emailTaken, 'email'));
       const [u] = await tx`
         INSERT INTO users (email, password_hash, full_name, role_id, is_active, is_email_verified)
@@ -147,7 +143,7 @@ export async function addUser(sql: Sql, actor: Actor, v: AddUser, list: UserList
       });
       return id;
     });
-    return { ok: true, status: 200, toast: USER_TOASTS.added, id };
+    return { ok: true, toast: USER_TOASTS.added, id };
   } catch (e) {
     if (e instanceof Refusal) return e.result;
     if (isUniqueViolation(e)) return refuse(409, USER_MESSAGES.emailTaken, 'email'); // a concurrent add won
@@ -171,8 +167,7 @@ export async function editUser(sql: Sql, actor: Actor, v: EditUser): Promise<Use
   }
   const hash = v.password ? await hashPassword(v.password) : null;
   try {
-    await sql.begin(async (t) => {
-      const tx = t as unknown as Sql;
+    await sql.begin(async (tx) => {
       const admins = await lockActiveAdmins(tx);
       const before = await lockUser(tx, v.id);
       if (!before || before.roleId === 3) throw new Refusal(refuse(404, USER_MESSAGES.notFound));
@@ -203,7 +198,7 @@ export async function editUser(sql: Sql, actor: Actor, v: EditUser): Promise<Use
         },
       });
     });
-    return { ok: true, status: 200, toast: USER_TOASTS.updated };
+    return { ok: true, toast: USER_TOASTS.updated };
   } catch (e) {
     if (e instanceof Refusal) return e.result;
     if (isUniqueViolation(e)) return refuse(409, USER_MESSAGES.emailTaken, 'email');
@@ -222,8 +217,7 @@ export async function editUser(sql: Sql, actor: Actor, v: EditUser): Promise<Use
  */
 export async function deleteUser(sql: Sql, actor: Actor, id: number, list: UserListKind): Promise<UserActionResult> {
   try {
-    await sql.begin(async (t) => {
-      const tx = t as unknown as Sql;
+    await sql.begin(async (tx) => {
       const admins = list === 'users' ? await lockActiveAdmins(tx) : [];
       const before = await lockUser(tx, id);
       if (!before || (list === 'customers') !== (before.roleId === 3)) throw new Refusal(refuse(404, USER_MESSAGES.notFound));
@@ -249,7 +243,7 @@ export async function deleteUser(sql: Sql, actor: Actor, id: number, list: UserL
         after: { deleted: true, sessionsRevoked: true },
       });
     });
-    return { ok: true, status: 200, toast: USER_TOASTS.deleted };
+    return { ok: true, toast: USER_TOASTS.deleted };
   } catch (e) {
     if (e instanceof Refusal) return e.result;
     throw e;
