@@ -12,7 +12,7 @@ export interface TicketClaims {
   trk?: number;
 }
 
-/** The staff roles that open customer records (admin.md §2.4; which customers is the web's requireCustomerRecord). */
+/** The staff roles that open customer records (docs/specs.md#customer-records; which customers is the web's requireCustomerRecord). */
 export const TRACK_ROLES: readonly number[] = [1, 2, 5, 6];
 
 const b64 = (b: Buffer | string) => Buffer.from(b).toString('base64url');

@@ -1,4 +1,4 @@
-// GET /admin/crm/voiso/agents (crm.md §7) — Voiso's agents with their status for the call dialog
+// GET /admin/crm/voiso/agents (docs/specs.md#crm-lead-lists) — Voiso's agents with their status for the call dialog
 // (admins and managers; an agent calls as themselves): modules/crm/voiso.server.ts.
 import { data, type LoaderFunctionArgs } from '@remix-run/node';
 import { db } from '~/shared/db.server.ts';

@@ -1,4 +1,4 @@
-// Agent masking (docs/specs.md#agent-masking, crm.md §6, admin.md §6): while the site switch 'Show
+// Agent masking (docs/specs.md#agent-masking): while the site switch 'Show
 // Email & Phone in Agent Dashboard' (showUserInfoAgent) is off, sales and retention agents (roles 5, 6)
 // never receive a lead's or customer's email or phone, only these forms (applied on the server).
 

@@ -1,4 +1,4 @@
-// /affiliate/api (role 4; crm.md §2 'API Key page'): the affiliate's key and Generate. Only the
+// /affiliate/api (role 4; docs/specs.md#affiliates-and-the-leads-api): the affiliate's key and Generate. Only the
 // key's hash and prefix are stored (keys.server.ts): the page shows the prefix, and the full key
 // once, in the answer to Generate.
 import { z } from 'zod';

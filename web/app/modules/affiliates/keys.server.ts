@@ -1,7 +1,7 @@
-// Affiliate API keys (crm.md §2 'API Key page', docs/specs.md#affiliates-and-the-leads-api): a key is
+// Affiliate API keys (docs/specs.md#affiliates-and-the-leads-api): a key is
 // 'ak_' + 32 random bytes (base64url); only its sha-256 is stored, with a short visible prefix. A new
 // key replaces the old one at once (revoked in the same transaction). The leads webhook key of the
-// site settings (admin.md §2.12) authenticates the broker's own landing pages.
+// site settings (docs/specs.md#settings-and-providers) authenticates the broker's own landing pages.
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { decryptSecret, secretsKey } from '@broker/engine/contract/secrets';
 import type { Sql } from '~/shared/db.server.ts';

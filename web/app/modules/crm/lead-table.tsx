@@ -1,4 +1,4 @@
-// The lead table of the nine CRM screens (crm.md §2): every column of 'Lead table columns' (all sort on
+// The lead table of the nine CRM screens (docs/specs.md#crm-lead-lists): every column (all sort on
 // the server but actions), the toolbar (status, 'Registered At' range, agent filter, search, page size:
 // all in the URL), row selection including 'all rows of the current filtered list', the screen's bulk
 // moves and bulk assign-agent, and the row actions (edit, delete, notes, convert, View User).
@@ -31,7 +31,7 @@ const AGENT_STATUS: Record<string, string> = {
   available: 'Available', idle: 'Idle', logout: 'Logout', offline: 'Offline', inbound: 'Inbound', outbound: 'Outbound',
   'dialer waiting': 'Dialer waiting', unavailable: 'Unavailable',
 };
-/** crm.md §4: offline and unavailable danger; available success; inbound and outbound warning. */
+/** docs/specs.md#crm-lead-lists: offline and unavailable danger; available success; inbound and outbound warning. */
 function agentTone(status: string): string {
   const s = status.toLowerCase();
   if (s === 'available') return 'chip-approved';
@@ -452,7 +452,7 @@ const LEAD_TEXT_FIELDS = {
   leadSourceId: ['Lead Source ID', 'text'],
 } as const;
 type LeadTextField = keyof typeof LEAD_TEXT_FIELDS;
-/** The orders of crm.md: the edit form (the lead update payload) and the admin area's add form. */
+/** The field orders (docs/specs.md#crm-lead-lists): the edit form (the lead update payload) and the admin area's add form. */
 const EDIT_FIELDS: readonly LeadTextField[] = ['firstName', 'lastName', 'email', 'phone', 'country', 'city', 'funnelLink', 'reference', 'leadSourceId'];
 const ADD_FIELDS: readonly LeadTextField[] = ['firstName', 'lastName', 'email', 'phone', 'city', 'country', 'funnelLink', 'reference'];
 

@@ -1,4 +1,4 @@
-// The CRM lead lists and their actions (crm.md §2–§7, docs/specs.md#crm-lead-lists). One query builder
+// The CRM lead lists and their actions (docs/specs.md#crm-lead-lists). One query builder
 // (`leadCondition`) makes every screen's WHERE clause: the caller's scope (admins all, managers the leads
 // of their teams, sales agents the leads assigned to them, retention agents those they retain), the
 // screen's group and source, and the URL's filters. The page, its count and every bulk action read
@@ -392,7 +392,7 @@ async function withTracker(sql: Sql, actorId: number, token: string | null, run:
 }
 
 /**
- * A bulk move (crm.md §4): one UPDATE over the list's condition, limited to the groups the move may
+ * A bulk move (docs/specs.md#crm-lead-lists): one UPDATE over the list's condition, limited to the groups the move may
  * come from; one audit row with the screen, the filter or the ids, and the count.
  */
 export async function bulkMove(sql: Sql, ctx: ListContext, f: LeadFilters, sel: Selection, target: LeadGroup, ip: string | null, progress: string | null = null): Promise<ActionResult> {
@@ -478,7 +478,7 @@ async function leadInScope(sql: Sql, caller: Caller, id: number, lock = false) {
 }
 
 async function statusExists(sql: Sql, status: string): Promise<boolean> {
-  // New is every lead's default status (crm.md §9), a status whether or not the list names it
+  // New is every lead's default status (docs/specs.md#crm-configuration), a status whether or not the list names it
   if (status === 'New') return true;
   const [r] = await sql`SELECT 1 FROM sales_statuses WHERE lower(status) = lower(${status})`;
   return !!r;
@@ -497,7 +497,7 @@ export interface LeadEdit {
 }
 
 /**
- * Edit Lead (crm.md §5): admins every field; managers all but the sale manager; agents (5, 6) the
+ * Edit Lead (docs/specs.md#crm-lead-lists): admins every field; managers all but the sale manager; agents (5, 6) the
  * status only (they see no other lead field, and their contacts may be masked). Pickers must name
  * staff of their role; a manager picks among their teams' agents. Audited with before and after.
  */
@@ -564,7 +564,7 @@ export async function deleteLead(sql: Sql, caller: Caller, id: number, ip: strin
 }
 
 /**
- * An affiliate deletes one of their own leads (crm.md §7 DELETE /affiliate/leads/{id}): a soft delete,
+ * An affiliate deletes one of their own leads (docs/specs.md#affiliates-and-the-leads-api, DELETE /affiliate/leads/{id}): a soft delete,
  * audited; another affiliate's lead, a deleted one or no lead at all is 'Lead not found' and nothing changes.
  */
 export async function deleteOwnLead(sql: Sql, caller: Caller, id: number, ip: string | null): Promise<ActionResult> {
@@ -608,7 +608,7 @@ export interface LeadAdd {
   funnelLink: string | null; reference: string | null; leadStatus: string;
 }
 
-/** The admin area's lead-add form (crm.md §2): a manual sales lead; a manager's own lead is managed by them. */
+/** The admin area's lead-add form (docs/specs.md#crm-lead-lists): a manual sales lead; a manager's own lead is managed by them. */
 export async function addLead(sql: Sql, caller: Caller, v: LeadAdd, ip: string | null): Promise<ActionResult> {
   if (caller.roleId !== 1 && caller.roleId !== 2) return refuse(403, 'Forbidden');
   if (!(await statusExists(sql, v.leadStatus))) return refuse(400, 'Status not found', { leadStatus: ['Status not found'] });
@@ -625,7 +625,7 @@ export async function addLead(sql: Sql, caller: Caller, v: LeadAdd, ip: string |
 }
 
 /**
- * Convert a lead to a user (crm.md §2): a customer (role 3) with the lead's name, email and
+ * Convert a lead to a user (docs/specs.md#crm-lead-lists): a customer (role 3) with the lead's name, email and
  * contacts and the password set here, the wallets every sign-up gets (auth's openCustomerWallets),
  * and the lead linked to them. The lead needs an email no live user has.
  */
@@ -660,7 +660,7 @@ export async function convertLead(sql: Sql, caller: Caller, id: number, password
 }
 
 /**
- * 'Reveal' (crm.md §6): a masked agent whose role the broker allows reads one contact of one lead in
+ * 'Reveal' (docs/specs.md#crm-lead-lists): a masked agent whose role the broker allows reads one contact of one lead in
  * their scope. Each reveal is an audit row (who, which lead, which field, when) written before the
  * value leaves the server; the value itself is not copied into the audit trail.
  */

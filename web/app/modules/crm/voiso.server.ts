@@ -1,5 +1,5 @@
-// Click-to-call through Voiso (crm.md §7: POST /admin/crm/voiso/startCall, GET /admin/crm/voiso/agents;
-// admin.md §3: api_settings 'voiso', value1 cluster ID, value2 contact-center API key, encrypted).
+// Click-to-call through Voiso (docs/specs.md#crm-lead-lists: POST /admin/crm/voiso/startCall, GET /admin/crm/voiso/agents;
+// docs/specs.md#settings-and-providers: api_settings 'voiso', value1 cluster ID, value2 contact-center API key, encrypted).
 //
 // Voiso's documented API (never anything else):
 // - Click2call / startcall: POST https://{cluster_id}.voiso.com/api/v1/{client_api_key}/click2call

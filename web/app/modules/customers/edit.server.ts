@@ -1,4 +1,4 @@
-// The Edit Customer page (/admin/customers/edit/:id, admin.md §2.4, §6): what each staff role
+// The Edit Customer page (/admin/customers/edit/:id, docs/specs.md#customer-records): what each staff role
 // sees and may do on a customer that requireCustomerRecord let it open, the customer's record
 // (contact details masked on the server for the roles that must not see them), and the profile
 // save (validated, email unique, audited with before and after in the same transaction).
@@ -29,9 +29,9 @@ export interface EditAccess {
 }
 
 /**
- * admin.md §6: a retention agent (6) sees email and phone obscured, has no Submit and no add or
+ * docs/specs.md#customer-records: a retention agent (6) sees email and phone obscured, has no Submit and no add or
  * subtract buttons; agents (5 and 6) see them masked while 'Show Email & Phone in Agent Dashboard'
- * is off (crm.md §6); managers (2) edit in full; the History link is the admins' (the audit page).
+ * is off (docs/specs.md#agent-masking); managers (2) edit in full; the History link is the admins' (the audit page).
  * Money and the account are the back-office's (roles 1 and 2, who reach Customers in the menu): a
  * sales agent edits the profile fields of their lead's customer, never the password, manager,
  * plan or the verified / active flags, and cannot add or subtract balance

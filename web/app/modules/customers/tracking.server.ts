@@ -1,4 +1,4 @@
-// Tracking (admin.md §2.4 'Tracking', §3 'Tracking item', §7 'track:{userId}'): the pages a
+// Tracking (docs/specs.md#customer-records 'Tracking', docs/specs.md#realtime-tickets 'track:{userId}'): the pages a
 // customer opens in the client area, recorded by the client layout's loader (one row per URL
 // change: a revalidation of the same URL adds none), and sent live on the engine's staff-only
 // topic track:{userId}, which the Edit Customer page's Tracking tab follows. Not recorded for

@@ -52,7 +52,7 @@ export async function loadProfile(sql: Sql, s: CurrentSession): Promise<{ profil
   const countries = countryNames();
   return {
     profile: {
-      // the email is read-only here; a retention agent's login-as sees it masked too (admin.md §4)
+      // the email is read-only here; a retention agent's login-as sees it masked too (docs/specs.md#customer-records)
       fullName: row.full_name, email: locked ? maskEmail(row.email) : row.email, phone: locked ? maskPhone(row.phone) : row.phone, phoneLocked: locked,
       birthDate: row.birth_date, country: row.country, city: row.city, address: row.address, postalCode: row.postal_code,
     },
