@@ -8,6 +8,7 @@ import type { Sql } from '~/shared/db.server.ts';
 import { env } from '~/shared/env.server.ts';
 import { audit } from '~/shared/audit.server.ts';
 import { getSetting } from '~/shared/settings.server.ts';
+import { ROLE } from '~/shared/roles.ts';
 
 export const KEY_PREFIX_LENGTH = 10;
 export const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
@@ -60,7 +61,7 @@ export async function authenticateKey(sql: Sql, key: string | null): Promise<Key
   if (key.startsWith('ak_')) {
     const [k] = await sql`
       SELECT k.id, k.user_id FROM affiliate_api_keys k JOIN users u ON u.id = k.user_id
-       WHERE k.key_hash = ${sha256(key)} AND k.revoked_at IS NULL AND u.role_id = 4 AND u.is_active AND u.deleted_at IS NULL`;
+       WHERE k.key_hash = ${sha256(key)} AND k.revoked_at IS NULL AND u.role_id = ${ROLE.affiliate} AND u.is_active AND u.deleted_at IS NULL`;
     if (k) return { kind: 'affiliate', userId: Number(k.user_id), keyId: Number(k.id) };
   }
   const stored = (await getSetting(sql, 'webhookApiKeyLeads')).key;

@@ -21,6 +21,7 @@ import { EXACT_COUNT_LIMIT, MASKED_SORTS, MAX_DEPTH, SCREENS, moveAllowed, moveL
 import type { LeadRow } from './leads.server.ts';
 import type { LeadsLoader, NoteRow } from './route.server.ts';
 import { ImportCsv } from './import-panel.tsx';
+import { isAdmin, isAgent } from '~/shared/roles.ts';
 
 type ListData = Extract<ReturnType<typeof useLoaderData<LeadsLoader>>, { kind: 'list' }>;
 
@@ -53,7 +54,7 @@ function LeadTable({ data }: { data: ListData }) {
   const { push } = useToast();
   const screen = SCREENS[data.screen as ScreenKey];
   const title = t(screen.title);
-  const agent = data.roleId === 5 || data.roleId === 6;
+  const agent = isAgent(data.roleId);
   const [selection, setSelection] = useState<Selection>({ all: false, ids: [] });
   const [editing, setEditing] = useState<LeadRow | null>(null);
   const [deleting, setDeleting] = useState<LeadRow | null>(null);
@@ -434,7 +435,7 @@ function EditLeadDialog({ row, data, agent, onClose }: { row: LeadRow | null; da
         <div className="form-grid">
           <LeadTextFields fields={fields} names={EDIT_FIELDS} />
           <SelectField label={t('Sale Status')} errors={fields.leadStatus.errors} options={statusOptions} selectProps={getSelectProps(fields.leadStatus)} />
-          {data.roleId === 1 ? (
+          {isAdmin(data.roleId) ? (
             <SelectField label={t('Sale Manager')} errors={fields.managerId.errors} options={people(data.managers, row.managerId, row.managerName)} selectProps={getSelectProps(fields.managerId)} />
           ) : null}
           <SelectField label={t('Sale Agent')} errors={fields.agentId.errors} options={people(data.salesAgents, row.agentId, row.agentName)} selectProps={getSelectProps(fields.agentId)} />

@@ -1,6 +1,7 @@
 // The nine lead screens (docs/specs.md#crm-lead-lists): one table, each screen a group and source filter over the leads,
 // its title, the bulk moves it offers and the agent field its assign control and agent filter use.
 // Shared by the loader, the action (which enforces the moves) and the page.
+import { isAgent } from '~/shared/roles.ts';
 
 export type LeadGroup = 'sales' | 'retentions' | 'archived';
 export type ScreenKey =
@@ -61,7 +62,7 @@ export const MOVES_FROM: Record<LeadGroup, LeadGroup[]> = {
 /** Whether a screen may send its leads to `target` for this role: the screen offers it, and agents never send to sales. */
 export function moveAllowed(screen: Screen, target: LeadGroup, roleId: number): boolean {
   if (!screen.moves.includes(target)) return false;
-  if ((roleId === 5 || roleId === 6) && target === 'sales') return false;
+  if (isAgent(roleId) && target === 'sales') return false;
   return true;
 }
 

@@ -11,6 +11,7 @@ import { getSetting } from '~/shared/settings.server.ts';
 import { maskEmail, maskPhone } from '~/shared/mask.ts';
 import { LOGIN_AS_ROLES } from '~/modules/auth/impersonation.server.ts';
 import type { CustomerProfileInput } from './edit-schemas.ts';
+import { isAdmin, isRetentionAgent, isSalesAgent, ROLE } from '~/shared/roles.ts';
 
 /** What the viewing staff member may do on the page. */
 export interface EditAccess {
@@ -39,14 +40,14 @@ export interface EditAccess {
  */
 export function editAccess(roleId: number, showUserInfoAgent: boolean): EditAccess {
   const loginAs = (LOGIN_AS_ROLES as readonly number[]).includes(roleId);
-  if (roleId === 6) return { canEdit: false, canEditAccount: false, canAdjust: false, canLoginAs: loginAs, masked: true, history: false };
-  if (roleId === 5) return { canEdit: true, canEditAccount: false, canAdjust: false, canLoginAs: loginAs, masked: !showUserInfoAgent, history: false };
-  return { canEdit: true, canEditAccount: true, canAdjust: true, canLoginAs: loginAs, masked: false, history: roleId === 1 };
+  if (isRetentionAgent(roleId)) return { canEdit: false, canEditAccount: false, canAdjust: false, canLoginAs: loginAs, masked: true, history: false };
+  if (isSalesAgent(roleId)) return { canEdit: true, canEditAccount: false, canAdjust: false, canLoginAs: loginAs, masked: !showUserInfoAgent, history: false };
+  return { canEdit: true, canEditAccount: true, canAdjust: true, canLoginAs: loginAs, masked: false, history: isAdmin(roleId) };
 }
 
 export async function editAccessFor(sql: Sql, s: CurrentSession): Promise<EditAccess> {
   const role = s.user.roleId;
-  const show = role === 5 ? (await getSetting(sql, 'showUserInfoAgent')).enabled === 'on' : false;
+  const show = isSalesAgent(role) ? (await getSetting(sql, 'showUserInfoAgent')).enabled === 'on' : false;
   return editAccess(role, show);
 }
 
@@ -85,7 +86,7 @@ async function stored(sql: Sql, id: number, lock = false): Promise<Stored | unde
            coalesce(p.address, '') AS address, u.manager_id::text AS manager_id, u.pricing_plan_id::text AS pricing_plan_id,
            u.is_email_verified, u.is_active
       FROM users u LEFT JOIN profiles p ON p.user_id = u.id
-     WHERE u.id = ${id} AND u.role_id = 3 AND u.deleted_at IS NULL
+     WHERE u.id = ${id} AND u.role_id = ${ROLE.customer} AND u.deleted_at IS NULL
      ${lock ? sql`FOR UPDATE OF u` : sql``}`;
   return row;
 }
@@ -95,7 +96,7 @@ export async function loadCustomer(sql: Sql, id: number, access: EditAccess) {
   const [row, wallets, managers, plans] = await Promise.all([
     stored(sql, id),
     sql`SELECT id, mode, currency, balance::text AS balance FROM balances WHERE user_id = ${id} ORDER BY mode DESC, currency, id`,
-    sql`SELECT id, full_name FROM users WHERE role_id = 2 AND deleted_at IS NULL ORDER BY full_name, id LIMIT 500`,
+    sql`SELECT id, full_name FROM users WHERE role_id = ${ROLE.manager} AND deleted_at IS NULL ORDER BY full_name, id LIMIT 500`,
     sql`SELECT id, name FROM pricing_plans ORDER BY price, name, id LIMIT 500`,
   ]);
   if (!row) throw new Response('Not Found', { status: 404, statusText: 'Not Found' });
@@ -151,7 +152,7 @@ export async function saveCustomerProfile(sql: Sql, actor: { id: number; ip: str
         return refuse('country', 'Select a country from the list');
       }
       if (input.managerId != null && String(input.managerId) !== cur.manager_id) {
-        const [m] = await tx`SELECT 1 FROM users WHERE id = ${input.managerId} AND role_id = 2 AND deleted_at IS NULL`;
+        const [m] = await tx`SELECT 1 FROM users WHERE id = ${input.managerId} AND role_id = ${ROLE.manager} AND deleted_at IS NULL`;
         if (!m) return refuse('managerId', 'Select a manager from the list');
       }
       if (input.pricingTableId != null && String(input.pricingTableId) !== cur.pricing_plan_id) {

@@ -6,6 +6,7 @@
 import type { Sql } from '~/shared/db.server.ts';
 import type { CurrentSession } from '~/modules/auth/session.server.ts';
 import { engine } from '~/shared/engine.server.ts';
+import { isCustomer } from '~/shared/roles.ts';
 
 export const TRACK_EVENT = 'track';
 export const trackTopic = (userId: number) => `track:${userId}`;
@@ -32,7 +33,7 @@ export function visitedUrl(request: Request): string | null {
  * then publishes it on track:{userId}. Only customers' own sessions, GET requests.
  */
 export async function recordVisit(sql: Sql, s: CurrentSession, request: Request, publish = publishVisit): Promise<TrackItem | null> {
-  if (s.user.roleId !== 3 || s.impersonatorId !== null || request.method.toUpperCase() !== 'GET') return null;
+  if (!isCustomer(s.user.roleId) || s.impersonatorId !== null || request.method.toUpperCase() !== 'GET') return null;
   const url = visitedUrl(request);
   if (!url) return null;
   const [row] = await sql`
@@ -58,7 +59,7 @@ export async function publishVisit(userId: number, item: TrackItem): Promise<voi
  * after the loader answered; an error is logged).
  */
 export function trackVisit(sql: Sql, s: CurrentSession, request: Request): void {
-  if (s.user.roleId !== 3 || s.impersonatorId !== null) return;
+  if (!isCustomer(s.user.roleId) || s.impersonatorId !== null) return;
   recordVisit(sql, s, request).catch((e) => console.error('[tracking]', (e as Error).message));
 }
 
