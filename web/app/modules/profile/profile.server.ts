@@ -9,9 +9,10 @@ import { audit } from '~/shared/audit.server.ts';
 import { actingUserId } from '~/modules/auth/impersonation.server.ts';
 import { maskEmail, maskPhone } from '~/shared/mask.ts';
 import type { ProfileInput } from './schemas.ts';
+import { ROLE } from '~/shared/roles.ts';
 
 /** The roles whose login-as sessions see the customer's phone masked (the spec's retention-agent flag). */
-export const PHONE_MASKED_FOR_ROLES: readonly number[] = [6];
+export const PHONE_MASKED_FOR_ROLES: readonly number[] = [ROLE.retention];
 
 export interface ProfileView {
   fullName: string;
