@@ -1,5 +1,5 @@
 -- Up Migration
--- Two-factor sign-in with an authenticator app (TOTP, docs/specs.md#two-factor-sign-in).
+-- Two-factor sign-in with an authenticator app (TOTP, docs/specs.md#security-and-two-factor-sign-in).
 -- web/app/modules/auth/two-factor.server.ts is the one module that reads and writes these tables.
 
 -- One row per user who started enrolling. secret is the base32 TOTP secret encrypted with

@@ -1,5 +1,5 @@
 -- Up Migration
--- The CRM lead lists (docs/specs.md#crm-lead-lists, crm.md §2): nine screens over one leads table.
+-- The CRM lead lists (docs/specs.md#crm-lead-lists): nine screens over one leads table.
 --  * leads.deleted_at: a lead is soft-deleted ('Are you sure to delete this lead?'); the lists never show it.
 --  * leads.first_note: the first note's text, kept by a trigger on notes, so the notes column sorts by an index.
 --  * search: a trigram GIN index over first name, last name, email and phone (pg_trgm), so

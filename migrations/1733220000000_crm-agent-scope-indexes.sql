@@ -1,5 +1,5 @@
 -- Up Migration
--- An agent's lists (crm.md §2: agents see only their own leads) filter on the agent column and the
+-- An agent's lists (docs/specs.md#crm-lead-lists: agents see only their own leads) filter on the agent column and the
 -- screen's group together. With only (agent_id, id) the group and deleted_at were read from the heap
 -- for every lead of the agent: an agent holding 18,000 leads paid ~40 ms to count them and ~75 ms for
 -- a deep page (bench:crm). These partial indexes answer the count and the id-ordered pages of an

@@ -1,6 +1,6 @@
 -- Up Migration
 -- The progress of a long set-based statement (web/app/utils/statement-progress.server.ts): a bulk
--- move of 100,000 leads is one UPDATE, and crm.md asks that the agent see its progress. The
+-- move of 100,000 leads is one UPDATE, and docs/specs.md#crm-lead-lists asks that the agent see its progress. The
 -- statement calls statement_progress_tick in its SET list (once per changed row, ~1.6 µs); every
 -- `every` rows it raises a NOTICE, which reaches the web process at once, outside the transaction;
 -- the web process records the count here for the page's poll.

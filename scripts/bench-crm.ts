@@ -11,6 +11,7 @@ import { performance } from 'node:perf_hooks';
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import postgres from 'postgres';
 import { openAppDatabase } from './lib/database.ts';
+import { isBackOffice, ROLE } from '../engine/src/contract/roles.ts';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 20);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 3);
@@ -44,7 +45,7 @@ try {
   const [{ n }] = await sql`SELECT count(*)::int AS n FROM leads`;
   if (n < 100_000) throw new Error(`only ${n} leads: load the scale data first (npm run seed:scale)`);
   const people = await sql`
-    SELECT DISTINCT ON (role_id) id, role_id FROM users WHERE role_id IN (1, 2, 5, 6) AND deleted_at IS NULL AND is_active ORDER BY role_id, id`;
+    SELECT DISTINCT ON (role_id) id, role_id FROM users WHERE role_id = ANY(${[ROLE.admin, ROLE.manager, ROLE.sales, ROLE.retention]}::smallint[]) AND deleted_at IS NULL AND is_active ORDER BY role_id, id`;
   const idOf = (role: number) => Number(people.find((p) => p.role_id === role)?.id);
   const { createSession } = await import('../web/app/modules/auth/session.server.ts');
   const { SESSION_COOKIE } = await import('../web/app/shared/cookies.server.ts');
@@ -54,7 +55,7 @@ try {
   const { parseListQuery } = await import('../web/app/components/ui/list-params.ts');
   const { LEAD_FILTERS } = await import('../web/app/modules/crm/schemas.ts');
   const ids: Record<Role, number> = { admin: idOf(1), manager: idOf(2), sales: idOf(5), retention: idOf(6) };
-  const roleIds: Record<Role, number> = { admin: 1, manager: 2, sales: 5, retention: 6 };
+  const roleIds: Record<Role, number> = { admin: ROLE.admin, manager: ROLE.manager, sales: ROLE.sales, retention: ROLE.retention };
   const sessions: { id: number }[] = [];
   const cookies = {} as Record<Role, string>;
   for (const r of Object.keys(ids) as Role[]) {
@@ -109,7 +110,7 @@ try {
     const caller = { id: ids[c.as], roleId: roleIds[c.as] };
     const ctx = { caller, screen: screens.SCREENS[SCREEN_OF[u.pathname] as keyof typeof screens.SCREENS], masked: await crm.masksFor(db(), caller) };
     const scope = await crm.resolveScope(db(), caller);
-    const manages = caller.roleId <= 2;
+    const manages = isBackOffice(caller.roleId);
     const cond = crm.leadCondition(db(), ctx, { ...q, agent: manages ? q.agent : '' }, scope!);
     const { offset } = crm.pageOffset(q);
     const count = await crm.countLeads(db(), cond);
@@ -150,7 +151,7 @@ try {
   const listPath = `/admin/crm/retention?dateStart=${from}`;
   const [{ inList }] = await sql`
     SELECT count(*)::int AS "inList" FROM leads WHERE "group" = 'retentions' AND deleted_at IS NULL AND created_at >= ${from}::date`;
-  const caller = { id: ids.admin, roleId: 1 };
+  const caller = { id: ids.admin, roleId: ROLE.admin };
   const ctx = { caller, screen: screens.SCREENS.retention, masked: false };
   const cond = crm.leadCondition(db(), ctx, { status: '', agent: '', dateStart: from, dateEnd: '', search: '' }, { kind: 'all' });
   let explainUpdate = NaN;

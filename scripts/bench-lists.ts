@@ -17,6 +17,7 @@ import type { LoaderFunctionArgs } from '@remix-run/node';
 import postgres from 'postgres';
 import { openAppDatabase } from './lib/database.ts';
 import { repoRoot } from './lib/postgres.ts';
+import { ROLE } from '../engine/src/contract/roles.ts';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 30);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 3);
@@ -114,14 +115,14 @@ async function reference(statements: { query: string; params: unknown[] }[]): Pr
 const pct = (xs: number[], p: number) => Number([...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))].toFixed(1));
 
 try {
-  const [admin] = await sql`SELECT id FROM users WHERE role_id = 1 AND deleted_at IS NULL AND is_active ORDER BY id LIMIT 1`;
+  const [admin] = await sql`SELECT id FROM users WHERE role_id = ${ROLE.admin} AND deleted_at IS NULL AND is_active ORDER BY id LIMIT 1`;
   if (!admin) throw new Error('no admin: load the demo data first (npm start, or npm run seed:scale)');
   const { createSession } = await import('../web/app/modules/auth/session.server.ts');
   const { SESSION_COOKIE } = await import('../web/app/shared/cookies.server.ts');
   const { db } = await import('../web/app/shared/db.server.ts');
   const session = await createSession(db(), { userId: Number(admin.id), remember: false });
   const cookie = `${SESSION_COOKIE}=${session.token}`;
-  const [data] = await sql`SELECT (SELECT count(*) FROM users WHERE role_id = 3)::int AS customers, (SELECT count(*) FROM users WHERE role_id <> 3)::int AS staff,
+  const [data] = await sql`SELECT (SELECT count(*) FROM users WHERE role_id = ${ROLE.customer})::int AS customers, (SELECT count(*) FROM users WHERE role_id <> ${ROLE.customer})::int AS staff,
                                   (SELECT count(*) FROM orders)::int AS orders, (SELECT count(*) FROM deposits)::int AS deposits,
                                   (SELECT count(*) FROM withdrawals)::int AS withdrawals, (SELECT count(*) FROM kyc_documents)::int AS kyc`;
   log(`${JSON.stringify(data)}; ${RUNS} runs per case after ${WARMUP} warm-up runs`);

@@ -1,14 +1,16 @@
 // The demo sign-ins, one per role. `npm start` prints them; seeds/demo.ts creates them.
+import { ROLE } from '../engine/src/contract/roles.ts';
+
 export const DEMO_PASSWORD = 'Demo-1234';
 
 export const demoUsers = [
-  { key: 'admin', email: 'admin@demo.broker', fullName: 'Ada Admin', roleId: 1 },
-  { key: 'manager', email: 'manager@demo.broker', fullName: 'Max Manager', roleId: 2 },
-  { key: 'affiliate', email: 'affiliate@demo.broker', fullName: 'Fay Affiliate', roleId: 4 },
-  { key: 'sales', email: 'sales@demo.broker', fullName: 'Sam Sales', roleId: 5 },
-  { key: 'retention', email: 'retention@demo.broker', fullName: 'Rita Retention', roleId: 6 },
-  { key: 'alice', email: 'alice@demo.broker', fullName: 'Alice Customer', roleId: 3 },
-  { key: 'bob', email: 'bob@demo.broker', fullName: 'Bob Customer', roleId: 3 },
+  { key: 'admin', email: 'admin@demo.broker', fullName: 'Ada Admin', roleId: ROLE.admin },
+  { key: 'manager', email: 'manager@demo.broker', fullName: 'Max Manager', roleId: ROLE.manager },
+  { key: 'affiliate', email: 'affiliate@demo.broker', fullName: 'Fay Affiliate', roleId: ROLE.affiliate },
+  { key: 'sales', email: 'sales@demo.broker', fullName: 'Sam Sales', roleId: ROLE.sales },
+  { key: 'retention', email: 'retention@demo.broker', fullName: 'Rita Retention', roleId: ROLE.retention },
+  { key: 'alice', email: 'alice@demo.broker', fullName: 'Alice Customer', roleId: ROLE.customer },
+  { key: 'bob', email: 'bob@demo.broker', fullName: 'Bob Customer', roleId: ROLE.customer },
 ] as const;
 
 export const roleNames: Record<number, string> = {

@@ -7,9 +7,10 @@
 // after it kept on the row; a declined one also has its 'withdrawal_refund'. Amounts stay
 // within 40 % of the wallet's free margin (balance − used margin) at seeding time.
 import type postgres from 'postgres';
+import { ROLE } from '../engine/src/contract/roles.ts';
 
 export async function seedWithdrawals(tx: postgres.TransactionSql, firstUserId: number): Promise<{ withdrawals: number; pending: number }> {
-  const [staff] = await tx`SELECT min(id) FILTER (WHERE role_id = 1) AS admin, min(id) FILTER (WHERE role_id = 2) AS manager FROM users WHERE deleted_at IS NULL`;
+  const [staff] = await tx`SELECT min(id) FILTER (WHERE role_id = ${ROLE.admin}) AS admin, min(id) FILTER (WHERE role_id = ${ROLE.manager}) AS manager FROM users WHERE deleted_at IS NULL`;
   await tx`
     WITH w AS (
       SELECT b.id AS balance_id, b.user_id, b.balance - b.margin AS free, u.created_at, u.full_name

@@ -10,6 +10,7 @@ import { loadDemoData } from './demo.ts';
 import { DEMO_PASSWORD } from './demo-users.ts';
 import { seedWithdrawals } from './scale-withdrawals.ts';
 import { seedScaleTeams } from './scale-teams.ts';
+import { ROLE } from '../engine/src/contract/roles.ts';
 
 const CUSTOMERS = Number(process.env.SCALE_CUSTOMERS ?? 100_000);
 const LEADS = Number(process.env.SCALE_LEADS ?? 1_000_000);
@@ -40,8 +41,8 @@ try {
   // CRM staff in teams (seeds/scale-teams.ts) first, so the leads below are spread over their agents
   await step('sales staff and teams', () => sql.begin((tx) => seedScaleTeams(tx, hash)));
   const [agents] = await sql`
-    SELECT array_agg(id) FILTER (WHERE role_id = 5) AS sales, array_agg(id) FILTER (WHERE role_id = 6) AS ret,
-           array_agg(id) FILTER (WHERE role_id = 2) AS managers, array_agg(id) FILTER (WHERE role_id = 4) AS affiliates
+    SELECT array_agg(id) FILTER (WHERE role_id = ${ROLE.sales}) AS sales, array_agg(id) FILTER (WHERE role_id = ${ROLE.retention}) AS ret,
+           array_agg(id) FILTER (WHERE role_id = ${ROLE.manager}) AS managers, array_agg(id) FILTER (WHERE role_id = ${ROLE.affiliate}) AS affiliates
     FROM users WHERE deleted_at IS NULL`;
   const [{ first_user_id }] = await sql`SELECT coalesce(max(id), 0) + 1 AS first_user_id FROM users`;
 
@@ -116,7 +117,7 @@ try {
   // with the deposit as its reference, in id order, and keeps the balance after it.
   await step('deposits', () => sql.begin(async (tx) => {
     await tx`SET LOCAL synchronous_commit = off`;
-    const [staff] = await tx`SELECT min(id) FILTER (WHERE role_id = 1) AS admin, min(id) FILTER (WHERE role_id = 2) AS manager FROM users WHERE deleted_at IS NULL`;
+    const [staff] = await tx`SELECT min(id) FILTER (WHERE role_id = ${ROLE.admin}) AS admin, min(id) FILTER (WHERE role_id = ${ROLE.manager}) AS manager FROM users WHERE deleted_at IS NULL`;
     await tx`
       WITH w AS (
         SELECT b.id AS balance_id, b.user_id, u.created_at, u.full_name FROM balances b JOIN users u ON u.id = b.user_id
@@ -202,7 +203,7 @@ try {
   // their joins are measured at size, and the viewer shows such a file as missing.
   await step('kyc documents', () => sql.begin(async (tx) => {
     await tx`SET LOCAL synchronous_commit = off`;
-    const admin = (await tx`SELECT id FROM users WHERE role_id = 1 AND deleted_at IS NULL ORDER BY id LIMIT 1`)[0].id;
+    const admin = (await tx`SELECT id FROM users WHERE role_id = ${ROLE.admin} AND deleted_at IS NULL ORDER BY id LIMIT 1`)[0].id;
     await tx`
       WITH c AS (
         SELECT u.id AS user_id, u.id % 20 AS k, u.created_at FROM users u
@@ -254,7 +255,7 @@ try {
   await step('analyze', () => sql`ANALYZE`);
   const total = (Date.now() - started) / 1000;
   const [c] = await sql`
-    SELECT (SELECT count(*) FROM leads)::int AS leads, (SELECT count(*) FROM users WHERE role_id = 3)::int AS customers,
+    SELECT (SELECT count(*) FROM leads)::int AS leads, (SELECT count(*) FROM users WHERE role_id = ${ROLE.customer})::int AS customers,
            (SELECT count(*) FROM orders WHERE close_time IS NULL)::int AS open_orders,
            (SELECT count(*) FROM withdrawals)::int AS withdrawals,
            (SELECT count(*) FROM kyc_documents)::int AS kyc_documents,

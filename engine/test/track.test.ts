@@ -1,4 +1,4 @@
-// The staff-only tracking topic track:{userId} (admin.md §2.4 Tracking, §7): a stream of one
+// The staff-only tracking topic track:{userId} (docs/specs.md#customer-records, Tracking; docs/specs.md#realtime-tickets): a stream of one
 // customer's visited URLs for the Edit Customer page. Only a staff ticket signed for that
 // customer (claim trk, which the web signs after checking the staff member may open the
 // customer) subscribes; the web publishes the visits through POST /v1/events.

@@ -2,6 +2,7 @@
 // engine verifies it before opening a stream. node:crypto only, no Bun APIs, so web imports
 // this module as it is.
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { CUSTOMER_RECORD_ROLES, isBackOffice } from './roles.ts';
 
 export interface TicketClaims {
   uid: number;   // user id
@@ -12,8 +13,8 @@ export interface TicketClaims {
   trk?: number;
 }
 
-/** The staff roles that open customer records (admin.md §2.4; which customers is the web's requireCustomerRecord). */
-export const TRACK_ROLES: readonly number[] = [1, 2, 5, 6];
+/** The staff roles that open customer records (docs/specs.md#customer-records; which customers is the web's requireCustomerRecord). */
+export const TRACK_ROLES: readonly number[] = CUSTOMER_RECORD_ROLES;
 
 const b64 = (b: Buffer | string) => Buffer.from(b).toString('base64url');
 const mac = (secret: string, body: string) => createHmac('sha256', secret).update(body).digest();
@@ -50,7 +51,7 @@ export function verifyTicket(secret: string, ticket: string, nowSeconds = Math.f
  * at the stream's start that it is a customer.
  */
 export function maySubscribe(c: Pick<TicketClaims, 'uid' | 'role' | 'trk'>, topic: string): boolean {
-  const staff = c.role === 1 || c.role === 2;
+  const staff = isBackOffice(c.role);
   if (topic === 'prices') return true;
   if (topic === 'heartbeat') return staff;
   const m = /^(user|track):(\d+)$/.exec(topic);

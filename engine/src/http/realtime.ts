@@ -9,6 +9,7 @@ import { verifyTicket, maySubscribe } from '../contract/ticket.ts';
 import { isPublishedEvent } from '../contract/events.ts';
 import { HttpError } from './errors.ts';
 import { requireSecret } from './internal.ts';
+import { ROLE } from '../contract/roles.ts';
 
 /**
  * How often the sessions of open streams are marked as seen (web's online dot:
@@ -58,7 +59,7 @@ export function streamRoutes(hub: Hub, sql: Sql, secret: string) {
       if (!live) throw new HttpError(401, 'Session is not live');
       // a tracking ticket names a live customer (role 3), never a staff member
       if (claims.trk !== undefined) {
-        const [customer] = await sql`SELECT 1 FROM users WHERE id = ${claims.trk} AND role_id = 3 AND deleted_at IS NULL`;
+        const [customer] = await sql`SELECT 1 FROM users WHERE id = ${claims.trk} AND role_id = ${ROLE.customer} AND deleted_at IS NULL`;
         if (!customer) throw new HttpError(403, `Not allowed to subscribe to track:${claims.trk}`);
       }
       const topics = (query.topics ?? `prices,user:${claims.uid}`).split(',').map((s) => s.trim()).filter(Boolean);

@@ -19,7 +19,7 @@ import { routeAccess } from '~/modules/auth/permissions.ts';
 export const access = routeAccess('/deposits/paypal/:txRef');
 
 // /deposits/paypal/:txRef (:txRef the deposit id) — the card-wallet payment page of a PayPal
-// deposit (client-area.md §2); POST creates the PayPal order and sends the customer to approve it.
+// deposit (docs/specs.md#money); POST creates the PayPal order and sends the customer to approve it.
 
 async function ownDeposit(sql: Sql, userId: number, txRef: string | undefined) {
   if (!/^[1-9][0-9]{0,15}$/.test(txRef ?? '')) throw notFound();

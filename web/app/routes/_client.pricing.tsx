@@ -22,6 +22,7 @@ import { Modal } from '~/components/ui/modal.tsx';
 import { GeneralErrorBoundary } from '~/components/error-boundary.tsx';
 import { readFormData } from '~/shared/body-limit.server.ts';
 import { routeAccess } from '~/modules/auth/permissions.ts';
+import { isCustomer } from '~/shared/roles.ts';
 
 // who may use this route: its entry in the permission map, enforced by the route gate
 export const access = routeAccess('/pricing');
@@ -29,7 +30,7 @@ export const access = routeAccess('/pricing');
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const sql = db();
   const s = await requireAccess(request, sql, context);
-  return { view: await pricingView(sql, s), customer: s.user.roleId === 3 };
+  return { view: await pricingView(sql, s), customer: isCustomer(s.user.roleId) };
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {

@@ -18,8 +18,8 @@ import { routeAccess } from '~/modules/auth/permissions.ts';
 // who may use this route: its entry in the permission map, enforced by the route gate
 export const access = routeAccess('/admin/withdraws/history');
 
-// /admin/withdraws/history (roles 1, 2) — every withdrawal, all statuses; no search (admin.md
-// §2.7); the status and date filters, sort, page size and page in the URL. Each row shows its
+// /admin/withdraws/history (roles 1, 2) — every withdrawal, all statuses; no search
+// (docs/specs.md#money); the status and date filters, sort, page size and page in the URL. Each row shows its
 // payout when it was paid out through a gateway (modules/payments/payouts.server.ts).
 export async function loader({ request }: LoaderFunctionArgs) {
   const sql = db();

@@ -1,4 +1,4 @@
-// POST /admin/crm/voiso/startCall (crm.md §7) — starts a Voiso call for a lead: modules/crm/voiso.server.ts.
+// POST /admin/crm/voiso/startCall (docs/specs.md#crm-lead-lists) — starts a Voiso call for a lead: modules/crm/voiso.server.ts.
 // The browser posts the lead's id (never a number) and, for admins and managers, the agent.
 import { data, type ActionFunctionArgs } from '@remix-run/node';
 import { z } from 'zod';

@@ -1,4 +1,4 @@
-// DELETE /affiliate/leads/{id} (crm.md §7): an affiliate soft-deletes one of their own leads. The page
+// DELETE /affiliate/leads/{id} (docs/specs.md#affiliates-and-the-leads-api): an affiliate soft-deletes one of their own leads. The page
 // (/affiliate) does the same through its form; this is the call as the spec names it. Same-origin and
 // the role from the permission map (requireAccess); another affiliate's id → 404, nothing changes.
 import type { ActionFunctionArgs } from '@remix-run/node';

@@ -19,7 +19,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
                                  'address', p.address, 'postal_code', p.postal_code) AS profile
           FROM users u LEFT JOIN profiles p ON p.user_id = u.id WHERE u.id = ${s.user.id}`,
     accountSummary(sql, s.user.id),
-    // a retention agent signed in as the customer never receives the contact details (admin.md §4)
+    // a retention agent signed in as the customer never receives the contact details (docs/specs.md#customer-records)
     s.impersonatorId !== null ? phoneLocked(sql, s) : false,
   ]);
   if (masked) {

@@ -10,6 +10,7 @@ import { db } from '~/shared/db.server.ts';
 import { env, publicEnv } from '~/shared/env.server.ts';
 import { customerVisibleTo, notFound, requireUser } from '~/modules/auth/guards.server.ts';
 import { routeAccess } from '~/modules/auth/permissions.ts';
+import { isBackOffice } from '~/shared/roles.ts';
 
 // who may use this route: its entry in the permission map, enforced by the route gate
 export const access = routeAccess('/dashboard/ticket');
@@ -32,7 +33,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const pricesOnly = asked === 'prices';
   // the API status page's feed health (docs/specs.md#settings-and-providers): staff the engine lets follow it
   const heartbeat = asked === 'heartbeat';
-  if (heartbeat && s.user.roleId !== 1 && s.user.roleId !== 2) return new Response(null, { status: 403, headers: { 'cache-control': 'no-store' } });
+  if (heartbeat && !isBackOffice(s.user.roleId)) return new Response(null, { status: 403, headers: { 'cache-control': 'no-store' } });
   // the back-office layout: the user's own notifications only, no prices
   const userOnly = asked === 'user';
   const ticket = signTicket(env().ENGINE_SECRET, { uid: s.user.id, role: s.user.roleId, sid: s.sessionId });

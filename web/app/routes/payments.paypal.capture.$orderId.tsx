@@ -7,7 +7,7 @@ import { routeAccess } from '~/modules/auth/permissions.ts';
 // who may use this route: its entry in the permission map, enforced by the route gate
 export const access = routeAccess('/payments/paypal/capture/:orderId');
 
-// /payments/paypal/capture/{orderId} (client-area.md, card-wallet payment): the customer approved
+// /payments/paypal/capture/{orderId} (docs/specs.md#money, card-wallet payment): the customer approved
 // the PayPal order; it is captured through the adapter and the capture goes through the payments
 // pipeline (amount and currency checked, credited once). Then the Deposits page's result modal.
 async function capture({ request, params, context }: LoaderFunctionArgs) {

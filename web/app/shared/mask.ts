@@ -1,6 +1,7 @@
-// Agent masking (docs/specs.md#agent-masking, crm.md §6, admin.md §6): while the site switch 'Show
+// Agent masking (docs/specs.md#agent-masking): while the site switch 'Show
 // Email & Phone in Agent Dashboard' (showUserInfoAgent) is off, sales and retention agents (roles 5, 6)
 // never receive a lead's or customer's email or phone, only these forms (applied on the server).
+import { AGENT_ROLES } from './roles.ts';
 
 /** The first 2 and last 2 characters of the local part around ****; a local part of 4 characters or fewer is unchanged. */
 export function maskEmail(email: string): string {
@@ -20,4 +21,4 @@ export function maskPhone(phone: string): string {
 }
 
 /** Roles the switch masks for. */
-export const MASKED_ROLES: readonly number[] = [5, 6];
+export const MASKED_ROLES: readonly number[] = AGENT_ROLES;

@@ -6,6 +6,7 @@
 // review, leads assigned to an agent, chargebacks and refunds of deposits).
 import type { Db } from './db.server.ts';
 import { engine } from './engine.server.ts';
+import { ROLE } from './roles.ts';
 
 import type { NotificationData } from '@broker/engine/contract/events';
 
@@ -46,7 +47,7 @@ export async function notifyStaff(sql: Db, to: StaffRecipients, n: NewNotificati
     INSERT INTO notifications (user_id, title, description, url, data)
     SELECT u.id, ${n.title}, ${n.description}, ${n.url}, ${sql.json(n.data as never)}
       FROM users u
-     WHERE ${who} AND u.role_id <> 3 AND u.is_active AND u.deleted_at IS NULL
+     WHERE ${who} AND u.role_id <> ${ROLE.customer} AND u.is_active AND u.deleted_at IS NULL
     RETURNING id, user_id`;
   return rows.map((r) => ({ ...n, id: Number(r.id), userId: Number(r.user_id) }));
 }

@@ -1,4 +1,4 @@
-// The broker's own leads webhook key (admin.md §2.12, site settings, stored encrypted): it posts leads
+// The broker's own leads webhook key (docs/specs.md#settings-and-providers, site settings, stored encrypted): it posts leads
 // from the broker's landing pages (no affiliate, live leads), cannot list leads, and a cleared or
 // changed setting refuses the old key at once. Serial: it changes a site-wide setting.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';

@@ -222,7 +222,7 @@ describe('login-as', () => {
       const r = await act(loginAsRoute.action, post(`/admin/customers/login-as/${customer.id}`, {}, { cookie: s.cookie }), { id: String(customer.id) });
       expect(status(r), `role ${role}`).toBe(403);
     }
-    // a retention agent (admin.md §4) only on the customers they are the retention agent of: others are 404
+    // a retention agent (docs/specs.md#customer-records) only on the customers they are the retention agent of: others are 404
     const ret = await createUser(sql, { roleId: 6 });
     const rs = await sessionFor(sql, ret.id);
     const notTheirs = await act(loginAsRoute.action, post(`/admin/customers/login-as/${customer.id}`, {}, { cookie: rs.cookie }), { id: String(customer.id) });

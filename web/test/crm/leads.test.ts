@@ -1,4 +1,4 @@
-// The CRM lead lists (crm.md §2–§7) against PostgreSQL: each screen's rows by role (admins all,
+// The CRM lead lists (docs/specs.md#crm-lead-lists) against PostgreSQL: each screen's rows by role (admins all,
 // managers their teams', agents their own, affiliates refused), masking of agents' contacts, the
 // bulk moves the state rules allow and refuse, 'all' acting on exactly the filtered rows in one
 // statement, and the row actions' validation and scope.

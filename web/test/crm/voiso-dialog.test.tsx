@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 // The lead table's phone button (lead-table.tsx) in a DOM with a real Remix router: an admin's opens
 // the agent dialog listing Voiso's agents (GET /admin/crm/voiso/agents) with their status chips in
-// crm.md §4's colours and words, and Call posts the lead's id and the chosen agent (never a number);
+// the colours and words of docs/specs.md#crm-lead-lists, and Call posts the lead's id and the chosen agent (never a number);
 // an agent's button posts at once, as themselves.
 import { afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';

@@ -1,4 +1,4 @@
-// A sales agent on the Edit Customer page (crm.md §6, admin.md §6): while 'Show Email & Phone in
+// A sales agent on the Edit Customer page (docs/specs.md#agent-masking, docs/specs.md#customer-records): while 'Show Email & Phone in
 // Agent Dashboard' (showUserInfoAgent) is off the email and phone are masked on the server and a
 // save keeps the stored ones whatever is posted; on, the agent sees and edits them. Changes the
 // site-wide setting, so it runs serially.

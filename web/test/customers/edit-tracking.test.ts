@@ -1,4 +1,4 @@
-// Tracking (admin.md §2.4): the client layout records a customer's page visits (one row per URL
+// Tracking (docs/specs.md#customer-records): the client layout records a customer's page visits (one row per URL
 // change; never for staff nor while a staff member is signed in as the customer) and publishes
 // each on track:{userId}; the Edit Customer page lists them newest first, and /dashboard/ticket
 // signs a tracking ticket only for a staff member who may open that customer.

@@ -115,7 +115,7 @@ describe('role scoping', () => {
     }
   });
 
-  test('what each role may do (admin.md §6)', () => {
+  test('what each role may do (docs/specs.md#customer-records)', () => {
     expect(editAccess(1, false)).toEqual({ canEdit: true, canEditAccount: true, canAdjust: true, canLoginAs: true, masked: false, history: true });
     expect(editAccess(2, false)).toEqual({ canEdit: true, canEditAccount: true, canAdjust: true, canLoginAs: true, masked: false, history: false });
     expect(editAccess(5, false).masked).toBe(true);
@@ -392,7 +392,7 @@ describe('masking helpers (docs/specs.md#agent-masking)', () => {
   });
 });
 
-describe('login as (admin.md §4)', () => {
+describe('login as (docs/specs.md#login-as)', () => {
   test('a retention agent signs in as their customer; the customer\'s pages then show the contact details masked', async () => {
     const { action: loginAs } = await import('~/routes/admin.customers.login-as.$id.tsx');
     const { loader: clientLayout } = await import('~/routes/_client.tsx');

@@ -1,5 +1,5 @@
 // The payment gateways' settings (serial: it changes the shared gateway rows, and puts them back):
-// each kind's form is exactly admin.md §3's fields, secrets are encrypted at rest, never sent back in
+// each kind's form is exactly the fields of docs/specs.md#payment-gateways, secrets are encrypted at rest, never sent back in
 // full and kept when left empty, every save is audited with masked secrets, QR codes go through the
 // upload service, and only the admin opens the pages.
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -63,7 +63,7 @@ const raw = async (name: string) => (await sql`SELECT * FROM payment_gateways WH
 const lastAudit = async (name: string) =>
   (await sql`SELECT actor_id, action, before, after FROM audit_events WHERE target_kind = 'gateway' AND target_id = ${name} ORDER BY id DESC LIMIT 1`)[0];
 
-describe('each kind\'s form: admin.md §3', () => {
+describe('each kind\'s form: docs/specs.md#payment-gateways', () => {
   test('the fields, labels, secrets, fee, switch and QR code per kind', () => {
     const table = Object.fromEntries(GATEWAY_KINDS.map((k) => {
       const s = GATEWAY_SPECS[k];

@@ -1,4 +1,4 @@
-// The admin dashboard (/admin; spec admin.md §2.3): From / To with Reset (state in the URL), the
+// The admin dashboard (/admin; docs/specs.md#admin-dashboard): From / To with Reset (state in the URL), the
 // five cards, the Recent Transactions bar chart and the Trade Engagement pie, and the live open
 // exposure, valued with the domain's exposure formula at the prices the engine streams. The charts
 // are recharts 2 (recharts 3 renders no SVG on the server: recharts/recharts#5997), drawn at a

@@ -1,4 +1,4 @@
-// The admin dashboard's figures (/admin; spec admin.md §2.3, §3 "Dashboard data", §9). Nothing is
+// The admin dashboard's figures (/admin; docs/specs.md#admin-dashboard). Nothing is
 // paid on the trading path (migrations/1733050000000_admin-dashboard-totals.sql):
 // - trades opened and closes' realised P/L and spreads: the rows the dashboard rolled up
 //   (admin_rollup, per day, from the append-only orders inserts and ledger entries, up to a

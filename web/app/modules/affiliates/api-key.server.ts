@@ -1,4 +1,4 @@
-// /affiliate/api (role 4; crm.md §2 'API Key page'): the affiliate's key and Generate. Only the
+// /affiliate/api (role 4; docs/specs.md#affiliates-and-the-leads-api): the affiliate's key and Generate. Only the
 // key's hash and prefix are stored (keys.server.ts): the page shows the prefix, and the full key
 // once, in the answer to Generate.
 import { z } from 'zod';
@@ -12,6 +12,7 @@ import { auditIp } from '~/modules/crm/leads.server.ts';
 import { API_LIMIT, MAX_BATCH } from './leads-api.server.ts';
 import { currentKey, generateKey } from './keys.server.ts';
 import { readFormData } from '~/shared/body-limit.server.ts';
+import { isAffiliate } from '~/shared/roles.ts';
 
 const ACTIONS = { generate: z.object({ intent: z.literal('generate') }) };
 
@@ -27,7 +28,7 @@ export async function apiKeyAction({ request, context }: ActionFunctionArgs) {
   const { intent, submission } = parseIntent(await readFormData(request), ACTIONS);
   if (submission.status !== 'success') return replyRefused(submission, { intent });
   // the key is the affiliate's own; a login-as session does not reach staff pages (requireAccess)
-  if (s.user.roleId !== 4) return replyRefused(submission, { intent, status: 403, toast: 'Forbidden' });
+  if (!isAffiliate(s.user.roleId)) return replyRefused(submission, { intent, status: 403, toast: 'Forbidden' });
   const { key, prefix } = await generateKey(sql, s.user.id, auditIp(clientIp(request, context)));
   return replyDone(submission, 'API key generated successfully', { intent, extra: { key, prefix } });
 }

@@ -1,13 +1,14 @@
-// Affiliate API keys (crm.md §2 'API Key page', docs/specs.md#affiliates-and-the-leads-api): a key is
+// Affiliate API keys (docs/specs.md#affiliates-and-the-leads-api): a key is
 // 'ak_' + 32 random bytes (base64url); only its sha-256 is stored, with a short visible prefix. A new
 // key replaces the old one at once (revoked in the same transaction). The leads webhook key of the
-// site settings (admin.md §2.12) authenticates the broker's own landing pages.
+// site settings (docs/specs.md#settings-and-providers) authenticates the broker's own landing pages.
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { decryptSecret, secretsKey } from '@broker/engine/contract/secrets';
 import type { Sql } from '~/shared/db.server.ts';
 import { env } from '~/shared/env.server.ts';
 import { audit } from '~/shared/audit.server.ts';
 import { getSetting } from '~/shared/settings.server.ts';
+import { ROLE } from '~/shared/roles.ts';
 
 export const KEY_PREFIX_LENGTH = 10;
 export const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
@@ -59,7 +60,7 @@ export async function authenticateKey(sql: Sql, key: string | null): Promise<Key
   if (key.startsWith('ak_')) {
     const [k] = await sql`
       SELECT k.id, k.user_id FROM affiliate_api_keys k JOIN users u ON u.id = k.user_id
-       WHERE k.key_hash = ${sha256(key)} AND k.revoked_at IS NULL AND u.role_id = 4 AND u.is_active AND u.deleted_at IS NULL`;
+       WHERE k.key_hash = ${sha256(key)} AND k.revoked_at IS NULL AND u.role_id = ${ROLE.affiliate} AND u.is_active AND u.deleted_at IS NULL`;
     if (k) return { kind: 'affiliate', userId: Number(k.user_id), keyId: Number(k.id) };
   }
   const stored = (await getSetting(sql, 'webhookApiKeyLeads')).key;

@@ -23,6 +23,7 @@ export const VERIFY_TOKEN_SECONDS = 48 * 60 * 60;
 
 export { MESSAGES } from './messages.ts';
 import { MESSAGES } from './messages.ts';
+import { isCustomer, ROLE } from '~/shared/roles.ts';
 
 export interface AuthConfig {
   emailVerify: boolean;
@@ -108,7 +109,7 @@ export async function signIn(sql: Sql, store: RateLimitStore, cfg: AuthConfig, i
   if (!(await verifyPassword(user.password_hash, input.password))) throw new AuthError(MESSAGES.invalidCredentials, 401);
   if (!user.is_active) throw new AuthError(MESSAGES.inactive, 403);
   if (cfg.emailVerify && !user.is_email_verified) throw new AuthError(MESSAGES.unverified, 403);
-  if (user.role_id !== 3) {
+  if (!isCustomer(user.role_id)) {
     const [wl] = await sql`
       SELECT count(*)::int AS n,
              coalesce(bool_or(${input.ip ?? '0.0.0.0'}::inet <<= ip_address), false) AS ok
@@ -199,10 +200,10 @@ export async function signUp(sql: Sql, cfg: AuthConfig, store: RateLimitStore, i
       if (!promo) throw new AuthError(MESSAGES.promoInvalid);
       promoId = Number(promo.id);
       const ownerId = promo.owner_id === null ? null : Number(promo.owner_id);
-      if (promo.role_id === 2) owner.manager = ownerId;
-      if (promo.role_id === 5) owner.agent = ownerId;
-      if (promo.role_id === 4) owner.affiliate = ownerId;
-      if (promo.role_id === 6) owner.ret = ownerId;
+      if (promo.role_id === ROLE.manager) owner.manager = ownerId;
+      if (promo.role_id === ROLE.sales) owner.agent = ownerId;
+      if (promo.role_id === ROLE.affiliate) owner.affiliate = ownerId;
+      if (promo.role_id === ROLE.retention) owner.ret = ownerId;
     }
     const managerId = owner.manager;
     const [u] = await tx`

@@ -10,6 +10,7 @@ import { accessFor, ROLE_HOME, TWO_FACTOR_ENROL_PATH, type RouteAccess, type Rol
 import { currentRouteAccess } from './route-scope.server.ts';
 import { getSession, type CurrentSession } from './session.server.ts';
 import { enrolmentRequired } from './two-factor.server.ts';
+import { isBackOffice, opensCustomerRecords, ROLE } from '~/shared/roles.ts';
 
 const cache = new WeakMap<Request, Promise<CurrentSession | null>>();
 const SESSION = Symbol('session');
@@ -113,13 +114,13 @@ export async function requireCustomerRecord(
 /** Whether the session's user may open customer `id` (see requireCustomerRecord). */
 export async function customerVisibleTo(sql: Sql, s: CurrentSession, id: number): Promise<boolean> {
   const role = s.user.roleId;
-  if (![1, 2, 5, 6].includes(role) || s.impersonatorId !== null) return false;
+  if (!opensCustomerRecords(role) || s.impersonatorId !== null) return false;
   const [row] = await sql`
     SELECT 1 FROM users c
-     WHERE c.id = ${id} AND c.role_id = 3 AND c.deleted_at IS NULL
-       AND (${role} IN (1, 2)
-            OR (${role} = 5 AND EXISTS (SELECT 1 FROM leads l WHERE l.user_id = c.id AND l.agent_id = ${s.user.id}))
-            OR (${role} = 6 AND EXISTS (SELECT 1 FROM leads l WHERE l.user_id = c.id AND l.ret_id = ${s.user.id})))`;
+     WHERE c.id = ${id} AND c.role_id = ${ROLE.customer} AND c.deleted_at IS NULL
+       AND (${isBackOffice(role)}
+            OR (${role === ROLE.sales} AND EXISTS (SELECT 1 FROM leads l WHERE l.user_id = c.id AND l.agent_id = ${s.user.id}))
+            OR (${role === ROLE.retention} AND EXISTS (SELECT 1 FROM leads l WHERE l.user_id = c.id AND l.ret_id = ${s.user.id})))`;
   return !!row;
 }
 

@@ -5,6 +5,7 @@ import { isIP } from 'node:net';
 import type { Db, Sql } from '~/shared/db.server.ts';
 import { audit } from '~/shared/audit.server.ts';
 import { createSession, LOGIN_AS_ROLES, rotateSessionToken, type CurrentSession } from './session.server.ts';
+import { isCustomer } from '~/shared/roles.ts';
 
 // for a retention agent the retention flag is kept, and the customer's pages show the contact
 // details masked (profile.server.ts phoneLocked)
@@ -22,7 +23,7 @@ export async function startImpersonation(sql: Sql, staff: CurrentSession, target
   }
   const [target] = await sql`SELECT id, role_id, email FROM users WHERE id = ${targetUserId} AND deleted_at IS NULL`;
   if (!target) throw new ImpersonationError('User not found', 404);
-  if (target.role_id !== 3) throw new ImpersonationError('Only customers can be signed in as', 400);
+  if (!isCustomer(target.role_id)) throw new ImpersonationError('Only customers can be signed in as', 400);
   const session = await createSession(sql, {
     userId: Number(target.id), remember: false, ip: meta.ip, userAgent: meta.userAgent,
     impersonatorId: staff.user.id, parentId: staff.sessionId,

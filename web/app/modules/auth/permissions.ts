@@ -3,9 +3,9 @@
 // It renders the sidebars and it is enforced by every loader and action through
 // `requireAccess` (auth/guards.server.ts). Shared with the browser: no server imports here.
 
-export type RoleId = 1 | 2 | 3 | 4 | 5 | 6;
-export const ALL_ROLES: readonly RoleId[] = [1, 2, 3, 4, 5, 6];
-export const STAFF_ROLES: readonly RoleId[] = [1, 2, 4, 5, 6];
+import { ALL_ROLES, STAFF_ROLES, type RoleId } from '../../shared/roles.ts';
+// the role names and capabilities live beside the map (shared code needs them too)
+export * from '../../shared/roles.ts';
 
 export const ROLE_LABELS: Record<RoleId, string> = {
   1: 'Admin', 2: 'Manager', 3: 'Customer', 4: 'Affiliator', 5: 'Agent', 6: 'Retention Agent',

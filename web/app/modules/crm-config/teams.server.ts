@@ -20,9 +20,10 @@ import { replyRefused } from '~/shared/reply.server.ts';
 import { refuse, replyOutcome, type Actor, type Outcome } from '~/shared/result.server.ts';
 import { CRM_CONFIG_PARSE, TEAM_ACTIONS, type TeamInput } from './schemas.ts';
 import { readFormData } from '~/shared/body-limit.server.ts';
+import { ROLE } from '~/shared/roles.ts';
 
-export const MANAGER_ROLE = 2;
-export const MEMBER_ROLES = [5, 6] as const;
+export const MANAGER_ROLE = ROLE.manager;
+export const MEMBER_ROLES = [ROLE.sales, ROLE.retention] as const;
 
 // ---------------------------------------------------------------- what a manager sees
 
@@ -98,7 +99,7 @@ export async function listTeams(sql: Sql, q: Pick<ListQuery, 'limit' | 'offset' 
 export async function teamChoices(sql: Sql): Promise<{ managers: StaffChoice[]; agents: StaffChoice[] }> {
   const rows = await sql`
     SELECT id, full_name, email, role_id FROM users
-     WHERE role_id IN (2, 5, 6) AND deleted_at IS NULL AND is_active
+     WHERE role_id = ANY(${[ROLE.manager, ...MEMBER_ROLES]}::smallint[]) AND deleted_at IS NULL AND is_active
      ORDER BY lower(full_name), id LIMIT 2000`;
   const all = rows.map((r): StaffChoice => ({ id: Number(r.id), fullName: r.full_name, email: r.email, roleId: r.role_id }));
   return { managers: all.filter((u) => u.roleId === MANAGER_ROLE), agents: all.filter((u) => u.roleId !== MANAGER_ROLE) };
@@ -130,7 +131,7 @@ async function checkPeople(tx: Db, input: TeamInput) {
   const [m] = await tx`SELECT role_id FROM users WHERE id = ${input.userId} AND deleted_at IS NULL FOR KEY SHARE`;
   if (!m || m.role_id !== MANAGER_ROLE) return refuse(422, 'The manager must be a user with the Manager role', 'userId');
   if (input.userIds.length) {
-    const ok = await tx`SELECT id FROM users WHERE id IN ${tx(input.userIds)} AND role_id IN (5, 6) AND deleted_at IS NULL FOR KEY SHARE`;
+    const ok = await tx`SELECT id FROM users WHERE id IN ${tx(input.userIds)} AND role_id = ANY(${[...MEMBER_ROLES]}::smallint[]) AND deleted_at IS NULL FOR KEY SHARE`;
     if (ok.length !== input.userIds.length) return refuse(422, 'Members must be sales or retention agents', 'userIds');
   }
   return null;

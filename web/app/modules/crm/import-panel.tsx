@@ -1,4 +1,4 @@
-// 'Import CSV' on the leads lists (crm.md §2 'lead upload', admins and managers): the upload dialog
+// 'Import CSV' on the leads lists (docs/specs.md#crm-lead-lists, admins and managers): the upload dialog
 // and the progress of the caller's latest import, polled every second while it runs (a fetcher
 // reloading the status route), with the report of rejected rows when it is done. A page reload
 // finds the running import again (the status route without an id answers the latest one).

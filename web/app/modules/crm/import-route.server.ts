@@ -8,9 +8,10 @@ import { clientIp } from '~/shared/request.server.ts';
 import { requireAccess } from '~/modules/auth/guards.server.ts';
 import { discardUploads, receiveUploads } from '~/modules/uploads/uploads.server.ts';
 import { importStatus, kickImports, latestImport, queueImport, reportableImport, reportStream } from './import.server.ts';
+import { BACK_OFFICE_ROLES } from '~/shared/roles.ts';
 
 const ID = /^[1-9][0-9]{0,15}$/;
-const MANAGES = new Set([1, 2]);
+const MANAGES = new Set<number>(BACK_OFFICE_ROLES);
 
 export async function importAction({ request, context }: ActionFunctionArgs) {
   const sql = db();

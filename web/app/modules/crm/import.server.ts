@@ -17,6 +17,7 @@ import { audit } from '~/shared/audit.server.ts';
 import { normEmail, phoneE164, resolveCountry } from '~/shared/contact.server.ts';
 import { LeadInput } from './lead-input.server.ts';
 import { uploadDir } from '~/modules/uploads/uploads.server.ts';
+import { isAdmin } from '~/shared/roles.ts';
 
 /**
  * Rows per transaction: each takes up to two advisory locks per row, and the shared lock table holds
@@ -117,7 +118,7 @@ export interface ImportViewer { id: number; roleId: number }
 export async function importStatus(sql: Sql, id: number, viewer?: ImportViewer): Promise<ImportStatus | null> {
   const [r] = await sql`
     SELECT i.*, u.original_name FROM lead_imports i JOIN uploads u ON u.id = i.upload_id
-     WHERE i.id = ${id} ${viewer ? sql`AND (i.created_by = ${viewer.id} OR ${viewer.roleId} = 1)` : sql``}`;
+     WHERE i.id = ${id} ${viewer ? sql`AND (i.created_by = ${viewer.id} OR ${isAdmin(viewer.roleId)})` : sql``}`;
   if (!r) return null;
   const iso = (d: unknown) => (d ? (d as Date).toISOString() : null);
   return {
@@ -133,7 +134,7 @@ export async function latestImport(sql: Sql, userId: number): Promise<ImportStat
 
 /** The import's header for its report, when `viewer` may read it (the importer, an admin); else null. */
 export async function reportableImport(sql: Sql, id: number, viewer: ImportViewer): Promise<{ id: number; header: string[] } | null> {
-  const [job] = await sql`SELECT id, header FROM lead_imports WHERE id = ${id} AND (created_by = ${viewer.id} OR ${viewer.roleId} = 1)`;
+  const [job] = await sql`SELECT id, header FROM lead_imports WHERE id = ${id} AND (created_by = ${viewer.id} OR ${isAdmin(viewer.roleId)})`;
   return job ? { id: Number(job.id), header: (job.header as string[]) ?? [] } : null;
 }
 

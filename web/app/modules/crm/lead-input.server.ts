@@ -1,4 +1,4 @@
-// An incoming lead's fields (crm.md §3), as the leads API and the CSV import both validate them: the
+// An incoming lead's fields (docs/specs.md#affiliates-and-the-leads-api), as the leads API and the CSV import both validate them: the
 // country must be one resolveCountry reads and the phone a possible number there (the contact rules).
 import { z } from 'zod';
 import { phoneE164, resolveCountry } from '~/shared/contact.server.ts';

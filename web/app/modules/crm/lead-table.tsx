@@ -1,4 +1,4 @@
-// The lead table of the nine CRM screens (crm.md §2): every column of 'Lead table columns' (all sort on
+// The lead table of the nine CRM screens (docs/specs.md#crm-lead-lists): every column (all sort on
 // the server but actions), the toolbar (status, 'Registered At' range, agent filter, search, page size:
 // all in the URL), row selection including 'all rows of the current filtered list', the screen's bulk
 // moves and bulk assign-agent, and the row actions (edit, delete, notes, convert, View User).
@@ -21,6 +21,7 @@ import { EXACT_COUNT_LIMIT, MASKED_SORTS, MAX_DEPTH, SCREENS, moveAllowed, moveL
 import type { LeadRow } from './leads.server.ts';
 import type { LeadsLoader, NoteRow } from './route.server.ts';
 import { ImportCsv } from './import-panel.tsx';
+import { isAdmin, isAgent } from '~/shared/roles.ts';
 
 type ListData = Extract<ReturnType<typeof useLoaderData<LeadsLoader>>, { kind: 'list' }>;
 
@@ -31,7 +32,7 @@ const AGENT_STATUS: Record<string, string> = {
   available: 'Available', idle: 'Idle', logout: 'Logout', offline: 'Offline', inbound: 'Inbound', outbound: 'Outbound',
   'dialer waiting': 'Dialer waiting', unavailable: 'Unavailable',
 };
-/** crm.md §4: offline and unavailable danger; available success; inbound and outbound warning. */
+/** docs/specs.md#crm-lead-lists: offline and unavailable danger; available success; inbound and outbound warning. */
 function agentTone(status: string): string {
   const s = status.toLowerCase();
   if (s === 'available') return 'chip-approved';
@@ -53,7 +54,7 @@ function LeadTable({ data }: { data: ListData }) {
   const { push } = useToast();
   const screen = SCREENS[data.screen as ScreenKey];
   const title = t(screen.title);
-  const agent = data.roleId === 5 || data.roleId === 6;
+  const agent = isAgent(data.roleId);
   const [selection, setSelection] = useState<Selection>({ all: false, ids: [] });
   const [editing, setEditing] = useState<LeadRow | null>(null);
   const [deleting, setDeleting] = useState<LeadRow | null>(null);
@@ -434,7 +435,7 @@ function EditLeadDialog({ row, data, agent, onClose }: { row: LeadRow | null; da
         <div className="form-grid">
           <LeadTextFields fields={fields} names={EDIT_FIELDS} />
           <SelectField label={t('Sale Status')} errors={fields.leadStatus.errors} options={statusOptions} selectProps={getSelectProps(fields.leadStatus)} />
-          {data.roleId === 1 ? (
+          {isAdmin(data.roleId) ? (
             <SelectField label={t('Sale Manager')} errors={fields.managerId.errors} options={people(data.managers, row.managerId, row.managerName)} selectProps={getSelectProps(fields.managerId)} />
           ) : null}
           <SelectField label={t('Sale Agent')} errors={fields.agentId.errors} options={people(data.salesAgents, row.agentId, row.agentName)} selectProps={getSelectProps(fields.agentId)} />
@@ -452,7 +453,7 @@ const LEAD_TEXT_FIELDS = {
   leadSourceId: ['Lead Source ID', 'text'],
 } as const;
 type LeadTextField = keyof typeof LEAD_TEXT_FIELDS;
-/** The orders of crm.md: the edit form (the lead update payload) and the admin area's add form. */
+/** The field orders (docs/specs.md#crm-lead-lists): the edit form (the lead update payload) and the admin area's add form. */
 const EDIT_FIELDS: readonly LeadTextField[] = ['firstName', 'lastName', 'email', 'phone', 'country', 'city', 'funnelLink', 'reference', 'leadSourceId'];
 const ADD_FIELDS: readonly LeadTextField[] = ['firstName', 'lastName', 'email', 'phone', 'city', 'country', 'funnelLink', 'reference'];
 

@@ -1,4 +1,4 @@
-// The CRM lead lists and their actions (crm.md §2–§7, docs/specs.md#crm-lead-lists). One query builder
+// The CRM lead lists and their actions (docs/specs.md#crm-lead-lists). One query builder
 // (`leadCondition`) makes every screen's WHERE clause: the caller's scope (admins all, managers the leads
 // of their teams, sales agents the leads assigned to them, retention agents those they retain), the
 // screen's group and source, and the URL's filters. The page, its count and every bulk action read
@@ -18,6 +18,7 @@ import {
   EXACT_COUNT_LIMIT, MASKED_SORTS, MAX_DEPTH, SORT_COLUMNS, moveAllowed, sourceGroups,
   type LeadGroup, type Screen, type SortKey,
 } from './screens.ts';
+import { isAdmin, isAffiliate, isAgent, isBackOffice, isManager, isRetentionAgent, isSalesAgent, ROLE } from '~/shared/roles.ts';
 
 type Fragment = postgres.PendingQuery<postgres.Row[]>;
 
@@ -35,7 +36,7 @@ export interface LeadRow {
 }
 
 /** Roles that see the lead lists at all; affiliates (4) and customers (3) see nothing here. */
-const STAFF = [1, 2, 5, 6];
+const STAFF = [ROLE.admin, ROLE.manager, ROLE.sales, ROLE.retention] as number[];
 
 /** A client address the audit's inet column takes, else none. */
 export function auditIp(ip: string | null | undefined): string | null {
@@ -58,12 +59,12 @@ export type Scope = { kind: 'all' } | { kind: 'manager'; id: number; members: nu
  */
 export async function resolveScope(sql: Db, caller: Caller): Promise<Scope | null> {
   switch (caller.roleId) {
-    case 1: return { kind: 'all' };
-    case 2: return { kind: 'manager', id: caller.id, members: await teamMembers(sql, caller.id) };
-    case 5: return { kind: 'agent', id: caller.id };
-    case 6: return { kind: 'retention', id: caller.id };
+    case ROLE.admin: return { kind: 'all' };
+    case ROLE.manager: return { kind: 'manager', id: caller.id, members: await teamMembers(sql, caller.id) };
+    case ROLE.sales: return { kind: 'agent', id: caller.id };
+    case ROLE.retention: return { kind: 'retention', id: caller.id };
     // affiliates: the leads credited to them (the affiliate portal; the CRM screens are closed to them)
-    case 4: return { kind: 'affiliate', id: caller.id };
+    case ROLE.affiliate: return { kind: 'affiliate', id: caller.id };
     default: return null;
   }
 }
@@ -116,7 +117,7 @@ export interface ListContext { caller: Caller; screen: Screen; masked: boolean }
 /** The one WHERE clause of a screen's list, its count and its bulk actions, for a resolved scope. */
 export function leadCondition(sql: Db, ctx: ListContext, f: LeadFilters, resolved: Scope): Fragment {
   const scope = scopeCondition(sql, resolved);
-  const manages = ctx.caller.roleId === 1 || ctx.caller.roleId === 2;
+  const manages = isBackOffice(ctx.caller.roleId);
   // the agent filter is the admins' and managers' own: an agent's list is theirs already
   const agent = manages && f.agent
     ? (ctx.screen.agentField === 'retId' ? sql`AND l.ret_id = ${Number(f.agent)}` : sql`AND l.agent_id = ${Number(f.agent)}`)
@@ -139,7 +140,7 @@ export async function masksFor(sql: Sql, caller: Caller): Promise<boolean> {
 export async function revealAllowed(sql: Sql, caller: Caller): Promise<boolean> {
   const s = await getSetting(sql, 'showUserInfoAgent');
   if (s.enabled === 'on') return false; // nothing is masked
-  return caller.roleId === 5 ? s.revealSales === 'on' : caller.roleId === 6 ? s.revealRetention === 'on' : false;
+  return isSalesAgent(caller.roleId) ? s.revealSales === 'on' : isRetentionAgent(caller.roleId) ? s.revealRetention === 'on' : false;
 }
 
 /**
@@ -318,11 +319,11 @@ export async function statusChoices(sql: Sql): Promise<StatusChoice[]> {
  * Staff of a role the caller may pick (the agent filter, the assign dialog, the edit pickers): for
  * admins every active one, for managers the members of their teams (and themselves as manager).
  */
-export async function staffChoices(sql: Sql, caller: Caller, roleId: 2 | 5 | 6): Promise<Choice[]> {
-  if (caller.roleId !== 1 && caller.roleId !== 2) return [];
-  const rows = caller.roleId === 1
+export async function staffChoices(sql: Sql, caller: Caller, roleId: typeof ROLE.manager | typeof ROLE.sales | typeof ROLE.retention): Promise<Choice[]> {
+  if (!isBackOffice(caller.roleId)) return [];
+  const rows = isAdmin(caller.roleId)
     ? await sql`SELECT id, full_name, email FROM users WHERE role_id = ${roleId} AND deleted_at IS NULL AND is_active ORDER BY full_name, id LIMIT 500`
-    : roleId === 2
+    : roleId === ROLE.manager
       ? await sql`SELECT id, full_name, email FROM users WHERE id = ${caller.id}`
       : await sql`SELECT u.id, u.full_name, u.email FROM users u
                    WHERE u.role_id = ${roleId} AND u.deleted_at IS NULL AND u.is_active
@@ -391,7 +392,7 @@ async function withTracker(sql: Sql, actorId: number, token: string | null, run:
 }
 
 /**
- * A bulk move (crm.md §4): one UPDATE over the list's condition, limited to the groups the move may
+ * A bulk move (docs/specs.md#crm-lead-lists): one UPDATE over the list's condition, limited to the groups the move may
  * come from; one audit row with the screen, the filter or the ids, and the count.
  */
 export async function bulkMove(sql: Sql, ctx: ListContext, f: LeadFilters, sel: Selection, target: LeadGroup, ip: string | null, progress: string | null = null): Promise<ActionResult> {
@@ -415,8 +416,8 @@ export async function bulkMove(sql: Sql, ctx: ListContext, f: LeadFilters, sel: 
 
 /** Bulk assign-agent: the sales agent (agentId) or, on the retention screen, the retention agent (retId). Admins and managers only. */
 export async function bulkAssign(sql: Sql, ctx: ListContext, f: LeadFilters, sel: Selection, agentId: number, ip: string | null, progress: string | null = null): Promise<ActionResult> {
-  if (ctx.caller.roleId !== 1 && ctx.caller.roleId !== 2) return refuse(403, 'Forbidden');
-  const role = ctx.screen.agentField === 'retId' ? 6 : 5;
+  if (!isBackOffice(ctx.caller.roleId)) return refuse(403, 'Forbidden');
+  const role = ctx.screen.agentField === 'retId' ? ROLE.retention : ROLE.sales;
   const agents = await staffChoices(sql, ctx.caller, role);
   if (!agents.some((a) => a.id === agentId)) return refuse(400, 'Agent not found', { agentId: ['Agent not found'] });
   const notices: Notice[] = [];
@@ -475,7 +476,7 @@ async function leadInScope(sql: Db, caller: Caller, id: number, lock = false) {
 }
 
 async function statusExists(sql: Db, status: string): Promise<boolean> {
-  // New is every lead's default status (crm.md §9), a status whether or not the list names it
+  // New is every lead's default status (docs/specs.md#crm-configuration), a status whether or not the list names it
   if (status === 'New') return true;
   const [r] = await sql`SELECT 1 FROM sales_statuses WHERE lower(status) = lower(${status})`;
   return !!r;
@@ -494,7 +495,7 @@ export interface LeadEdit {
 }
 
 /**
- * Edit Lead (crm.md §5): admins every field; managers all but the sale manager; agents (5, 6) the
+ * Edit Lead (docs/specs.md#crm-lead-lists): admins every field; managers all but the sale manager; agents (5, 6) the
  * status only (they see no other lead field, and their contacts may be masked). Pickers must name
  * staff of their role; a manager picks among their teams' agents. Audited with before and after.
  */
@@ -503,7 +504,7 @@ export async function editLead(sql: Sql, caller: Caller, v: LeadEdit, ip: string
   const result = await sql.begin(async (t): Promise<ActionResult> => {
     const lead = await leadInScope(t, caller, v.id, true);
     if (!lead) return NOT_FOUND;
-    const agent = caller.roleId === 5 || caller.roleId === 6;
+    const agent = isAgent(caller.roleId);
     if (v.leadStatus !== undefined && v.leadStatus !== lead.lead_status && !(await statusExists(t, v.leadStatus))) {
       return refuse(400, 'Status not found', { leadStatus: ['Status not found'] });
     }
@@ -514,19 +515,19 @@ export async function editLead(sql: Sql, caller: Caller, v: LeadEdit, ip: string
     } : {
       first_name: v.firstName ?? '', last_name: v.lastName, email: v.email, phone: v.phone, country: v.country, city: v.city,
       funnel_link: v.funnelLink, reference: v.reference, lead_source_id: v.leadSourceId, lead_status: v.leadStatus ?? lead.lead_status,
-      manager_id: caller.roleId === 1 ? v.managerId : lead.manager_id, agent_id: v.agentId, ret_id: v.retId,
+      manager_id: isAdmin(caller.roleId) ? v.managerId : lead.manager_id, agent_id: v.agentId, ret_id: v.retId,
     };
     if (!agent && !next.first_name) return refuse(400, 'First name is required', { firstName: ['First name is required'] });
     if (!agent) {
       const errors: Record<string, string[]> = {};
-      if (caller.roleId === 1 && !(await staffOfRole(t, next.manager_id, 2))) errors.managerId = ['Manager not found'];
-      if (caller.roleId === 2) {
+      if (isAdmin(caller.roleId) && !(await staffOfRole(t, next.manager_id, ROLE.manager))) errors.managerId = ['Manager not found'];
+      if (isManager(caller.roleId)) {
         const members = await teamMembers(t, caller.id);
         if (next.agent_id !== null && next.agent_id !== lead.agent_id && !members.includes(next.agent_id)) errors.agentId = ['Agent not found'];
         if (next.ret_id !== null && next.ret_id !== lead.ret_id && !members.includes(next.ret_id)) errors.retId = ['Agent not found'];
       }
-      if (!errors.agentId && !(await staffOfRole(t, next.agent_id, 5))) errors.agentId = ['Agent not found'];
-      if (!errors.retId && !(await staffOfRole(t, next.ret_id, 6))) errors.retId = ['Agent not found'];
+      if (!errors.agentId && !(await staffOfRole(t, next.agent_id, ROLE.sales))) errors.agentId = ['Agent not found'];
+      if (!errors.retId && !(await staffOfRole(t, next.ret_id, ROLE.retention))) errors.retId = ['Agent not found'];
       if (Object.keys(errors).length) return refuse(400, Object.values(errors)[0][0], errors);
     }
     await t`
@@ -548,7 +549,7 @@ export async function editLead(sql: Sql, caller: Caller, v: LeadEdit, ip: string
 
 /** Delete ('Are you sure to delete this lead?'): a soft delete (deleted_at), admins and managers, audited. */
 export async function deleteLead(sql: Sql, caller: Caller, id: number, ip: string | null): Promise<ActionResult> {
-  if (caller.roleId !== 1 && caller.roleId !== 2) return refuse(403, 'Forbidden');
+  if (!isBackOffice(caller.roleId)) return refuse(403, 'Forbidden');
   return sql.begin(async (t) => {
     const lead = await leadInScope(t, caller, id, true);
     if (!lead) return NOT_FOUND;
@@ -559,11 +560,11 @@ export async function deleteLead(sql: Sql, caller: Caller, id: number, ip: strin
 }
 
 /**
- * An affiliate deletes one of their own leads (crm.md §7 DELETE /affiliate/leads/{id}): a soft delete,
+ * An affiliate deletes one of their own leads (docs/specs.md#affiliates-and-the-leads-api, DELETE /affiliate/leads/{id}): a soft delete,
  * audited; another affiliate's lead, a deleted one or no lead at all is 'Lead not found' and nothing changes.
  */
 export async function deleteOwnLead(sql: Sql, caller: Caller, id: number, ip: string | null): Promise<ActionResult> {
-  if (caller.roleId !== 4) return refuse(403, 'Forbidden');
+  if (!isAffiliate(caller.roleId)) return refuse(403, 'Forbidden');
   return sql.begin(async (t) => {
     const [lead] = await t`
       UPDATE leads SET deleted_at = now(), updated_at = now()
@@ -601,15 +602,15 @@ export interface LeadAdd {
   funnelLink: string | null; reference: string | null; leadStatus: string;
 }
 
-/** The admin area's lead-add form (crm.md §2): a manual sales lead; a manager's own lead is managed by them. */
+/** The admin area's lead-add form (docs/specs.md#crm-lead-lists): a manual sales lead; a manager's own lead is managed by them. */
 export async function addLead(sql: Sql, caller: Caller, v: LeadAdd, ip: string | null): Promise<ActionResult> {
-  if (caller.roleId !== 1 && caller.roleId !== 2) return refuse(403, 'Forbidden');
+  if (!isBackOffice(caller.roleId)) return refuse(403, 'Forbidden');
   if (!(await statusExists(sql, v.leadStatus))) return refuse(400, 'Status not found', { leadStatus: ['Status not found'] });
   return sql.begin(async (t) => {
     const [l] = await t`
       INSERT INTO leads (first_name, last_name, email, phone, phone_e164, country, city, funnel_link, reference, lead_status, "group", is_live, manager_id)
       VALUES (${v.firstName}, ${v.lastName}, ${v.email}, ${v.phone}, ${leadPhoneE164(v.phone, v.country)}, ${v.country}, ${v.city}, ${v.funnelLink}, ${v.reference},
-              ${v.leadStatus}, 'sales', false, ${caller.roleId === 2 ? caller.id : null})
+              ${v.leadStatus}, 'sales', false, ${isManager(caller.roleId) ? caller.id : null})
       RETURNING id`;
     await audit(t, { actorId: caller.id, action: 'lead.create', targetKind: 'lead', targetId: Number(l.id), after: v, ip: auditIp(ip) });
     return { ok: true, status: 200, toast: 'Leads added successfully', values: { id: Number(l.id) } };
@@ -617,12 +618,12 @@ export async function addLead(sql: Sql, caller: Caller, v: LeadAdd, ip: string |
 }
 
 /**
- * Convert a lead to a user (crm.md §2): a customer (role 3) with the lead's name, email and
+ * Convert a lead to a user (docs/specs.md#crm-lead-lists): a customer (role 3) with the lead's name, email and
  * contacts and the password set here, the wallets every sign-up gets (auth's openCustomerWallets),
  * and the lead linked to them. The lead needs an email no live user has.
  */
 export async function convertLead(sql: Sql, caller: Caller, id: number, password: string, ip: string | null): Promise<ActionResult> {
-  if (caller.roleId !== 1 && caller.roleId !== 2) return refuse(403, 'Forbidden');
+  if (!isBackOffice(caller.roleId)) return refuse(403, 'Forbidden');
   const cfg = await loadAuthConfig(sql);
   const hash = await hashPassword(password);
   try {
@@ -651,7 +652,7 @@ export async function convertLead(sql: Sql, caller: Caller, id: number, password
 }
 
 /**
- * 'Reveal' (crm.md §6): a masked agent whose role the broker allows reads one contact of one lead in
+ * 'Reveal' (docs/specs.md#crm-lead-lists): a masked agent whose role the broker allows reads one contact of one lead in
  * their scope. Each reveal is an audit row (who, which lead, which field, when) written before the
  * value leaves the server; the value itself is not copied into the audit trail.
  */

@@ -17,6 +17,7 @@ import {
   staffChoices, statusChoices, type ActionResult, type Caller, type LeadFilters, type LeadRow, type NoteRow,
 } from './leads.server.ts';
 import { readFormData } from '~/shared/body-limit.server.ts';
+import { isAdmin, isBackOffice, ROLE } from '~/shared/roles.ts';
 
 const ID = /^[1-9][0-9]{0,15}$/;
 
@@ -45,16 +46,16 @@ export function leadsLoader(key: ScreenKey) {
       if (!PROGRESS_TOKEN.test(bulkProgress)) return data({ kind: 'progress' as const, progress: null, message: 'Invalid progress token' }, { status: 400 });
       return data({ kind: 'progress' as const, progress: await readProgress(sql, bulkProgress, caller.id), message: null as string | null });
     }
-    const manages = caller.roleId === 1 || caller.roleId === 2;
-    const agentRole = screen.agentField === 'retId' ? 6 : 5;
+    const manages = isBackOffice(caller.roleId);
+    const agentRole = screen.agentField === 'retId' ? ROLE.retention : ROLE.sales;
     const parsed = readFilters(params);
     const q = parsed.ok ? parsed.query : null;
     // the page and the pickers at once (the pool has room): one round trip's wait instead of two
     const [statuses, managers, salesAgents, retAgents, list, lastImport] = await Promise.all([
       statusChoices(sql),
-      caller.roleId === 1 ? staffChoices(sql, caller, 2) : Promise.resolve([]),
-      staffChoices(sql, caller, 5),
-      staffChoices(sql, caller, 6),
+      isAdmin(caller.roleId) ? staffChoices(sql, caller, ROLE.manager) : Promise.resolve([]),
+      staffChoices(sql, caller, ROLE.sales),
+      staffChoices(sql, caller, ROLE.retention),
       q ? listLeads(sql, { caller, screen, masked }, {
         status: q.status, agent: manages ? q.agent : '', dateStart: q.dateStart, dateEnd: q.dateEnd, search: q.search,
         sort: q.sort as SortKey, dir: q.dir, limit: q.limit, offset: q.offset,
@@ -63,7 +64,7 @@ export function leadsLoader(key: ScreenKey) {
       // than by a fetcher on mount, which raced the first filter's navigation
       manages && screen.set === 'sales' ? latestImport(sql, caller.id) : Promise.resolve(null),
     ]);
-    const agents = agentRole === 6 ? retAgents : salesAgents;
+    const agents = agentRole === ROLE.retention ? retAgents : salesAgents;
     const base = {
       kind: 'list' as const, screen: key, roleId: caller.roleId, masked, canReveal: masked && canReveal, manages, statuses, agents, managers, salesAgents, retAgents, lastImport,
     };

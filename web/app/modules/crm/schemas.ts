@@ -1,4 +1,4 @@
-// The lead lists' URL filters and actions (crm.md §2, §5, §7): one zod schema per action, told apart by
+// The lead lists' URL filters and actions (docs/specs.md#crm-lead-lists): one zod schema per action, told apart by
 // `intent`, shared by the page (Conform) and the action. Messages are i18n keys.
 import { z } from 'zod';
 import { RECORD_ID, parseIntent } from '~/shared/forms.ts';

@@ -1,6 +1,7 @@
-// The nine lead screens (crm.md §2): one table, each screen a group and source filter over the leads,
+// The nine lead screens (docs/specs.md#crm-lead-lists): one table, each screen a group and source filter over the leads,
 // its title, the bulk moves it offers and the agent field its assign control and agent filter use.
 // Shared by the loader, the action (which enforces the moves) and the page.
+import { isAgent } from '~/shared/roles.ts';
 
 export type LeadGroup = 'sales' | 'retentions' | 'archived';
 export type ScreenKey =
@@ -17,7 +18,7 @@ export interface Screen {
   newOnly?: boolean;
   /** how the lead came in */
   source?: 'live' | 'manual' | 'affiliate';
-  /** the bulk moves offered here (crm.md §2 'Bulk buttons by screen'), in the order shown */
+  /** the bulk moves offered here (docs/specs.md#crm-lead-lists), in the order shown */
   moves: LeadGroup[];
   /** the agent the assign control sets and the agent filter reads: sales agents (agentId) or retention agents (retId) */
   agentField: 'agentId' | 'retId';
@@ -48,7 +49,7 @@ export const SCREENS: Record<ScreenKey, Screen> = {
 };
 
 /**
- * The allowed group moves (crm.md §4): clients to sales, retentions or archived; sales to
+ * The allowed group moves (docs/specs.md#crm-lead-lists): clients to sales, retentions or archived; sales to
  * retentions or archived; retentions to sales or archived; archived back to sales. A lead already
  * in the target group is left as it is.
  */
@@ -61,7 +62,7 @@ export const MOVES_FROM: Record<LeadGroup, LeadGroup[]> = {
 /** Whether a screen may send its leads to `target` for this role: the screen offers it, and agents never send to sales. */
 export function moveAllowed(screen: Screen, target: LeadGroup, roleId: number): boolean {
   if (!screen.moves.includes(target)) return false;
-  if ((roleId === 5 || roleId === 6) && target === 'sales') return false;
+  if (isAgent(roleId) && target === 'sales') return false;
   return true;
 }
 
@@ -84,7 +85,7 @@ export function moveLabel(screen: ScreenKey, target: LeadGroup): string {
   return MOVE_LABELS[screen][target] ?? MOVE_LABELS.default[target]!;
 }
 
-/** The sortable columns (every column of crm.md 'Lead table columns' but actions) and their SQL column. */
+/** The sortable columns (every column of docs/specs.md#crm-lead-lists but actions) and their SQL column. */
 export const SORT_COLUMNS = {
   id: 'id', firstName: 'first_name', lastName: 'last_name', email: 'email', phone: 'phone', notes: 'first_note',
   country: 'country', status: 'lead_status', group: 'group', manager: 'manager_id', agent: 'agent_id',

@@ -1,5 +1,5 @@
-// Click-to-call through Voiso (crm.md §7: POST /admin/crm/voiso/startCall, GET /admin/crm/voiso/agents;
-// admin.md §3: api_settings 'voiso', value1 cluster ID, value2 contact-center API key, encrypted).
+// Click-to-call through Voiso (docs/specs.md#crm-lead-lists: POST /admin/crm/voiso/startCall, GET /admin/crm/voiso/agents;
+// docs/specs.md#settings-and-providers: api_settings 'voiso', value1 cluster ID, value2 contact-center API key, encrypted).
 //
 // Voiso's documented API (never anything else):
 // - Click2call / startcall: POST https://{cluster_id}.voiso.com/api/v1/{client_api_key}/click2call
@@ -28,6 +28,7 @@ import { audit } from '~/shared/audit.server.ts';
 import { defaultStore, hitLimit, type Limit, type RateLimitStore } from '~/modules/auth/rate-limit.server.ts';
 import { maskPhone } from '~/shared/mask.ts';
 import { auditIp, resolveScope, scopeCondition, type Caller } from './leads.server.ts';
+import { isAgent } from '~/shared/roles.ts';
 
 export const VOISO_TIMEOUT_MS = 10_000;
 /** Calls one user may start: a person dials at most a few a minute. */
@@ -146,7 +147,7 @@ export async function startCall(sql: Sql, caller: Caller, leadId: number, agent:
   if (!lead) return { ok: false, status: 404, message: '' };
 
   let who: string;
-  if (caller.roleId === 5 || caller.roleId === 6) {
+  if (isAgent(caller.roleId)) {
     const [u] = await sql`SELECT email FROM users WHERE id = ${caller.id}`;
     who = String(u?.email ?? '');
   } else {

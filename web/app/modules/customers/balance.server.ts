@@ -1,4 +1,4 @@
-// Staff add / subtract on a customer's wallet (admin.md §2.4, §3 'Balance adjustment'): one
+// Staff add / subtract on a customer's wallet (docs/specs.md#customer-records): one
 // ledger entry of kind 'adjustment' through post_ledger (which locks the wallet, refuses to go
 // below zero and NOTIFYs balance_changed: the engine then pushes the new balance to the
 // customer's open pages), audited with the balance before and after in the same transaction.

@@ -1,4 +1,4 @@
-// The Edit Customer page (/admin/customers/edit/:id, admin.md §2.4): the left panel (avatar,
+// The Edit Customer page (/admin/customers/edit/:id, docs/specs.md#customer-records): the left panel (avatar,
 // name, email, Active/Inactive, Login as, a card per wallet with Add and Subtract), and the tabs
 // Profile, Trades, Deposits, Withdraws and Tracking (the active one in the URL's `tab`). What a
 // role sees and may press comes from the loader (editAccess); the action checks it again.
@@ -105,7 +105,7 @@ function WalletCard({ wallet, canAdjust, onAdjust }: { wallet: Wallet; canAdjust
 
 /**
  * Add or subtract: amount (> 0, up to 8 decimals) and a reason. Success redirects to this page
- * with the toast (the page's data reloads, admin.md §2.1); a refusal keeps the dialog open with
+ * with the toast (the page's data reloads, docs/specs.md#customer-records); a refusal keeps the dialog open with
  * the server's message.
  */
 function BalanceDialog({ wallet, type, clientRef, onClose }: { wallet: Wallet; type: 'add' | 'subtract'; clientRef: string; onClose: () => void }) {

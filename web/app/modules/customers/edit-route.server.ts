@@ -82,7 +82,7 @@ export async function editAction({ request, params, context }: ActionFunctionArg
     if (submission.status !== 'success') return replyRefused(submission, { intent });
     const r = await adjustBalance(sql, actor, customerId, submission.value);
     if (!r.ok) return replyRefusal(submission, r, { intent });
-    // admin.md §2.1: the balance modal reloads the whole page (its toast comes with it)
+    // docs/specs.md#customer-records: the balance modal reloads the whole page (its toast comes with it)
     const url = new URL(request.url);
     for (const p of ['index', '_data']) url.searchParams.delete(p);
     const search = url.searchParams.toString();

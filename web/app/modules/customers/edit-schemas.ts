@@ -1,4 +1,4 @@
-// The Edit Customer page's forms (admin.md §2.4, §3), shared by the browser (Conform) and the
+// The Edit Customer page's forms (docs/specs.md#customer-records), shared by the browser (Conform) and the
 // route's action: the profile form and the balance adjustment. Messages are i18n keys.
 import { z } from 'zod';
 import { parseDecimal, type DecimalSpec } from '@broker/engine/domain';
@@ -14,7 +14,7 @@ export function readTab(v: string | null): EditTab {
   return (EDIT_TABS as readonly string[]).includes(v ?? '') ? (v as EditTab) : 'profile';
 }
 
-/** The spec's value of an unassigned manager or plan select (admin.md §9). */
+/** The spec's value of an unassigned manager or plan select (docs/specs.md#customer-records). */
 export const UNASSIGNED = -2;
 
 const ID_TEXT = /^[1-9][0-9]{0,15}$/;

@@ -1,4 +1,4 @@
-// The Edit Customer page (/admin/customers/edit/:id, admin.md §2.4, §6): what each staff role
+// The Edit Customer page (/admin/customers/edit/:id, docs/specs.md#customer-records): what each staff role
 // sees and may do on a customer that requireCustomerRecord let it open, the customer's record
 // (contact details masked on the server for the roles that must not see them), and the profile
 // save (validated, email unique, audited with before and after in the same transaction).
@@ -12,6 +12,7 @@ import { getSetting } from '~/shared/settings.server.ts';
 import { maskEmail, maskPhone } from '~/shared/mask.ts';
 import { LOGIN_AS_ROLES } from '~/modules/auth/impersonation.server.ts';
 import type { CustomerProfileInput } from './edit-schemas.ts';
+import { isAdmin, isRetentionAgent, isSalesAgent, ROLE } from '~/shared/roles.ts';
 
 /** What the viewing staff member may do on the page. */
 export interface EditAccess {
@@ -30,9 +31,9 @@ export interface EditAccess {
 }
 
 /**
- * admin.md §6: a retention agent (6) sees email and phone obscured, has no Submit and no add or
+ * docs/specs.md#customer-records: a retention agent (6) sees email and phone obscured, has no Submit and no add or
  * subtract buttons; agents (5 and 6) see them masked while 'Show Email & Phone in Agent Dashboard'
- * is off (crm.md §6); managers (2) edit in full; the History link is the admins' (the audit page).
+ * is off (docs/specs.md#agent-masking); managers (2) edit in full; the History link is the admins' (the audit page).
  * Money and the account are the back-office's (roles 1 and 2, who reach Customers in the menu): a
  * sales agent edits the profile fields of their lead's customer, never the password, manager,
  * plan or the verified / active flags, and cannot add or subtract balance
@@ -40,14 +41,14 @@ export interface EditAccess {
  */
 export function editAccess(roleId: number, showUserInfoAgent: boolean): EditAccess {
   const loginAs = (LOGIN_AS_ROLES as readonly number[]).includes(roleId);
-  if (roleId === 6) return { canEdit: false, canEditAccount: false, canAdjust: false, canLoginAs: loginAs, masked: true, history: false };
-  if (roleId === 5) return { canEdit: true, canEditAccount: false, canAdjust: false, canLoginAs: loginAs, masked: !showUserInfoAgent, history: false };
-  return { canEdit: true, canEditAccount: true, canAdjust: true, canLoginAs: loginAs, masked: false, history: roleId === 1 };
+  if (isRetentionAgent(roleId)) return { canEdit: false, canEditAccount: false, canAdjust: false, canLoginAs: loginAs, masked: true, history: false };
+  if (isSalesAgent(roleId)) return { canEdit: true, canEditAccount: false, canAdjust: false, canLoginAs: loginAs, masked: !showUserInfoAgent, history: false };
+  return { canEdit: true, canEditAccount: true, canAdjust: true, canLoginAs: loginAs, masked: false, history: isAdmin(roleId) };
 }
 
 export async function editAccessFor(sql: Sql, s: CurrentSession): Promise<EditAccess> {
   const role = s.user.roleId;
-  const show = role === 5 ? (await getSetting(sql, 'showUserInfoAgent')).enabled === 'on' : false;
+  const show = isSalesAgent(role) ? (await getSetting(sql, 'showUserInfoAgent')).enabled === 'on' : false;
   return editAccess(role, show);
 }
 
@@ -86,7 +87,7 @@ async function stored(sql: Db, id: number, lock = false): Promise<Stored | undef
            coalesce(p.address, '') AS address, u.manager_id::text AS manager_id, u.pricing_plan_id::text AS pricing_plan_id,
            u.is_email_verified, u.is_active
       FROM users u LEFT JOIN profiles p ON p.user_id = u.id
-     WHERE u.id = ${id} AND u.role_id = 3 AND u.deleted_at IS NULL
+     WHERE u.id = ${id} AND u.role_id = ${ROLE.customer} AND u.deleted_at IS NULL
      ${lock ? sql`FOR UPDATE OF u` : sql``}`;
   return row;
 }
@@ -96,7 +97,7 @@ export async function loadCustomer(sql: Sql, id: number, access: EditAccess) {
   const [row, wallets, managers, plans] = await Promise.all([
     stored(sql, id),
     sql`SELECT id, mode, currency, balance::text AS balance FROM balances WHERE user_id = ${id} ORDER BY mode DESC, currency, id`,
-    sql`SELECT id, full_name FROM users WHERE role_id = 2 AND deleted_at IS NULL ORDER BY full_name, id LIMIT 500`,
+    sql`SELECT id, full_name FROM users WHERE role_id = ${ROLE.manager} AND deleted_at IS NULL ORDER BY full_name, id LIMIT 500`,
     sql`SELECT id, name FROM pricing_plans ORDER BY price, name, id LIMIT 500`,
   ]);
   if (!row) throw new Response('Not Found', { status: 404, statusText: 'Not Found' });
@@ -147,7 +148,7 @@ export async function saveCustomerProfile(sql: Sql, actor: { id: number; ip: str
         return refuse(400, 'Select a country from the list', 'country');
       }
       if (input.managerId != null && String(input.managerId) !== cur.manager_id) {
-        const [m] = await tx`SELECT 1 FROM users WHERE id = ${input.managerId} AND role_id = 2 AND deleted_at IS NULL`;
+        const [m] = await tx`SELECT 1 FROM users WHERE id = ${input.managerId} AND role_id = ${ROLE.manager} AND deleted_at IS NULL`;
         if (!m) return refuse(400, 'Select a manager from the list', 'managerId');
       }
       if (input.pricingTableId != null && String(input.pricingTableId) !== cur.pricing_plan_id) {

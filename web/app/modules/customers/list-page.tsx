@@ -11,6 +11,7 @@ import { ConfirmDialog } from '~/components/ui/confirm-dialog.tsx';
 import { useFormat } from '~/components/ui/format.ts';
 import { AddUserDialog, OnlineName, RowAction, StatusChip } from '~/modules/users/user-dialogs.tsx';
 import type { CustomerRow, CustomersLoader } from './list.server.ts';
+import { isCustomer } from '~/shared/roles.ts';
 
 const TITLES = { all: 'All Customers', inactive: 'Inactive Customers' } as const;
 
@@ -29,7 +30,7 @@ export function CustomersPage() {
     { id: 'phone', header: t('Phone'), enableSorting: false, cell: ({ row: { original: r } }) => r.phone || <span className="muted">—</span> },
     { id: 'birthDate', header: t('Birth Date'), enableSorting: false, cell: ({ row: { original: r } }) => (r.birthDate ? f.day(r.birthDate) : <span className="muted">—</span>) },
     { id: 'country', header: t('Country'), enableSorting: false, cell: ({ row: { original: r } }) => r.country || <span className="muted">—</span> },
-    { id: 'role', header: t('Role'), enableSorting: false, cell: ({ row: { original: r } }) => t(r.roleId === 3 ? 'Customer' : 'N/A') },
+    { id: 'role', header: t('Role'), enableSorting: false, cell: ({ row: { original: r } }) => t(isCustomer(r.roleId) ? 'Customer' : 'N/A') },
     { id: 'verified', header: t('Email Verified'), enableSorting: false, cell: ({ row: { original: r } }) => (r.isEmailVerified ? t('Yes') : t('No')) },
     { id: 'status', header: t('Status'), enableSorting: false, cell: ({ row: { original: r } }) => <StatusChip active={r.isActive} /> },
     {

@@ -15,6 +15,7 @@ import { USER_SORTABLE, parseCustomerForm, type AddUser } from '~/modules/users/
 import { onlineExpr } from '~/modules/users/online.server.ts';
 import { countLimit, countUsers, searchCondition, userOrder, withSearchPlan } from '~/modules/users/user-search.server.ts';
 import { readFormData } from '~/shared/body-limit.server.ts';
+import { isAdmin, ROLE } from '~/shared/roles.ts';
 
 export type CustomerListType = 'all' | 'inactive';
 
@@ -31,7 +32,7 @@ type Q = Pick<ListQuery, 'limit' | 'offset' | 'sort' | 'dir' | 'search'>;
  * profile and presence: no N+1, a deep page costs the index entries walked to it.
  */
 export async function listCustomers(sql: Sql, type: CustomerListType, q: Q): Promise<{ rows: CustomerRow[]; total: number; estimated: boolean }> {
-  const cond = sql`u.role_id = 3 AND u.deleted_at IS NULL ${type === 'inactive' ? sql`AND NOT u.is_active` : sql``} ${searchCondition(sql, q.search)}`;
+  const cond = sql`u.role_id = ${ROLE.customer} AND u.deleted_at IS NULL ${type === 'inactive' ? sql`AND NOT u.is_active` : sql``} ${searchCondition(sql, q.search)}`;
   const order = userOrder(sql, q);
   const [rows, count] = await withSearchPlan(sql, q.search, (d) => Promise.all([
     d`SELECT u.id, u.full_name, u.email, u.role_id, u.is_email_verified, u.is_active,
@@ -60,7 +61,7 @@ export function customersLoader(type: CustomerListType) {
     const s = await requireAccess(request, sql, context);
     const q = listQuery(request, USER_SORTABLE);
     const list = await listCustomers(sql, type, q);
-    return data({ type, ...list, countLimit: countLimit(q.search), canAddStaff: s.user.roleId === 1 });
+    return data({ type, ...list, countLimit: countLimit(q.search), canAddStaff: isAdmin(s.user.roleId) });
   };
 }
 export type CustomersLoader = ReturnType<typeof customersLoader>;

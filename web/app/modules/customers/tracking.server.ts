@@ -1,4 +1,4 @@
-// Tracking (admin.md §2.4 'Tracking', §3 'Tracking item', §7 'track:{userId}'): the pages a
+// Tracking (docs/specs.md#customer-records 'Tracking', docs/specs.md#realtime-tickets 'track:{userId}'): the pages a
 // customer opens in the client area, recorded by the client layout's loader (one row per URL
 // change: a revalidation of the same URL adds none), and sent live on the engine's staff-only
 // topic track:{userId}, which the Edit Customer page's Tracking tab follows. Not recorded for
@@ -6,6 +6,7 @@
 import type { Sql } from '~/shared/db.server.ts';
 import type { CurrentSession } from '~/modules/auth/session.server.ts';
 import { engine } from '~/shared/engine.server.ts';
+import { isCustomer } from '~/shared/roles.ts';
 
 import { TRACK_EVENT } from '@broker/engine/contract/events';
 
@@ -34,7 +35,7 @@ export function visitedUrl(request: Request): string | null {
  * then publishes it on track:{userId}. Only customers' own sessions, GET requests.
  */
 export async function recordVisit(sql: Sql, s: CurrentSession, request: Request, publish = publishVisit): Promise<TrackItem | null> {
-  if (s.user.roleId !== 3 || s.impersonatorId !== null || request.method.toUpperCase() !== 'GET') return null;
+  if (!isCustomer(s.user.roleId) || s.impersonatorId !== null || request.method.toUpperCase() !== 'GET') return null;
   const url = visitedUrl(request);
   if (!url) return null;
   const [row] = await sql`
@@ -60,7 +61,7 @@ export async function publishVisit(userId: number, item: TrackItem): Promise<voi
  * after the loader answered; an error is logged).
  */
 export function trackVisit(sql: Sql, s: CurrentSession, request: Request): void {
-  if (s.user.roleId !== 3 || s.impersonatorId !== null) return;
+  if (!isCustomer(s.user.roleId) || s.impersonatorId !== null) return;
   recordVisit(sql, s, request).catch((e) => console.error('[tracking]', (e as Error).message));
 }
 

@@ -1,4 +1,4 @@
-// The Tracking tab of the Edit Customer page (admin.md §2.4): the customer's visited URLs with
+// The Tracking tab of the Edit Customer page (docs/specs.md#customer-records): the customer's visited URLs with
 // their times, newest first, server-paged; on the first page new visits arrive live from the
 // engine's staff-only topic track:{userId} (a ticket the web signs only for a staff member who
 // may open this customer: /dashboard/ticket?track={id}).

@@ -1,4 +1,4 @@
-// /admin/externalPayments (admin.md §2.8): the server-paged list (ID, logo, name, link, custom
+// /admin/externalPayments (docs/specs.md#payment-gateways): the server-paged list (ID, logo, name, link, custom
 // label, custom value, actions), add and edit in one dialog (the logo is a file: multipart), and
 // delete after 'Are you sure to delete this payment?'.
 import { useMemo, useState } from 'react';

@@ -1,4 +1,4 @@
-// The admin's external payments (/admin/externalPayments; admin.md §2.8, §5; docs/specs.md#payment-gateways):
+// The admin's external payments (/admin/externalPayments; docs/specs.md#payment-gateways):
 // off-platform payment links the customer's Deposit tab shows (modules/money/deposits.server.ts
 // externalPayments). Server-paged list, add and edit (multipart: the logo through the upload
 // service), delete after confirmation; each change audited in its transaction.

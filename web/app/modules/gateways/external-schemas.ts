@@ -1,4 +1,4 @@
-// The external payment form (admin.md §3, §5: logo, name and link required; docs/specs.md#payment-gateways).
+// The external payment form (logo, name and link required; docs/specs.md#payment-gateways).
 // Shared with the browser. The logo is a file read by the upload service: in the browser the
 // schema sees the chosen File, in the action the id of the stored upload.
 import { z } from 'zod';

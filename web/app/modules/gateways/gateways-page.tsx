@@ -1,4 +1,4 @@
-// The gateway cards of /admin/gateways and /admin/gateways/manual (admin.md §2.8, §3): two
+// The gateway cards of /admin/gateways and /admin/gateways/manual (docs/specs.md#payment-gateways): two
 // columns of cards (one on a phone), each opening its gateway's form with exactly §3's fields.
 // Secrets arrive masked and are typed anew to change them; an empty secret field keeps the stored one.
 import { useState } from 'react';

@@ -1,4 +1,4 @@
-// The payment gateways' settings (admin.md §3, docs/specs.md#payment-gateways): per gateway kind,
+// The payment gateways' settings (docs/specs.md#payment-gateways): per gateway kind,
 // which of the row's key1..key5 holds what, its label, whether it is a secret (stored encrypted
 // with SECRETS_KEY, shown masked, changed only when a new value is typed), whether the form has a
 // fee, an active switch and a QR code, and the gateway's state in this version. Shared with the
@@ -18,7 +18,7 @@ export const KEY_COLUMNS: readonly KeyColumn[] = ['key1', 'key2', 'key3', 'key4'
 
 export interface GatewayField {
   key: KeyColumn;
-  /** the label, an i18n key (admin.md §3's words) */
+  /** the label, an i18n key (the words of docs/specs.md#payment-gateways) */
   title: string;
   /** stored encrypted, never sent back in full */
   secret?: boolean;
@@ -37,7 +37,7 @@ const publicKey = (key: KeyColumn): GatewayField => ({ key, title: 'Public key' 
 const secretKey = (key: KeyColumn): GatewayField => ({ key, title: 'Secret key', secret: true });
 const paid = { fee: true, active: true, qr: false } as const;
 
-/** admin.md §3, field by field, in its order (key1 first). */
+/** docs/specs.md#payment-gateways, field by field, in its order (key1 first). */
 export const GATEWAY_SPECS: Record<GatewayKind, GatewayKindSpec> = {
   flutterwave: { fields: [publicKey('key1'), secretKey('key2'), { key: 'key3', title: 'Encryption key', secret: true }], ...paid },
   coinpayments: { fields: [publicKey('key1'), secretKey('key2'), { key: 'key3', title: 'Payment currency' }], ...paid },

@@ -21,6 +21,7 @@ import { boundedCount, SEARCH_COUNT_LIMIT } from '~/shared/bounded-count.server.
 import { EXACT_COUNT_LIMIT } from '~/shared/count-limits.ts';
 import { prefixMatch } from '~/shared/prefix-search.server.ts';
 import { KYC_FILE_FIELDS, KYC_REASON_MAX, KYC_TYPES, type KycDocument, type KycFile, type KycFileField, type KycFiles, type KycStatus } from './kyc.ts';
+import { ROLE } from '~/shared/roles.ts';
 
 export type { KycDocument, KycFile, KycFiles };
 
@@ -119,7 +120,7 @@ export async function submitKyc(sql: Sql, s: KycSubmission): Promise<{ ok: true;
         after: { kycId: id, type: s.type, front: s.front ?? null, back: s.back ?? null, address: s.address ?? null }, ip: s.source.ip,
       });
     }
-    notices.push(...await notifyStaff(tx, { roles: [1] }, {
+    notices.push(...await notifyStaff(tx, { roles: [ROLE.admin] }, {
       title: `KYC document #${id} to review`,
       description: `${row.customer} uploaded a document (${s.type}).`,
       url: STAFF_KYC_REVIEW,

@@ -21,6 +21,7 @@ import { kycBlocks, KYC_MESSAGES } from '~/modules/kyc/kyc-gate.server.ts';
 import { engine } from '~/shared/engine.server.ts';
 import { addNotification, notifyStaff, publishNotices, type Notice } from '~/shared/notify.server.ts';
 import { depositFee, withdrawFee, MONEY_INPUT, type FeeSummary } from './fees.ts';
+import { BACK_OFFICE_ROLES } from '~/shared/roles.ts';
 
 export type MoneyKind = 'deposit' | 'withdrawal';
 export type Decision = 'approve' | 'decline';
@@ -150,7 +151,7 @@ export async function createDeposit(sql: Sql, r: DepositRequest): Promise<Deposi
     // or wallet payment is decided by its provider)
     if (created && gateway.manual) {
       const id = Number(created.id);
-      notices.push(...await notifyStaff(tx, { roles: [1, 2] }, {
+      notices.push(...await notifyStaff(tx, { roles: BACK_OFFICE_ROLES }, {
         title: `Deposit #${id} awaits approval`,
         description: `${created.customer} sent ${fees.amount} ${wallet.currency} by ${gateway.title}.`,
         url: STAFF_PENDING_DEPOSITS,
@@ -243,7 +244,7 @@ export async function requestWithdrawal(sql: Sql, r: WithdrawalRequest, floating
     await tx`UPDATE withdrawals SET balance_after = ${posted.balance_after} WHERE id = ${w.id}`;
     // the admins and managers who decide it hear of it, in this transaction
     const id = Number(w.id);
-    notices.push(...await notifyStaff(tx, { roles: [1, 2] }, {
+    notices.push(...await notifyStaff(tx, { roles: BACK_OFFICE_ROLES }, {
       title: `Withdrawal #${id} requested`,
       description: `${user.full_name} asked to withdraw ${fees.amount} ${wallet.currency}.`,
       url: STAFF_PENDING_WITHDRAWALS,

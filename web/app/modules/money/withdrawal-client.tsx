@@ -1,4 +1,4 @@
-// /withdraws (client-area.md §2 Withdraws, docs/specs.md#money): the bank withdrawal form with
+// /withdraws (docs/specs.md#money): the bank withdrawal form with
 // its live summary (Amount, Gateway Fee, Total from fees.ts, the same function the server
 // stores), and the customer's history with the bank Details and Show Reason popovers.
 import { useMemo } from 'react';

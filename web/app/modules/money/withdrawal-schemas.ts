@@ -20,7 +20,7 @@ const ID = /^[1-9][0-9]{0,15}$/;
 /** A payment provider's bank code (Flutterwave's account_bank). */
 const BANK_CODE = /^[A-Za-z0-9]{1,20}$/;
 
-/** The customer's bank withdrawal form (client-area.md §3 'Withdraw bank payload'). */
+/** The customer's bank withdrawal form (docs/specs.md#money). */
 export const WithdrawSchema = z.object({
   balance_id: z.string({ required_error: 'Wallet is required' })
     .regex(ID, { message: 'Wallet is required' }).transform(Number),
@@ -87,7 +87,7 @@ export const PayoutCheckSchemas = {
 /**
  * A fee as the admin types it: a plain decimal ≥ 0 within its column (fee_percentage
  * numeric(7, 4) up to 100, fee_fixed numeric(20, 2)). The required messages are the spec's own
- * (admin.md §5: 'Forex spread is required', 'Commodity spread is required', copied wording).
+ * (docs/specs.md#money: 'Forex spread is required', 'Commodity spread is required', copied wording).
  */
 function feeField(kind: 'percentage' | 'fixed') {
   const percent = kind === 'percentage';

@@ -1,4 +1,4 @@
-// The staff's withdrawal pages (admin.md §2.7, docs/specs.md#money): Pending Withdraws (search,
+// The staff's withdrawal pages (docs/specs.md#money): Pending Withdraws (search,
 // Approve after a confirmation, Decline with a reason), Withdraw History (no search: status and
 // date filters), both in the shared server table with their state in the URL; and the fee
 // settings form. Four-eyes, the ledger and the audit are decideMoney's. Approve offers paying out

@@ -19,7 +19,7 @@ import type { WithdrawInput } from './withdrawal-schemas.ts';
 
 export type WithdrawalStatus = 'pending' | 'approved' | 'declined';
 
-/** The success toasts of the withdrawal pages (admin.md §8; the customer's comes from the server). */
+/** The success toasts of the withdrawal pages (docs/specs.md#money; the customer's comes from the server). */
 export const WITHDRAW_TOASTS = {
   requested: 'Withdraw request submitted successfully',
   approved: 'Withdraw approved successfully',

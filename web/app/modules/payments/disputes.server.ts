@@ -20,6 +20,7 @@ import type { DisputeNotice } from '~/modules/money/dispute.ts';
 import { readStripeDispute } from './adapters/stripe.server.ts';
 import { readPaypalDispute } from './adapters/paypal.server.ts';
 import { readWipaysDispute } from './adapters/wipays.server.ts';
+import { BACK_OFFICE_ROLES } from '~/shared/roles.ts';
 
 /**
  * Per gateway, the reader of its dispute / refund notifications. Flutterwave (v3), CoinPayments,
@@ -83,7 +84,7 @@ export async function recordDispute(sql: Sql, gateway: string, n: DisputeNotice)
              dispute_currency = coalesce(${n.phase === 'opened' && amount ? currency : null}, dispute_currency),
              dispute_state = ${state}
        WHERE id = ${depositId}`;
-    notices.push(...await notifyStaff(tx, { roles: [1, 2] }, {
+    notices.push(...await notifyStaff(tx, { roles: BACK_OFFICE_ROLES }, {
       title: n.phase === 'opened' ? `Deposit #${depositId}: ${n.kind} reported` : `Deposit #${depositId}: ${n.kind} ended (${n.phase})`,
       description: `${known.full_name}, ${known.gateway_title}${amount && currency ? `, ${amount} ${currency}` : ''}.`,
       url: `/admin/deposits?search=${depositId}`,
@@ -102,7 +103,7 @@ export async function recordDispute(sql: Sql, gateway: string, n: DisputeNotice)
 
 /** The ledger reference kind of a disputed deposit's debit (one per deposit: ref_id is the deposit id). */
 export const DISPUTE_REF_KIND = 'deposit_dispute';
-export const DEBIT_ROLES: readonly number[] = [1, 2];
+export const DEBIT_ROLES: readonly number[] = BACK_OFFICE_ROLES;
 
 export type DebitResult =
   | { ok: true; toast: string; amount: string; currency: string; balance: string }

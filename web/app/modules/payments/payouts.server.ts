@@ -43,6 +43,7 @@ import countries from 'world-countries';
 import type { PayoutState, PayoutStatusName, PayoutView } from '~/modules/money/payout-view.ts';
 import { PayoutAmbiguous, PayoutRefused, paypalPayouts, payoutRef, type BankDestination, type PayoutAdapter, type PayoutNotice, type PayoutStatus } from './adapters/paypal-payout.server.ts';
 import { flutterwaveAccountName, flutterwaveBanks, flutterwavePayouts, FLW_PAYOUT_COUNTRIES, FLW_RESOLVE_COUNTRIES, type FlwBank } from './adapters/flutterwave-payout.server.ts';
+import { BACK_OFFICE_ROLES } from '~/shared/roles.ts';
 
 /** The gateways that can pay a withdrawal out, by payment_gateways.name. */
 export const PAYOUT_ADAPTERS: Record<string, PayoutAdapter> = { paypal: paypalPayouts, flutterwave: flutterwavePayouts };
@@ -323,7 +324,7 @@ export async function holdForReview(sql: Sql, withdrawalId: number, gateway: str
     await audit(tx, { actorId: null, action: 'withdrawal.payout_review', targetKind: 'withdrawal', targetId: withdrawalId,
       before: { payout: p.status }, after: { payout: 'review', gateway, reason: text } });
     const [w] = await tx`SELECT w.amount::text AS amount, trim(b.currency) AS currency FROM withdrawals w JOIN balances b ON b.id = w.balance_id WHERE w.id = ${withdrawalId}`;
-    return notifyStaff(tx, { roles: [1, 2] }, {
+    return notifyStaff(tx, { roles: BACK_OFFICE_ROLES }, {
       title: `Payout of withdrawal #${withdrawalId} needs review`,
       description: text,
       url: '/admin/withdraws/history',

@@ -1,4 +1,4 @@
-// The card-wallet payment page of PayPal (client-area.md §2: logo, the deposit's amount and
+// The card-wallet payment page of PayPal (docs/specs.md#money: logo, the deposit's amount and
 // currency, the wallet payment button). The button creates the PayPal order and takes the
 // customer to PayPal's approval; PayPal brings them back to /payments/paypal/capture/{orderId}.
 import { Form, Link, useNavigation } from '@remix-run/react';

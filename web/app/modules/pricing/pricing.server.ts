@@ -10,6 +10,7 @@ import { getSettings } from '~/shared/settings.server.ts';
 import { audit } from '~/shared/audit.server.ts';
 import { engine } from '~/shared/engine.server.ts';
 import { currencyDecimals } from '~/components/ui/format.ts';
+import { isCustomer } from '~/shared/roles.ts';
 
 export interface Plan {
   id: number;
@@ -93,7 +94,7 @@ export async function pricingOn(sql: Sql): Promise<boolean> {
 export async function pricingView(sql: Sql, s: CurrentSession): Promise<PricingView> {
   const [plans, wallets, [user], on] = await Promise.all([
     listPlans(sql),
-    s.user.roleId === 3 ? realWallets(sql, s.user.id) : Promise.resolve([]),
+    isCustomer(s.user.roleId) ? realWallets(sql, s.user.id) : Promise.resolve([]),
     sql`SELECT pricing_plan_id FROM users WHERE id = ${s.user.id}`,
     pricingOn(sql),
   ]);
@@ -116,7 +117,7 @@ export async function pricingView(sql: Sql, s: CurrentSession): Promise<PricingV
   return {
     plans, wallets, charges,
     currentPlanId: user?.pricing_plan_id == null ? null : Number(user.pricing_plan_id),
-    canSubscribe: s.user.roleId === 3 && on,
+    canSubscribe: isCustomer(s.user.roleId) && on,
   };
 }
 
@@ -128,7 +129,7 @@ export async function pricingView(sql: Sql, s: CurrentSession): Promise<PricingV
  */
 export async function planPrompt(sql: Sql, s: CurrentSession): Promise<PricingView | null> {
   // the session, read for this request, says whether the user has a plan: most do, and that costs no query
-  if (s.user.roleId !== 3 || s.impersonatorId !== null || s.user.pricingPlanId !== null) return null;
+  if (!isCustomer(s.user.roleId) || s.impersonatorId !== null || s.user.pricingPlanId !== null) return null;
   if (!(await pricingOn(sql))) return null;
   const [user] = await sql`SELECT pricing_plan_id FROM users WHERE id = ${s.user.id}`;
   if (!user || user.pricing_plan_id !== null) return null;
@@ -175,7 +176,7 @@ export async function subscribePlan(sql: Sql, input: SubscribeInput): Promise<Su
       sql`SELECT id, name, price::text AS price, price_currency FROM pricing_plans WHERE id = ${input.planId}`,
       pricingOn(sql),
     ]);
-    if (!user || Number(user.role_id) !== 3) refuse({ status: 403, toast: 'Only customers can choose a plan' });
+    if (!user || !isCustomer(user.role_id)) refuse({ status: 403, toast: 'Only customers can choose a plan' });
     if (!on) refuse({ status: 409, toast: 'Pricing plans are not available' });
     if (!plan) refuse({ status: 404, toast: 'Plan not found', field: 'planId' });
     const price = String(plan.price);

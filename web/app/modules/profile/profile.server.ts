@@ -9,9 +9,10 @@ import { audit } from '~/shared/audit.server.ts';
 import { actingUserId } from '~/modules/auth/impersonation.server.ts';
 import { maskEmail, maskPhone } from '~/shared/mask.ts';
 import type { ProfileInput } from './schemas.ts';
+import { ROLE } from '~/shared/roles.ts';
 
 /** The roles whose login-as sessions see the customer's phone masked (the spec's retention-agent flag). */
-export const PHONE_MASKED_FOR_ROLES: readonly number[] = [6];
+export const PHONE_MASKED_FOR_ROLES: readonly number[] = [ROLE.retention];
 
 export interface ProfileView {
   fullName: string;
@@ -52,7 +53,7 @@ export async function loadProfile(sql: Sql, s: CurrentSession): Promise<{ profil
   const countries = countryNames();
   return {
     profile: {
-      // the email is read-only here; a retention agent's login-as sees it masked too (admin.md §4)
+      // the email is read-only here; a retention agent's login-as sees it masked too (docs/specs.md#customer-records)
       fullName: row.full_name, email: locked ? maskEmail(row.email) : row.email, phone: locked ? maskPhone(row.phone) : row.phone, phoneLocked: locked,
       birthDate: row.birth_date, country: row.country, city: row.city, address: row.address, postalCode: row.postal_code,
     },

@@ -24,7 +24,7 @@ export async function loadShell(sql: Sql, s: CurrentSession, request?: Request) 
       FROM users u WHERE u.id = ${s.user.id}`.then(([row]) => row);
   const [row, account, masked] = await Promise.all([
     read, accountSummary(sql, s.user.id, request, () => read.then((r) => summaryFromColumn(r?.wallets))),
-    // a retention agent signed in as the customer sees the contact details masked (admin.md §4); only login-as sessions ask
+    // a retention agent signed in as the customer sees the contact details masked (docs/specs.md#customer-records); only login-as sessions ask
     s.impersonatorId !== null ? phoneLocked(sql, s) : false,
   ]);
   const notifications = (row?.notifications ?? []) as Record<string, unknown>[];

@@ -2,6 +2,7 @@
 // the bytes, see sniff.server.ts), how large a file may be, who may upload one and who may read
 // it. Shared with the browser (a page can show the accepted types and limits): no server imports.
 import type { RoleId } from '~/modules/auth/permissions.ts';
+import { ALL_ROLES, BACK_OFFICE_ROLES, ROLE } from '~/shared/roles.ts';
 
 /** The file types the platform stores, as sniffed from their first bytes and verified. */
 export const FILE_TYPES = {
@@ -29,9 +30,9 @@ export interface KindPolicy {
 
 const KiB = 1024;
 const MiB = 1024 * KiB;
-const ALL: readonly RoleId[] = [1, 2, 3, 4, 5, 6];
-const ADMIN: readonly RoleId[] = [1];
-const ADMIN_MANAGER: readonly RoleId[] = [1, 2];
+const ALL: readonly RoleId[] = ALL_ROLES;
+const ADMIN: readonly RoleId[] = [ROLE.admin];
+const ADMIN_MANAGER: readonly RoleId[] = BACK_OFFICE_ROLES;
 const PHOTO_OR_PDF: readonly FileType[] = ['png', 'jpeg', 'webp', 'pdf'];
 const PICTURE: readonly FileType[] = ['png', 'jpeg', 'webp', 'gif'];
 

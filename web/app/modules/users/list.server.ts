@@ -14,6 +14,7 @@ import { onlineExpr } from '~/modules/users/online.server.ts';
 import { USER_SORTABLE, parseUserForm, type AddUser, type EditUser } from './schemas.ts';
 import { addUser, deleteUser, editUser, readWhitelists } from './users.server.ts';
 import { readFormData } from '~/shared/body-limit.server.ts';
+import { ROLE } from '~/shared/roles.ts';
 
 export interface StaffRow {
   id: number; fullName: string; email: string; roleId: number; isEmailVerified: boolean; isActive: boolean; online: boolean; whitelist: string;
@@ -21,7 +22,7 @@ export interface StaffRow {
 
 /** One page of staff users (every role but 3, not deleted), ids first from users_staff_list_idx. */
 export async function listStaff(sql: Sql, q: Pick<ListQuery, 'limit' | 'offset' | 'sort' | 'dir' | 'search'>): Promise<{ rows: StaffRow[]; total: number; estimated: boolean }> {
-  const cond = sql`u.role_id <> 3 AND u.deleted_at IS NULL ${searchCondition(sql, q.search)}`;
+  const cond = sql`u.role_id <> ${sql.unsafe(String(ROLE.customer))} AND u.deleted_at IS NULL ${searchCondition(sql, q.search)}`;
   const order = userOrder(sql, q);
   const [rows, count] = await withSearchPlan(sql, q.search, (d) => Promise.all([
     d`SELECT u.id, u.full_name, u.email, u.role_id, u.is_email_verified, u.is_active, ${onlineExpr(sql)} AS online

@@ -5,14 +5,15 @@
 import { z } from 'zod';
 import { RECORD_ID, parseIntent } from '~/shared/forms.ts';
 import { checkbox } from '~/modules/catalog/numbers.ts';
+import { ROLE } from '~/shared/roles.ts';
 
 export const ROLE_NAMES: Record<number, string> = {
   1: 'Admin', 2: 'Manager', 3: 'Customer', 4: 'Affiliator', 5: 'Agent', 6: 'Retention Agent',
 };
 /** Roles the add-user form offers (the spec: 1 to 6). */
-export const ALL_ROLES = [1, 2, 3, 4, 5, 6] as const;
+export const ALL_ROLES = [ROLE.admin, ROLE.manager, ROLE.customer, ROLE.affiliate, ROLE.sales, ROLE.retention] as const;
 /** Roles of Admin & Staffs and of its edit form (the spec: 1, 2, 4, 5, 6). */
-export const STAFF_ROLES = [1, 2, 4, 5, 6] as const;
+export const STAFF_ROLES = [ROLE.admin, ROLE.manager, ROLE.affiliate, ROLE.sales, ROLE.retention] as const;
 
 /** Where the add-user modal sits: the spec's second path segment ('users': admin users, else customers). */
 export type UserListKind = 'customers' | 'users';

@@ -13,6 +13,7 @@ import { loadAuthConfig, provisionCustomer } from '~/modules/auth/auth.server.ts
 import { revokeAllSessions } from '~/modules/auth/session.server.ts';
 import { auditIp } from '~/modules/trades/trades.server.ts';
 import { MAX_WHITELIST, USER_MESSAGES, USER_TOASTS, type AddUser, type EditUser, type UserListKind } from './schemas.ts';
+import { isAdmin, isCustomer, ROLE } from '~/shared/roles.ts';
 
 export interface Actor { id: number; roleId: number; ip: string | null }
 
@@ -94,7 +95,7 @@ async function lockUser(tx: Db, id: number): Promise<UserState | null> {
  * what is left.
  */
 async function lockActiveAdmins(tx: Db): Promise<number[]> {
-  const rows = await tx`SELECT id FROM users WHERE role_id = 1 AND is_active AND deleted_at IS NULL ORDER BY id FOR UPDATE`;
+  const rows = await tx`SELECT id FROM users WHERE role_id = ${ROLE.admin} AND is_active AND deleted_at IS NULL ORDER BY id FOR UPDATE`;
   return rows.map((r) => Number(r.id));
 }
 
@@ -119,9 +120,9 @@ async function revokeSessions(tx: Db, userId: number) {
  * profile, demo and real wallets through the ledger, the CRM client lead); staff an empty profile.
  */
 export async function addUser(sql: Sql, actor: Actor, v: AddUser, list: UserListKind): Promise<UserActionResult> {
-  if (v.roleId !== 3 && actor.roleId !== 1) return refuse(403, USER_MESSAGES.roleNotAllowed, 'roleId');
-  if (list === 'users' && v.roleId === 3) return refuse(400, 'Choose one of the roles offered', 'roleId');
-  const cfg = v.roleId === 3 ? await loadAuthConfig(sql) : null;
+  if (!isCustomer(v.roleId) && !isAdmin(actor.roleId)) return refuse(403, USER_MESSAGES.roleNotAllowed, 'roleId');
+  if (list === 'users' && isCustomer(v.roleId)) return refuse(400, 'Choose one of the roles offered', 'roleId');
+  const cfg = isCustomer(v.roleId) ? await loadAuthConfig(sql) : null;
   const hash = await hashPassword(v.password);
   try {
     const id = await sql.begin(async (tx) => {
@@ -170,11 +171,11 @@ export async function editUser(sql: Sql, actor: Actor, v: EditUser): Promise<Use
     await sql.begin(async (tx) => {
       const admins = await lockActiveAdmins(tx);
       const before = await lockUser(tx, v.id);
-      if (!before || before.roleId === 3) throw new Refusal(refuse(404, USER_MESSAGES.notFound));
+      if (!before || isCustomer(before.roleId)) throw new Refusal(refuse(404, USER_MESSAGES.notFound));
       if (v.id === actor.id && v.roleId !== before.roleId) throw new Refusal(refuse(409, USER_MESSAGES.selfDemote, 'roleId'));
       if (v.id === actor.id && !v.isActive) throw new Refusal(refuse(409, USER_MESSAGES.selfDeactivate, 'isActive'));
-      const removesAdmin = before.roleId === 1 && before.isActive && (v.roleId !== 1 || !v.isActive);
-      if (removesAdmin && admins.filter((a) => a !== v.id).length === 0) throw new Refusal(refuse(409, USER_MESSAGES.lastAdmin, v.roleId !== 1 ? 'roleId' : 'isActive'));
+      const removesAdmin = isAdmin(before.roleId) && before.isActive && (!isAdmin(v.roleId) || !v.isActive);
+      if (removesAdmin && admins.filter((a) => a !== v.id).length === 0) throw new Refusal(refuse(409, USER_MESSAGES.lastAdmin, !isAdmin(v.roleId) ? 'roleId' : 'isActive'));
       if (v.email !== before.email && await emailTaken(tx, v.email, v.id)) throw new Refusal(refuse(409, USER_MESSAGES.emailTaken, 'email'));
       const [oldList] = await tx`SELECT coalesce(array_agg(ip_address::text ORDER BY ip_address), '{}') AS list FROM user_ip_whitelist WHERE user_id = ${v.id}`;
       await tx`UPDATE users SET full_name = ${v.fullName}, email = ${v.email}, role_id = ${v.roleId}, is_active = ${v.isActive},
@@ -220,10 +221,10 @@ export async function deleteUser(sql: Sql, actor: Actor, id: number, list: UserL
     await sql.begin(async (tx) => {
       const admins = list === 'users' ? await lockActiveAdmins(tx) : [];
       const before = await lockUser(tx, id);
-      if (!before || (list === 'customers') !== (before.roleId === 3)) throw new Refusal(refuse(404, USER_MESSAGES.notFound));
+      if (!before || (list === 'customers') !== isCustomer(before.roleId)) throw new Refusal(refuse(404, USER_MESSAGES.notFound));
       if (id === actor.id) throw new Refusal(refuse(409, USER_MESSAGES.selfDelete));
-      if (before.roleId === 1 && before.isActive && admins.filter((a) => a !== id).length === 0) throw new Refusal(refuse(409, USER_MESSAGES.lastAdmin));
-      if (before.roleId === 3) {
+      if (isAdmin(before.roleId) && before.isActive && admins.filter((a) => a !== id).length === 0) throw new Refusal(refuse(409, USER_MESSAGES.lastAdmin));
+      if (isCustomer(before.roleId)) {
         const wallets = await tx`SELECT id, mode, balance <> 0 OR margin <> 0 AS funded FROM balances WHERE user_id = ${id} ORDER BY id FOR UPDATE`;
         const ids = wallets.map((w) => String(w.id));
         const [open] = ids.length

@@ -3,7 +3,7 @@
 // - Orders v2: POST /v2/checkout/orders (intent CAPTURE, one purchase unit of the deposit's total,
 //   custom_id = our deposit id, payment_source.paypal.experience_context return / cancel URLs),
 //   the customer approves at the 'payer-action' link, then POST /v2/checkout/orders/{id}/capture
-//   (client-area.md: /payments/paypal/capture/{orderId}); GET /v2/checkout/orders/{id} for the status;
+//   (docs/specs.md#money: /payments/paypal/capture/{orderId}); GET /v2/checkout/orders/{id} for the status;
 // - webhooks: PAYMENT.CAPTURE.COMPLETED / DENIED / DECLINED / PENDING verified by PayPal's
 //   POST /v1/notifications/verify-webhook-signature with the PAYPAL-* transmission headers and the
 //   configured webhook id; the raw body is sent back as webhook_event byte for byte (re-serialised

@@ -11,7 +11,7 @@
 //                           PAYER_ACCOUNT:upper(MD5(alternate passphrase)):TIMESTAMPGMT))
 //
 // Settings (kinds.ts): key1 USD wallet (U…), key2 EUR wallet (E…). The V2_HASH needs the account's
-// Alternate Passphrase, for which admin.md §3 has no field: this adapter reads it from key3 (not
+// Alternate Passphrase, for which docs/specs.md#payment-gateways lists no field: this adapter reads it from key3 (not
 // shown by the perfectmoney form today) and refuses every status notification as 'not_configured'
 // while key3 is empty. Perfect Money's SCI has no payment status API (its account API needs the
 // account id and password, which are not in the settings): fetchStatus says so.
