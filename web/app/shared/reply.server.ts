@@ -45,3 +45,12 @@ export function replyRefused<Extra extends object = object>(submission: AnySubmi
   };
   return data(body, { status: o.status ?? 400, headers: o.headers });
 }
+
+/**
+ * A module's page read as the loader's response: its body with its status (a refused filter is a
+ * 400 with the page still drawn); null is 404.
+ */
+export function answer<R extends { status: number; body: unknown }>(r: R | null) {
+  if (!r) throw new Response('Not Found', { status: 404 });
+  return data(r.body as R['body'], { status: r.status });
+}
