@@ -15,7 +15,7 @@ export const access = routeAccess('/affiliate/api');
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const sql = db();
   const s = await requireAccess(request, sql, context);
-  return apiKeyLoader(sql, s, new URL(request.url).searchParams);
+  return apiKeyLoader(sql, s);
 }
 export async function action({ request, context }: ActionFunctionArgs) {
   const sql = db();

@@ -12,7 +12,7 @@ import { currentKey, generateKey } from './keys.server.ts';
 
 const ACTIONS = { generate: z.object({ intent: z.literal('generate') }) };
 
-export async function apiKeyLoader(sql: Sql, s: CurrentSession, params: URLSearchParams) {
+export async function apiKeyLoader(sql: Sql, s: CurrentSession) {
   return { key: await currentKey(sql, s.user.id), limit: API_LIMIT, maxBatch: MAX_BATCH };
 }
 

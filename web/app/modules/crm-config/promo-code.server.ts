@@ -62,7 +62,7 @@ export async function generatePromoCode(sql: Sql, userId: number, seen: string, 
 
 // ---------------------------------------------------------------- the route's loader and action
 
-export async function promoCodeLoader(sql: Sql, s: CurrentSession, params: URLSearchParams) {
+export async function promoCodeLoader(sql: Sql, s: CurrentSession) {
   return { code: await currentPromoCode(sql, s.user.id) };
 }
 
