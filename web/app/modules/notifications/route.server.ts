@@ -3,14 +3,13 @@
 // the bell's calls: open one (mark it read, then go to its url if it has one) and 'Mark all read'.
 // No user id is read from the request: every statement is scoped to the session's user, so another
 // user's notification id is 'Notification not found' and changes nothing.
-import { redirect } from '@remix-run/node';
 import { z } from 'zod';
 import type { Sql } from '~/shared/sql.ts';
 import type { CurrentSession } from '~/modules/auth/session.server.ts';
 import { auditLoginAs } from '~/modules/auth/impersonation.server.ts';
 import { listQuery } from '~/components/ui/list-params.ts';
 import { parseIntent, RECORD_ID } from '~/shared/forms.ts';
-import { replyDone, replyRefused } from '~/shared/reply.server.ts';
+import { replyDone, replyRedirect, replyRefused } from '~/shared/reply.server.ts';
 import { safeRedirect } from '~/shared/safe-redirect.ts';
 import { listNotifications, markAllNotificationsRead, markNotificationRead } from './notifications.server.ts';
 
@@ -37,6 +36,6 @@ export async function notificationsAction(sql: Sql, s: CurrentSession, form: For
   if (!r.found) return replyRefused(submission, { intent, status: 404, toast: 'Notification not found' });
   await auditLoginAs(sql, s, 'notifications.read', { after: { id: v.id }, ip: ip });
   // opening one with a url goes there: the stored url, never one from the form (only whether to go)
-  if (v.open !== undefined && r.url) return redirect(safeRedirect(r.url, '/'));
+  if (v.open !== undefined && r.url) return replyRedirect(safeRedirect(r.url, '/'));
   return replyDone(submission, null, { intent });
 }
