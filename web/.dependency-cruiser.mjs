@@ -75,6 +75,16 @@ export default {
       to: { path: '^app/routes/|^app/(root|entry)' },
     },
     {
+      name: 'areas-read-no-request',
+      comment: 'Routes own the request (access, params, form, client IP) and hand an area plain values and sql: an area imports no Remix server package. Exceptions: auth (request-level by nature: the guards, the route gate, the request context) and uploads (streams a request body); the rest listed here is still to move (issue 23).',
+      severity: 'error',
+      from: {
+        path: '^app/modules/',
+        pathNot: '^app/modules/(auth|uploads)/|^app/modules/(catalog/lots|catalog/spreads|gateways/external-payments|gateways/gateways|instruments/instruments-admin|languages/languages|plans/plans-admin)\\.server\\.ts$',
+      },
+      to: { path: '@remix-run/(node|server-runtime)' },
+    },
+    {
       name: 'routes-import-no-route',
       comment: 'A route module is one URL: what two routes share belongs in an area.',
       severity: 'error',

@@ -1,3 +1,7 @@
+import type { LoaderFunctionArgs } from '@remix-run/node';
+import { db } from '~/shared/db.server.ts';
+import { answer } from '~/shared/reply.server.ts';
+import { requireAccess } from '~/modules/auth/guards.server.ts';
 import { dashboardLoader } from '~/modules/admin-dashboard/route.server.ts';
 import { DashboardPage } from '~/modules/admin-dashboard/dashboard-page.tsx';
 import { GeneralErrorBoundary } from '~/components/error-boundary.tsx';
@@ -7,7 +11,11 @@ import { routeAccess } from '~/modules/auth/permissions.ts';
 export const access = routeAccess('/admin');
 
 // /admin — the admin dashboard (role 1 from the permission map): modules/admin-dashboard.
-export const loader = dashboardLoader;
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const sql = db();
+  await requireAccess(request, sql, context);
+  return answer(await dashboardLoader(sql, new URL(request.url).searchParams));
+}
 
 export default function Page() {
   return <DashboardPage />;

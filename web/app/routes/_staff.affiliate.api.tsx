@@ -1,3 +1,8 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
+import { db } from '~/shared/db.server.ts';
+import { readFormData } from '~/shared/body-limit.server.ts';
+import { clientIp } from '~/shared/request.server.ts';
+import { requireAccess } from '~/modules/auth/guards.server.ts';
 import { apiKeyAction, apiKeyLoader } from '~/modules/affiliates/api-key.server.ts';
 import { ApiKeyPage } from '~/modules/affiliates/api-key-page.tsx';
 import { GeneralErrorBoundary } from '~/components/error-boundary.tsx';
@@ -7,8 +12,16 @@ import { routeAccess } from '~/modules/auth/permissions.ts';
 export const access = routeAccess('/affiliate/api');
 
 // /affiliate/api — API Key (role 4 from the permission map): modules/affiliates.
-export const loader = apiKeyLoader;
-export const action = apiKeyAction;
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const sql = db();
+  const s = await requireAccess(request, sql, context);
+  return apiKeyLoader(sql, s);
+}
+export async function action({ request, context }: ActionFunctionArgs) {
+  const sql = db();
+  const s = await requireAccess(request, sql, context);
+  return apiKeyAction(sql, s, await readFormData(request), clientIp(request, context));
+}
 
 export default function Page() {
   return <ApiKeyPage />;

@@ -1,6 +1,6 @@
 // The action side of shared/forms.ts: every action answers a `Reply` (ok, toast, Conform's
 // reply with the field errors) with its status, so one hook shows the toast on every page.
-import { data } from '@remix-run/node';
+import { data, redirect } from '@remix-run/node';
 import type { Submission } from '@conform-to/react';
 import { refusalToast, type Reply } from '~/shared/forms.ts';
 
@@ -44,4 +44,18 @@ export function replyRefused<Extra extends object = object>(submission: AnySubmi
     result,
   };
   return data(body, { status: o.status ?? 400, headers: o.headers });
+}
+
+/**
+ * A module's page read as the loader's response: its body with its status (a refused filter is a
+ * 400 with the page still drawn); null is 404.
+ */
+export function answer<R extends { status: number; body: unknown }>(r: R | null) {
+  if (!r) throw new Response('Not Found', { status: 404 });
+  return data(r.body as R['body'], { status: r.status });
+}
+
+/** An action's answer that goes to another page (a url the server chose, never one from the form). */
+export function replyRedirect(url: string) {
+  return redirect(url);
 }

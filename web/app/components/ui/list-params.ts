@@ -131,9 +131,9 @@ export function readListState(params: URLSearchParams, prefix = ''): ListState {
  * whose text is the message (an i18n key), before anything is read or streamed.
  */
 export function listQuery<E extends z.ZodRawShape = Record<never, never>>(
-  request: Request, sortable: readonly string[] = [], prefix = '', opts: Pick<ListQueryOptions<E>, 'dates' | 'extra' | 'defaultSort'> = {},
+  from: Request | URLSearchParams, sortable: readonly string[] = [], prefix = '', opts: Pick<ListQueryOptions<E>, 'dates' | 'extra' | 'defaultSort'> = {},
 ): ListQuery & z.infer<z.ZodObject<E>> {
-  const r = parseListQuery(new URL(request.url).searchParams, { ...opts, sortable, prefix });
+  const r = parseListQuery(from instanceof URLSearchParams ? from : new URL(from.url).searchParams, { ...opts, sortable, prefix });
   if (!r.ok) throw new Response(r.message, { status: 400, headers: { 'content-type': 'text/plain; charset=utf-8', 'x-invalid-field': r.field } });
   return r.query;
 }

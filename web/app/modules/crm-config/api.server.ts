@@ -4,34 +4,28 @@
 // themselves read the same lists in their loaders; these serve other callers (the lead lists'
 // status filter asks page=1&limit=999). The roles are the permission map's (prefix rules: sales
 // statuses 1 and 2, teams admin only).
-import type { LoaderFunctionArgs } from '@remix-run/node';
-import { db } from '~/shared/db.server.ts';
-import { requireAccess } from '~/modules/auth/guards.server.ts';
+import type { Sql } from '~/shared/sql.ts';
+import type { CurrentSession } from '~/modules/auth/session.server.ts';
 import { listQuery } from '~/components/ui/list-params.ts';
 import { listSalesStatuses, SALES_STATUS_SORTS, STATUS_CHOICES_LIMIT } from './sales-statuses.server.ts';
 import { listTeams, TEAM_SORTS } from './teams.server.ts';
 
 /** page and limit as the API reads them: limit 1..999 (the spec's status list asks 999), default 15. */
-function paging(request: Request) {
-  const params = new URL(request.url).searchParams;
+function paging(params: URLSearchParams) {
   const int = (v: string | null) => (v !== null && /^\d{1,6}$/.test(v) ? Number(v) : NaN);
   const limit = Math.min(STATUS_CHOICES_LIMIT, Math.max(1, int(params.get('limit')) || 15));
   const page = Math.min(100_000, Math.max(1, int(params.get('page')) || 1));
   return { page, limit, offset: (page - 1) * limit };
 }
 
-export async function salesStatusesApi({ request, context }: LoaderFunctionArgs) {
-  const sql = db();
-  await requireAccess(request, sql, context);
-  const q = { ...listQuery(request, SALES_STATUS_SORTS), ...paging(request) };
+export async function salesStatusesApi(sql: Sql, s: CurrentSession, params: URLSearchParams) {
+  const q = { ...listQuery(params, SALES_STATUS_SORTS), ...paging(params) };
   const { rows, total } = await listSalesStatuses(sql, q);
   return Response.json({ data: rows, meta: { total, page: q.page, limit: q.limit } }, { headers: { 'cache-control': 'no-store' } });
 }
 
-export async function teamsApi({ request, context }: LoaderFunctionArgs) {
-  const sql = db();
-  await requireAccess(request, sql, context);
-  const q = { ...listQuery(request, TEAM_SORTS), ...paging(request) };
+export async function teamsApi(sql: Sql, s: CurrentSession, params: URLSearchParams) {
+  const q = { ...listQuery(params, TEAM_SORTS), ...paging(params) };
   const { rows, total } = await listTeams(sql, q);
   return Response.json({ data: rows, meta: { total, page: q.page, limit: q.limit } }, { headers: { 'cache-control': 'no-store' } });
 }

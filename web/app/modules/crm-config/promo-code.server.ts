@@ -8,17 +8,13 @@
 // view (the page posts the code it showed; a second post of the same view gets the code the
 // first one made) and limited to PROMO_PER_HOUR codes an hour per user. Audited.
 import { randomInt } from 'node:crypto';
-import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import type { Sql } from '~/shared/db.server.ts';
-import { db } from '~/shared/db.server.ts';
-import { clientIp } from '~/shared/request.server.ts';
-import { requireAccess } from '~/modules/auth/guards.server.ts';
+import type { CurrentSession } from '~/modules/auth/session.server.ts';
 import { audit } from '~/shared/audit.server.ts';
 import { parseIntent } from '~/shared/forms.ts';
 import { replyDone, replyRefused } from '~/shared/reply.server.ts';
 import { refuse, type Actor, type Outcome } from '~/shared/result.server.ts';
 import { CRM_CONFIG_PARSE, PROMO_ACTIONS } from './schemas.ts';
-import { readFormData } from '~/shared/body-limit.server.ts';
 
 /** Codes one user may generate in an hour. */
 export const PROMO_PER_HOUR = 10;
@@ -65,20 +61,16 @@ export async function generatePromoCode(sql: Sql, userId: number, seen: string, 
 
 // ---------------------------------------------------------------- the route's loader and action
 
-export async function promoCodeLoader({ request, context }: LoaderFunctionArgs) {
-  const sql = db();
-  const s = await requireAccess(request, sql, context);
+export async function promoCodeLoader(sql: Sql, s: CurrentSession) {
   return { code: await currentPromoCode(sql, s.user.id) };
 }
 
-export async function promoCodeAction({ request, context }: ActionFunctionArgs) {
-  const sql = db();
-  const s = await requireAccess(request, sql, context);
-  const { intent, submission } = parseIntent(await readFormData(request), PROMO_ACTIONS, CRM_CONFIG_PARSE);
+export async function promoCodeAction(sql: Sql, s: CurrentSession, form: FormData, ip: string | null) {
+  const { intent, submission } = parseIntent(form, PROMO_ACTIONS, CRM_CONFIG_PARSE);
   if (submission.status !== 'success') return replyRefused(submission, { intent });
   // the code is the signed-in user's; the audit's actor is who acted (the staff member of a login-as session)
   const actorId = s.impersonatorId ?? s.user.id;
-  const r = await generatePromoCode(sql, s.user.id, submission.value.current, { actorId, ip: clientIp(request, context) });
+  const r = await generatePromoCode(sql, s.user.id, submission.value.current, { actorId, ip: ip });
   if (!r.ok) return replyRefused(submission, { intent, status: r.status, toast: r.message, values: r.values });
   return replyDone(submission, r.toast, { intent, extra: { code: r.code } });
 }

@@ -10,18 +10,14 @@
 // default_sales_status()). Leads hold the status's text: renaming a status renames it on its
 // leads, and a status that leads have is deleted only with the status they move to (one UPDATE),
 // in the same transaction. Every change writes an audit row with before and after.
-import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import type { Db, Sql } from '~/shared/db.server.ts';
-import { db } from '~/shared/db.server.ts';
-import { clientIp } from '~/shared/request.server.ts';
-import { requireAccess } from '~/modules/auth/guards.server.ts';
+import type { CurrentSession } from '~/modules/auth/session.server.ts';
 import { audit } from '~/shared/audit.server.ts';
 import { listQuery, type ListQuery } from '~/components/ui/list-params.ts';
 import { parseIntent } from '~/shared/forms.ts';
 import { replyRefused } from '~/shared/reply.server.ts';
 import { pgCode, refuse, replyOutcome, type Actor, type Outcome } from '~/shared/result.server.ts';
 import { CRM_CONFIG_PARSE, SALES_STATUS_ACTIONS, type SalesStatusInput } from './schemas.ts';
-import { readFormData } from '~/shared/body-limit.server.ts';
 
 /** URL sort id → column (the spec: status and is default are sortable). */
 const SORTS = { id: 'id', status: 'status', isDefault: 'is_default' } as const;
@@ -165,19 +161,15 @@ export async function deleteSalesStatus(sql: Sql, id: number, replacementId: num
 
 // ---------------------------------------------------------------- the route's loader and action
 
-export async function salesStatusesLoader({ request, context }: LoaderFunctionArgs) {
-  const sql = db();
-  await requireAccess(request, sql, context);
-  const [list, choices] = await Promise.all([listSalesStatuses(sql, listQuery(request, SALES_STATUS_SORTS)), salesStatusChoices(sql)]);
+export async function salesStatusesLoader(sql: Sql, s: CurrentSession, params: URLSearchParams) {
+  const [list, choices] = await Promise.all([listSalesStatuses(sql, listQuery(params, SALES_STATUS_SORTS)), salesStatusChoices(sql)]);
   return { ...list, choices };
 }
 
-export async function salesStatusesAction({ request, context }: ActionFunctionArgs) {
-  const sql = db();
-  const s = await requireAccess(request, sql, context);
-  const { intent, submission } = parseIntent(await readFormData(request), SALES_STATUS_ACTIONS, CRM_CONFIG_PARSE);
+export async function salesStatusesAction(sql: Sql, s: CurrentSession, form: FormData, ip: string | null) {
+  const { intent, submission } = parseIntent(form, SALES_STATUS_ACTIONS, CRM_CONFIG_PARSE);
   if (submission.status !== 'success') return replyRefused(submission, { intent });
-  const who = { actorId: s.user.id, ip: clientIp(request, context) };
+  const who = { actorId: s.user.id, ip: ip };
   const v = submission.value;
   const r = intent === 'delete'
     ? await deleteSalesStatus(sql, (v as { id: number }).id, (v as { replacementId: number | null }).replacementId, who)

@@ -8,18 +8,14 @@
 // Team membership decides what a manager sees in the CRM lists: managerLeadScope() below is the
 // SQL condition the lead lists add for role 2, managerAgentIds() the agents it names.
 import { randomInt } from 'node:crypto';
-import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import type { Db, Sql } from '~/shared/db.server.ts';
-import { db } from '~/shared/db.server.ts';
-import { clientIp } from '~/shared/request.server.ts';
-import { requireAccess } from '~/modules/auth/guards.server.ts';
+import type { CurrentSession } from '~/modules/auth/session.server.ts';
 import { audit } from '~/shared/audit.server.ts';
 import { listQuery, type ListQuery } from '~/components/ui/list-params.ts';
 import { parseIntent } from '~/shared/forms.ts';
 import { replyRefused } from '~/shared/reply.server.ts';
 import { refuse, replyOutcome, type Actor, type Outcome } from '~/shared/result.server.ts';
 import { CRM_CONFIG_PARSE, TEAM_ACTIONS, type TeamInput } from './schemas.ts';
-import { readFormData } from '~/shared/body-limit.server.ts';
 import { ROLE } from '~/shared/roles.ts';
 
 export const MANAGER_ROLE = ROLE.manager;
@@ -190,19 +186,15 @@ export async function deleteTeam(sql: Sql, id: number, who: Actor): Promise<Outc
 
 // ---------------------------------------------------------------- the route's loader and action
 
-export async function teamsLoader({ request, context }: LoaderFunctionArgs) {
-  const sql = db();
-  await requireAccess(request, sql, context);
-  const [list, choices] = await Promise.all([listTeams(sql, listQuery(request, TEAM_SORTS)), teamChoices(sql)]);
+export async function teamsLoader(sql: Sql, s: CurrentSession, params: URLSearchParams) {
+  const [list, choices] = await Promise.all([listTeams(sql, listQuery(params, TEAM_SORTS)), teamChoices(sql)]);
   return { ...list, ...choices };
 }
 
-export async function teamsAction({ request, context }: ActionFunctionArgs) {
-  const sql = db();
-  const s = await requireAccess(request, sql, context);
-  const { intent, submission } = parseIntent(await readFormData(request), TEAM_ACTIONS, CRM_CONFIG_PARSE);
+export async function teamsAction(sql: Sql, s: CurrentSession, form: FormData, ip: string | null) {
+  const { intent, submission } = parseIntent(form, TEAM_ACTIONS, CRM_CONFIG_PARSE);
   if (submission.status !== 'success') return replyRefused(submission, { intent });
-  const who = { actorId: s.user.id, ip: clientIp(request, context) };
+  const who = { actorId: s.user.id, ip: ip };
   const v = submission.value;
   const r = intent === 'delete' ? await deleteTeam(sql, (v as { id: number }).id, who) : await saveTeam(sql, v as TeamInput, who);
   return replyOutcome(submission, r, intent);

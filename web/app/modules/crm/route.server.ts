@@ -1,13 +1,11 @@
-// The loader and action of the nine lead screens (routes/_staff.admin.crm.*, _staff.admin.leads.*):
-// the role from the permission map on every read and post, the URL's list state parsed before any
-// SQL, the caller's scope and masking applied on the server, and every action answered as one Reply.
-// A bulk action posts to the list's own URL: its filter is read from there exactly as the list reads it.
+// What the nine lead screens (routes/_staff.admin.crm.*, _staff.admin.leads.*) read and post: each
+// route checks its access and hands over the caller, its screen and the URL's search params; the
+// list state is parsed before any SQL, the caller's scope and masking applied on the server, and
+// every action answered as one Reply. A bulk action posts to the list's own URL: its filter is read
+// from there exactly as the list reads it.
 import { latestImport } from './import.server.ts';
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node';
-import { db } from '~/shared/db.server.ts';
+import type { Sql } from '~/shared/sql.ts';
 import { PROGRESS_TOKEN, readProgress } from '~/shared/statement-progress.server.ts';
-import { clientIp } from '~/shared/request.server.ts';
-import { requireAccess } from '~/modules/auth/guards.server.ts';
 import { parseListQuery } from '~/components/ui/list-params.ts';
 import { replyDone, replyRefused } from '~/shared/reply.server.ts';
 import { SCREENS, SORTABLE, type ScreenKey, type SortKey } from './screens.ts';
@@ -16,7 +14,6 @@ import {
   addLead, addNote, bulkAssign, bulkMove, convertLead, deleteLead, deleteOwnLead, editLead, leadNotes, listLeads, masksFor, revealAllowed, revealContact,
   staffChoices, statusChoices, type ActionResult, type Caller, type LeadFilters, type LeadRow, type NoteRow,
 } from './leads.server.ts';
-import { readFormData } from '~/shared/body-limit.server.ts';
 import { isAdmin, isBackOffice, ROLE } from '~/shared/roles.ts';
 
 const ID = /^[1-9][0-9]{0,15}$/;
@@ -25,26 +22,26 @@ function readFilters(params: URLSearchParams) {
   return parseListQuery(params, { sortable: SORTABLE, dates: true, extra: LEAD_FILTERS });
 }
 
-export function leadsLoader(key: ScreenKey) {
+/**
+ * A lead screen's read: the list (or, for a fetcher, one lead's notes or a bulk action's progress)
+ * with its status; null: no such lead (404).
+ */
+export async function loadLeadScreen(sql: Sql, caller: Caller, key: ScreenKey, params: URLSearchParams) {
   const screen = SCREENS[key];
-  return async ({ request, context }: LoaderFunctionArgs) => {
-    const sql = db();
-    const s = await requireAccess(request, sql, context);
-    const caller: Caller = { id: s.user.id, roleId: s.user.roleId };
-    const params = new URL(request.url).searchParams;
+  {
     const [masked, canReveal] = await Promise.all([masksFor(sql, caller), revealAllowed(sql, caller)]);
     // the notes dialog reads a lead's notes through this loader (a fetcher)
     const notesFor = params.get('notesFor');
     if (notesFor !== null) {
       const notes = ID.test(notesFor) ? await leadNotes(sql, caller, Number(notesFor)) : null;
-      if (!notes) throw new Response('Not Found', { status: 404 });
-      return data({ kind: 'notes' as const, notes });
+      if (!notes) return null;
+      return { status: 200, body: { kind: 'notes' as const, notes } };
     }
     // a large bulk action's progress, polled by the page while the action runs (the caller's own only)
     const bulkProgress = params.get('bulkProgress');
     if (bulkProgress !== null) {
-      if (!PROGRESS_TOKEN.test(bulkProgress)) return data({ kind: 'progress' as const, progress: null, message: 'Invalid progress token' }, { status: 400 });
-      return data({ kind: 'progress' as const, progress: await readProgress(sql, bulkProgress, caller.id), message: null as string | null });
+      if (!PROGRESS_TOKEN.test(bulkProgress)) return { status: 400, body: { kind: 'progress' as const, progress: null, message: 'Invalid progress token' } };
+      return { status: 200, body: { kind: 'progress' as const, progress: await readProgress(sql, bulkProgress, caller.id), message: null as string | null } };
     }
     const manages = isBackOffice(caller.roleId);
     const agentRole = screen.agentField === 'retId' ? ROLE.retention : ROLE.sales;
@@ -69,30 +66,28 @@ export function leadsLoader(key: ScreenKey) {
       kind: 'list' as const, screen: key, roleId: caller.roleId, masked, canReveal: masked && canReveal, manages, statuses, agents, managers, salesAgents, retAgents, lastImport,
     };
     if (!parsed.ok || !q || !list) {
-      return data({
+      return { status: 400, body: {
         ...base, rows: [] as LeadRow[], total: 0, estimated: false, bounded: false,
         filters: { status: '', agent: '', dateStart: '', dateEnd: '' },
         filterError: (parsed.ok ? null : { field: parsed.field, message: parsed.message }) as { field: string; message: string } | null,
-      }, { status: 400 });
+      } };
     }
-    return data({
+    return { status: 200, body: {
       ...base, rows: list.rows, total: list.total, estimated: list.estimated, bounded: list.bounded,
       filters: { status: q.status, agent: manages ? q.agent : '', dateStart: q.dateStart, dateEnd: q.dateEnd },
       filterError: null as { field: string; message: string } | null,
-    });
-  };
+    } };
+  }
 }
-export type LeadsLoader = ReturnType<typeof leadsLoader>;
+/** what a lead screen's loader answers (the page's useLoaderData) */
+export type LeadsLoader = () => Promise<NonNullable<Awaited<ReturnType<typeof loadLeadScreen>>>['body']>;
 export type { NoteRow };
 
-export function leadsAction(key: ScreenKey) {
+/** A lead screen's post: the form, the list's search params (a bulk action's filter), the client's address. */
+export async function leadScreenAction(sql: Sql, caller: Caller, key: ScreenKey, form: FormData, params: URLSearchParams, ip: string | null) {
   const screen = SCREENS[key];
-  return async ({ request, context }: ActionFunctionArgs) => {
-    const sql = db();
-    const s = await requireAccess(request, sql, context);
-    const caller: Caller = { id: s.user.id, roleId: s.user.roleId };
-    const ip = clientIp(request, context);
-    const { intent, submission } = parseLeadForm(await readFormData(request));
+  {
+    const { intent, submission } = parseLeadForm(form);
     if (submission.status !== 'success') return replyRefused(submission, { intent, hideFields: ['password'] });
     const v = submission.value as Record<string, unknown>;
     let r: ActionResult;
@@ -101,7 +96,7 @@ export function leadsAction(key: ScreenKey) {
     switch (intent) {
       case 'move':
       case 'assign': {
-        const parsed = readFilters(new URL(request.url).searchParams);
+        const parsed = readFilters(params);
         if (!parsed.ok) return replyRefused(submission, { intent, toast: parsed.message });
         const q = parsed.query;
         const f: LeadFilters = { status: q.status, agent: q.agent, dateStart: q.dateStart, dateEnd: q.dateEnd, search: q.search };
@@ -124,5 +119,5 @@ export function leadsAction(key: ScreenKey) {
     const extra = { count: r.count ?? null, revealed: r.revealed ?? null };
     if (r.ok) return replyDone(submission, r.toast, { intent, status: r.status, values: r.values, hideFields: ['password'], resetForm: intent === 'note', extra });
     return replyRefused(submission, { intent, status: r.status, toast: r.toast, values: r.values, fieldErrors: r.fieldErrors, hideFields: ['password'], extra });
-  };
+  }
 }

@@ -4,13 +4,11 @@
 // the viewer's role allows (editAccess): the profile save and the balance adjustment refuse a
 // role that has no button for them, whatever is posted.
 import { randomUUID } from 'node:crypto';
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node';
-import { db, type Sql } from '~/shared/db.server.ts';
-import { clientIp } from '~/shared/request.server.ts';
-import { requireCustomerRecord } from '~/modules/auth/guards.server.ts';
+import type { Sql } from '~/shared/sql.ts';
+import type { CurrentSession } from '~/modules/auth/session.server.ts';
 import { listQuery, type ListQuery } from '~/components/ui/list-params.ts';
 import { GENERIC_ERROR, parseForm, type Reply } from '~/shared/forms.ts';
-import { replyDone, replyRefused } from '~/shared/reply.server.ts';
+import { answer, replyDone, replyRefused } from '~/shared/reply.server.ts';
 import { replyRefusal } from '~/shared/result.server.ts';
 import { redirectWithToast } from '~/shared/toast.server.ts';
 import { listTrades } from '~/modules/trades/trades.server.ts';
@@ -20,7 +18,6 @@ import { ACCOUNT_FIELDS, BALANCE_PARSE, BalanceSchema, customerProfileSchema, re
 import { editAccessFor, loadCustomer, saveCustomerProfile } from './edit.server.ts';
 import { adjustBalance } from './balance.server.ts';
 import { listTracking } from './tracking.server.ts';
-import { readFormData } from '~/shared/body-limit.server.ts';
 
 /** The active tab's page of rows (only that tab is read). */
 async function tabList(sql: Sql, tab: EditTab, userId: number, q: ListQuery) {
@@ -37,12 +34,11 @@ async function tabList(sql: Sql, tab: EditTab, userId: number, q: ListQuery) {
   }
 }
 
-export async function editLoader({ request, params, context }: LoaderFunctionArgs) {
-  const sql = db();
-  const { session, customerId } = await requireCustomerRecord(request, params.id, sql, context);
+/** The page's read, for a customer the route's requireCustomerRecord opened for this session. */
+export async function editLoader(sql: Sql, session: CurrentSession, customerId: number, params: URLSearchParams) {
   const access = await editAccessFor(sql, session);
-  const tab = readTab(new URL(request.url).searchParams.get('tab'));
-  const q = listQuery(request, ['id']);
+  const tab = readTab(params.get('tab'));
+  const q = listQuery(params, ['id']);
   const [base, list] = await Promise.all([loadCustomer(sql, customerId, access), tabList(sql, tab, customerId, q)]);
   // the balance form's id: a double submit of one form posts one ledger entry
   return { ...base, access, tab, list, clientRef: randomUUID() };
@@ -54,13 +50,10 @@ export type EditReply = Reply & { intent?: string };
 const ACCOUNT_REFUSAL = 'Only admins and managers may change the password, manager, plan, verified or active status';
 
 /** POST intent=profile (the profile form) or intent=balance (add / subtract on a wallet). */
-export async function editAction({ request, params, context }: ActionFunctionArgs) {
-  const sql = db();
-  const { session, customerId } = await requireCustomerRecord(request, params.id, sql, context);
+export async function editAction(sql: Sql, session: CurrentSession, customerId: number, form: FormData, pageUrl: URL, ip: string | null) {
   const access = await editAccessFor(sql, session);
-  const form = await readFormData(request);
   const intent = String(form.get('intent') ?? '');
-  const actor = { id: session.user.id, ip: clientIp(request, context) };
+  const actor = { id: session.user.id, ip };
 
   if (intent === 'profile') {
     const submission = parseForm(form, customerProfileSchema(access));
@@ -83,11 +76,11 @@ export async function editAction({ request, params, context }: ActionFunctionArg
     const r = await adjustBalance(sql, actor, customerId, submission.value);
     if (!r.ok) return replyRefusal(submission, r, { intent });
     // docs/specs.md#customer-records: the balance modal reloads the whole page (its toast comes with it)
-    const url = new URL(request.url);
+    const url = new URL(pageUrl);
     for (const p of ['index', '_data']) url.searchParams.delete(p);
     const search = url.searchParams.toString();
     return redirectWithToast(`${url.pathname.replace(/\.data$/, '')}${search ? `?${search}` : ''}`, { type: 'success', title: r.toast });
   }
 
-  return data({ ok: false, intent, toast: GENERIC_ERROR } satisfies EditReply, { status: 400 });
+  return answer({ status: 400, body: { ok: false, intent, toast: GENERIC_ERROR } satisfies EditReply });
 }

@@ -2,11 +2,8 @@
 // docs/specs.md#customers-and-staff-lists): read, searched, sorted and paged in PostgreSQL, with
 // each row's live presence; and the page's two actions, add (the add-user modal, a customer by
 // default) and delete (a soft delete with its refusals), in modules/users/users.server.ts.
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node';
 import type { Sql } from '~/shared/db.server.ts';
-import { db } from '~/shared/db.server.ts';
-import { clientIp } from '~/shared/request.server.ts';
-import { requireAccess } from '~/modules/auth/guards.server.ts';
+import type { CurrentSession } from '~/modules/auth/session.server.ts';
 import { listQuery, type ListQuery } from '~/components/ui/list-params.ts';
 import { replyDone, replyRefused } from '~/shared/reply.server.ts';
 import { replyRefusal } from '~/shared/result.server.ts';
@@ -14,7 +11,6 @@ import { addUser, deleteUser } from '~/modules/users/users.server.ts';
 import { USER_SORTABLE, parseCustomerForm, type AddUser } from '~/modules/users/schemas.ts';
 import { onlineExpr } from '~/modules/users/online.server.ts';
 import { countLimit, countUsers, searchCondition, userOrder, withSearchPlan } from '~/modules/users/user-search.server.ts';
-import { readFormData } from '~/shared/body-limit.server.ts';
 import { isAdmin, ROLE } from '~/shared/roles.ts';
 
 export type CustomerListType = 'all' | 'inactive';
@@ -55,24 +51,20 @@ export async function listCustomers(sql: Sql, type: CustomerListType, q: Q): Pro
   };
 }
 
-export function customersLoader(type: CustomerListType) {
-  return async ({ request, context }: LoaderFunctionArgs) => {
-    const sql = db();
-    const s = await requireAccess(request, sql, context);
-    const q = listQuery(request, USER_SORTABLE);
+export async function customersLoader(sql: Sql, s: CurrentSession, type: CustomerListType, params: URLSearchParams) {
+  {
+    const q = listQuery(params, USER_SORTABLE);
     const list = await listCustomers(sql, type, q);
-    return data({ type, ...list, countLimit: countLimit(q.search), canAddStaff: isAdmin(s.user.roleId) });
-  };
+    return { type, ...list, countLimit: countLimit(q.search), canAddStaff: isAdmin(s.user.roleId) };
+  }
 }
-export type CustomersLoader = ReturnType<typeof customersLoader>;
+export type CustomersLoader = typeof customersLoader;
 
 /** POST: add (the add-user modal) or delete (after the confirmation) one user. */
-export async function customersAction({ request, context }: ActionFunctionArgs) {
-  const sql = db();
-  const s = await requireAccess(request, sql, context);
-  const { intent, submission } = parseCustomerForm(await readFormData(request));
+export async function customersAction(sql: Sql, s: CurrentSession, form: FormData, ip: string | null) {
+  const { intent, submission } = parseCustomerForm(form);
   if (submission.status !== 'success') return replyRefused(submission, { intent, hideFields: ['password'] });
-  const actor = { id: s.user.id, roleId: s.user.roleId, ip: clientIp(request, context) };
+  const actor = { id: s.user.id, roleId: s.user.roleId, ip: ip };
   const v = submission.value;
   const r = intent === 'add'
     ? await addUser(sql, actor, v as AddUser, 'customers')

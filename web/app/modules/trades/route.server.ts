@@ -2,18 +2,15 @@
 // the role from the permission map (1, 2) on every read and post, the URL's list state and
 // filters parsed before any SQL (a bad filter is a 400 with its message on the page, the list
 // empty), and the row actions answered as one Reply.
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node';
 import { float } from '@broker/engine/domain';
-import { db } from '~/shared/db.server.ts';
-import { clientIp } from '~/shared/request.server.ts';
-import { requireAccess } from '~/modules/auth/guards.server.ts';
+import type { Sql } from '~/shared/sql.ts';
+import type { CurrentSession } from '~/modules/auth/session.server.ts';
 import { parseListQuery } from '~/components/ui/list-params.ts';
 import { replyRefused } from '~/shared/reply.server.ts';
 import { engine } from '~/shared/engine.server.ts';
 import { replyOutcome } from '~/shared/result.server.ts';
 import { FILTER_KEYS, TRADE_FILTERS, TRADE_SORTABLE, parseTradeForm, type TradeType } from './schemas.ts';
 import { instrumentChoices, listTrades, runTradeAction, type TradeFilters, type TradeRow } from './trades.server.ts';
-import { readFormData } from '~/shared/body-limit.server.ts';
 
 /**
  * The floating P/L of the page's open trades at the engine's live quotes (display only, the
@@ -30,33 +27,29 @@ async function withFloating(rows: TradeRow[]) {
   });
 }
 
-export function tradesLoader(type: TradeType) {
-  return async ({ request, context }: LoaderFunctionArgs) => {
-    const sql = db();
-    await requireAccess(request, sql, context);
-    const params = new URL(request.url).searchParams;
+export async function tradesLoader(sql: Sql, s: CurrentSession, type: TradeType, params: URLSearchParams) {
+  {
     const filters = Object.fromEntries(FILTER_KEYS.map((k) => [k, (params.get(k) ?? '').slice(0, 300)])) as unknown as TradeFilters;
     const parsed = parseListQuery(params, { sortable: TRADE_SORTABLE, dates: true, extra: TRADE_FILTERS });
     const instruments = await instrumentChoices(sql);
     if (!parsed.ok) {
-      return data({ type, rows: [] as Awaited<ReturnType<typeof withFloating>>, total: 0, estimated: false, filters, instruments, filterError: { field: parsed.field, message: parsed.message } }, { status: 400 });
+      return { status: 400, body: { type, rows: [] as Awaited<ReturnType<typeof withFloating>>, total: 0, estimated: false, filters, instruments, filterError: { field: parsed.field, message: parsed.message } } };
     }
     const q = parsed.query;
     const list = await listTrades(sql, type, q);
-    return data({
+    return { status: 200, body: {
       type, rows: await withFloating(list.rows), total: list.total, estimated: list.estimated, instruments, filterError: null as { field: string; message: string } | null,
       filters: { user: q.user, instrument: q.instrument, side: q.side, dateStart: q.dateStart, dateEnd: q.dateEnd },
-    });
-  };
+    } };
+  }
 }
-export type TradesLoader = ReturnType<typeof tradesLoader>;
+/** what a trade list's loader answers (the page's useLoaderData) */
+export type TradesLoader = () => Promise<Awaited<ReturnType<typeof tradesLoader>>['body']>;
 
 /** POST: edit, close or delete one trade (intent), through the engine's staff commands. */
-export async function tradesAction({ request, context }: ActionFunctionArgs) {
-  const sql = db();
-  const s = await requireAccess(request, sql, context);
-  const { intent, submission } = parseTradeForm(await readFormData(request));
+export async function tradesAction(sql: Sql, s: CurrentSession, form: FormData, ip: string | null) {
+  const { intent, submission } = parseTradeForm(form);
   if (submission.status !== 'success') return replyRefused(submission, { intent });
-  const r = await runTradeAction(sql, { id: s.user.id, ip: clientIp(request, context) }, submission.value);
+  const r = await runTradeAction(sql, { id: s.user.id, ip }, submission.value);
   return replyOutcome(submission, r, intent);
 }

@@ -1,11 +1,8 @@
 // Admin & Staffs (/admin/users, role 1 from the permission map; docs/specs.md#customers-and-staff-lists):
 // the staff users (roles 1, 2, 4, 5, 6), searched, sorted and paged in PostgreSQL, with the
 // whitelist each edit form shows; and the page's add, edit and delete (users.server.ts).
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node';
 import type { Sql } from '~/shared/db.server.ts';
-import { db } from '~/shared/db.server.ts';
-import { clientIp } from '~/shared/request.server.ts';
-import { requireAccess } from '~/modules/auth/guards.server.ts';
+import type { CurrentSession } from '~/modules/auth/session.server.ts';
 import { listQuery, type ListQuery } from '~/components/ui/list-params.ts';
 import { replyDone, replyRefused } from '~/shared/reply.server.ts';
 import { replyRefusal } from '~/shared/result.server.ts';
@@ -13,7 +10,6 @@ import { countUsers, searchCondition, userOrder, withSearchPlan } from '~/module
 import { onlineExpr } from '~/modules/users/online.server.ts';
 import { USER_SORTABLE, parseUserForm, type AddUser, type EditUser } from './schemas.ts';
 import { addUser, deleteUser, editUser, readWhitelists } from './users.server.ts';
-import { readFormData } from '~/shared/body-limit.server.ts';
 import { ROLE } from '~/shared/roles.ts';
 
 export interface StaffRow {
@@ -41,20 +37,16 @@ export async function listStaff(sql: Sql, q: Pick<ListQuery, 'limit' | 'offset' 
   };
 }
 
-export async function usersLoader({ request, context }: LoaderFunctionArgs) {
-  const sql = db();
-  const s = await requireAccess(request, sql, context);
-  const list = await listStaff(sql, listQuery(request, USER_SORTABLE));
-  return data({ ...list, me: s.user.id });
+export async function usersLoader(sql: Sql, s: CurrentSession, params: URLSearchParams) {
+  const list = await listStaff(sql, listQuery(params, USER_SORTABLE));
+  return { ...list, me: s.user.id };
 }
 
 /** POST: add, edit or delete one staff user. */
-export async function usersAction({ request, context }: ActionFunctionArgs) {
-  const sql = db();
-  const s = await requireAccess(request, sql, context);
-  const { intent, submission } = parseUserForm(await readFormData(request));
+export async function usersAction(sql: Sql, s: CurrentSession, form: FormData, ip: string | null) {
+  const { intent, submission } = parseUserForm(form);
   if (submission.status !== 'success') return replyRefused(submission, { intent, hideFields: ['password'] });
-  const actor = { id: s.user.id, roleId: s.user.roleId, ip: clientIp(request, context) };
+  const actor = { id: s.user.id, roleId: s.user.roleId, ip: ip };
   const v = submission.value;
   const r = intent === 'add' ? await addUser(sql, actor, v as AddUser, 'users')
     : intent === 'edit' ? await editUser(sql, actor, v as EditUser)
