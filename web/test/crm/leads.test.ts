@@ -2,6 +2,7 @@
 // managers their teams', agents their own, affiliates refused), masking of agents' contacts, the
 // bulk moves the state rules allow and refuse, 'all' acting on exactly the filtered rows in one
 // statement, and the row actions' validation and scope.
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { testSql, unique, uniqueEmail } from '../helpers.ts';
 import { getSetting } from '~/shared/settings.server.ts';
@@ -160,7 +161,8 @@ describe('a large bulk action shows its progress', () => {
     await sql`INSERT INTO leads (first_name, last_name, email, phone, country, city, lead_status, "group")
               SELECT 'Bulk', ${tok}, 'bulk' || g || '.' || ${tok} || '@example.com', '+44 7700 900123', 'Spain', 'Madrid', 'New', 'sales'
                 FROM generate_series(1, ${n}) g`;
-    const token = '0b7e2c1a-3f4d-4e5a-9b6c-7d8e9f0a1b2c';
+    // a fresh token: a row left by an interrupted run under the same token (another admin's) would hide this one's
+    const token = randomUUID();
     const seen: number[] = [];
     let running = true;
     const watcher = (async () => {
