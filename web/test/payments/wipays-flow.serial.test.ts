@@ -36,10 +36,16 @@ async function pendingDeposit(currency = 'USD') {
   return { id: Number(d.id), wallet, ref: `dep-${d.id}` };
 }
 
-let tick = 0;
-/** A signed IPN (the signature over identifier + timestamp only, as Wipays signs it). */
+let lastTs = 0;
+/**
+ * A signed IPN (the signature over identifier + timestamp only, as Wipays signs it). Each one gets
+ * its own timestamp (one more than the last, a minute behind the clock at most): two IPNs with the
+ * same identifier and timestamp are one signed event, the second a replay — two that straddled a
+ * second boundary once collided and the second was never recorded.
+ */
 function ipn(identifier: string, o: { status?: string; amount?: string; currency?: string; ts?: number } = {}) {
-  const timestamp = o.ts ?? Math.floor(Date.now() / 1000) - (tick++ % 100);
+  lastTs = Math.max(lastTs + 1, Math.floor(Date.now() / 1000) - 60);
+  const timestamp = o.ts ?? lastTs;
   const signature = createHmac('sha256', SECRET).update(`${identifier}${timestamp}`).digest('hex').toUpperCase();
   return {
     timestamp,
