@@ -69,9 +69,10 @@ describe('the bell', () => {
         method: 'POST', headers: { 'content-type': 'application/json', 'x-engine-secret': engineSecret() },
         body: JSON.stringify({ topic: `user:${c.id}`, event: 'notification', data: { id: Number(n.id), title: 'E2E live note', description: 'Just now', url: null } }),
       });
-      // the stream may still be connecting: publish until the page has it
+      // the stream may still be connecting: publish until the page has it — every 3 s, as each
+      // event restarts the page's reload, and a loaded machine's reload can take over a second
       return res.ok && (await badge(page).count()) === 1;
-    }, { timeout: 20_000, intervals: [1000] }).toBe(true);
+    }, { timeout: 45_000, intervals: [3000] }).toBe(true);
     expect(await badge(page).textContent()).toBe('1');
     expect(await page.evaluate(() => (window as unknown as { __noReload?: boolean }).__noReload)).toBe(true);
     await page.context().close();
