@@ -1,10 +1,10 @@
 // A notification in the reader's language (the bell, the notifications page, the live toast),
 // and the toast and sound as one arrives on the stream (docs/specs.md#notifications).
+import { useRevalidator } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
 import { useToast } from '~/components/ui/toast.tsx';
 import { useFormat, type Formatter } from '~/components/ui/format.ts';
 import { useRealtime } from '~/shared/realtime.tsx';
-import { useStreamRefresh } from '~/modules/trading/stream-refresh.ts';
 import type { NotificationEvent } from '@broker/engine/contract/events';
 import { closeReasonLabel } from '@broker/engine/contract/events';
 import { KYC_TYPE_LABELS, type KycType } from '~/modules/kyc/kyc.ts';
@@ -99,8 +99,8 @@ export function LiveNotifications() {
   const { push } = useToast();
   const { t } = useTranslation();
   const f = useFormat();
-  // one revalidation per burst, shared with the dashboard's order events
-  const refresh = useStreamRefresh();
+  // the bell's data reloads at once (the dashboard's order events coalesce their own reloads)
+  const { revalidate } = useRevalidator();
   useRealtime((event, data) => {
     if (event !== 'notification') return;
     const n = (data ?? {}) as Partial<NotificationEvent>;
@@ -110,7 +110,7 @@ export function LiveNotifications() {
       push({ type: 'info', title: text.title, description: text.description });
     }
     beep();
-    refresh();
+    revalidate();
   });
   return null;
 }
