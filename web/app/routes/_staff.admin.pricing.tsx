@@ -1,4 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
+import { db } from '~/shared/db.server.ts';
+import { readFormData } from '~/shared/body-limit.server.ts';
+import { clientIp } from '~/shared/request.server.ts';
+import { requireAccess } from '~/modules/auth/guards.server.ts';
 import { plansAction, plansLoader } from '~/modules/plans/plans-admin.server.ts';
 import { PlansPage } from '~/modules/plans/plans-page.tsx';
 import { GeneralErrorBoundary } from '~/components/error-boundary.tsx';
@@ -8,8 +12,16 @@ import { routeAccess } from '~/modules/auth/permissions.ts';
 export const access = routeAccess('/admin/pricing');
 
 // /admin/pricing — the pricing plans (docs/specs.md#trading-configuration), admin only as the navigation table says.
-export const loader = (args: LoaderFunctionArgs) => plansLoader(args);
-export const action = (args: ActionFunctionArgs) => plansAction(args);
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const sql = db();
+  await requireAccess(request, sql, context);
+  return plansLoader(sql, new URL(request.url).searchParams);
+}
+export async function action({ request, context }: ActionFunctionArgs) {
+  const sql = db();
+  const s = await requireAccess(request, sql, context);
+  return plansAction(sql, await readFormData(request), { actorId: s.user.id, ip: clientIp(request, context) });
+}
 
 export default function Page() {
   return <PlansPage />;

@@ -3,7 +3,11 @@ import { Form, useActionData, useLoaderData } from '@remix-run/react';
 import { getFormProps, getInputProps } from '@conform-to/react';
 import { useTranslation } from 'react-i18next';
 import type { Category } from '@broker/engine/domain';
-import { spreadsAction, spreadsLoader } from '~/modules/catalog/spreads.server.ts';
+import { readSpreads, spreadsAction } from '~/modules/catalog/spreads.server.ts';
+import { db } from '~/shared/db.server.ts';
+import { readFormData } from '~/shared/body-limit.server.ts';
+import { clientIp } from '~/shared/request.server.ts';
+import { requireAccess } from '~/modules/auth/guards.server.ts';
 import { SPREAD_MARKETS, SpreadsSchema } from '~/modules/catalog/schemas.ts';
 import { CATALOG_PARSE } from '~/modules/catalog/numbers.ts';
 import { ErrorList, Field, SubmitButton, useIsPending, useSchemaForm } from '~/components/ui/fields.tsx';
@@ -16,8 +20,16 @@ import { routeAccess } from '~/modules/auth/permissions.ts';
 export const access = routeAccess('/admin/spreads');
 
 // /admin/spreads — Spread Settings (docs/specs.md#trading-configuration): one form, five required numbers.
-export const loader = (args: LoaderFunctionArgs) => spreadsLoader(args);
-export const action = (args: ActionFunctionArgs) => spreadsAction(args);
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const sql = db();
+  await requireAccess(request, sql, context);
+  return { spreads: await readSpreads(sql) };
+}
+export async function action({ request, context }: ActionFunctionArgs) {
+  const sql = db();
+  const s = await requireAccess(request, sql, context);
+  return spreadsAction(sql, await readFormData(request), { actorId: s.user.id, ip: clientIp(request, context) });
+}
 
 
 export default function SpreadsPage() {
