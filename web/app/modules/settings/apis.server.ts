@@ -4,7 +4,7 @@
 // key (engine/src/feed/providers/manager.ts), without a restart.
 import { decryptSecret, encryptSecret, isMaskedSecret, maskSecret, secretsKey } from '@broker/engine/contract/secrets';
 import type { Sql } from '~/shared/db.server.ts';
-import { refuse, type Refusal, type Result } from '~/shared/result.server.ts';
+import { refuse, type Result } from '~/shared/result.server.ts';
 import { env } from '~/shared/env.server.ts';
 import { audit } from '~/shared/audit.server.ts';
 import { API_FIELDS, API_KEYS, type ApiCardView, type ApiInput, type ApiKey } from './apis.ts';

@@ -5,7 +5,7 @@
 // trigger's NOTIFY (live-cache), this one at once: a change shows on the next request everywhere.
 import { decryptSecret, encryptSecret, isMaskedSecret, maskSecret, secretsKey } from '@broker/engine/contract/secrets';
 import type { Sql } from '~/shared/db.server.ts';
-import { refuse, type Refusal, type Result } from '~/shared/result.server.ts';
+import { refuse, type Result } from '~/shared/result.server.ts';
 import { env } from '~/shared/env.server.ts';
 import { invalidateCached } from '~/shared/live-cache.server.ts';
 import { audit } from '~/shared/audit.server.ts';
