@@ -58,12 +58,12 @@ describe('rates, P/L, percentages and amounts', () => {
 });
 
 describe('dates', () => {
-  const d = new Date(2024, 0, 5, 13, 7);
+  const d = new Date(Date.UTC(2024, 0, 5, 13, 7));
   test.each([
     ['admin lists, English (spec)', () => formatDateTime(d), '05/01/2024 1:07 PM'],
     ['admin lists, English, 24-hour', () => formatDateTime(d, 'en', { hour24: true }), '05/01/2024 13:07'],
-    ['client pages, English (spec)', () => formatClientDateTime(new Date(2024, 11, 31, 0, 5), 'en'), '2024-12-31 12:05 AM'],
-    ['client pages, English, 24-hour', () => formatClientDateTime(new Date(2024, 11, 31, 0, 5), 'en', { hour24: true }), '2024-12-31 00:05'],
+    ['client pages, English (spec)', () => formatClientDateTime(new Date(Date.UTC(2024, 11, 31, 0, 5)), 'en'), '2024-12-31 12:05 AM'],
+    ['client pages, English, 24-hour', () => formatClientDateTime(new Date(Date.UTC(2024, 11, 31, 0, 5)), 'en', { hour24: true }), '2024-12-31 00:05'],
     ['client pages, German', () => formatClientDateTime(d, 'de'), '05.01.2024, 13:07'],
     ['admin lists, German', () => formatDateTime(d, 'de'), '05.01.2024, 13:07'],
     ['German, 12-hour asked for', () => formatClientDateTime(d, 'de', { hour24: false }), '05.01.2024, 1:07 PM'],
@@ -72,6 +72,20 @@ describe('dates', () => {
     ['not a date', () => formatClientDateTime('nope', 'en'), ''],
   ] as const)('%s', (_, run, out) => {
     expect(run()).toBe(out);
+  });
+
+  test('a time reads the same whatever the time zone of the process (server render = browser hydration)', () => {
+    const zone = process.env.TZ;
+    const at = '2024-01-05T23:30:00Z';
+    try {
+      for (const tz of ['UTC', 'Europe/Berlin', 'America/New_York', 'Asia/Tokyo']) {
+        process.env.TZ = tz;
+        expect([formatDateTime(at), formatClientDateTime(at), formatDateTime(at, 'de'), formatClientDateTime(at, 'fr')], tz)
+          .toEqual(['05/01/2024 11:30 PM', '2024-01-05 11:30 PM', '05.01.2024, 23:30', '05/01/2024 23:30']);
+      }
+    } finally {
+      if (zone === undefined) delete process.env.TZ; else process.env.TZ = zone;
+    }
   });
 });
 

@@ -124,9 +124,13 @@ function toDate(v: When): Date | null {
   return Number.isNaN(d.getTime()) ? null : d;
 }
 const pad = (n: number) => String(n).padStart(2, '0');
+// Dates and times are written in UTC, never in the process's or the browser's own time zone: the
+// server's render and the browser's hydration must write the same text (a browser elsewhere than
+// the server otherwise gets React's hydration errors #418/#423 on every page showing a time).
+const TIME_ZONE = 'UTC';
 function clock(d: Date, hour24: boolean) {
-  const h = d.getHours();
-  return hour24 ? `${pad(h)}:${pad(d.getMinutes())}` : `${h % 12 === 0 ? 12 : h % 12}:${pad(d.getMinutes())} ${h < 12 ? 'AM' : 'PM'}`;
+  const h = d.getUTCHours();
+  return hour24 ? `${pad(h)}:${pad(d.getUTCMinutes())}` : `${h % 12 === 0 ? 12 : h % 12}:${pad(d.getUTCMinutes())} ${h < 12 ? 'AM' : 'PM'}`;
 }
 const isEnglish = (locale: string) => safeLocale(locale).split('-')[0] === 'en';
 
@@ -137,7 +141,7 @@ function localized(d: Date, locale: string, hour24: boolean | undefined): string
   let f = dateCache.get(key);
   if (!f) {
     f = new Intl.DateTimeFormat(loc, {
-      year: 'numeric', month: '2-digit', day: '2-digit', hour: hour24 === undefined ? '2-digit' : hour24 ? '2-digit' : 'numeric', minute: '2-digit',
+      year: 'numeric', month: '2-digit', day: '2-digit', hour: hour24 === undefined ? '2-digit' : hour24 ? '2-digit' : 'numeric', minute: '2-digit', timeZone: TIME_ZONE,
       ...(hour24 === undefined ? {} : { hourCycle: hour24 ? 'h23' : 'h12' }),
     });
     dateCache.set(key, f);
@@ -145,20 +149,20 @@ function localized(d: Date, locale: string, hour24: boolean | undefined): string
   return f.format(d);
 }
 
-/** Admin and CRM lists. English: DD/MM/YYYY h:mm A (the specs); other languages: theirs. */
+/** Admin and CRM lists, notifications, API Status. English: DD/MM/YYYY h:mm A (the specs); other languages: theirs. UTC. */
 export function formatDateTime(v: When, locale = 'en', opts: DateOptions = {}): string {
   const d = toDate(v);
   if (!d) return '';
   if (!isEnglish(locale)) return localized(d, locale, opts.hour24);
-  return `${pad(d.getDate())}/${pad(d.getMonth() + 1)}/${d.getFullYear()} ${clock(d, !!opts.hour24)}`;
+  return `${pad(d.getUTCDate())}/${pad(d.getUTCMonth() + 1)}/${d.getUTCFullYear()} ${clock(d, !!opts.hour24)}`;
 }
 
-/** Client pages. English: YYYY-MM-DD h:mm A (the specs); other languages: theirs. */
+/** Client pages. English: YYYY-MM-DD h:mm A (the specs); other languages: theirs. UTC. */
 export function formatClientDateTime(v: When, locale = 'en', opts: DateOptions = {}): string {
   const d = toDate(v);
   if (!d) return '';
   if (!isEnglish(locale)) return localized(d, locale, opts.hour24);
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${clock(d, !!opts.hour24)}`;
+  return `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())} ${clock(d, !!opts.hour24)}`;
 }
 
 /**
@@ -173,7 +177,7 @@ export function formatDay(v: string | null | undefined, locale = 'en', short = f
   const key = `day|${loc}|${short}`;
   let f = dateCache.get(key);
   if (!f) {
-    f = new Intl.DateTimeFormat(loc, { day: '2-digit', month: '2-digit', ...(short ? {} : { year: 'numeric' }), timeZone: 'UTC' });
+    f = new Intl.DateTimeFormat(loc, { day: '2-digit', month: '2-digit', ...(short ? {} : { year: 'numeric' }), timeZone: TIME_ZONE });
     dateCache.set(key, f);
   }
   return f.format(new Date(`${v}T00:00:00Z`));

@@ -33,7 +33,7 @@ export function NotificationsPage({ action }: { action: string }) {
         );
       },
     },
-    { id: 'time', header: t('Time'), enableSorting: false, cell: ({ row: { original: n } }) => <time dateTime={n.createdAt}>{f.clientDateTime(n.createdAt)}</time> },
+    { id: 'time', header: t('Time'), enableSorting: false, cell: ({ row: { original: n } }) => <time dateTime={n.createdAt}>{f.dateTime(n.createdAt)}</time> },
     {
       id: 'status', header: t('Status'), enableSorting: false,
       cell: ({ row: { original: n } }) => (n.read ? <span className="chip chip-closed">{t('Read')}</span> : <span className="chip chip-pending">{t('Unread')}</span>),
