@@ -3,7 +3,7 @@
 // the no-break space Intl puts between a German number and its sign.
 import { describe, expect, test } from 'vitest';
 import {
-  currencyDecimals, formatAmount, formatClientDateTime, formatDateTime, formatMoney, formatPercent, formatPnl, formatRate, formatterFor, safeLocale,
+  currencyDecimals, formatAmount, formatChartTick, formatClientDateTime, formatDateTime, formatMoney, formatPercent, formatPnl, formatRate, formatterFor, safeLocale,
 } from '~/components/ui/format.ts';
 
 const NB = '\u00a0';
@@ -86,6 +86,23 @@ describe('dates', () => {
     } finally {
       if (zone === undefined) delete process.env.TZ; else process.env.TZ = zone;
     }
+  });
+});
+
+describe("a chart's time axis", () => {
+  const at = Date.UTC(2024, 11, 3, 0, 0) / 1000;
+  test.each([
+    ['en', [formatChartTick(at, 0, 'en'), formatChartTick(at, 1, 'en'), formatChartTick(at, 2, 'en')], ['2024', 'Dec', 'Dec 3']],
+    ['de', [formatChartTick(at, 0, 'de'), formatChartTick(at, 1, 'de'), formatChartTick(at, 2, 'de')], ['2024', 'Dez', '3. Dez.']],
+    ['fr', [formatChartTick(at, 1, 'fr'), formatChartTick(at, 2, 'fr')], ['déc.', '3 déc.']],
+    ['es', [formatChartTick(at, 1, 'es'), formatChartTick(at, 2, 'es')], ['dic', '3 dic']],
+  ] as const)('%s: months in the language, a day with its month', (_, got, want) => {
+    expect(got).toEqual(want);
+  });
+  test('the crosshair day and the price scale go through the same formatters', () => {
+    const f = formatterFor('de');
+    expect(f.chartDay(at)).toBe('03.12.2024');
+    expect(f.rate(1234.5, 2)).toBe('1.234,50');
   });
 });
 

@@ -183,6 +183,33 @@ export function formatDay(v: string | null | undefined, locale = 'en', short = f
   return f.format(new Date(`${v}T00:00:00Z`));
 }
 
+/**
+ * A tick of a chart's time axis (lightweight-charts' tickMarkFormatter): `time` in seconds (UTC),
+ * `kind` its TickMarkType (0 year, 1 month, 2 day of the month, 3+ a time). In the page's language,
+ * never the chart library's English: en 'Dec', '3 Dec'; de 'Dez.', '3. Dez.'. A day always names
+ * its month, so it never reads as a lone '3' among the months.
+ */
+export function formatChartTick(time: number, kind: number, locale = 'en'): string {
+  const d = toDate(time * 1000);
+  if (!d) return '';
+  const loc = safeLocale(locale);
+  const options: Intl.DateTimeFormatOptions = kind === 0 ? { year: 'numeric' } : kind === 1 ? { month: 'short' }
+    : kind === 2 ? { day: 'numeric', month: 'short' } : { hour: '2-digit', minute: '2-digit', hourCycle: isEnglish(loc) ? 'h12' : 'h23' };
+  const key = `tick|${loc}|${kind <= 2 ? kind : 3}`;
+  let f = dateCache.get(key);
+  if (!f) {
+    f = new Intl.DateTimeFormat(loc, { ...options, timeZone: TIME_ZONE });
+    dateCache.set(key, f);
+  }
+  return f.format(d);
+}
+
+/** A UTC day of a chart (seconds) as formatDay writes it. */
+function chartDay(time: number, locale: string): string {
+  const d = toDate(time * 1000);
+  return d ? formatDay(d.toISOString().slice(0, 10), locale) : '';
+}
+
 // ---------------------------------------------------------------- the hook
 
 /** The formatters bound to one language. */
@@ -198,6 +225,9 @@ export function formatterFor(locale: string, opts: DateOptions = {}) {
     dateTime: (v: When) => formatDateTime(v, loc, opts),
     clientDateTime: (v: When) => formatClientDateTime(v, loc, opts),
     day: (v: string | null | undefined, short = false) => formatDay(v, loc, short),
+    /** a chart's time-axis tick and its crosshair's day (seconds, UTC) */
+    chartTick: (time: number, kind: number) => formatChartTick(time, kind, loc),
+    chartDay: (time: number) => chartDay(time, loc),
   };
 }
 export type Formatter = ReturnType<typeof formatterFor>;

@@ -68,7 +68,7 @@ function RowActions({ n, action }: { n: NotificationItem; action: string }) {
           <input type="hidden" name="intent" value="read" />
           <input type="hidden" name="id" value={n.id} />
           <input type="hidden" name="open" value="1" />
-          <button type="submit" className="btn btn-sm btn-ghost" aria-label={`${t('Open')} (#${n.id})`}>{t('Open')}</button>
+          <button type="submit" className="btn btn-sm btn-ghost" aria-label={`${t('View')} (#${n.id})`}>{t('View')}</button>
         </Form>
       ) : null}
       {n.read ? null : (
