@@ -204,7 +204,7 @@ function ProfileTab({ data }: { data: Data }) {
       </div>
     );
   };
-  const countries = useMemo(() => data.countries.map((c) => ({ value: c, label: c })), [data.countries]);
+  const countries = data.countries;
   return (
     <fetcher.Form method="post" {...getFormProps(form)} className="customer-profile-form">
       <input type="hidden" name="intent" value="profile" />
