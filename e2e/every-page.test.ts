@@ -1,16 +1,21 @@
 // Every page of the permission map, for every demo role, in real Chromium: the roles the map
-// allows open it (never a 5xx), the others are refused (403 or sent home), and each page passes
-// axe-core (WCAG 2.1 AA) the first time it is opened.
+// allows open it (never a 5xx), the others are refused (403 or sent home), each page passes
+// axe-core (WCAG 2.1 AA) the first time it is opened, and no page a role may open logs a console
+// error or throws (a hydration mismatch, a failed request, a translation key nobody has). The
+// customers are alice (on a plan) and bob (none: the plan prompt on every client page); the
+// browser is in another time zone than the server, so a time written in the process's own zone
+// would not hydrate.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { ROUTES, type RoleId } from '../web/app/modules/auth/permissions.ts';
-import { database, launch, newPage, signIn } from './support/browser.ts';
+import { collectErrors, database, hydrated, launch, newPage, signIn } from './support/browser.ts';
 import { expectNoAxeViolations } from './support/axe.ts';
 
-const DEMO: Record<RoleId, string> = {
-  1: 'admin@demo.broker', 2: 'manager@demo.broker', 3: 'alice@demo.broker',
-  4: 'affiliate@demo.broker', 5: 'sales@demo.broker', 6: 'retention@demo.broker',
-};
+const USERS: { email: string; role: RoleId }[] = [
+  { email: 'admin@demo.broker', role: 1 }, { email: 'manager@demo.broker', role: 2 },
+  { email: 'alice@demo.broker', role: 3 }, { email: 'bob@demo.broker', role: 3 },
+  { email: 'affiliate@demo.broker', role: 4 }, { email: 'sales@demo.broker', role: 5 }, { email: 'retention@demo.broker', role: 6 },
+];
 
 let browser: Browser;
 const sql = database();
@@ -37,29 +42,38 @@ async function visit(page: Page, path: string) {
 }
 
 describe('every page for every role', () => {
-  for (const role of [1, 2, 3, 4, 5, 6] as RoleId[]) {
-    test(`${DEMO[role]}: allowed pages open and pass axe, the others are refused`, async () => {
-      const page = await newPage(browser);
-      await signIn(page, DEMO[role], 'Demo-1234');
+  for (const { email, role } of USERS) {
+    test(`${email}: allowed pages open with no console error and pass axe, the others are refused`, async () => {
+      // a zone other than the server's (UTC)
+      const page = await newPage(browser, { timezoneId: 'America/New_York' });
+      const errors = collectErrors(page);
+      await signIn(page, email, 'Demo-1234');
       await page.waitForURL((u) => u.pathname !== '/');
+      const failures: string[] = [];
       for (const route of ROUTES) {
         const path = concrete(route.path);
+        errors.take();
         const { status, url } = await visit(page, path);
-        expect(status, `${path} as role ${role}`).toBeLessThan(500);
+        expect(status, `${path} as ${email}`).toBeLessThan(500);
         if (route.roles.includes(role)) {
           // agents open only the customers their lists show them: 404 on others is the rule
           const scoped = route.path === '/admin/customers/edit/:id' && (role === 5 || role === 6);
-          if (!scoped && !route.path.startsWith('/deposits/')) expect(status, `${path} as role ${role}`).toBe(200);
-          if (status === 200 && !checked.has(route.path)) {
-            checked.add(route.path);
-            await page.locator('main, [role="main"], body').first().waitFor();
-            await expectNoAxeViolations(page).catch((e: Error) => { throw new Error(`${path} as role ${role}: ${e.message}`); });
+          if (!scoped && !route.path.startsWith('/deposits/')) expect(status, `${path} as ${email}`).toBe(200);
+          if (status === 200) {
+            await hydrated(page);
+            for (const e of errors.take()) failures.push(`${path}: ${e}`);
+            if (!checked.has(route.path)) {
+              checked.add(route.path);
+              await page.locator('main, [role="main"], body').first().waitFor();
+              await expectNoAxeViolations(page).catch((e: Error) => { throw new Error(`${path} as ${email}: ${e.message}`); });
+            }
           }
         } else {
-          expect(status === 403 || status === 404 || url !== path, `${path} refused for role ${role} (got ${status} at ${url})`).toBe(true);
+          expect(status === 403 || status === 404 || url !== path, `${path} refused for ${email} (got ${status} at ${url})`).toBe(true);
         }
       }
+      expect(failures, `console errors as ${email}`).toEqual([]);
       await page.context().close();
-    }, 240_000);
+    }, 300_000);
   }
 });

@@ -19,8 +19,8 @@ export function launch(): Promise<Browser> {
   });
 }
 
-export async function newPage(browser: Browser): Promise<Page> {
-  const context = await browser.newContext({ baseURL: BASE_URL, viewport: { width: 1280, height: 860 }, locale: 'en-US' });
+export async function newPage(browser: Browser, opts: { timezoneId?: string } = {}): Promise<Page> {
+  const context = await browser.newContext({ baseURL: BASE_URL, viewport: { width: 1280, height: 860 }, locale: 'en-US', timezoneId: opts.timezoneId });
   const page = await context.newPage();
   page.setDefaultTimeout(15_000);
   return page;
@@ -131,4 +131,21 @@ export async function signIn(page: Page, email: string, password: string) {
     renameSync(`${file}.${process.pid}`, file);
   }
   await page.goto(home);
+}
+
+/**
+ * Every console error and uncaught page error of `page` from now on (a hydration mismatch, a
+ * failed request, a translation key nobody has…): `take()` returns those since the last take.
+ */
+export function collectErrors(page: Page): { take: () => string[] } {
+  let errors: string[] = [];
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(`console: ${m.text().slice(0, 300)}`); });
+  page.on('pageerror', (e) => errors.push(`page error: ${e.message.slice(0, 300)}`));
+  return { take: () => { const out = errors; errors = []; return out; } };
+}
+
+/** Resolves once the page has hydrated (Remix's router exists) and the browser has gone idle after it. */
+export async function hydrated(page: Page): Promise<void> {
+  await page.waitForFunction(() => '__remixRouter' in window);
+  await page.evaluate(() => new Promise<void>((resolve) => requestIdleCallback(() => resolve(), { timeout: 2000 })));
 }

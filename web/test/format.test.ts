@@ -3,7 +3,7 @@
 // the no-break space Intl puts between a German number and its sign.
 import { describe, expect, test } from 'vitest';
 import {
-  currencyDecimals, formatAmount, formatClientDateTime, formatDateTime, formatMoney, formatPercent, formatPnl, formatRate, formatterFor, safeLocale,
+  currencyDecimals, formatAmount, formatChartTick, formatClientDateTime, formatDateTime, formatMoney, formatPercent, formatPnl, formatRate, formatterFor, safeLocale,
 } from '~/components/ui/format.ts';
 
 const NB = '\u00a0';
@@ -58,12 +58,12 @@ describe('rates, P/L, percentages and amounts', () => {
 });
 
 describe('dates', () => {
-  const d = new Date(2024, 0, 5, 13, 7);
+  const d = new Date(Date.UTC(2024, 0, 5, 13, 7));
   test.each([
     ['admin lists, English (spec)', () => formatDateTime(d), '05/01/2024 1:07 PM'],
     ['admin lists, English, 24-hour', () => formatDateTime(d, 'en', { hour24: true }), '05/01/2024 13:07'],
-    ['client pages, English (spec)', () => formatClientDateTime(new Date(2024, 11, 31, 0, 5), 'en'), '2024-12-31 12:05 AM'],
-    ['client pages, English, 24-hour', () => formatClientDateTime(new Date(2024, 11, 31, 0, 5), 'en', { hour24: true }), '2024-12-31 00:05'],
+    ['client pages, English (spec)', () => formatClientDateTime(new Date(Date.UTC(2024, 11, 31, 0, 5)), 'en'), '2024-12-31 12:05 AM'],
+    ['client pages, English, 24-hour', () => formatClientDateTime(new Date(Date.UTC(2024, 11, 31, 0, 5)), 'en', { hour24: true }), '2024-12-31 00:05'],
     ['client pages, German', () => formatClientDateTime(d, 'de'), '05.01.2024, 13:07'],
     ['admin lists, German', () => formatDateTime(d, 'de'), '05.01.2024, 13:07'],
     ['German, 12-hour asked for', () => formatClientDateTime(d, 'de', { hour24: false }), '05.01.2024, 1:07 PM'],
@@ -72,6 +72,37 @@ describe('dates', () => {
     ['not a date', () => formatClientDateTime('nope', 'en'), ''],
   ] as const)('%s', (_, run, out) => {
     expect(run()).toBe(out);
+  });
+
+  test('a time reads the same whatever the time zone of the process (server render = browser hydration)', () => {
+    const zone = process.env.TZ;
+    const at = '2024-01-05T23:30:00Z';
+    try {
+      for (const tz of ['UTC', 'Europe/Berlin', 'America/New_York', 'Asia/Tokyo']) {
+        process.env.TZ = tz;
+        expect([formatDateTime(at), formatClientDateTime(at), formatDateTime(at, 'de'), formatClientDateTime(at, 'fr')], tz)
+          .toEqual(['05/01/2024 11:30 PM', '2024-01-05 11:30 PM', '05.01.2024, 23:30', '05/01/2024 23:30']);
+      }
+    } finally {
+      if (zone === undefined) delete process.env.TZ; else process.env.TZ = zone;
+    }
+  });
+});
+
+describe("a chart's time axis", () => {
+  const at = Date.UTC(2024, 11, 3, 0, 0) / 1000;
+  test.each([
+    ['en', [formatChartTick(at, 0, 'en'), formatChartTick(at, 1, 'en'), formatChartTick(at, 2, 'en')], ['2024', 'Dec', 'Dec 3']],
+    ['de', [formatChartTick(at, 0, 'de'), formatChartTick(at, 1, 'de'), formatChartTick(at, 2, 'de')], ['2024', 'Dez', '3. Dez.']],
+    ['fr', [formatChartTick(at, 1, 'fr'), formatChartTick(at, 2, 'fr')], ['déc.', '3 déc.']],
+    ['es', [formatChartTick(at, 1, 'es'), formatChartTick(at, 2, 'es')], ['dic', '3 dic']],
+  ] as const)('%s: months in the language, a day with its month', (_, got, want) => {
+    expect(got).toEqual(want);
+  });
+  test('the crosshair day and the price scale go through the same formatters', () => {
+    const f = formatterFor('de');
+    expect(f.chartDay(at)).toBe('03.12.2024');
+    expect(f.rate(1234.5, 2)).toBe('1.234,50');
   });
 });
 

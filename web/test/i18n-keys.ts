@@ -3,6 +3,10 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { CLOSE_REASON_LABELS } from '@broker/engine/contract/events';
+import { DECIMAL_INPUTS, decimalMessages, type DecimalSpec } from '@broker/engine/domain';
+import { GATEWAY_TITLES } from '~/modules/gateways/kinds.ts';
+import { MONEY_INPUT } from '~/modules/money/fees.ts';
+import { ADJUST_AMOUNT } from '~/modules/customers/edit-schemas.ts';
 
 const appDir = path.resolve(import.meta.dirname, '../app');
 
@@ -15,6 +19,14 @@ function files(dir: string): string[] {
 }
 
 const unquote = (q: string, s: string) => s.replace(new RegExp(`\\\\${q}`, 'g'), q).replace(/\\\\/g, '\\');
+
+/** The decimal fields whose refusals a page shows (bid and ask are the engine's test controls only). */
+const DECIMAL_SPECS_SHOWN: DecimalSpec[] = [
+  ...(['amount', 'lots', 'profit', 'loss', 'openRate', 'closeRate', 'spread'] as const).map((f) => DECIMAL_INPUTS[f]),
+  // take profit / stop loss as levels (0 allowed: not set), and at the column's scale in a staff edit
+  ...(['profit', 'loss'] as const).flatMap((f) => [{ ...DECIMAL_INPUTS[f], zero: true }, { ...DECIMAL_INPUTS[f], scale: 10, zero: true }]),
+  MONEY_INPUT, ADJUST_AMOUNT,
+];
 
 export function collectKeys(): Set<string> {
   const keys = new Set<string>();
@@ -51,6 +63,11 @@ export function collectKeys(): Set<string> {
   }
   // the engine's contract: how a close reason reads (web translates the label)
   for (const label of Object.values(CLOSE_REASON_LABELS)) keys.add(label);
+  // the gateways' names (gatewayLabel)
+  for (const title of Object.values(GATEWAY_TITLES)) keys.add(title);
+  // what the decimal parser answers for the numbers the pages take (an order's fields, their
+  // levels, a staff edit's rates at the columns' scale, money): built from the field's label
+  for (const spec of DECIMAL_SPECS_SHOWN) for (const m of decimalMessages(spec)) keys.add(m);
   for (const k of [...keys]) if (!k.trim() || (/^[a-z0-9_.:/-]+$/.test(k) && /[_.:/-]/.test(k)) || k.includes('${')) keys.delete(k);
   return keys;
 }

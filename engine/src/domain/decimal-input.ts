@@ -40,6 +40,27 @@ export type DecimalParse = { ok: true; value: string } | { ok: false; message: s
 
 const PLAIN = /^(-?)(\d+)(?:\.(\d+))?$/;
 
+/** The refusals of a field, each a whole sentence: the web shows them through t(), so each is an i18n key. */
+function messagesOf(s: DecimalSpec) {
+  return {
+    required: `${s.label} is required`,
+    notNumber: `${s.label} must be a number like 12.5`,
+    negative: s.zero ? `${s.label} cannot be negative` : `${s.label} must be greater than 0`,
+    decimals: `${s.label} allows at most ${s.scale} decimal places`,
+    tooLarge: `${s.label} is too large`,
+    notPositive: `${s.label} must be greater than 0`,
+  };
+}
+
+/** Every message parseDecimal can answer for this field (the web's key list holds them: web/test/i18n-keys.ts). */
+export function decimalMessages(spec: DecimalSpec | DecimalField): string[] {
+  const s: DecimalSpec = typeof spec === 'string' ? DECIMAL_INPUTS[spec] : spec;
+  const m = messagesOf(s);
+  const all = [m.required, m.notNumber, m.negative, m.decimals, m.tooLarge];
+  if (!s.zero) all.push(m.notPositive);
+  return [...new Set(all)];
+}
+
 /**
  * A string or a JSON number → its canonical decimal string ("007.50" → "7.5"), or a refusal
  * naming the field. A number is read as JavaScript prints it, so 1e-7 or 1e21 are refused
@@ -47,23 +68,24 @@ const PLAIN = /^(-?)(\d+)(?:\.(\d+))?$/;
  */
 export function parseDecimal(input: unknown, spec: DecimalSpec | DecimalField): DecimalParse {
   const s: DecimalSpec = typeof spec === 'string' ? DECIMAL_INPUTS[spec] : spec;
-  if (input === null || input === undefined) return { ok: false, message: `${s.label} is required` };
+  const say = messagesOf(s);
+  if (input === null || input === undefined) return { ok: false, message: say.required };
   const text = typeof input === 'number' ? String(input) : typeof input === 'string' ? input.trim() : '?';
-  if (text === '') return { ok: false, message: `${s.label} is required` };
+  if (text === '') return { ok: false, message: say.required };
   const m = PLAIN.exec(text);
-  if (!m) return { ok: false, message: `${s.label} must be a number like 12.5` };
+  if (!m) return { ok: false, message: say.notNumber };
   const int = m[2].replace(/^0+(?=\d)/, '');
   const frac = (m[3] ?? '').replace(/0+$/, '');
-  if (m[1] && (int !== '0' || frac)) return { ok: false, message: s.zero ? `${s.label} cannot be negative` : `${s.label} must be greater than 0` };
-  if (frac.length > s.scale) return { ok: false, message: `${s.label} allows at most ${s.scale} decimal places` };
-  if (int.length > s.intDigits) return { ok: false, message: `${s.label} is too large` };
-  if (!s.zero && int === '0' && frac === '') return { ok: false, message: `${s.label} must be greater than 0` };
+  if (m[1] && (int !== '0' || frac)) return { ok: false, message: say.negative };
+  if (frac.length > s.scale) return { ok: false, message: say.decimals };
+  if (int.length > s.intDigits) return { ok: false, message: say.tooLarge };
+  if (!s.zero && int === '0' && frac === '') return { ok: false, message: say.notPositive };
   return { ok: true, value: frac ? `${int}.${frac}` : int };
 }
 
 /** The same rule as a zod schema (web forms): the output is the canonical string. */
 export function decimalSchema(spec: DecimalSpec | DecimalField) {
-  return z.union([z.string(), z.number()], { required_error: `${(typeof spec === 'string' ? DECIMAL_INPUTS[spec] : spec).label} is required` })
+  return z.union([z.string(), z.number()], { required_error: messagesOf(typeof spec === 'string' ? DECIMAL_INPUTS[spec] : spec).required })
     .transform((v, ctx) => {
       const r = parseDecimal(v, spec);
       if (!r.ok) { ctx.addIssue({ code: z.ZodIssueCode.custom, message: r.message }); return z.NEVER; }

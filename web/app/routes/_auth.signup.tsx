@@ -10,7 +10,8 @@ import { requireAnonymous } from '~/modules/auth/guards.server.ts';
 import { authContext } from '~/modules/auth/request-context.server.ts';
 import { AuthError, authErrorHeaders, retryAfterHeaders, loadAuthConfig, signUp } from '~/modules/auth/auth.server.ts';
 import { SignupSchema } from '~/modules/auth/schemas.ts';
-import { countryNames } from '~/modules/auth/countries.server.ts';
+import { countryOptions } from '~/modules/auth/countries.server.ts';
+import { requestLocale } from '~/modules/i18n/i18n.server.ts';
 import { Recaptcha } from '~/modules/auth/recaptcha.tsx';
 import { Field, SelectField, SubmitButton, useIsPending, useSchemaForm } from '~/components/ui/fields.tsx';
 import { Modal } from '~/components/ui/modal.tsx';
@@ -31,7 +32,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const sql = db();
   const [cfg, siteKey] = await Promise.all([loadAuthConfig(sql), getRecaptchaSiteKey(sql)]);
   return {
-    countries: countryNames(),
+    countries: countryOptions(await requestLocale(sql, request)),
     currencies: cfg.currencies,
     emailVerify: cfg.emailVerify,
     recaptchaSiteKey: siteKey,
@@ -86,7 +87,7 @@ export default function SignUp() {
         <Field label={t('Birth Date')} errors={fields.birthDate.errors} inputProps={{ ...getInputProps(fields.birthDate, { type: 'date' }), autoComplete: 'bday' }} />
         <SelectField label={t('Country')} errors={fields.country.errors} placeholder={t('Select country')}
           selectProps={{ ...getSelectProps(fields.country), autoComplete: 'country-name' }}
-          options={countries.map((c) => ({ value: c, label: c }))} />
+          options={countries} />
         <Field label={t('City')} errors={fields.city.errors} inputProps={{ ...getInputProps(fields.city, { type: 'text' }), autoComplete: 'address-level2' }} />
         <Field label={t('Address')} errors={fields.address.errors} inputProps={{ ...getInputProps(fields.address, { type: 'text' }), autoComplete: 'street-address' }} />
         <Field label={t('Postal Code')} errors={fields.postalCode.errors} inputProps={{ ...getInputProps(fields.postalCode, { type: 'text' }), autoComplete: 'postal-code' }} />

@@ -3,6 +3,7 @@
 // postal code; PUT /profile/me's fields. A retention agent signed in as the customer sees the
 // phone masked and disabled (docs/specs.md#agent-masking).
 import { getFormProps, getInputProps, getSelectProps } from '@conform-to/react';
+import { requestLocale } from '~/modules/i18n/i18n.server.ts';
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { Form, useActionData, useLoaderData } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
@@ -27,7 +28,7 @@ export const access = routeAccess('/profile');
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const sql = db();
   const s = await requireAccess(request, sql, context);
-  return loadProfile(sql, s);
+  return loadProfile(sql, s, await requestLocale(sql, request));
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -72,7 +73,7 @@ export default function Page() {
         <Field label={t('Birth Date')} errors={fields.birthDate.errors} inputProps={{ ...getInputProps(fields.birthDate, { type: 'date' }), autoComplete: 'bday' }} />
         <SelectField label={t('Country')} errors={fields.country.errors} placeholder={t('Select country')}
           selectProps={{ ...getSelectProps(fields.country), autoComplete: 'country-name' }}
-          options={countries.map((c) => ({ value: c, label: c }))} />
+          options={countries} />
         <Field label={t('City')} errors={fields.city.errors} inputProps={{ ...getInputProps(fields.city, { type: 'text' }), autoComplete: 'address-level2' }} />
         <Field label={t('Address')} errors={fields.address.errors} inputProps={{ ...getInputProps(fields.address, { type: 'text' }), autoComplete: 'street-address' }} />
         <Field label={t('Postal Code')} errors={fields.postalCode.errors} inputProps={{ ...getInputProps(fields.postalCode, { type: 'text' }), autoComplete: 'postal-code' }} />

@@ -1,4 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
+import { requestLocale } from '~/modules/i18n/i18n.server.ts';
 import { useLoaderData } from '@remix-run/react';
 import { z } from 'zod';
 import { db } from '~/shared/db.server.ts';
@@ -30,7 +31,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   }
   // inside login-as the Withdraw tab says why instead of offering the form (docs/specs.md#login-as)
   const refusal = customerOnlyRefusal(s, 'withdrawal');
-  return { tab: q.tab, form: refusal ? null : await withdrawForm(sql, s.user.id), history: null, refusal };
+  return { tab: q.tab, form: refusal ? null : await withdrawForm(sql, s.user.id, undefined, await requestLocale(sql, request)), history: null, refusal };
 }
 
 // POST /withdraws: a bank withdrawal request; the total is held at once (money.server.ts).

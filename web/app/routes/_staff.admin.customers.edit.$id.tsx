@@ -1,6 +1,7 @@
 // /admin/customers/edit/:id — Edit Customer (roles 1, 2, 5, 6 from the permission map; which
 // customers each role may open is requireCustomerRecord: any other id is 404): modules/customers.
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
+import { requestLocale } from '~/modules/i18n/i18n.server.ts';
 import { db } from '~/shared/db.server.ts';
 import { readFormData } from '~/shared/body-limit.server.ts';
 import { clientIp } from '~/shared/request.server.ts';
@@ -16,7 +17,7 @@ export const access = routeAccess('/admin/customers/edit/:id');
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const sql = db();
   const { session, customerId } = await requireCustomerRecord(request, params.id, sql, context);
-  return editLoader(sql, session, customerId, new URL(request.url).searchParams);
+  return editLoader(sql, session, customerId, new URL(request.url).searchParams, await requestLocale(sql, request));
 }
 
 export async function action({ request, params, context }: ActionFunctionArgs) {

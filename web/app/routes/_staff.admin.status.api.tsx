@@ -65,7 +65,7 @@ export default function ApiStatusPage() {
                     <th scope="row">{t(HEALTH_LABELS[api])}</th>
                     <td><StatusText status={r.status} /></td>
                     <td className="health-msg">{r.msg === 'N/A' || r.msg === 'not configured' || r.msg === STALE_MESSAGE ? t(r.msg) : r.msg}</td>
-                    <td className="health-msg">{r.at ? f.clientDateTime(r.at) : '—'}</td>
+                    <td className="health-msg">{r.at ? f.dateTime(r.at) : '—'}</td>
                   </tr>
                 );
               })}

@@ -108,12 +108,18 @@ describe('sign-up action', () => {
     expect(u.role_id).toBe(3);
   });
 
-  test('the loader offers the offline country list sorted by common name', async () => {
-    const d = (await load(signUpRoute.loader, get('/signup'))) as { countries: string[]; currencies: string[] };
+  test('the loader offers the offline country list sorted by common name, named in the page\'s language', async () => {
+    const d = (await load(signUpRoute.loader, get('/signup'))) as { countries: { value: string; label: string }[]; currencies: string[] };
     expect(d.countries.length).toBeGreaterThan(200);
-    expect(d.countries).toContain('Germany');
-    expect([...d.countries].sort((a, b) => a.localeCompare(b, 'en'))).toEqual(d.countries);
+    expect(d.countries).toContainEqual({ value: 'Germany', label: 'Germany' });
+    const labels = d.countries.map((c) => c.label);
+    expect([...labels].sort((a, b) => a.localeCompare(b, 'en'))).toEqual(labels);
     expect(d.currencies.length).toBeGreaterThan(0);
+    await sql`INSERT INTO languages (code, name) VALUES ('de', 'Deutsch') ON CONFLICT (code) DO NOTHING`;
+    // (the languages are kept per process until the NOTIFY of the change arrives)
+    const german = async () => ((await load(signUpRoute.loader, get('/signup', 'lang=de'))) as { countries: { value: string; label: string }[] })
+      .countries.find((c) => c.value === 'Germany')?.label;
+    await expect.poll(german, { timeout: 5000 }).toBe('Deutschland');
   });
 });
 

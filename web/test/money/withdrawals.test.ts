@@ -92,7 +92,7 @@ describe('/withdraws: the Withdraw tab', () => {
     expect(f.defaultWalletId).toBe(c.wallet);
     expect(f.fees).toEqual(await withdrawFees(sql));
     expect(f.fullName).toMatch(/^Test /);
-    expect(f.countries).toContain('United States');
+    expect(f.countries).toContainEqual({ value: 'United States', label: 'United States' });
     expect(f.kycNotice).toBe(true);
     const again = (await clientLoader({ request: get('/withdraws', c.cookie), ...ctx })) as Awaited<ReturnType<typeof clientLoader>>;
     expect(again.form!.clientRef).toMatch(/^[0-9a-f-]{36}$/);

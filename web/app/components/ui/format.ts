@@ -124,9 +124,13 @@ function toDate(v: When): Date | null {
   return Number.isNaN(d.getTime()) ? null : d;
 }
 const pad = (n: number) => String(n).padStart(2, '0');
+// Dates and times are written in UTC, never in the process's or the browser's own time zone: the
+// server's render and the browser's hydration must write the same text (a browser elsewhere than
+// the server otherwise gets React's hydration errors #418/#423 on every page showing a time).
+const TIME_ZONE = 'UTC';
 function clock(d: Date, hour24: boolean) {
-  const h = d.getHours();
-  return hour24 ? `${pad(h)}:${pad(d.getMinutes())}` : `${h % 12 === 0 ? 12 : h % 12}:${pad(d.getMinutes())} ${h < 12 ? 'AM' : 'PM'}`;
+  const h = d.getUTCHours();
+  return hour24 ? `${pad(h)}:${pad(d.getUTCMinutes())}` : `${h % 12 === 0 ? 12 : h % 12}:${pad(d.getUTCMinutes())} ${h < 12 ? 'AM' : 'PM'}`;
 }
 const isEnglish = (locale: string) => safeLocale(locale).split('-')[0] === 'en';
 
@@ -137,7 +141,7 @@ function localized(d: Date, locale: string, hour24: boolean | undefined): string
   let f = dateCache.get(key);
   if (!f) {
     f = new Intl.DateTimeFormat(loc, {
-      year: 'numeric', month: '2-digit', day: '2-digit', hour: hour24 === undefined ? '2-digit' : hour24 ? '2-digit' : 'numeric', minute: '2-digit',
+      year: 'numeric', month: '2-digit', day: '2-digit', hour: hour24 === undefined ? '2-digit' : hour24 ? '2-digit' : 'numeric', minute: '2-digit', timeZone: TIME_ZONE,
       ...(hour24 === undefined ? {} : { hourCycle: hour24 ? 'h23' : 'h12' }),
     });
     dateCache.set(key, f);
@@ -145,20 +149,20 @@ function localized(d: Date, locale: string, hour24: boolean | undefined): string
   return f.format(d);
 }
 
-/** Admin and CRM lists. English: DD/MM/YYYY h:mm A (the specs); other languages: theirs. */
+/** Admin and CRM lists, notifications, API Status. English: DD/MM/YYYY h:mm A (the specs); other languages: theirs. UTC. */
 export function formatDateTime(v: When, locale = 'en', opts: DateOptions = {}): string {
   const d = toDate(v);
   if (!d) return '';
   if (!isEnglish(locale)) return localized(d, locale, opts.hour24);
-  return `${pad(d.getDate())}/${pad(d.getMonth() + 1)}/${d.getFullYear()} ${clock(d, !!opts.hour24)}`;
+  return `${pad(d.getUTCDate())}/${pad(d.getUTCMonth() + 1)}/${d.getUTCFullYear()} ${clock(d, !!opts.hour24)}`;
 }
 
-/** Client pages. English: YYYY-MM-DD h:mm A (the specs); other languages: theirs. */
+/** Client pages. English: YYYY-MM-DD h:mm A (the specs); other languages: theirs. UTC. */
 export function formatClientDateTime(v: When, locale = 'en', opts: DateOptions = {}): string {
   const d = toDate(v);
   if (!d) return '';
   if (!isEnglish(locale)) return localized(d, locale, opts.hour24);
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${clock(d, !!opts.hour24)}`;
+  return `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())} ${clock(d, !!opts.hour24)}`;
 }
 
 /**
@@ -173,10 +177,37 @@ export function formatDay(v: string | null | undefined, locale = 'en', short = f
   const key = `day|${loc}|${short}`;
   let f = dateCache.get(key);
   if (!f) {
-    f = new Intl.DateTimeFormat(loc, { day: '2-digit', month: '2-digit', ...(short ? {} : { year: 'numeric' }), timeZone: 'UTC' });
+    f = new Intl.DateTimeFormat(loc, { day: '2-digit', month: '2-digit', ...(short ? {} : { year: 'numeric' }), timeZone: TIME_ZONE });
     dateCache.set(key, f);
   }
   return f.format(new Date(`${v}T00:00:00Z`));
+}
+
+/**
+ * A tick of a chart's time axis (lightweight-charts' tickMarkFormatter): `time` in seconds (UTC),
+ * `kind` its TickMarkType (0 year, 1 month, 2 day of the month, 3+ a time). In the page's language,
+ * never the chart library's English: en 'Dec', '3 Dec'; de 'Dez.', '3. Dez.'. A day always names
+ * its month, so it never reads as a lone '3' among the months.
+ */
+export function formatChartTick(time: number, kind: number, locale = 'en'): string {
+  const d = toDate(time * 1000);
+  if (!d) return '';
+  const loc = safeLocale(locale);
+  const options: Intl.DateTimeFormatOptions = kind === 0 ? { year: 'numeric' } : kind === 1 ? { month: 'short' }
+    : kind === 2 ? { day: 'numeric', month: 'short' } : { hour: '2-digit', minute: '2-digit', hourCycle: isEnglish(loc) ? 'h12' : 'h23' };
+  const key = `tick|${loc}|${kind <= 2 ? kind : 3}`;
+  let f = dateCache.get(key);
+  if (!f) {
+    f = new Intl.DateTimeFormat(loc, { ...options, timeZone: TIME_ZONE });
+    dateCache.set(key, f);
+  }
+  return f.format(d);
+}
+
+/** A UTC day of a chart (seconds) as formatDay writes it. */
+function chartDay(time: number, locale: string): string {
+  const d = toDate(time * 1000);
+  return d ? formatDay(d.toISOString().slice(0, 10), locale) : '';
 }
 
 // ---------------------------------------------------------------- the hook
@@ -194,6 +225,9 @@ export function formatterFor(locale: string, opts: DateOptions = {}) {
     dateTime: (v: When) => formatDateTime(v, loc, opts),
     clientDateTime: (v: When) => formatClientDateTime(v, loc, opts),
     day: (v: string | null | undefined, short = false) => formatDay(v, loc, short),
+    /** a chart's time-axis tick and its crosshair's day (seconds, UTC) */
+    chartTick: (time: number, kind: number) => formatChartTick(time, kind, loc),
+    chartDay: (time: number) => chartDay(time, loc),
   };
 }
 export type Formatter = ReturnType<typeof formatterFor>;

@@ -14,6 +14,12 @@ export interface ToastMessage {
   description?: string;
   values?: Record<string, string | number>;
   position?: ToastPosition;
+  /**
+   * title and description are already in the reader's language (a notification worded by
+   * notificationText): shown as they are. Otherwise they are i18n keys, translated here: a
+   * translated sentence asked again as a key is a key nobody has (the browser reports it).
+   */
+  translated?: boolean;
 }
 interface Shown extends ToastMessage { id: string }
 
@@ -102,8 +108,8 @@ function Toaster({ items, dismiss }: { items: Shown[]; dismiss: (id: string) => 
           {items.filter((x) => (x.position ?? 'bottom-right') === pos).map((x) => (
             <div key={x.id} className={`toast toast-${x.type ?? 'info'}`} role={x.type === 'error' ? 'alert' : 'status'}>
               <div className="toast-body">
-                <strong>{t(x.title, x.values)}</strong>
-                {x.description ? <div>{t(x.description, x.values)}</div> : null}
+                <strong>{x.translated ? x.title : t(x.title, x.values)}</strong>
+                {x.description ? <div>{x.translated ? x.description : t(x.description, x.values)}</div> : null}
               </div>
               <button type="button" className="toast-close" aria-label={t('Close')} onClick={() => dismiss(x.id)}>×</button>
             </div>

@@ -29,7 +29,7 @@ export function ImportCsv({ initial }: { initial: ImportStatus | null }) {
     const d = upload.data;
     if (upload.state !== 'idle' || !d) return;
     if (d.ok) { setId(d.id); setOpen(false); poll.load(`${STATUS_URL}?id=${d.id}`); }
-    else push({ type: 'error', title: t(d.message || 'Something went wrong', d.params) });
+    else push({ type: 'error', title: t(d.message || 'Something went wrong', d.params), translated: true });
   }, [upload.state, upload.data]); // eslint-disable-line react-hooks/exhaustive-deps
 
   // the caller's latest import comes with the page (a reload shows a running import again)

@@ -359,6 +359,7 @@ function BulkAssign({ data, selection, count, estimated }: { data: ListData; sel
 /** Status, 'Registered At' range and the agent filter: all in the URL, back to page 1 on change. */
 function LeadFilters({ data }: { data: ListData }) {
   const { t } = useTranslation();
+  const f = useFormat();
   const [params, setParams] = useSearchParams();
   const [rangeOpen, setRangeOpen] = useState(false);
   const [agentOpen, setAgentOpen] = useState(false);
@@ -380,7 +381,7 @@ function LeadFilters({ data }: { data: ListData }) {
         </select>
       </div>
       <button type="button" className="btn btn-sm" onClick={() => setRangeOpen(true)}>
-        {t('Registered At')}{fv.dateStart || fv.dateEnd ? `: ${fv.dateStart || '…'} – ${fv.dateEnd || '…'}` : ''}
+        {t('Registered At')}{fv.dateStart || fv.dateEnd ? `: ${f.day(fv.dateStart) || '…'} – ${f.day(fv.dateEnd) || '…'}` : ''}
       </button>
       {data.manages ? (
         <button type="button" className="btn btn-sm" onClick={() => setAgentOpen(true)}>

@@ -3,6 +3,7 @@
 // Profile, Trades, Deposits, Withdraws and Tracking (the active one in the URL's `tab`). What a
 // role sees and may press comes from the loader (editAccess); the action checks it again.
 import { useEffect, useMemo, useRef, useState } from 'react';
+import { gatewayLabel } from '~/modules/gateways/kinds.ts';
 import { Form, Link, useFetcher, useLoaderData } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
 import { getFormProps, getInputProps, getSelectProps, getTextareaProps } from '@conform-to/react';
@@ -203,7 +204,7 @@ function ProfileTab({ data }: { data: Data }) {
       </div>
     );
   };
-  const countries = useMemo(() => data.countries.map((c) => ({ value: c, label: c })), [data.countries]);
+  const countries = data.countries;
   return (
     <fetcher.Form method="post" {...getFormProps(form)} className="customer-profile-form">
       <input type="hidden" name="intent" value="profile" />
@@ -288,7 +289,7 @@ function MoneyTab({ kind, rows, total }: { kind: 'deposits' | 'withdraws'; rows:
 function moneyColumns(kind: 'deposits' | 'withdraws', t: (k: string) => string, f: Formatter): ColumnDef<MoneyRow>[] {
   return [
     { id: 'id', header: t('ID'), enableSorting: false, cell: ({ row: { original: o } }) => o.id },
-    { id: 'gateway', header: t('Gateway'), enableSorting: false, cell: ({ row: { original: o } }) => ('gatewayTitle' in o ? o.gatewayTitle : o.gateway) },
+    { id: 'gateway', header: t('Gateway'), enableSorting: false, cell: ({ row: { original: o } }) => gatewayLabel(t, o.gateway) },
     { id: 'amount', header: t('Amount'), enableSorting: false, cell: ({ row: { original: o } }) => f.money(o.amount, o.currency) },
     { id: 'fee', header: t('Fee'), enableSorting: false, cell: ({ row: { original: o } }) => f.money(o.fee, o.currency) },
     { id: 'total', header: t('Total'), enableSorting: false, cell: ({ row: { original: o } }) => f.money(o.total, o.currency) },

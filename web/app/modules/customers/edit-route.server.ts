@@ -35,11 +35,11 @@ async function tabList(sql: Sql, tab: EditTab, userId: number, q: ListQuery) {
 }
 
 /** The page's read, for a customer the route's requireCustomerRecord opened for this session. */
-export async function editLoader(sql: Sql, session: CurrentSession, customerId: number, params: URLSearchParams) {
+export async function editLoader(sql: Sql, session: CurrentSession, customerId: number, params: URLSearchParams, locale = 'en') {
   const access = await editAccessFor(sql, session);
   const tab = readTab(params.get('tab'));
   const q = listQuery(params, ['id']);
-  const [base, list] = await Promise.all([loadCustomer(sql, customerId, access), tabList(sql, tab, customerId, q)]);
+  const [base, list] = await Promise.all([loadCustomer(sql, customerId, access, locale), tabList(sql, tab, customerId, q)]);
   // the balance form's id: a double submit of one form posts one ledger entry
   return { ...base, access, tab, list, clientRef: randomUUID() };
 }

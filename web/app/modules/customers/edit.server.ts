@@ -4,7 +4,7 @@
 // save (validated, email unique, audited with before and after in the same transaction).
 import type { Db, Sql } from '~/shared/db.server.ts';
 import { revokeAllSessions, type CurrentSession } from '~/modules/auth/session.server.ts';
-import { countryNames } from '~/modules/auth/countries.server.ts';
+import { countryNames, countryOptions } from '~/modules/auth/countries.server.ts';
 import { hashPassword } from '~/modules/auth/password.server.ts';
 import { audit } from '~/shared/audit.server.ts';
 import { refuse, type Outcome } from '~/shared/result.server.ts';
@@ -93,7 +93,7 @@ async function stored(sql: Db, id: number, lock = false): Promise<Stored | undef
 }
 
 /** The customer, their wallets, and the form's choices (managers, plans, countries), in one round of queries. */
-export async function loadCustomer(sql: Sql, id: number, access: EditAccess) {
+export async function loadCustomer(sql: Sql, id: number, access: EditAccess, locale = 'en') {
   const [row, wallets, managers, plans] = await Promise.all([
     stored(sql, id),
     sql`SELECT id, mode, currency, balance::text AS balance FROM balances WHERE user_id = ${id} ORDER BY mode DESC, currency, id`,
@@ -101,7 +101,6 @@ export async function loadCustomer(sql: Sql, id: number, access: EditAccess) {
     sql`SELECT id, name FROM pricing_plans ORDER BY price, name, id LIMIT 500`,
   ]);
   if (!row) throw new Response('Not Found', { status: 404, statusText: 'Not Found' });
-  const countries = countryNames();
   const customer: CustomerView = {
     id,
     fullName: row.full_name,
@@ -118,7 +117,8 @@ export async function loadCustomer(sql: Sql, id: number, access: EditAccess) {
     managers: managers.map((m): Option => ({ value: String(m.id), label: String(m.full_name) })),
     plans: plans.map((p): Option => ({ value: String(p.id), label: String(p.name) })),
     // a country stored before the list had it stays choosable, so an unchanged form saves
-    countries: row.country && !countries.includes(row.country) ? [row.country, ...countries] : countries,
+    // a country stored before the list had it stays choosable, so an unchanged form saves
+    countries: countryOptions(locale, row.country),
   };
 }
 

@@ -13,6 +13,24 @@ export const GATEWAY_KINDS = [
 export type GatewayKind = (typeof GATEWAY_KINDS)[number];
 export const isGatewayKind = (s: string): s is GatewayKind => (GATEWAY_KINDS as readonly string[]).includes(s);
 
+/** How each gateway is named on the pages: i18n keys (the seeds write them as the rows' titles). */
+export const GATEWAY_TITLES: Readonly<Record<GatewayKind, string>> = {
+  flutterwave: 'Flutterwave', coinpayments: 'CoinPayments', paypal: 'PayPal', bank: 'Bank Transfer', btc: 'Bitcoin',
+  usdt: 'USDT (TRC-20)', stripe: 'Stripe', prmoney: 'PRMoney', wipays: 'WiPays', perfectmoney: 'Perfect Money',
+  globiance: 'Globiance', moonpay: 'MoonPay',
+};
+const TITLE_KEYS = new Set<string>(Object.values(GATEWAY_TITLES));
+
+/**
+ * A gateway in the reader's language, from its name ('paypal') or a title a notification stored
+ * ('PayPal'): only the code's titles go through t() (a stored text is no key: asked as one, the
+ * browser reports a key nobody has), anything else shows as it is.
+ */
+export function gatewayLabel(t: (key: string) => string, nameOrTitle: string): string {
+  if (isGatewayKind(nameOrTitle)) return t(GATEWAY_TITLES[nameOrTitle]);
+  return TITLE_KEYS.has(nameOrTitle) ? t(nameOrTitle) : nameOrTitle;
+}
+
 export type KeyColumn = 'key1' | 'key2' | 'key3' | 'key4' | 'key5';
 export const KEY_COLUMNS: readonly KeyColumn[] = ['key1', 'key2', 'key3', 'key4', 'key5'];
 

@@ -57,6 +57,11 @@ export async function detectLocale(request: Request, languages: Language[]): Pro
   return supported.includes(locale) ? locale : FALLBACK_LANGUAGE;
 }
 
+/** The language of the page a request renders (the root loader's): for a loader that words data itself. */
+export async function requestLocale(sql: Sql, request: Request): Promise<string> {
+  return detectLocale(request, await listLanguages(sql));
+}
+
 /** A language's translations (frozen: the copy is shared by every request of the process). */
 export function loadTranslations(sql: Sql, locale: string): Promise<Readonly<Resources>> {
   return cached(sql, 'translations', locale, async () => {

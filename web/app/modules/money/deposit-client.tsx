@@ -2,6 +2,7 @@
 // result modal), the bank transfer page and the crypto page. Figures come from the server; the
 // live summary of fee and total is fees.ts's depositFee, the same function the server stores with.
 import { useMemo, useState, type ReactNode } from 'react';
+import { gatewayLabel } from '~/modules/gateways/kinds.ts';
 import { Form, Link, useLocation, useNavigate, useNavigation, useSearchParams } from '@remix-run/react';
 import { getFormProps, getInputProps, getSelectProps } from '@conform-to/react';
 import { useTranslation } from 'react-i18next';
@@ -131,7 +132,7 @@ function DepositForm({ data, reply }: { data: DepositsData; reply: Reply | undef
             options={data.wallets.map((w) => ({ value: String(w.id), label: `${t('Real')} ${w.currency} #${w.id} · ${f.money(w.balance, w.currency)}` }))} />
           <SelectField label={t('Gateway')} errors={fields.gateway.errors} placeholder={t('Select gateway')}
             selectProps={{ ...getSelectProps(fields.gateway), onChange: (e) => setGatewayName(e.target.value) }}
-            options={data.gateways.map((g) => ({ value: g.name, label: Number(g.fee) > 0 ? `${t(g.title)} (${f.percent(g.fee)})` : t(g.title) }))} />
+            options={data.gateways.map((g) => ({ value: g.name, label: Number(g.fee) > 0 ? `${gatewayLabel(t, g.name)} (${f.percent(g.fee)})` : gatewayLabel(t, g.name) }))} />
           <Field label={`${t('Amount')}${wallet ? ` (${wallet.currency})` : ''}`} errors={fields.amount.errors}
             inputProps={{ ...getInputProps(fields.amount, { type: 'text' }), inputMode: 'decimal', autoComplete: 'off', onInput: (e) => setAmount(e.currentTarget.value) }} />
           <FeeLines summary={summary} currency={wallet?.currency ?? ''} feePercent={gateway?.fee} />
@@ -226,7 +227,7 @@ function historyColumns(t: T, f: Formatter): ColumnDef<DepositRow>[] {
         </span>
       ),
     },
-    { id: 'gateway', header: t('Gateway'), enableSorting: false, cell: ({ row }) => t(row.original.gatewayTitle) },
+    { id: 'gateway', header: t('Gateway'), enableSorting: false, cell: ({ row }) => gatewayLabel(t, row.original.gateway) },
     { id: 'balanceAfter', header: t('Balance after'), enableSorting: false, cell: ({ row }) => money(row.original.balanceAfter, row.original) },
   ];
 }
@@ -382,8 +383,8 @@ export function CryptoDepositPage({ data, reply }: { data: CryptoPageData; reply
       <KycNotice show={data.kycNotice} />
       <div className="deposit-layout">
         <div className="card crypto-card">
-          <h2 className="card-title">{t(data.gateway.title)}</h2>
-          <img className="qr-code" src={data.qr} width={220} height={220} alt={t('QR code of the {{gateway}} wallet address', { gateway: t(data.gateway.title) })} />
+          <h2 className="card-title">{gatewayLabel(t, data.gateway.name)}</h2>
+          <img className="qr-code" src={data.qr} width={220} height={220} alt={t('QR code of the {{gateway}} wallet address', { gateway: gatewayLabel(t, data.gateway.name) })} />
           <div className="field">
             <label htmlFor="wallet-address">{t('Wallet address')}</label>
             <div className="copy-row">

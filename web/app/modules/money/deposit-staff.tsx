@@ -2,6 +2,7 @@
 // status and date filters and search in the URL; pending rows are approved or declined after a
 // confirmation (four-eyes and the rest are decideMoney's).
 import { useMemo, useState } from 'react';
+import { gatewayLabel } from '~/modules/gateways/kinds.ts';
 import { Link, useSearchParams } from '@remix-run/react';
 import { getTextareaProps } from '@conform-to/react';
 import { useTranslation } from 'react-i18next';
@@ -102,7 +103,7 @@ function staffColumns(t: T, f: Formatter, act: (a: Acting) => void): ColumnDef<S
       id: 'user', header: t('User'), enableSorting: false,
       cell: ({ row }) => <Link to={`/admin/customers/edit/${row.original.userId}`}>{row.original.email}</Link>,
     },
-    { id: 'gateway', header: t('Gateway'), enableSorting: false, cell: ({ row }) => t(row.original.gatewayTitle) },
+    { id: 'gateway', header: t('Gateway'), enableSorting: false, cell: ({ row }) => gatewayLabel(t, row.original.gateway) },
     { id: 'description', header: t('Description'), enableSorting: false, cell: ({ row }) => <StaffDescription row={row.original} /> },
     {
       id: 'reference', header: t('Reference'), enableSorting: false,
@@ -154,7 +155,7 @@ function staffColumns(t: T, f: Formatter, act: (a: Acting) => void): ColumnDef<S
 
 /** The flag of a deposit a provider reported a chargeback / refund of: kind, amount, state, and whether it was debited. */
 function DisputeFlag({ dispute, t, f }: { dispute: DepositDispute; t: T; f: Formatter }) {
-  const kind = t(DISPUTE_LABELS[dispute.kind] ?? dispute.kind);
+  const kind = DISPUTE_LABELS[dispute.kind] ? t(DISPUTE_LABELS[dispute.kind]) : dispute.kind;
   const amount = dispute.amount && dispute.currency ? ` ${f.money(dispute.amount, dispute.currency)}` : '';
   const state = dispute.state === 'open' ? '' : ` (${t(dispute.state === 'won' ? 'won' : dispute.state === 'lost' ? 'lost' : 'closed')})`;
   return (

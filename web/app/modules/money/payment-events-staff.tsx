@@ -48,7 +48,7 @@ function ProviderEventsButton({ title, events, kinds, stateHeader, withAmount }:
             {events.map((e) => (
               <tr key={e.id}>
                 <td>{f.dateTime(e.createdAt)}</td>
-                <td>{t(kinds[e.kind] ?? e.kind)}<span className="muted payment-event-id">{e.eventId}</span></td>
+                <td>{kinds[e.kind] ? t(kinds[e.kind]) : e.kind}<span className="muted payment-event-id">{e.eventId}</span></td>
                 <td>{t(STATES[e.state] ?? 'Pending')}</td>
                 {withAmount ? <td>{e.amount && e.currency ? f.money(e.amount, e.currency) : '-'}</td> : null}
                 <td>

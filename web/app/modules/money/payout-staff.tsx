@@ -13,11 +13,10 @@ import { DecisionSchemas, WITHDRAW_PARSE } from '~/modules/money/withdrawal-sche
 import { ErrorList, SelectField, type useSchemaForm } from '~/components/ui/fields.tsx';
 import type { PayoutView } from './payout-view.ts';
 import { PayoutEventsButton } from './payment-events-staff.tsx';
+import { gatewayLabel } from '~/modules/gateways/kinds.ts';
 
-const GATEWAY_TITLE: Record<string, string> = { paypal: 'PayPal', flutterwave: 'Flutterwave' };
 /** The gateways paying to the withdrawal's bank account: the approver picks the provider's bank (payouts.server.ts isBankPayout). */
 const BANK_PAYOUTS = new Set(['flutterwave']);
-export const gatewayTitle = (g: string) => GATEWAY_TITLE[g] ?? g;
 
 const STATUS_LABEL: Record<PayoutView['status'], string> = { requested: 'Requested', sent: 'Sent', paid: 'Paid', failed: 'Failed', review: 'Needs review' };
 const STATUS_CHIP: Record<PayoutView['status'], string> = { requested: 'chip-pending', sent: 'chip-pending', paid: 'chip-approved', failed: 'chip-declined', review: 'chip-declined' };
@@ -27,7 +26,7 @@ export function PayoutCell({ withdrawalId, payout }: { withdrawalId: number; pay
   const { t } = useTranslation();
   return (
     <span className="payout-cell">
-      <span>{t('Payout')}: {gatewayTitle(payout.gateway)} <span className={`chip ${STATUS_CHIP[payout.status]}`}>{t(STATUS_LABEL[payout.status])}</span></span>
+      <span>{t('Payout')}: {gatewayLabel(t, payout.gateway)} <span className={`chip ${STATUS_CHIP[payout.status]}`}>{t(STATUS_LABEL[payout.status])}</span></span>
       {payout.bank ? <span className="muted cell-wrap">{t('To {{bank}} · {{account}}', { bank: payout.bank.name, account: payout.bank.accountNumber })}</span> : null}
       {payout.providerRef ? <span className="muted">{t('Payout ID')} {payout.providerRef}</span> : null}
       {payout.providerStatus && payout.status !== 'failed' ? <span className="muted">{payout.providerStatus}</span> : null}
@@ -73,7 +72,7 @@ function PayoutChoice({ id, options, fields }: { id: number; options: string[]; 
         {options.map((g) => (
           <label key={g}>
             <input type="radio" name={fields.payout.name} value={g} onChange={() => setChosen(g)} />
-            <span>{t('Pay out through {{gateway}}', { gateway: gatewayTitle(g) })}</span>
+            <span>{t('Pay out through {{gateway}}', { gateway: gatewayLabel(t, g) })}</span>
           </label>
         ))}
         <p className="muted">{t('A payout is sent once the approval is final (a second approval when one is required).')}</p>
@@ -113,7 +112,7 @@ function BankPicker({ id, gateway, field }: { id: number; gateway: string; field
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [id, gateway]);
   const data = banks.data?.ok ? banks.data : null;
-  const gw = gatewayTitle(gateway);
+  const gw = gatewayLabel(t, gateway);
   if (!data?.banks || !data.typed) {
     return <p className="muted" role="status">{banks.state !== 'idle' ? t('Loading the banks of {{gateway}}…', { gateway: gw }) : t('The bank list of the gateway is unavailable: try again')}</p>;
   }

@@ -26,7 +26,7 @@ export interface WithdrawFormData {
   fees: { percentage: string; fixed: string };
   kycNotice: boolean;
   fullName: string;
-  countries: string[];
+  countries: { value: string; label: string }[];
   /** the form's random id: a double submit is one request; a new one comes with each load */
   clientRef: string;
 }
@@ -103,7 +103,7 @@ function WithdrawTab({ data }: { data: WithdrawFormData }) {
               inputProps={{ ...getInputProps(fields.swift_code, { type: 'text' }), maxLength: 11, autoComplete: 'off', autoCapitalize: 'characters', placeholder: 'AAAABBCC' }} />
             <div className="span-2">
               <SelectField label={t('Bank country')} errors={fields.bank_country.errors} placeholder={t('Select country')}
-                selectProps={getSelectProps(fields.bank_country)} options={data.countries.map((c) => ({ value: c, label: c }))} />
+                selectProps={getSelectProps(fields.bank_country)} options={data.countries} />
             </div>
           </div>
           <ErrorList id={form.errorId} errors={form.errors} />

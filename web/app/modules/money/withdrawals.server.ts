@@ -11,7 +11,7 @@ import { EXACT_COUNT_LIMIT } from '~/shared/count-limits.ts';
 import { prefixMatch } from '~/shared/prefix-search.server.ts';
 import { audit } from '~/shared/audit.server.ts';
 import { refuse } from '~/shared/result.server.ts';
-import { countryNames } from '~/modules/auth/countries.server.ts';
+import { countryNames, countryOptions } from '~/modules/auth/countries.server.ts';
 import { engine } from '~/shared/engine.server.ts';
 import { decideMoney, requestWithdrawal, withdrawFees, type BankDetails, type FloatingPnl } from './money.server.ts';
 import { isKycApproved } from '~/modules/kyc/kyc-gate.server.ts';
@@ -63,7 +63,7 @@ export async function withdrawWallets(sql: Sql, userId: number, floating: Floati
 }
 
 /** Everything the Withdraw tab shows: the wallets, the admin's fees, the KYC notice, the holder's name, the countries, the form's id. */
-export async function withdrawForm(sql: Sql, userId: number, floating: FloatingPnl = engineFloating) {
+export async function withdrawForm(sql: Sql, userId: number, floating: FloatingPnl = engineFloating, locale = 'en') {
   const [wallets, fees, kycApproved, [user]] = await Promise.all([
     withdrawWallets(sql, userId, floating), withdrawFees(sql), isKycApproved(sql, userId),
     sql`SELECT full_name, active_balance_id FROM users WHERE id = ${userId}`,
@@ -76,7 +76,7 @@ export async function withdrawForm(sql: Sql, userId: number, floating: FloatingP
     fees,
     kycNotice: !kycApproved,
     fullName: String(user?.full_name ?? ''),
-    countries: countryNames(),
+    countries: countryOptions(locale),
     /** the form's random id: a double submit is one request; each load brings a new one */
     clientRef: randomUUID(),
   };

@@ -1,6 +1,7 @@
 // A notification in the reader's language (the bell, the notifications page, the live toast),
 // and the toast and sound as one arrives on the stream (docs/specs.md#notifications).
 import { useRevalidator } from '@remix-run/react';
+import { gatewayLabel } from '~/modules/gateways/kinds.ts';
 import { useTranslation } from 'react-i18next';
 import { useToast } from '~/components/ui/toast.tsx';
 import { useFormat, type Formatter } from '~/components/ui/format.ts';
@@ -55,19 +56,19 @@ export function notificationText(n: Notice, t: (key: string, values?: Record<str
   if (d?.kind === 'deposit.submitted') {
     return {
       title: t('Deposit #{{id}} awaits approval', { id: d.id }),
-      description: t('{{customer}} sent {{amount}} by {{gateway}}.', { customer: d.customer, amount: f.money(d.amount, d.currency), gateway: t(d.gateway) }),
+      description: t('{{customer}} sent {{amount}} by {{gateway}}.', { customer: d.customer, amount: f.money(d.amount, d.currency), gateway: gatewayLabel(t, d.gateway) }),
     };
   }
   if (d?.kind === 'kyc.submitted') {
     return {
       title: t('KYC document #{{id}} to review', { id: d.id }),
-      description: t('{{customer}} uploaded a document ({{type}}).', { customer: d.customer, type: t(KYC_TYPE_LABELS[d.type as KycType] ?? d.type) }),
+      description: t('{{customer}} uploaded a document ({{type}}).', { customer: d.customer, type: KYC_TYPE_LABELS[d.type as KycType] ? t(KYC_TYPE_LABELS[d.type as KycType]) : d.type }),
     };
   }
   if (d?.kind === 'payout.review') {
     return {
       title: t('Payout of withdrawal #{{id}} needs review', { id: d.id }),
-      description: t('{{amount}} through {{gateway}}: the answer did not say whether it was paid. Nothing was refunded. {{reason}}', { amount: f.money(d.amount, d.currency), gateway: t(d.gateway), reason: d.reason }),
+      description: t('{{amount}} through {{gateway}}: the answer did not say whether it was paid. Nothing was refunded. {{reason}}', { amount: f.money(d.amount, d.currency), gateway: gatewayLabel(t, d.gateway), reason: d.reason }),
     };
   }
   if (d?.kind === 'leads.assigned') {
@@ -79,13 +80,13 @@ export function notificationText(n: Notice, t: (key: string, values?: Record<str
     };
   }
   if (d?.kind === 'deposit.disputed') {
-    const kind = t(DISPUTE_LABELS[d.dispute] ?? d.dispute);
+    const kind = DISPUTE_LABELS[d.dispute] ? t(DISPUTE_LABELS[d.dispute]) : d.dispute;
     const amount = d.amount && d.currency ? f.money(d.amount, d.currency) : '-';
     return {
       title: d.phase === 'opened'
         ? t('Deposit #{{id}}: {{kind}} reported', { id: d.id, kind })
-        : t('Deposit #{{id}}: {{kind}} ended ({{end}})', { id: d.id, kind, end: t(DISPUTE_ENDS[d.phase] ?? d.phase) }),
-      description: t('{{customer}}, {{gateway}}, {{amount}}.', { customer: d.customer, gateway: t(d.gateway), amount }),
+        : t('Deposit #{{id}}: {{kind}} ended ({{end}})', { id: d.id, kind, end: DISPUTE_ENDS[d.phase] ? t(DISPUTE_ENDS[d.phase]) : d.phase }),
+      description: t('{{customer}}, {{gateway}}, {{amount}}.', { customer: d.customer, gateway: gatewayLabel(t, d.gateway), amount }),
     };
   }
   return { title: n.title, description: n.description };
@@ -107,7 +108,7 @@ export function LiveNotifications() {
     // toast: false when the page already told the user (an engine close is toasted by the dashboard)
     if (n.toast !== false) {
       const text = notificationText({ title: n.title ?? t('Notification'), description: n.description ?? '', data: n.data ?? null }, t, f);
-      push({ type: 'info', title: text.title, description: text.description });
+      push({ type: 'info', title: text.title, description: text.description, translated: true });
     }
     beep();
     revalidate();

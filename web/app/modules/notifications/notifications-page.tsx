@@ -33,7 +33,7 @@ export function NotificationsPage({ action }: { action: string }) {
         );
       },
     },
-    { id: 'time', header: t('Time'), enableSorting: false, cell: ({ row: { original: n } }) => <time dateTime={n.createdAt}>{f.clientDateTime(n.createdAt)}</time> },
+    { id: 'time', header: t('Time'), enableSorting: false, cell: ({ row: { original: n } }) => <time dateTime={n.createdAt}>{f.dateTime(n.createdAt)}</time> },
     {
       id: 'status', header: t('Status'), enableSorting: false,
       cell: ({ row: { original: n } }) => (n.read ? <span className="chip chip-closed">{t('Read')}</span> : <span className="chip chip-pending">{t('Unread')}</span>),
@@ -68,7 +68,7 @@ function RowActions({ n, action }: { n: NotificationItem; action: string }) {
           <input type="hidden" name="intent" value="read" />
           <input type="hidden" name="id" value={n.id} />
           <input type="hidden" name="open" value="1" />
-          <button type="submit" className="btn btn-sm btn-ghost" aria-label={`${t('Open')} (#${n.id})`}>{t('Open')}</button>
+          <button type="submit" className="btn btn-sm btn-ghost" aria-label={`${t('View')} (#${n.id})`}>{t('View')}</button>
         </Form>
       ) : null}
       {n.read ? null : (

@@ -2,6 +2,7 @@
 // any adapter's 'form' start): the deposit's figures and the provider's form, submitted at once by
 // the browser; the button does the same where JavaScript is off.
 import { useEffect, useRef } from 'react';
+import { gatewayLabel } from '~/modules/gateways/kinds.ts';
 import { Link } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
 import { useFormat } from '~/components/ui/format.ts';
@@ -13,7 +14,7 @@ export function PaymentStartPage({ data }: { data: StartPageData }) {
   const f = useFormat();
   const form = useRef<HTMLFormElement>(null);
   const d = data.deposit;
-  const gateway = t(data.gateway.title);
+  const gateway = gatewayLabel(t, data.gateway.name);
   // once, after hydration: the provider's page replaces this one
   useEffect(() => { form.current?.submit(); }, []);
   return (

@@ -5,7 +5,7 @@
 import type { Db, Sql } from '~/shared/db.server.ts';
 import { refuse, type Outcome } from '~/shared/result.server.ts';
 import type { CurrentSession } from '~/modules/auth/session.server.ts';
-import { countryNames } from '~/modules/auth/countries.server.ts';
+import { countryNames, countryOptions, type CountryOption } from '~/modules/auth/countries.server.ts';
 import { audit } from '~/shared/audit.server.ts';
 import { actingUserId } from '~/modules/auth/impersonation.server.ts';
 import { maskEmail, maskPhone } from '~/shared/mask.ts';
@@ -48,10 +48,9 @@ async function stored(sql: Db, userId: number, lock = false): Promise<Stored | u
   return row;
 }
 
-export async function loadProfile(sql: Sql, s: CurrentSession): Promise<{ profile: ProfileView; countries: string[] }> {
+export async function loadProfile(sql: Sql, s: CurrentSession, locale = 'en'): Promise<{ profile: ProfileView; countries: CountryOption[] }> {
   const [row, locked] = await Promise.all([stored(sql, s.user.id), phoneLocked(sql, s)]);
   if (!row) throw new Response('Not Found', { status: 404 });
-  const countries = countryNames();
   return {
     profile: {
       // the email is read-only here; a retention agent's login-as sees it masked too (docs/specs.md#customer-records)
@@ -59,7 +58,7 @@ export async function loadProfile(sql: Sql, s: CurrentSession): Promise<{ profil
       birthDate: row.birth_date, country: row.country, city: row.city, address: row.address, postalCode: row.postal_code,
     },
     // a country stored before the list had it stays choosable, so an unchanged form saves
-    countries: row.country && !countries.includes(row.country) ? [row.country, ...countries] : countries,
+    countries: countryOptions(locale, row.country),
   };
 }
 

@@ -135,7 +135,7 @@ function NotificationEntry({ n, allPath, allRead, f }: { n: Shell['notifications
     <>
       <strong>{read ? null : <span className="unread-dot" aria-hidden="true" />}{text.title}{read ? null : <span className="sr-only"> ({t('Unread')})</span>}</strong>
       {text.description ? <span>{text.description}</span> : null}
-      <time dateTime={n.createdAt}>{f.clientDateTime(n.createdAt)}</time>
+      <time dateTime={n.createdAt}>{f.dateTime(n.createdAt)}</time>
     </>
   );
   const cls = `notification${read ? '' : ' unread'}`;

@@ -4,6 +4,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { IChartApi, ISeriesApi, UTCTimestamp } from 'lightweight-charts';
 import { useRealtime, type PriceItem } from '~/shared/realtime.tsx';
+import { useFormat } from '~/components/ui/format.ts';
 
 interface Bar { time: UTCTimestamp; open: number; high: number; low: number; close: number }
 const DAY = 86_400;
@@ -15,6 +16,7 @@ const THEMES = {
 
 export function PriceChart({ symbol, digits = 5, theme = 'dark', className }: { symbol: string; digits?: number; theme?: 'dark' | 'light'; className?: string }) {
   const { t } = useTranslation();
+  const f = useFormat();
   const el = useRef<HTMLDivElement>(null);
   const series = useRef<ISeriesApi<'Candlestick'> | null>(null);
   const last = useRef<Bar | null>(null);
@@ -33,7 +35,10 @@ export function PriceChart({ symbol, digits = 5, theme = 'dark', className }: { 
         layout: { background: { type: ColorType.Solid, color: c.bg }, textColor: c.text },
         grid: { vertLines: { color: c.grid }, horzLines: { color: c.grid } },
         rightPriceScale: { borderColor: c.grid },
-        timeScale: { borderColor: c.grid, timeVisible: false },
+        // the axes and the crosshair in the page's language, through the formatting module (the
+        // library's own are English months and numbers, and a lone day number among the months)
+        localization: { locale: f.locale, priceFormatter: (p: number) => f.rate(p, digits), timeFormatter: (time: unknown) => f.chartDay(Number(time)) },
+        timeScale: { borderColor: c.grid, timeVisible: false, tickMarkFormatter: (time: unknown, kind: number) => f.chartTick(Number(time), kind) },
       });
       const s = chart.addCandlestickSeries({
         upColor: c.up, downColor: c.down, borderUpColor: c.up, borderDownColor: c.down, wickUpColor: c.up, wickDownColor: c.down,
@@ -60,7 +65,7 @@ export function PriceChart({ symbol, digits = 5, theme = 'dark', className }: { 
       last.current = null;
       chart?.remove();
     };
-  }, [symbol, theme, digits]);
+  }, [symbol, theme, digits, f]);
 
   useRealtime((event, data) => {
     if (event !== 'priceUpdate' || !series.current) return;
