@@ -15,6 +15,8 @@ import { WithdrawsPage } from '~/modules/money/withdrawal-client.tsx';
 import { customerOnlyRefusal } from '~/modules/auth/impersonation.server.ts';
 import { readFormData } from '~/shared/body-limit.server.ts';
 import { routeAccess } from '~/modules/auth/permissions.ts';
+import { requestLocale } from '~/modules/i18n/i18n.server.ts';
+import { numberReader } from '~/components/ui/number-input.ts';
 
 // who may use this route: its entry in the permission map, enforced by the route gate
 export const access = routeAccess('/withdraws');
@@ -37,7 +39,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   const sql = db();
   const s = await requireAccess(request, sql);
-  const submission = parseForm(await readFormData(request), WithdrawSchema, WITHDRAW_PARSE);
+  const submission = parseForm(await readFormData(request), WithdrawSchema, { ...WITHDRAW_PARSE, numbers: numberReader(await requestLocale(request, sql)) });
   // a withdrawal (and the bank it pays out to) is the customer's own: refused inside login-as
   const refusal = customerOnlyRefusal(s, 'withdrawal');
   if (refusal) return replyRefused(submission, { status: 403, toast: refusal });

@@ -9,6 +9,7 @@ import { editAction, editLoader } from '~/modules/customers/edit-route.server.ts
 import { EditCustomerPage } from '~/modules/customers/edit-page.tsx';
 import { GeneralErrorBoundary } from '~/components/error-boundary.tsx';
 import { routeAccess } from '~/modules/auth/permissions.ts';
+import { requestLocale } from '~/modules/i18n/i18n.server.ts';
 
 // who may use this route: its entry in the permission map, enforced by the route gate
 export const access = routeAccess('/admin/customers/edit/:id');
@@ -23,7 +24,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const sql = db();
   const { session, customerId } = await requireCustomerRecord(request, params.id, sql, context);
   const form = await readFormData(request);
-  return editAction(sql, session, customerId, form, new URL(request.url), clientIp(request, context));
+  return editAction(sql, session, customerId, form, new URL(request.url), clientIp(request, context), await requestLocale(request, sql));
 }
 
 export default function Page() {

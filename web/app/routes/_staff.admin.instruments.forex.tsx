@@ -3,6 +3,8 @@ import { instrumentsAction, instrumentsLoader } from '~/modules/instruments/inst
 import { InstrumentsPage } from '~/modules/instruments/instruments-page.tsx';
 import { GeneralErrorBoundary } from '~/components/error-boundary.tsx';
 import { routeAccess } from '~/modules/auth/permissions.ts';
+import { requestLocale } from '~/modules/i18n/i18n.server.ts';
+import { db } from '~/shared/db.server.ts';
 
 // who may use this route: its entry in the permission map, enforced by the route gate
 export const access = routeAccess('/admin/instruments/forex');
@@ -10,7 +12,8 @@ export const access = routeAccess('/admin/instruments/forex');
 // /admin/instruments/forex — the category's instruments (docs/specs.md#trading-configuration); the five categories share
 // modules/instruments (one loader, one action, one page).
 export const loader = (args: LoaderFunctionArgs) => instrumentsLoader(args, 'forex');
-export const action = (args: ActionFunctionArgs) => instrumentsAction(args, 'forex');
+// numbers typed on the page are read in its language (docs/specs.md#number-input)
+export const action = async (args: ActionFunctionArgs) => instrumentsAction(args, 'forex', await requestLocale(args.request, db()));
 
 export default function Page() {
   return <InstrumentsPage />;

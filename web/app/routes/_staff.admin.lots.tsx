@@ -13,6 +13,8 @@ import { useReplyToast } from '~/components/ui/toast.tsx';
 import type { Reply } from '~/shared/forms.ts';
 import { GeneralErrorBoundary } from '~/components/error-boundary.tsx';
 import { routeAccess } from '~/modules/auth/permissions.ts';
+import { requestLocale } from '~/modules/i18n/i18n.server.ts';
+import { db } from '~/shared/db.server.ts';
 
 // who may use this route: its entry in the permission map, enforced by the route gate
 export const access = routeAccess('/admin/lots');
@@ -20,7 +22,8 @@ export const access = routeAccess('/admin/lots');
 // /admin/lots — Lot Settings (docs/specs.md#trading-configuration): each market by 'lot' or 'amount', and the lot
 // selector's sizes (label and units), saved together.
 export const loader = (args: LoaderFunctionArgs) => lotsLoader(args);
-export const action = (args: ActionFunctionArgs) => lotsAction(args);
+// numbers typed on the page are read in its language (docs/specs.md#number-input)
+export const action = async (args: ActionFunctionArgs) => lotsAction(args, await requestLocale(args.request, db()));
 
 
 export default function LotsPage() {

@@ -11,13 +11,16 @@ import { useReplyToast } from '~/components/ui/toast.tsx';
 import type { Reply } from '~/shared/forms.ts';
 import { GeneralErrorBoundary } from '~/components/error-boundary.tsx';
 import { routeAccess } from '~/modules/auth/permissions.ts';
+import { requestLocale } from '~/modules/i18n/i18n.server.ts';
+import { db } from '~/shared/db.server.ts';
 
 // who may use this route: its entry in the permission map, enforced by the route gate
 export const access = routeAccess('/admin/spreads');
 
 // /admin/spreads — Spread Settings (docs/specs.md#trading-configuration): one form, five required numbers.
 export const loader = (args: LoaderFunctionArgs) => spreadsLoader(args);
-export const action = (args: ActionFunctionArgs) => spreadsAction(args);
+// numbers typed on the page are read in its language (docs/specs.md#number-input)
+export const action = async (args: ActionFunctionArgs) => spreadsAction(args, await requestLocale(args.request, db()));
 
 
 export default function SpreadsPage() {

@@ -426,12 +426,12 @@ describe('/admin/withdraws/settings (refusals only: saving is withdrawals.serial
       [{ feePercentage: '1000', feeFixed: '1' }, 'feePercentage', 'Fee (%) must be at most 100'],
       [{ feePercentage: '-1', feeFixed: '1' }, 'feePercentage', 'The fee cannot be negative'],
       [{ feePercentage: '1.23456', feeFixed: '1' }, 'feePercentage', 'Fee (%) allows at most 4 decimal places'],
-      [{ feePercentage: 'abc', feeFixed: '1' }, 'feePercentage', 'The fee must be a number like 1.5'],
-      [{ feePercentage: '1e2', feeFixed: '1' }, 'feePercentage', 'The fee must be a number like 1.5'],
+      [{ feePercentage: 'abc', feeFixed: '1' }, 'feePercentage', 'The fee must be a number like 12.5'],
+      [{ feePercentage: '1e2', feeFixed: '1' }, 'feePercentage', 'The fee must be a number like 12.5'],
       [{ feePercentage: '1', feeFixed: '-0.01' }, 'feeFixed', 'The fee cannot be negative'],
       [{ feePercentage: '1', feeFixed: '1.234' }, 'feeFixed', 'Fee (Fixed) allows at most 2 decimal places'],
       [{ feePercentage: '1', feeFixed: '9'.repeat(13) }, 'feeFixed', 'Fee (Fixed) is too large'],
-      [{ feePercentage: '1', feeFixed: 'NaN' }, 'feeFixed', 'The fee must be a number like 1.5'],
+      [{ feePercentage: '1', feeFixed: 'NaN' }, 'feeFixed', 'The fee must be a number like 12.5'],
     ];
     for (const [body, field, message] of cases) {
       const r = await answer(settingsAction({ request: post('/admin/withdraws/settings', body, { cookie: admin.cookie }), ...ctx }));

@@ -17,6 +17,7 @@ import { CATALOG_PARSE } from '~/modules/catalog/numbers.ts';
 import { replyOutcome, type Actor, type Outcome } from '~/shared/result.server.ts';
 import { LotsSchema, SPREAD_MARKETS, type LotsInput } from './schemas.ts';
 import { readFormData } from '~/shared/body-limit.server.ts';
+import { numberReader } from '~/components/ui/number-input.ts';
 
 export type LotState = 'lot' | 'amount';
 export interface LotSettings { states: Record<Category, LotState>; selector: { label: string; value: string }[] }
@@ -56,10 +57,10 @@ export async function lotsLoader({ request }: LoaderFunctionArgs) {
   return readLots(sql);
 }
 
-export async function lotsAction({ request, context }: ActionFunctionArgs) {
+export async function lotsAction({ request, context }: ActionFunctionArgs, locale: string) {
   const sql = db();
   const s = await requireAccess(request, sql, context);
-  const submission = parseForm(await readFormData(request), LotsSchema, CATALOG_PARSE);
+  const submission = parseForm(await readFormData(request), LotsSchema, { ...CATALOG_PARSE, numbers: numberReader(locale) });
   // a list intent (add or remove a row) without JavaScript: the form comes back with it applied
   if (submission.status === undefined) return replyRefused(submission, { status: 200, toast: null });
   if (submission.status !== 'success') return replyRefused(submission);

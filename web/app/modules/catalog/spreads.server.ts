@@ -17,6 +17,7 @@ import { CATALOG_PARSE } from '~/modules/catalog/numbers.ts';
 import { replyOutcome, type Actor, type Outcome } from '~/shared/result.server.ts';
 import { SPREAD_MARKETS, SpreadsSchema, type SpreadsInput } from './schemas.ts';
 import { readFormData } from '~/shared/body-limit.server.ts';
+import { numberReader } from '~/components/ui/number-input.ts';
 
 export type Spreads = Record<Category, string>;
 
@@ -50,10 +51,10 @@ export async function spreadsLoader({ request }: LoaderFunctionArgs) {
   return { spreads: await readSpreads(sql) };
 }
 
-export async function spreadsAction({ request, context }: ActionFunctionArgs) {
+export async function spreadsAction({ request, context }: ActionFunctionArgs, locale: string) {
   const sql = db();
   const s = await requireAccess(request, sql, context);
-  const submission = parseForm(await readFormData(request), SpreadsSchema, CATALOG_PARSE);
+  const submission = parseForm(await readFormData(request), SpreadsSchema, { ...CATALOG_PARSE, numbers: numberReader(locale) });
   if (submission.status !== 'success') return replyRefused(submission);
   return replyOutcome(submission, await saveSpreads(sql, submission.value, { actorId: s.user.id, ip: clientIp(request, context) }));
 }

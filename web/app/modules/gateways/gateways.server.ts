@@ -18,6 +18,7 @@ import { discardUploads, receiveUploads } from '~/modules/uploads/uploads.server
 import { uploadHref } from '~/modules/uploads/href.ts';
 import type { GatewayConfig } from './kinds.ts';
 import { holdsMockKeys, mockKeysAllowed, MOCK_KEYS_REFUSED, PUBLISHED_MOCK_KEYS } from '~/modules/gateways/mock-keys.ts';
+import { numberReader } from '~/components/ui/number-input.ts';
 import {
   GATEWAY_AVAILABILITY, GATEWAY_SPECS, KEY_COLUMNS, gatewaySchema, gatewayState, isGatewayKind, secretColumns,
   type GatewayCard, type GatewayInput, type GatewayKind, type KeyColumn,
@@ -166,7 +167,7 @@ export async function gatewaysLoader({ request, context }: LoaderFunctionArgs, m
 }
 
 /** POST (multipart: name, key1..key5, fee, isActive, file): saves the gateway named, of this page. */
-export async function gatewaysAction({ request, context }: ActionFunctionArgs, manual: boolean) {
+export async function gatewaysAction({ request, context }: ActionFunctionArgs, manual: boolean, locale: string) {
   const sql = db();
   const s = await requireAccess(request, sql, context as AppLoadContext);
   const received = await receiveUploads(sql, request, { id: s.user.id, roleId: s.user.roleId }, { file: 'qr_code' });
@@ -185,7 +186,7 @@ export async function gatewaysAction({ request, context }: ActionFunctionArgs, m
     return refusedWithout(422, 'This gateway has no QR code', 'file');
   }
   const hideFields = secretColumns(name);
-  const submission = parseForm(received.form, gatewaySchema(name), CATALOG_PARSE);
+  const submission = parseForm(received.form, gatewaySchema(name), { ...CATALOG_PARSE, numbers: numberReader(locale) });
   if (submission.status !== 'success') {
     await drop();
     return replyRefused(submission, { hideFields });

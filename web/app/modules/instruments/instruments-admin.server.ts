@@ -19,6 +19,7 @@ import { replyRefused } from '~/shared/reply.server.ts';
 import { pgCode, refuse, replyOutcome, type Actor, type Outcome } from '~/shared/result.server.ts';
 import { CATALOG_PARSE, INSTRUMENT_ACTIONS, type InstrumentInput } from './schemas.ts';
 import { readFormData } from '~/shared/body-limit.server.ts';
+import { numberReader } from '~/components/ui/number-input.ts';
 
 export const INSTRUMENT_SORTS = ['id', 'name', 'base', 'quote', 'tradingview', 'alias', 'leverage', 'tradable'] as const;
 type Sort = (typeof INSTRUMENT_SORTS)[number];
@@ -173,10 +174,10 @@ export async function instrumentsLoader({ request }: LoaderFunctionArgs, categor
   return { category, ...(await listInstruments(sql, category, q)) };
 }
 
-export async function instrumentsAction({ request, context }: ActionFunctionArgs, category: Category) {
+export async function instrumentsAction({ request, context }: ActionFunctionArgs, category: Category, locale: string) {
   const sql = db();
   const s = await requireAccess(request, sql, context);
-  const { intent, submission } = parseIntent(await readFormData(request), INSTRUMENT_ACTIONS, CATALOG_PARSE);
+  const { intent, submission } = parseIntent(await readFormData(request), INSTRUMENT_ACTIONS, { ...CATALOG_PARSE, numbers: numberReader(locale) });
   if (submission.status !== 'success') return replyRefused(submission, { intent });
   const who = { actorId: s.user.id, ip: clientIp(request, context) };
   const v = submission.value;

@@ -17,6 +17,7 @@ import { pgCode, refuse, replyOutcome, type Actor, type Outcome } from '~/shared
 import { CATALOG_PARSE } from '~/modules/catalog/numbers.ts';
 import { PLAN_ACTIONS, PLAN_MARKETS, type PlanInput } from './schemas.ts';
 import { readFormData } from '~/shared/body-limit.server.ts';
+import { numberReader } from '~/components/ui/number-input.ts';
 
 /** URL sort id → column. */
 const SORTS = {
@@ -124,10 +125,10 @@ export async function plansLoader({ request }: LoaderFunctionArgs) {
   return listPlans(sql, listQuery(request, PLAN_SORTS));
 }
 
-export async function plansAction({ request, context }: ActionFunctionArgs) {
+export async function plansAction({ request, context }: ActionFunctionArgs, locale: string) {
   const sql = db();
   const s = await requireAccess(request, sql, context);
-  const { intent, submission } = parseIntent(await readFormData(request), PLAN_ACTIONS, CATALOG_PARSE);
+  const { intent, submission } = parseIntent(await readFormData(request), PLAN_ACTIONS, { ...CATALOG_PARSE, numbers: numberReader(locale) });
   if (submission.status !== 'success') return replyRefused(submission, { intent });
   const who = { actorId: s.user.id, ip: clientIp(request, context) };
   const v = submission.value;
