@@ -54,6 +54,15 @@ function vitestCounts(file: string): Counts | undefined {
   return { passed: r.numPassedTests, failed: r.numFailedTests + (r.numRuntimeErrorTestSuites ?? 0), skipped: r.numPendingTests + (r.numTodoTests ?? 0) };
 }
 
+/** The slowest files of a vitest JSON report, one line: where a suite's time goes. */
+function slowestFiles(file: string, n = 8): string | undefined {
+  if (!existsSync(file)) return undefined;
+  const r = JSON.parse(readFileSync(file, 'utf8')) as { testResults?: { name: string; startTime: number; endTime: number }[] };
+  const files = (r.testResults ?? []).map((t) => ({ name: path.relative(repoRoot, t.name), s: (t.endTime - t.startTime) / 1000 }));
+  if (!files.length) return undefined;
+  return files.sort((a, b) => b.s - a.s).slice(0, n).map((f) => `${f.name} ${f.s.toFixed(0)} s`).join(', ');
+}
+
 const crashed: Counts = { passed: 0, failed: 1, skipped: 0 };
 
 const suites: Suite[] = [
@@ -102,6 +111,8 @@ const suites: Suite[] = [
           { ...env, VITEST_SERIAL: serial ? '1' : '' }, path.join(repoRoot, 'web'));
         const counts = vitestCounts(report) ?? crashed;
         if (code !== 0 && counts.failed === 0) counts.failed = 1;
+        const slow = slowestFiles(report);
+        if (slow) console.log(`[test] slowest web${serial ? ' (serial)' : ''} files: ${slow}`);
         total.passed += counts.passed; total.failed += counts.failed; total.skipped += counts.skipped;
       }
       return total;
@@ -140,6 +151,8 @@ const suites: Suite[] = [
         });
         const counts = vitestCounts(report) ?? crashed;
         if (code !== 0 && counts.failed === 0) counts.failed = 1;
+        const slow = slowestFiles(report);
+        if (slow) console.log(`[test] slowest e2e files: ${slow}`);
         return counts;
       } catch (e) {
         console.error(`[test] e2e stack did not come up: ${(e as Error).message}; its last output:`);

@@ -76,11 +76,11 @@ export default {
     },
     {
       name: 'areas-read-no-request',
-      comment: 'Routes own the request (access, params, form, client IP) and hand an area plain values and sql: an area imports no Remix server package. Exceptions: auth (request-level by nature: the guards, the route gate, the request context) and uploads (streams a request body); the rest listed here is still to move (issue 23).',
+      comment: 'Routes own the request (access, params, form, client IP) and hand an area plain values and sql: an area imports no Remix server package. Exceptions: auth (request-level by nature: the guards, the route gate, the request context) and uploads (streams a request body).',
       severity: 'error',
       from: {
         path: '^app/modules/',
-        pathNot: '^app/modules/(auth|uploads)/|^app/modules/(catalog/lots|catalog/spreads|gateways/external-payments|gateways/gateways|instruments/instruments-admin|languages/languages|plans/plans-admin)\\.server\\.ts$',
+        pathNot: '^app/modules/(auth|uploads)/',
       },
       to: { path: '@remix-run/(node|server-runtime)' },
     },

@@ -8,7 +8,8 @@ import { Form, useActionData, useLoaderData } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
 import { db } from '~/shared/db.server.ts';
 import { clientIp } from '~/shared/request.server.ts';
-import { replyDone, replyRefused } from '~/shared/reply.server.ts';
+import { replyRefused } from '~/shared/reply.server.ts';
+import { replyOutcome } from '~/shared/result.server.ts';
 import { requireAccess } from '~/modules/auth/guards.server.ts';
 import { pageMeta } from '~/modules/i18n/meta.ts';
 import { loadProfile, phoneLocked, saveProfile } from '~/modules/profile/profile.server.ts';
@@ -36,7 +37,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const submission = parseForm(await readFormData(request), locked ? ProfileSchemaPhoneLocked : ProfileSchema);
   if (submission.status !== 'success') return replyRefused(submission);
   const r = await saveProfile(sql, s, submission.value, clientIp(request, context));
-  return r.ok ? replyDone(submission, r.toast) : replyRefused(submission, { status: r.status, toast: r.toast, fieldErrors: r.fieldErrors });
+  return replyOutcome(submission, r);
 }
 
 export default function Page() {

@@ -23,7 +23,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const session = await requireAccess(request, undefined, context);
   const sql = db();
   // the customer's page visits, for the Tracking tab of the staff's Edit Customer page (not awaited)
-  trackVisit(sql, session, request);
+  trackVisit(sql, session, { method: request.method, url: request.url });
   // a customer without a plan is prompted for one on every client page (docs/specs.md#pricing-plans)
   const [shell, prompt, mustEnrol] = await Promise.all([loadShell(sql, session, request), planPrompt(sql, session), enrolmentRequired(sql, session)]);
   // a staff member who must enrol in two-factor sign-in sees only /security: no stream (its ticket is refused until then)

@@ -7,7 +7,7 @@ import { requireAccess } from '~/modules/auth/guards.server.ts';
 import { listQuery } from '~/components/ui/list-params.ts';
 import { parseIntent } from '~/shared/forms.ts';
 import { replyDone, replyRefused } from '~/shared/reply.server.ts';
-import { replyRefusal } from '~/shared/result.server.ts';
+import { replyOutcome, replyRefusal } from '~/shared/result.server.ts';
 import { decideMoney } from '~/modules/money/money.server.ts';
 import { DEPOSIT_STATUSES, STAFF_SORTS, staffDeposits, type DepositStatus } from '~/modules/money/deposits.server.ts';
 import { DecisionSchemas } from '~/modules/money/deposit-schemas.ts';
@@ -43,7 +43,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const v = submission.value as { id: number; declineReason?: string };
   if (intent === 'debitDispute') {
     const d = await debitDispute(sql, { id: s.user.id, roleId: s.user.roleId, ip: clientIp(request, context) }, v.id);
-    return d.ok ? replyDone(submission, d.toast, { intent }) : replyRefused(submission, { intent, status: d.status, toast: d.toast });
+    return replyOutcome(submission, d, intent);
   }
   const r = await decideMoney(sql, {
     kind: 'deposit', id: v.id, actorId: s.user.id, ip: clientIp(request, context),

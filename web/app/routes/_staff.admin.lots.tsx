@@ -4,7 +4,11 @@ import { getFormProps, getInputProps, getSelectProps } from '@conform-to/react';
 import { useTranslation } from 'react-i18next';
 import type { Category } from '@broker/engine/domain';
 import { CONTRACT_SIZE } from '@broker/engine/domain';
-import { lotsAction, lotsLoader, type LotSettings } from '~/modules/catalog/lots.server.ts';
+import { lotsAction, readLots, type LotSettings } from '~/modules/catalog/lots.server.ts';
+import { db } from '~/shared/db.server.ts';
+import { readFormData } from '~/shared/body-limit.server.ts';
+import { clientIp } from '~/shared/request.server.ts';
+import { requireAccess } from '~/modules/auth/guards.server.ts';
 import { LotsSchema, MAX_LOT_SIZES, SPREAD_MARKETS } from '~/modules/catalog/schemas.ts';
 import { CATALOG_PARSE } from '~/modules/catalog/numbers.ts';
 import { ErrorList, SelectField, SubmitButton, useIsPending, useSchemaForm } from '~/components/ui/fields.tsx';
@@ -14,16 +18,23 @@ import type { Reply } from '~/shared/forms.ts';
 import { GeneralErrorBoundary } from '~/components/error-boundary.tsx';
 import { routeAccess } from '~/modules/auth/permissions.ts';
 import { requestLocale } from '~/modules/i18n/i18n.server.ts';
-import { db } from '~/shared/db.server.ts';
 
 // who may use this route: its entry in the permission map, enforced by the route gate
 export const access = routeAccess('/admin/lots');
 
 // /admin/lots — Lot Settings (docs/specs.md#trading-configuration): each market by 'lot' or 'amount', and the lot
 // selector's sizes (label and units), saved together.
-export const loader = (args: LoaderFunctionArgs) => lotsLoader(args);
-// numbers typed on the page are read in its language (docs/specs.md#number-input)
-export const action = async (args: ActionFunctionArgs) => lotsAction(args, await requestLocale(args.request, db()));
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const sql = db();
+  await requireAccess(request, sql, context);
+  return readLots(sql);
+}
+export async function action({ request, context }: ActionFunctionArgs) {
+  const sql = db();
+  const s = await requireAccess(request, sql, context);
+  // numbers typed on the page are read in its language (docs/specs.md#number-input)
+  return lotsAction(sql, await readFormData(request), { actorId: s.user.id, ip: clientIp(request, context) }, await requestLocale(request, sql));
+}
 
 
 export default function LotsPage() {

@@ -3,7 +3,11 @@ import { Form, useActionData, useLoaderData } from '@remix-run/react';
 import { getFormProps, getInputProps } from '@conform-to/react';
 import { useTranslation } from 'react-i18next';
 import type { Category } from '@broker/engine/domain';
-import { spreadsAction, spreadsLoader } from '~/modules/catalog/spreads.server.ts';
+import { readSpreads, spreadsAction } from '~/modules/catalog/spreads.server.ts';
+import { db } from '~/shared/db.server.ts';
+import { readFormData } from '~/shared/body-limit.server.ts';
+import { clientIp } from '~/shared/request.server.ts';
+import { requireAccess } from '~/modules/auth/guards.server.ts';
 import { SPREAD_MARKETS, SpreadsSchema } from '~/modules/catalog/schemas.ts';
 import { CATALOG_PARSE } from '~/modules/catalog/numbers.ts';
 import { ErrorList, Field, SubmitButton, useIsPending, useSchemaForm } from '~/components/ui/fields.tsx';
@@ -12,15 +16,22 @@ import type { Reply } from '~/shared/forms.ts';
 import { GeneralErrorBoundary } from '~/components/error-boundary.tsx';
 import { routeAccess } from '~/modules/auth/permissions.ts';
 import { requestLocale } from '~/modules/i18n/i18n.server.ts';
-import { db } from '~/shared/db.server.ts';
 
 // who may use this route: its entry in the permission map, enforced by the route gate
 export const access = routeAccess('/admin/spreads');
 
 // /admin/spreads — Spread Settings (docs/specs.md#trading-configuration): one form, five required numbers.
-export const loader = (args: LoaderFunctionArgs) => spreadsLoader(args);
-// numbers typed on the page are read in its language (docs/specs.md#number-input)
-export const action = async (args: ActionFunctionArgs) => spreadsAction(args, await requestLocale(args.request, db()));
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const sql = db();
+  await requireAccess(request, sql, context);
+  return { spreads: await readSpreads(sql) };
+}
+export async function action({ request, context }: ActionFunctionArgs) {
+  const sql = db();
+  const s = await requireAccess(request, sql, context);
+  // numbers typed on the page are read in its language (docs/specs.md#number-input)
+  return spreadsAction(sql, await readFormData(request), { actorId: s.user.id, ip: clientIp(request, context) }, await requestLocale(request, sql));
+}
 
 
 export default function SpreadsPage() {

@@ -15,7 +15,10 @@ export interface Refusal {
 /** Who made a change, for its audit row. */
 export interface Actor { actorId: number; ip: string | null }
 
-export type Outcome<T extends object = object> = ({ ok: true; toast: string } & T) | Refusal;
+/** A change that succeeded (with what it returns) or was refused having changed nothing. */
+export type Result<T extends object = object> = ({ ok: true } & T) | Refusal;
+/** A Result whose success says what happened: the toast of the form's reply. */
+export type Outcome<T extends object = object> = Result<{ toast: string } & T>;
 
 export const refuse = (status: number, message: string, field?: string, values?: Record<string, string | number>, fieldMessage?: string): Refusal =>
   ({ ok: false, status, message, field, values, fieldMessage });

@@ -3,12 +3,8 @@
 // engine's place context), and the lot selector's sizes (lot_selector: label and units, in the
 // order given). One transaction writes both, and its audit row; the lot-state statement NOTIFYs
 // the engine (engine_cache 'settings'). A market without a row trades by amount.
-import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import type { Category } from '@broker/engine/domain';
 import type { Db, Sql } from '~/shared/db.server.ts';
-import { db } from '~/shared/db.server.ts';
-import { clientIp } from '~/shared/request.server.ts';
-import { requireAccess } from '~/modules/auth/guards.server.ts';
 import { audit } from '~/shared/audit.server.ts';
 import { parseForm } from '~/shared/forms.ts';
 import { plainDecimal } from '~/components/ui/format.ts';
@@ -16,7 +12,6 @@ import { replyRefused } from '~/shared/reply.server.ts';
 import { CATALOG_PARSE } from '~/modules/catalog/numbers.ts';
 import { replyOutcome, type Actor, type Outcome } from '~/shared/result.server.ts';
 import { LotsSchema, SPREAD_MARKETS, type LotsInput } from './schemas.ts';
-import { readFormData } from '~/shared/body-limit.server.ts';
 import { numberReader } from '~/components/ui/number-input.ts';
 
 export type LotState = 'lot' | 'amount';
@@ -51,18 +46,11 @@ export async function saveLots(sql: Sql, input: LotsInput, who: Actor): Promise<
   });
 }
 
-export async function lotsLoader({ request }: LoaderFunctionArgs) {
-  const sql = db();
-  await requireAccess(request, sql);
-  return readLots(sql);
-}
-
-export async function lotsAction({ request, context }: ActionFunctionArgs, locale: string) {
-  const sql = db();
-  const s = await requireAccess(request, sql, context);
-  const submission = parseForm(await readFormData(request), LotsSchema, { ...CATALOG_PARSE, numbers: numberReader(locale) });
+/** /admin/lots's action: the route checked access and read the form. */
+export async function lotsAction(sql: Sql, form: FormData, who: Actor, locale: string) {
+  const submission = parseForm(form, LotsSchema, { ...CATALOG_PARSE, numbers: numberReader(locale) });
   // a list intent (add or remove a row) without JavaScript: the form comes back with it applied
   if (submission.status === undefined) return replyRefused(submission, { status: 200, toast: null });
   if (submission.status !== 'success') return replyRefused(submission);
-  return replyOutcome(submission, await saveLots(sql, submission.value, { actorId: s.user.id, ip: clientIp(request, context) }));
+  return replyOutcome(submission, await saveLots(sql, submission.value, who));
 }

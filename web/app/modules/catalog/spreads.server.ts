@@ -2,12 +2,8 @@
 // cost (ask − bid) × spread × amount (docs/specs.md#trading-formulas). Saved in one statement (one
 // engine_cache 'settings' notification: the engine drops its cached place contexts) with the audit
 // row in the same transaction. A market without a row trades with 0.
-import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import type { Category } from '@broker/engine/domain';
 import type { Db, Sql } from '~/shared/db.server.ts';
-import { db } from '~/shared/db.server.ts';
-import { clientIp } from '~/shared/request.server.ts';
-import { requireAccess } from '~/modules/auth/guards.server.ts';
 import { audit } from '~/shared/audit.server.ts';
 import { invalidateCached } from '~/shared/live-cache.server.ts';
 import { parseForm } from '~/shared/forms.ts';
@@ -16,7 +12,6 @@ import { replyRefused } from '~/shared/reply.server.ts';
 import { CATALOG_PARSE } from '~/modules/catalog/numbers.ts';
 import { replyOutcome, type Actor, type Outcome } from '~/shared/result.server.ts';
 import { SPREAD_MARKETS, SpreadsSchema, type SpreadsInput } from './schemas.ts';
-import { readFormData } from '~/shared/body-limit.server.ts';
 import { numberReader } from '~/components/ui/number-input.ts';
 
 export type Spreads = Record<Category, string>;
@@ -45,16 +40,9 @@ export async function saveSpreads(sql: Sql, input: SpreadsInput, who: Actor): Pr
   return out;
 }
 
-export async function spreadsLoader({ request }: LoaderFunctionArgs) {
-  const sql = db();
-  await requireAccess(request, sql);
-  return { spreads: await readSpreads(sql) };
-}
-
-export async function spreadsAction({ request, context }: ActionFunctionArgs, locale: string) {
-  const sql = db();
-  const s = await requireAccess(request, sql, context);
-  const submission = parseForm(await readFormData(request), SpreadsSchema, { ...CATALOG_PARSE, numbers: numberReader(locale) });
+/** /admin/spreads's action: the route checked access and read the form. */
+export async function spreadsAction(sql: Sql, form: FormData, who: Actor, locale: string) {
+  const submission = parseForm(form, SpreadsSchema, { ...CATALOG_PARSE, numbers: numberReader(locale) });
   if (submission.status !== 'success') return replyRefused(submission);
-  return replyOutcome(submission, await saveSpreads(sql, submission.value, { actorId: s.user.id, ip: clientIp(request, context) }));
+  return replyOutcome(submission, await saveSpreads(sql, submission.value, who));
 }

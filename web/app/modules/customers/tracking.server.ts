@@ -19,9 +19,12 @@ export interface TrackItem { id: number; url: string; time: string }
 /** Search parameters of Remix's own data requests, not part of the page's URL. */
 const INTERNAL_PARAMS = ['_routes', '_data', 'index'];
 
-/** The page a client-area request is for: its path (without single fetch's '.data') and its query. */
-export function visitedUrl(request: Request): string | null {
-  const u = new URL(request.url);
+/** A request as tracking reads it: its method and its URL (the route hands these over, not the request). */
+export interface PageRequest { method: string; url: string }
+
+/** The page a client-area request's URL is for: its path (without single fetch's '.data') and its query. */
+export function visitedUrl(requestUrl: string): string | null {
+  const u = new URL(requestUrl);
   let path = u.pathname.replace(/\.data$/, '');
   if (path === '/_root') path = '/';
   for (const p of INTERNAL_PARAMS) u.searchParams.delete(p);
@@ -34,9 +37,9 @@ export function visitedUrl(request: Request): string | null {
  * Records the customer's visit of the request's page unless it is the URL of their last row,
  * then publishes it on track:{userId}. Only customers' own sessions, GET requests.
  */
-export async function recordVisit(sql: Sql, s: CurrentSession, request: Request, publish = publishVisit): Promise<TrackItem | null> {
+export async function recordVisit(sql: Sql, s: CurrentSession, request: PageRequest, publish = publishVisit): Promise<TrackItem | null> {
   if (!isCustomer(s.user.roleId) || s.impersonatorId !== null || request.method.toUpperCase() !== 'GET') return null;
-  const url = visitedUrl(request);
+  const url = visitedUrl(request.url);
   if (!url) return null;
   const [row] = await sql`
     INSERT INTO tracking_events (user_id, url)
@@ -60,7 +63,7 @@ export async function publishVisit(userId: number, item: TrackItem): Promise<voi
  * The client layout's call: never delays nor fails the page (the insert and the event run
  * after the loader answered; an error is logged).
  */
-export function trackVisit(sql: Sql, s: CurrentSession, request: Request): void {
+export function trackVisit(sql: Sql, s: CurrentSession, request: PageRequest): void {
   if (!isCustomer(s.user.roleId) || s.impersonatorId !== null) return;
   recordVisit(sql, s, request).catch((e) => console.error('[tracking]', (e as Error).message));
 }

@@ -2,21 +2,17 @@
 // off-platform payment links the customer's Deposit tab shows (modules/money/deposits.server.ts
 // externalPayments). Server-paged list, add and edit (multipart: the logo through the upload
 // service), delete after confirmation; each change audited in its transaction.
-import type { ActionFunctionArgs, AppLoadContext, LoaderFunctionArgs } from '@remix-run/node';
-import { db, type Sql } from '~/shared/db.server.ts';
-import { clientIp } from '~/shared/request.server.ts';
+import type { Sql } from '~/shared/db.server.ts';
 import { prefixMatch } from '~/shared/prefix-search.server.ts';
-import { requireAccess } from '~/modules/auth/guards.server.ts';
 import { audit } from '~/shared/audit.server.ts';
 import { listQuery, type ListQuery } from '~/components/ui/list-params.ts';
 import { parseIntent } from '~/shared/forms.ts';
 import { replyRefused } from '~/shared/reply.server.ts';
 import { CATALOG_PARSE } from '~/modules/catalog/numbers.ts';
-import { refuse, replyOutcome, type Actor, type Outcome, refusedWithout } from '~/shared/result.server.ts';
-import { discardUploads, receiveUploads } from '~/modules/uploads/uploads.server.ts';
+import { refuse, replyOutcome, type Actor, type Outcome } from '~/shared/result.server.ts';
+import { discardUploads, type StoredUpload } from '~/modules/uploads/uploads.server.ts';
 import { uploadHref } from '~/modules/uploads/href.ts';
 import { EXTERNAL_PAYMENT_ACTIONS, type ExternalPaymentInput } from './external-schemas.ts';
-import { readFormData } from '~/shared/body-limit.server.ts';
 
 const SORTS = { id: 'id', name: 'name' } as const;
 export const EXTERNAL_PAYMENT_SORTS = Object.keys(SORTS) as (keyof typeof SORTS)[];
@@ -77,35 +73,21 @@ export async function deleteExternalPayment(sql: Sql, id: number, who: Actor): P
 }
 
 // ---------------------------------------------------------------- the route's loader and action
+// (the route checks access and reads the URL and the form)
 
-export async function externalPaymentsLoader({ request, context }: LoaderFunctionArgs) {
-  const sql = db();
-  await requireAccess(request, sql, context);
-  return listExternalPayments(sql, listQuery(request, EXTERNAL_PAYMENT_SORTS));
+export function externalPaymentsLoader(sql: Sql, search: URLSearchParams) {
+  return listExternalPayments(sql, listQuery(search, EXTERNAL_PAYMENT_SORTS));
 }
 
-/** POST: save (multipart: id?, logo, name, link, customLabel, customValue) or delete (id). */
-export async function externalPaymentsAction({ request, context }: ActionFunctionArgs) {
-  const sql = db();
-  const s = await requireAccess(request, sql, context as AppLoadContext);
-  const who = { actorId: s.user.id, ip: clientIp(request, context) };
-  const multipart = /^multipart\/form-data/i.test(request.headers.get('content-type') ?? '');
-  let form: FormData;
-  let stored: number[] = [];
-  let logoId: number | null = null;
-  if (multipart) {
-    const received = await receiveUploads(sql, request, { id: s.user.id, roleId: s.user.roleId }, { logo: 'external_payment_logo' });
-    if (!received.ok) return refusedWithout(received.error.status, received.error.message, received.error.field, received.error.params);
-    form = received.form;
-    logoId = received.files.logo?.id ?? null;
-    stored = logoId ? [logoId] : [];
-    if (logoId) form.set('logo', String(logoId));
-    else form.delete('logo');
-  } else {
-    form = await readFormData(request);
-    form.delete('logo'); // a logo is a file: only a multipart form carries one
-  }
-  const drop = () => discardUploads(sql, s.user.id, stored);
+/**
+ * POST: save (id?, logo, name, link, customLabel, customValue) or delete (id), read by the route. `logo` is
+ * the stored file of a multipart form, if one came: only such a file is a logo (a typed 'logo' field is
+ * dropped); a refusal or a delete discards it.
+ */
+export async function externalPaymentsAction(sql: Sql, form: FormData, logo: StoredUpload | undefined, who: Actor) {
+  if (logo) form.set('logo', String(logo.id));
+  else form.delete('logo');
+  const drop = () => discardUploads(sql, who.actorId, logo ? [logo.id] : []);
   const { intent, submission } = parseIntent(form, EXTERNAL_PAYMENT_ACTIONS, CATALOG_PARSE);
   if (submission.status !== 'success') {
     await drop();
@@ -113,7 +95,7 @@ export async function externalPaymentsAction({ request, context }: ActionFunctio
   }
   const r = intent === 'delete'
     ? await deleteExternalPayment(sql, (submission.value as { id: number }).id, who)
-    : await saveExternalPayment(sql, submission.value as ExternalPaymentInput, logoId, who);
+    : await saveExternalPayment(sql, submission.value as ExternalPaymentInput, logo?.id ?? null, who);
   if (!r.ok || intent === 'delete') await drop();
   return replyOutcome(submission, r, intent);
 }

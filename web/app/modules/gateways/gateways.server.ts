@@ -3,18 +3,15 @@
 // the decrypted settings the payment adapters (modules/payments) are given. Secrets are encrypted
 // with SECRETS_KEY (engine/src/contract/secrets.ts) before they reach the table, and leave this
 // module only masked ('••••abcd') or through gatewayConfig, which runs on the server only.
-import type { ActionFunctionArgs, AppLoadContext, LoaderFunctionArgs } from '@remix-run/node';
 import { decryptSecret, encryptSecret, isMaskedSecret, maskSecret, secretsKey } from '@broker/engine/contract/secrets';
-import { db, type Sql } from '~/shared/db.server.ts';
+import type { Sql } from '~/shared/db.server.ts';
 import { env } from '~/shared/env.server.ts';
-import { clientIp } from '~/shared/request.server.ts';
-import { requireAccess } from '~/modules/auth/guards.server.ts';
 import { audit } from '~/shared/audit.server.ts';
 import { parseForm } from '~/shared/forms.ts';
 import { replyDone, replyRefused } from '~/shared/reply.server.ts';
 import { CATALOG_PARSE } from '~/modules/catalog/numbers.ts';
 import { refuse, type Actor, type Outcome, replyRefusal, refusedWithout } from '~/shared/result.server.ts';
-import { discardUploads, receiveUploads } from '~/modules/uploads/uploads.server.ts';
+import { discardUploads, type StoredUpload } from '~/modules/uploads/uploads.server.ts';
 import { uploadHref } from '~/modules/uploads/href.ts';
 import type { GatewayConfig } from './kinds.ts';
 import { holdsMockKeys, mockKeysAllowed, MOCK_KEYS_REFUSED, PUBLISHED_MOCK_KEYS } from '~/modules/gateways/mock-keys.ts';
@@ -159,39 +156,35 @@ export async function gatewayConfig(sql: Sql, name: string): Promise<(GatewayCon
 }
 
 // ---------------------------------------------------------------- the routes' loader and action
+// (each route checks access and receives the form)
 
-export async function gatewaysLoader({ request, context }: LoaderFunctionArgs, manual: boolean) {
-  const sql = db();
-  await requireAccess(request, sql, context);
+export async function gatewaysLoader(sql: Sql, manual: boolean) {
   return { manual, gateways: await gatewayCards(sql, manual) };
 }
 
-/** POST (multipart: name, key1..key5, fee, isActive, file): saves the gateway named, of this page. */
-export async function gatewaysAction({ request, context }: ActionFunctionArgs, manual: boolean, locale: string) {
-  const sql = db();
-  const s = await requireAccess(request, sql, context as AppLoadContext);
-  const received = await receiveUploads(sql, request, { id: s.user.id, roleId: s.user.roleId }, { file: 'qr_code' });
-  if (!received.ok) return refusedWithout(received.error.status, received.error.message, received.error.field, received.error.params);
-  const stored = Object.values(received.files).map((f) => f!.id);
-  const drop = () => discardUploads(sql, s.user.id, stored);
-
-  const name = String(received.form.get('name') ?? '');
+/**
+ * POST (multipart: name, key1..key5, fee, isActive, file), checked and received by the route: saves the
+ * gateway named, of this page. `qr` is the stored QR code file, if one came; a refusal discards it.
+ */
+export async function gatewaysAction(sql: Sql, manual: boolean, form: FormData, qr: StoredUpload | undefined, who: Actor, locale: string) {
+  const drop = () => discardUploads(sql, who.actorId, qr ? [qr.id] : []);
+  const name = String(form.get('name') ?? '');
   const [row] = isGatewayKind(name) ? await sql`SELECT is_manual FROM payment_gateways WHERE name = ${name}::text::gateway_kind` : [];
   if (!row || row.is_manual !== manual || !isGatewayKind(name)) {
     await drop();
     return refusedWithout(404, 'Gateway not found');
   }
-  if (received.files.file && !GATEWAY_SPECS[name].qr) {
+  if (qr && !GATEWAY_SPECS[name].qr) {
     await drop();
     return refusedWithout(422, 'This gateway has no QR code', 'file');
   }
   const hideFields = secretColumns(name);
-  const submission = parseForm(received.form, gatewaySchema(name), { ...CATALOG_PARSE, numbers: numberReader(locale) });
+  const submission = parseForm(form, gatewaySchema(name), { ...CATALOG_PARSE, numbers: numberReader(locale) });
   if (submission.status !== 'success') {
     await drop();
     return replyRefused(submission, { hideFields });
   }
-  const r = await saveGateway(sql, submission.value as GatewayInput, { actorId: s.user.id, ip: clientIp(request, context) }, { qrUploadId: received.files.file?.id ?? null });
+  const r = await saveGateway(sql, submission.value as GatewayInput, who, { qrUploadId: qr?.id ?? null });
   if (!r.ok) {
     await drop();
     return replyRefusal(submission, r, { hideFields });

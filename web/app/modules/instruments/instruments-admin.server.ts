@@ -5,12 +5,8 @@
 // through the engine_cache notification of the instruments table (migrations/…_engine-cache-notify.sql:
 // name, currency, category, tradable, leverage or digits), so no restart is needed. The engine's
 // own writes of the last quote (bids, asks, every few seconds) notify nothing.
-import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import type { Category } from '@broker/engine/domain';
 import type { Db, Sql } from '~/shared/db.server.ts';
-import { db } from '~/shared/db.server.ts';
-import { clientIp } from '~/shared/request.server.ts';
-import { requireAccess } from '~/modules/auth/guards.server.ts';
 import { audit } from '~/shared/audit.server.ts';
 import { invalidateCached } from '~/shared/live-cache.server.ts';
 import { listQuery, type ListQuery } from '~/components/ui/list-params.ts';
@@ -18,7 +14,6 @@ import { parseIntent } from '~/shared/forms.ts';
 import { replyRefused } from '~/shared/reply.server.ts';
 import { pgCode, refuse, replyOutcome, type Actor, type Outcome } from '~/shared/result.server.ts';
 import { CATALOG_PARSE, INSTRUMENT_ACTIONS, type InstrumentInput } from './schemas.ts';
-import { readFormData } from '~/shared/body-limit.server.ts';
 import { numberReader } from '~/components/ui/number-input.ts';
 
 export const INSTRUMENT_SORTS = ['id', 'name', 'base', 'quote', 'tradingview', 'alias', 'leverage', 'tradable'] as const;
@@ -166,20 +161,15 @@ export async function deleteInstrument(sql: Sql, category: Category, id: number,
 }
 
 // ---------------------------------------------------------------- the five routes' loader and action
+// (each route checks access and reads the URL and the form; the category is the route's)
 
-export async function instrumentsLoader({ request }: LoaderFunctionArgs, category: Category) {
-  const sql = db();
-  await requireAccess(request, sql);
-  const q = listQuery(request, INSTRUMENT_SORTS);
-  return { category, ...(await listInstruments(sql, category, q)) };
+export async function instrumentsLoader(sql: Sql, category: Category, search: URLSearchParams) {
+  return { category, ...(await listInstruments(sql, category, listQuery(search, INSTRUMENT_SORTS))) };
 }
 
-export async function instrumentsAction({ request, context }: ActionFunctionArgs, category: Category, locale: string) {
-  const sql = db();
-  const s = await requireAccess(request, sql, context);
-  const { intent, submission } = parseIntent(await readFormData(request), INSTRUMENT_ACTIONS, { ...CATALOG_PARSE, numbers: numberReader(locale) });
+export async function instrumentsAction(sql: Sql, category: Category, form: FormData, who: Actor, locale: string) {
+  const { intent, submission } = parseIntent(form, INSTRUMENT_ACTIONS, { ...CATALOG_PARSE, numbers: numberReader(locale) });
   if (submission.status !== 'success') return replyRefused(submission, { intent });
-  const who = { actorId: s.user.id, ip: clientIp(request, context) };
   const v = submission.value;
   const r = intent === 'delete'
     ? await deleteInstrument(sql, category, (v as { id: number }).id, who)

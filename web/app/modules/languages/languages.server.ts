@@ -5,12 +5,9 @@
 // POST /translations/{lng} accepts) that it has no text for. Every change is audited in its
 // transaction; the tables' trigger NOTIFYs web_cache, so every web process drops its copy and the
 // next page view shows the change without a restart (this process drops its own at once).
-import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import type { Sql } from '~/shared/db.server.ts';
-import { db } from '~/shared/db.server.ts';
-import { clientIp } from '~/shared/request.server.ts';
 import { invalidateCached } from '~/shared/live-cache.server.ts';
-import { requireAccess, notFound } from '~/modules/auth/guards.server.ts';
+import { notFound } from '~/modules/auth/guards.server.ts';
 import { audit } from '~/shared/audit.server.ts';
 import { auditIp } from '~/modules/trades/trades.server.ts';
 import { codeKeys, isKnownKey, loadTranslations } from '~/modules/i18n/i18n.server.ts';
@@ -21,7 +18,6 @@ import { replyRefused } from '~/shared/reply.server.ts';
 import { pgCode, refuse, replyOutcome, type Actor, type Outcome } from '~/shared/result.server.ts';
 import { likeEscape } from '~/shared/prefix-search.server.ts';
 import { LANGUAGE_ACTIONS, LANGUAGE_CODE, MISSING_PAGE_SIZE, TRANSLATION_ACTIONS, placeholders, type LanguageInput, type TranslationInput } from './schemas.ts';
-import { readFormData } from '~/shared/body-limit.server.ts';
 
 // ---------------------------------------------------------------- languages
 
@@ -159,20 +155,16 @@ export async function deleteTranslation(sql: Sql, code: string, id: number, who:
 }
 
 // ---------------------------------------------------------------- the routes' loaders and actions
+// (each route checks access and reads the URL and the form)
 
-export async function languagesLoader({ request, context }: LoaderFunctionArgs) {
-  const sql = db();
-  await requireAccess(request, sql, context);
+export async function languagesLoader(sql: Sql) {
   return { languages: await listLanguageRows(sql), total: codeKeys().length };
 }
 
-export async function languagesAction({ request, context }: ActionFunctionArgs) {
-  const sql = db();
-  const s = await requireAccess(request, sql, context);
-  const { intent, submission } = parseIntent(await readFormData(request), LANGUAGE_ACTIONS);
+export async function languagesAction(sql: Sql, form: FormData, who: Actor) {
+  const { intent, submission } = parseIntent(form, LANGUAGE_ACTIONS);
   if (submission.status !== 'success') return replyRefused(submission, { intent });
-  const r = await saveLanguage(sql, submission.value as LanguageInput, { actorId: s.user.id, ip: clientIp(request, context) });
-  return replyOutcome(submission, r, intent);
+  return replyOutcome(submission, await saveLanguage(sql, submission.value as LanguageInput, who), intent);
 }
 
 /** The language of the URL, or 404 (an unknown or malformed code). */
@@ -183,12 +175,11 @@ async function languageOf(sql: Sql, code: string | undefined): Promise<{ code: s
   return { code: row.code, name: row.name };
 }
 
-export async function translationsLoader({ request, params, context }: LoaderFunctionArgs) {
-  const sql = db();
-  await requireAccess(request, sql, context);
-  const language = await languageOf(sql, params.code);
-  const q = listQuery(request, TRANSLATION_SORTS);
-  const mpage = Math.max(1, Math.min(10_000, Math.floor(Number(new URL(request.url).searchParams.get('mpage'))) || 1));
+/** One language's translations (`code` from the URL) and a page of its missing keys (`mpage` of the search). */
+export async function translationsLoader(sql: Sql, code: string | undefined, search: URLSearchParams) {
+  const language = await languageOf(sql, code);
+  const q = listQuery(search, TRANSLATION_SORTS);
+  const mpage = Math.max(1, Math.min(10_000, Math.floor(Number(search.get('mpage'))) || 1));
   const [list, missing] = await Promise.all([listTranslations(sql, language.code, q), missingKeys(sql, language.code)]);
   const pages = Math.max(1, Math.ceil(missing.length / MISSING_PAGE_SIZE));
   const page = Math.min(mpage, pages);
@@ -199,13 +190,10 @@ export async function translationsLoader({ request, params, context }: LoaderFun
   };
 }
 
-export async function translationsAction({ request, params, context }: ActionFunctionArgs) {
-  const sql = db();
-  const s = await requireAccess(request, sql, context);
-  const language = await languageOf(sql, params.code);
-  const { intent, submission } = parseIntent(await readFormData(request), TRANSLATION_ACTIONS);
+export async function translationsAction(sql: Sql, code: string | undefined, form: FormData, who: Actor) {
+  const language = await languageOf(sql, code);
+  const { intent, submission } = parseIntent(form, TRANSLATION_ACTIONS);
   if (submission.status !== 'success') return replyRefused(submission, { intent });
-  const who = { actorId: s.user.id, ip: clientIp(request, context) };
   const r = intent === 'delete'
     ? await deleteTranslation(sql, language.code, (submission.value as { id: number }).id, who)
     : await saveTranslation(sql, language.code, submission.value as TranslationInput, who);

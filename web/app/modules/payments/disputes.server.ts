@@ -14,6 +14,7 @@
 // (debitDispute).
 import type { Sql } from '~/shared/db.server.ts';
 import { audit } from '~/shared/audit.server.ts';
+import { refuse, type Outcome } from '~/shared/result.server.ts';
 import { notifyStaff, publishNotices, type Notice } from '~/shared/notify.server.ts';
 import type { GatewayConfig } from './adapter.ts';
 import type { DisputeNotice } from '~/modules/money/dispute.ts';
@@ -105,9 +106,7 @@ export async function recordDispute(sql: Sql, gateway: string, n: DisputeNotice)
 export const DISPUTE_REF_KIND = 'deposit_dispute';
 export const DEBIT_ROLES: readonly number[] = BACK_OFFICE_ROLES;
 
-export type DebitResult =
-  | { ok: true; toast: string; amount: string; currency: string; balance: string }
-  | { ok: false; status: number; toast: string };
+export type DebitResult = Outcome<{ amount: string; currency: string; balance: string }>;
 
 /**
  * Debits a flagged deposit's disputed amount from its wallet: the amount the provider reported when
@@ -117,7 +116,7 @@ export type DebitResult =
  * write-off: that is the trading engine's negative-balance protection); audited. Roles 1–2 only.
  */
 export async function debitDispute(sql: Sql, actor: { id: number; roleId: number; ip: string | null }, depositId: number): Promise<DebitResult> {
-  if (!DEBIT_ROLES.includes(actor.roleId)) return { ok: false, status: 403, toast: 'You do not have permission to do this.' };
+  if (!DEBIT_ROLES.includes(actor.roleId)) return refuse(403, 'You do not have permission to do this.');
   try {
     return await sql.begin(async (tx): Promise<DebitResult> => {
       const [d] = await tx`
@@ -127,9 +126,9 @@ export async function debitDispute(sql: Sql, actor: { id: number; roleId: number
                least(d.amount, coalesce(CASE WHEN d.dispute_currency = trim(b.currency) THEN d.dispute_amount END, d.amount))::numeric(20, 2)::text AS debit
           FROM deposits d JOIN balances b ON b.id = d.balance_id
          WHERE d.id = ${depositId} FOR UPDATE OF d`;
-      if (!d) return { ok: false, status: 404, toast: 'Deposit not found' };
-      if (d.dispute_debited_at) return { ok: false, status: 409, toast: 'The disputed amount was already debited' };
-      if (!d.disputed_at || d.status !== 'approved') return { ok: false, status: 409, toast: 'This deposit has no chargeback or refund to debit' };
+      if (!d) return refuse(404, 'Deposit not found');
+      if (d.dispute_debited_at) return refuse(409, 'The disputed amount was already debited');
+      if (!d.disputed_at || d.status !== 'approved') return refuse(409, 'This deposit has no chargeback or refund to debit');
       const [r] = await tx`
         SELECT entry_id, balance_after::text AS balance_after, applied
           FROM post_ledger(${d.balance_id}, ${'-' + d.debit}::numeric, 'reversal', ${DISPUTE_REF_KIND}, ${String(d.id)}, ${actor.id},
@@ -144,7 +143,7 @@ export async function debitDispute(sql: Sql, actor: { id: number; roleId: number
     });
   } catch (e) {
     const code = (e as { code?: string }).code;
-    if (code === 'BAL01') return { ok: false, status: 400, toast: 'The balance cannot go below zero' };
+    if (code === 'BAL01') return refuse(400, 'The balance cannot go below zero');
     throw e;
   }
 }

@@ -3,12 +3,8 @@
 // deleted. Every change is audited in its transaction. A change of a plan's leverage or stop-out
 // values NOTIFYs the engine (pricing_plans_engine_cache: refreshStopouts moves the stop-out of the
 // open positions concerned; the next order's context is read again with the new leverage).
-import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import type { Category } from '@broker/engine/domain';
 import type { Sql } from '~/shared/db.server.ts';
-import { db } from '~/shared/db.server.ts';
-import { clientIp } from '~/shared/request.server.ts';
-import { requireAccess } from '~/modules/auth/guards.server.ts';
 import { audit } from '~/shared/audit.server.ts';
 import { listQuery, type ListQuery } from '~/components/ui/list-params.ts';
 import { parseIntent } from '~/shared/forms.ts';
@@ -16,7 +12,6 @@ import { replyRefused } from '~/shared/reply.server.ts';
 import { pgCode, refuse, replyOutcome, type Actor, type Outcome } from '~/shared/result.server.ts';
 import { CATALOG_PARSE } from '~/modules/catalog/numbers.ts';
 import { PLAN_ACTIONS, PLAN_MARKETS, type PlanInput } from './schemas.ts';
-import { readFormData } from '~/shared/body-limit.server.ts';
 import { numberReader } from '~/components/ui/number-input.ts';
 
 /** URL sort id → column. */
@@ -118,19 +113,15 @@ export async function deletePlan(sql: Sql, id: number, who: Actor): Promise<Outc
 }
 
 // ---------------------------------------------------------------- the route's loader and action
+// (the route checks access and reads the URL and the form)
 
-export async function plansLoader({ request }: LoaderFunctionArgs) {
-  const sql = db();
-  await requireAccess(request, sql);
-  return listPlans(sql, listQuery(request, PLAN_SORTS));
+export function plansLoader(sql: Sql, search: URLSearchParams) {
+  return listPlans(sql, listQuery(search, PLAN_SORTS));
 }
 
-export async function plansAction({ request, context }: ActionFunctionArgs, locale: string) {
-  const sql = db();
-  const s = await requireAccess(request, sql, context);
-  const { intent, submission } = parseIntent(await readFormData(request), PLAN_ACTIONS, { ...CATALOG_PARSE, numbers: numberReader(locale) });
+export async function plansAction(sql: Sql, form: FormData, who: Actor, locale: string) {
+  const { intent, submission } = parseIntent(form, PLAN_ACTIONS, { ...CATALOG_PARSE, numbers: numberReader(locale) });
   if (submission.status !== 'success') return replyRefused(submission, { intent });
-  const who = { actorId: s.user.id, ip: clientIp(request, context) };
   const v = submission.value;
   const r = intent === 'delete' ? await deletePlan(sql, (v as { id: number }).id, who) : await savePlan(sql, v as PlanInput, who);
   return replyOutcome(submission, r, intent);

@@ -3,6 +3,7 @@
 // the customer (login-as) sees the phone masked and cannot change it: the browser never receives
 // it and the save keeps the stored one whatever is posted.
 import type { Db, Sql } from '~/shared/db.server.ts';
+import { refuse, type Outcome } from '~/shared/result.server.ts';
 import type { CurrentSession } from '~/modules/auth/session.server.ts';
 import { countryNames } from '~/modules/auth/countries.server.ts';
 import { audit } from '~/shared/audit.server.ts';
@@ -62,24 +63,17 @@ export async function loadProfile(sql: Sql, s: CurrentSession): Promise<{ profil
   };
 }
 
-export type SaveResult =
-  | { ok: true; toast: string }
-  | { ok: false; status: number; toast: string; fieldErrors?: Record<string, string[]> };
-
 /**
  * Saves the profile of the session's user: users.full_name and the profiles row in one transaction,
  * with an audit row of what changed (the actor is the staff member of a login-as session). The
  * country must be one of the list (or the one already stored); a locked phone is kept as stored.
  */
-export async function saveProfile(sql: Sql, s: CurrentSession, input: ProfileInput, ip: string | null): Promise<SaveResult> {
+export async function saveProfile(sql: Sql, s: CurrentSession, input: ProfileInput, ip: string | null): Promise<Outcome> {
   const locked = await phoneLocked(sql, s);
-  return sql.begin(async (tx): Promise<SaveResult> => {
+  return sql.begin(async (tx): Promise<Outcome> => {
     const cur = await stored(tx, s.user.id, true);
-    if (!cur) return { ok: false, status: 404, toast: 'Something went wrong' };
-    if (input.country !== cur.country && !countryNames().includes(input.country)) {
-      const refusal = { toast: 'Select a country from the list' };
-      return { ok: false, status: 400, ...refusal, fieldErrors: { country: [refusal.toast] } };
-    }
+    if (!cur) return refuse(404, 'Something went wrong');
+    if (input.country !== cur.country && !countryNames().includes(input.country)) return refuse(400, 'Select a country from the list', 'country');
     const next = {
       full_name: input.fullName, phone: locked || input.phone === undefined ? cur.phone : input.phone,
       birth_date: input.birthDate ?? null, country: input.country, city: input.city, address: input.address, postal_code: input.postalCode,

@@ -4,7 +4,7 @@
 // key (engine/src/feed/providers/manager.ts), without a restart.
 import { decryptSecret, encryptSecret, isMaskedSecret, maskSecret, secretsKey } from '@broker/engine/contract/secrets';
 import type { Sql } from '~/shared/db.server.ts';
-import { refuse, type Refusal } from '~/shared/result.server.ts';
+import { refuse, type Result } from '~/shared/result.server.ts';
 import { env } from '~/shared/env.server.ts';
 import { audit } from '~/shared/audit.server.ts';
 import { API_FIELDS, API_KEYS, type ApiCardView, type ApiInput, type ApiKey } from './apis.ts';
@@ -42,7 +42,6 @@ export async function readApiCards(sql: Sql): Promise<ApiCardView[]> {
   });
 }
 
-export type ApiSaveResult = { ok: true } | Refusal;
 
 /** The audit's copy of a row: the secret fields masked. */
 function auditRow(k: ApiKey, r: Partial<Row> | undefined) {
@@ -53,9 +52,9 @@ function auditRow(k: ApiKey, r: Partial<Row> | undefined) {
   return out;
 }
 
-export async function saveApiCard(sql: Sql, input: ApiInput, who: { actorId: number; ip: string | null }): Promise<ApiSaveResult> {
+export async function saveApiCard(sql: Sql, input: ApiInput, who: { actorId: number; ip: string | null }): Promise<Result> {
   const k = input.intent;
-  return sql.begin(async (tx): Promise<ApiSaveResult> => {
+  return sql.begin(async (tx): Promise<Result> => {
     const [before] = await tx<Row[]>`SELECT key::text AS key, value1, value2, value3, value4, value5 FROM api_settings WHERE key = ${k} FOR UPDATE`;
     const next: Record<(typeof VALUES)[number], string | null> = {
       value1: before?.value1 ?? null, value2: before?.value2 ?? null, value3: before?.value3 ?? null, value4: before?.value4 ?? null, value5: before?.value5 ?? null,

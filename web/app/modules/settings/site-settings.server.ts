@@ -5,7 +5,7 @@
 // trigger's NOTIFY (live-cache), this one at once: a change shows on the next request everywhere.
 import { decryptSecret, encryptSecret, isMaskedSecret, maskSecret, secretsKey } from '@broker/engine/contract/secrets';
 import type { Sql } from '~/shared/db.server.ts';
-import { refuse, type Refusal } from '~/shared/result.server.ts';
+import { refuse, type Result } from '~/shared/result.server.ts';
 import { env } from '~/shared/env.server.ts';
 import { invalidateCached } from '~/shared/live-cache.server.ts';
 import { audit } from '~/shared/audit.server.ts';
@@ -50,7 +50,6 @@ export async function readSiteSettings(sql: Sql): Promise<SiteSettingsView> {
   };
 }
 
-export type SaveResult = { ok: true } | Refusal;
 
 /** The audit's copy of the settings: secrets replaced by their mask. */
 function forAudit(v: All) {
@@ -65,10 +64,10 @@ function forAudit(v: All) {
  * Saves the form. `files` are the uploads this request stored (their ids): a new one replaces the
  * picture, the remove box clears it, otherwise the stored one stays.
  */
-export async function saveSiteSettings(sql: Sql, input: SiteSettingsInput, files: Partial<Record<SettingsFileField, number>>, who: { actorId: number; ip: string | null }): Promise<SaveResult> {
+export async function saveSiteSettings(sql: Sql, input: SiteSettingsInput, files: Partial<Record<SettingsFileField, number>>, who: { actorId: number; ip: string | null }): Promise<Result> {
   const sw = Object.fromEntries(SETTING_SWITCHES.map((k) => [k, input[k] === 'on'])) as Record<(typeof SETTING_SWITCHES)[number], boolean>;
   const onOff = (b: boolean) => (b ? 'on' : 'off') as 'on' | 'off';
-  const out = await sql.begin(async (tx): Promise<SaveResult> => {
+  const out = await sql.begin(async (tx): Promise<Result> => {
     // the stored rows, locked: two saves at once apply one after the other
     const rows = await tx`SELECT key, value FROM site_settings WHERE key IN ${tx(KEYS as unknown as string[])} FOR UPDATE`;
     const stored = new Map(rows.map((r) => [r.key as string, r.value]));
