@@ -6,7 +6,8 @@
 //   - the decimal separator is the language's (en '.', de/es/fr ','), at most one;
 //   - the grouping separator is the language's (en ',', de/es '.', fr a space: any space, the
 //     no-break and the narrow no-break space alike), optional, only before the decimal separator,
-//     and only between groups of exactly three digits after a first group of one to three;
+//     and only between groups of exactly three digits after a first group of one to three starting
+//     with 1–9 (de '0.125' is no number, not 125);
 //   - so in en '1,000' is one thousand and '1,5' is refused (the message shows '12.5'); in de
 //     '1.000' is one thousand, '1,5' is one and a half and '12.5' is refused (the message shows '12,5');
 //   - a leading '-' (or the minus sign U+2212) for a negative; spaces around are ignored.
