@@ -6,7 +6,7 @@ import { startTransition, StrictMode } from 'react';
 import { hydrateRoot } from 'react-dom/client';
 import i18next from 'i18next';
 import { I18nextProvider, initReactI18next } from 'react-i18next';
-import { i18nOptions, fetchBundle, FALLBACK_LANGUAGE } from '~/modules/i18n/i18n.ts';
+import { addNumberFormat, i18nOptions, fetchBundle, FALLBACK_LANGUAGE } from '~/modules/i18n/i18n.ts';
 
 const reported = new Set<string>();
 
@@ -35,6 +35,7 @@ async function hydrate() {
       }).catch(() => {});
     },
   });
+  addNumberFormat(i18next);
   startTransition(() => {
     hydrateRoot(
       document,

@@ -38,6 +38,13 @@ export type DecimalField = keyof typeof DECIMAL_INPUTS;
 
 export type DecimalParse = { ok: true; value: string } | { ok: false; message: string };
 
+/**
+ * The description of a schema that reads a typed number: a web form reads such a field in the
+ * page's language first ('12,50' in German, web/app/components/ui/number-input.ts) and hands this
+ * parser the canonical text. A JSON body (the engine's API) is always canonical ('12.5').
+ */
+export const NUMBER_FIELD = 'number-input';
+
 const PLAIN = /^(-?)(\d+)(?:\.(\d+))?$/;
 
 /** The refusals of a field, each a whole sentence: the web shows them through t(), so each is an i18n key. */
@@ -90,7 +97,8 @@ export function decimalSchema(spec: DecimalSpec | DecimalField) {
       const r = parseDecimal(v, spec);
       if (!r.ok) { ctx.addIssue({ code: z.ZodIssueCode.custom, message: r.message }); return z.NEVER; }
       return r.value;
-    });
+    })
+    .describe(NUMBER_FIELD);
 }
 
 /**
@@ -114,5 +122,5 @@ export function levelSchema(spec: DecimalSpec | DecimalField, opts: { blank?: bo
     const r = parseLevel(v, spec, { blank });
     if (!r.ok) { ctx.addIssue({ code: z.ZodIssueCode.custom, message: r.message }); return z.NEVER; }
     return r.value;
-  });
+  }).describe(NUMBER_FIELD);
 }

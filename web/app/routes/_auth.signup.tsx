@@ -32,7 +32,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const sql = db();
   const [cfg, siteKey] = await Promise.all([loadAuthConfig(sql), getRecaptchaSiteKey(sql)]);
   return {
-    countries: countryOptions(await requestLocale(sql, request)),
+    countries: countryOptions(await requestLocale(request, sql)),
     currencies: cfg.currencies,
     emailVerify: cfg.emailVerify,
     recaptchaSiteKey: siteKey,

@@ -17,6 +17,7 @@ import { orderAnswerRevalidates } from '~/modules/trading/stream-refresh.ts';
 import { GeneralErrorBoundary } from '~/components/error-boundary.tsx';
 import { readFormData } from '~/shared/body-limit.server.ts';
 import { routeAccess } from '~/modules/auth/permissions.ts';
+import { requestLocale } from '~/modules/i18n/i18n.server.ts';
 
 // who may use this route: its entry in the permission map, enforced by the route gate
 export const access = routeAccess('/dashboard');
@@ -37,7 +38,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   const sql = db();
   const s = await requireAccess(request, sql);
-  const { intent, submission } = parseDashboardForm(await readFormData(request));
+  const { intent, submission } = parseDashboardForm(await readFormData(request), await requestLocale(request, sql));
   if (submission.status !== 'success') return replyRefused(submission, { intent });
   const { status, ok, toast, values } = await runDashboardAction(sql, s.user.id, submission.value);
   // orders and favourites placed inside login-as: the staff member is the audit's actor

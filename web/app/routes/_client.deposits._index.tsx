@@ -19,6 +19,8 @@ import { DepositsPage } from '~/modules/money/deposit-client.tsx';
 import { GeneralErrorBoundary } from '~/components/error-boundary.tsx';
 import { readFormData } from '~/shared/body-limit.server.ts';
 import { routeAccess } from '~/modules/auth/permissions.ts';
+import { requestLocale } from '~/modules/i18n/i18n.server.ts';
+import { numberReader } from '~/components/ui/number-input.ts';
 
 // who may use this route: its entry in the permission map, enforced by the route gate
 export const access = routeAccess('/deposits');
@@ -43,7 +45,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   const sql = db();
   const s = await requireAccess(request, sql, context);
-  const submission = parseForm(await readFormData(request), DepositSchema);
+  const submission = parseForm(await readFormData(request), DepositSchema, { numbers: numberReader(await requestLocale(request, sql)) });
   if (submission.status !== 'success') return replyRefused(submission);
   const { balance_id: balanceId, gateway, amount } = submission.value;
   // the payer of a PayPal deposit is where withdrawals are paid back to: the customer's own (docs/specs.md#login-as)

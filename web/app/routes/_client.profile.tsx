@@ -28,7 +28,7 @@ export const access = routeAccess('/profile');
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const sql = db();
   const s = await requireAccess(request, sql, context);
-  return loadProfile(sql, s, await requestLocale(sql, request));
+  return loadProfile(sql, s, await requestLocale(request, sql));
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {

@@ -16,6 +16,7 @@ import { WithdrawsPage } from '~/modules/money/withdrawal-client.tsx';
 import { customerOnlyRefusal } from '~/modules/auth/impersonation.server.ts';
 import { readFormData } from '~/shared/body-limit.server.ts';
 import { routeAccess } from '~/modules/auth/permissions.ts';
+import { numberReader } from '~/components/ui/number-input.ts';
 
 // who may use this route: its entry in the permission map, enforced by the route gate
 export const access = routeAccess('/withdraws');
@@ -31,14 +32,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
   }
   // inside login-as the Withdraw tab says why instead of offering the form (docs/specs.md#login-as)
   const refusal = customerOnlyRefusal(s, 'withdrawal');
-  return { tab: q.tab, form: refusal ? null : await withdrawForm(sql, s.user.id, undefined, await requestLocale(sql, request)), history: null, refusal };
+  return { tab: q.tab, form: refusal ? null : await withdrawForm(sql, s.user.id, undefined, await requestLocale(request, sql)), history: null, refusal };
 }
 
 // POST /withdraws: a bank withdrawal request; the total is held at once (money.server.ts).
 export async function action({ request }: ActionFunctionArgs) {
   const sql = db();
   const s = await requireAccess(request, sql);
-  const submission = parseForm(await readFormData(request), WithdrawSchema, WITHDRAW_PARSE);
+  const submission = parseForm(await readFormData(request), WithdrawSchema, { ...WITHDRAW_PARSE, numbers: numberReader(await requestLocale(request, sql)) });
   // a withdrawal (and the bank it pays out to) is the customer's own: refused inside login-as
   const refusal = customerOnlyRefusal(s, 'withdrawal');
   if (refusal) return replyRefused(submission, { status: 403, toast: refusal });

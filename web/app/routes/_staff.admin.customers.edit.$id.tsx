@@ -17,14 +17,14 @@ export const access = routeAccess('/admin/customers/edit/:id');
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const sql = db();
   const { session, customerId } = await requireCustomerRecord(request, params.id, sql, context);
-  return editLoader(sql, session, customerId, new URL(request.url).searchParams, await requestLocale(sql, request));
+  return editLoader(sql, session, customerId, new URL(request.url).searchParams, await requestLocale(request, sql));
 }
 
 export async function action({ request, params, context }: ActionFunctionArgs) {
   const sql = db();
   const { session, customerId } = await requireCustomerRecord(request, params.id, sql, context);
   const form = await readFormData(request);
-  return editAction(sql, session, customerId, form, new URL(request.url), clientIp(request, context));
+  return editAction(sql, session, customerId, form, new URL(request.url), clientIp(request, context), await requestLocale(request, sql));
 }
 
 export default function Page() {

@@ -8,6 +8,7 @@ import { gatewaysAction, gatewaysLoader } from '~/modules/gateways/gateways.serv
 import { GatewaysPage } from '~/modules/gateways/gateways-page.tsx';
 import { GeneralErrorBoundary } from '~/components/error-boundary.tsx';
 import { routeAccess } from '~/modules/auth/permissions.ts';
+import { requestLocale } from '~/modules/i18n/i18n.server.ts';
 
 // who may use this route: its entry in the permission map, enforced by the route gate
 export const access = routeAccess('/admin/gateways');
@@ -23,7 +24,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const s = await requireAccess(request, sql, context);
   const received = await receiveUploads(sql, request, { id: s.user.id, roleId: s.user.roleId }, { file: 'qr_code' });
   if (!received.ok) return refusedWithout(received.error.status, received.error.message, received.error.field, received.error.params);
-  return gatewaysAction(sql, false, received.form, received.files.file, { actorId: s.user.id, ip: clientIp(request, context) });
+  // numbers typed on the page are read in its language (docs/specs.md#number-input)
+  return gatewaysAction(sql, false, received.form, received.files.file, { actorId: s.user.id, ip: clientIp(request, context) }, await requestLocale(request, sql));
 }
 
 export default function Page() {

@@ -7,6 +7,7 @@ import { instrumentsAction, instrumentsLoader } from '~/modules/instruments/inst
 import { InstrumentsPage } from '~/modules/instruments/instruments-page.tsx';
 import { GeneralErrorBoundary } from '~/components/error-boundary.tsx';
 import { routeAccess } from '~/modules/auth/permissions.ts';
+import { requestLocale } from '~/modules/i18n/i18n.server.ts';
 
 // who may use this route: its entry in the permission map, enforced by the route gate
 export const access = routeAccess('/admin/instruments/commodity');
@@ -21,7 +22,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   const sql = db();
   const s = await requireAccess(request, sql, context);
-  return instrumentsAction(sql, 'commodity', await readFormData(request), { actorId: s.user.id, ip: clientIp(request, context) });
+  // numbers typed on the page are read in its language (docs/specs.md#number-input)
+  return instrumentsAction(sql, 'commodity', await readFormData(request), { actorId: s.user.id, ip: clientIp(request, context) }, await requestLocale(request, sql));
 }
 
 export default function Page() {

@@ -15,6 +15,7 @@ import { useReplyToast } from '~/components/ui/toast.tsx';
 import type { Reply } from '~/shared/forms.ts';
 import { GeneralErrorBoundary } from '~/components/error-boundary.tsx';
 import { routeAccess } from '~/modules/auth/permissions.ts';
+import { requestLocale } from '~/modules/i18n/i18n.server.ts';
 
 // who may use this route: its entry in the permission map, enforced by the route gate
 export const access = routeAccess('/admin/spreads');
@@ -28,7 +29,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   const sql = db();
   const s = await requireAccess(request, sql, context);
-  return spreadsAction(sql, await readFormData(request), { actorId: s.user.id, ip: clientIp(request, context) });
+  // numbers typed on the page are read in its language (docs/specs.md#number-input)
+  return spreadsAction(sql, await readFormData(request), { actorId: s.user.id, ip: clientIp(request, context) }, await requestLocale(request, sql));
 }
 
 

@@ -8,6 +8,7 @@ import { tradesAction, tradesLoader } from '~/modules/trades/route.server.ts';
 import { TradesPage } from '~/modules/trades/trades-page.tsx';
 import { GeneralErrorBoundary } from '~/components/error-boundary.tsx';
 import { routeAccess } from '~/modules/auth/permissions.ts';
+import { requestLocale } from '~/modules/i18n/i18n.server.ts';
 
 // who may use this route: its entry in the permission map, enforced by the route gate
 export const access = routeAccess('/admin/trades/all');
@@ -21,7 +22,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   const sql = db();
   const s = await requireAccess(request, sql, context);
-  return tradesAction(sql, s, await readFormData(request), clientIp(request, context));
+  return tradesAction(sql, s, await readFormData(request), clientIp(request, context), await requestLocale(request, sql));
 }
 
 export default function Page() {

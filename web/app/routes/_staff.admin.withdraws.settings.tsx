@@ -12,6 +12,8 @@ import { FeeSettingsSchema, WITHDRAW_PARSE } from '~/modules/money/withdrawal-sc
 import { WithdrawSettingsPage } from '~/modules/money/withdrawal-staff.tsx';
 import { readFormData } from '~/shared/body-limit.server.ts';
 import { routeAccess } from '~/modules/auth/permissions.ts';
+import { requestLocale } from '~/modules/i18n/i18n.server.ts';
+import { numberReader } from '~/components/ui/number-input.ts';
 
 // who may use this route: its entry in the permission map, enforced by the route gate
 export const access = routeAccess('/admin/withdraws/settings');
@@ -27,7 +29,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   const sql = db();
   const s = await requireAccess(request, sql, context);
-  const submission = parseForm(await readFormData(request), FeeSettingsSchema, WITHDRAW_PARSE);
+  const submission = parseForm(await readFormData(request), FeeSettingsSchema, { ...WITHDRAW_PARSE, numbers: numberReader(await requestLocale(request, sql)) });
   if (submission.status !== 'success') return replyRefused(submission);
   await saveWithdrawFees(sql, submission.value, s.user.id, clientIp(request, context));
   return replyDone(submission, WITHDRAW_TOASTS.settings);

@@ -4,6 +4,7 @@
 import { parseWithZod } from '@conform-to/zod';
 import type { SubmissionResult } from '@conform-to/react';
 import { z } from 'zod';
+import { NUMBER_FIELD } from '@broker/engine/domain';
 
 export const GENERIC_ERROR = 'Something went wrong';
 
@@ -45,11 +46,93 @@ export interface ParseOptions {
    * refuses an empty amount naming the field).
    */
   coerce?: boolean;
+  /**
+   * How the page's language writes numbers (components/ui/number-input.ts `numberReader(locale)`):
+   * every number field of the schema (described NUMBER_FIELD) is read through it before the
+   * schema sees it, so '12,50' on a German page is '12.50'. The browser's form passes the page's
+   * language, the action the request's (docs/specs.md#number-input).
+   */
+  numbers?: (text: string) => string;
+}
+
+type Def = { typeName?: string; innerType?: z.ZodTypeAny; schema?: z.ZodTypeAny; in?: z.ZodTypeAny; type?: z.ZodTypeAny; options?: z.ZodTypeAny[] };
+const defOf = (s: z.ZodTypeAny) => s._def as Def;
+/** The schema a wrapper (optional, nullable, default, catch, transform, refine, pipe, brand) wraps. */
+const inner = (s: z.ZodTypeAny): z.ZodTypeAny | undefined => {
+  const d = defOf(s);
+  return d.innerType ?? d.schema ?? d.in ?? (d.typeName === 'ZodBranded' ? d.type : undefined);
+};
+
+function isNumberField(s: z.ZodTypeAny): boolean {
+  for (let t: z.ZodTypeAny | undefined = s; t; t = inner(t)) if (t.description === NUMBER_FIELD) return true;
+  return false;
+}
+
+const numberFieldsOf = new WeakMap<z.ZodTypeAny, RegExp | null>();
+const escapeName = (k: string) => k.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/**
+ * The names of a form schema's number fields as Conform writes them ('amount', 'selector[2].value'),
+ * as one pattern; null when it has none.
+ */
+export function numberFields(schema: z.ZodTypeAny): RegExp | null {
+  if (numberFieldsOf.has(schema)) return numberFieldsOf.get(schema)!;
+  const names: string[] = [];
+  const visit = (s: z.ZodTypeAny | undefined, prefix: string): void => {
+    for (let t = s; t; t = inner(t)) {
+      if (t instanceof z.ZodObject) {
+        for (const [k, f] of Object.entries(t.shape as Record<string, z.ZodTypeAny>)) {
+          const name = prefix ? `${prefix}\\.${escapeName(k)}` : escapeName(k);
+          if (isNumberField(f)) names.push(name);
+          else visit(f, name);
+        }
+        return;
+      }
+      if (t instanceof z.ZodArray) return visit(t.element as z.ZodTypeAny, `${prefix}\\[\\d+\\]`);
+      const options = defOf(t).options;
+      if (options) return options.forEach((o) => visit(o, prefix));
+    }
+  };
+  visit(schema, '');
+  const out = names.length ? new RegExp(`^(?:${[...new Set(names)].join('|')})$`) : null;
+  numberFieldsOf.set(schema, out);
+  return out;
+}
+
+/**
+ * `v` (a form's values as Conform names them: { amount, selector: [{ value }] }) with each number
+ * field's text replaced by `fn(text)`; a new object, `v` is left as it is.
+ */
+export function mapNumberFields(v: unknown, fields: RegExp, fn: (text: string, name: string) => string, name = ''): unknown {
+  if (typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v))) return fields.test(name) ? fn(String(v), name) : v;
+  if (Array.isArray(v)) return v.map((x, i) => mapNumberFields(x, fields, fn, `${name}[${i}]`));
+  if (v !== null && typeof v === 'object' && Object.getPrototypeOf(v) === Object.prototype) {
+    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, mapNumberFields(x, fields, fn, name ? `${name}.${k}` : k)]));
+  }
+  return v;
+}
+
+const readingNumbers = new WeakMap<z.ZodTypeAny, WeakMap<(text: string) => string, z.ZodTypeAny>>();
+/**
+ * The schema behind a step that reads its number fields through `read` first. The payload Conform
+ * keeps (and replies with, to fill the fields again) stays as typed.
+ */
+function readingNumbersOf(schema: z.ZodTypeAny, read: (text: string) => string): z.ZodTypeAny {
+  const fields = numberFields(schema);
+  if (!fields) return schema;
+  let byReader = readingNumbers.get(schema);
+  if (!byReader) readingNumbers.set(schema, (byReader = new WeakMap()));
+  let out = byReader.get(read);
+  if (!out) {
+    out = z.preprocess((payload) => mapNumberFields(payload, fields, read), schema);
+    byReader.set(read, out);
+  }
+  return out;
 }
 
 /** Conform's parse of a form with its schema, messages as formatIssues says. */
 export function parseForm<S extends z.ZodTypeAny>(payload: FormData | URLSearchParams, schema: S, o: ParseOptions = {}) {
-  return parseWithZod(payload, { schema, formatError: formatIssues, disableAutoCoercion: o.coerce === false });
+  const read = o.numbers ? readingNumbersOf(schema, o.numbers) : schema;
+  return parseWithZod(payload, { schema: read as S, formatError: formatIssues, disableAutoCoercion: o.coerce === false });
 }
 
 /**

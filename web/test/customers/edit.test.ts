@@ -318,6 +318,20 @@ describe('balance adjustment', () => {
     expect(b.balance).toBe('110.00000000');
   });
 
+  test('the amount as the staff member\'s language writes it (docs/specs.md#number-input): German \'1.000,12345678\' is exact; \'12.5\' is refused there', async () => {
+    await sql`INSERT INTO languages (code, name) VALUES ('en', 'English'), ('de', 'Deutsch') ON CONFLICT (code) DO NOTHING`;
+    const admin = await staff(1);
+    const c = await customerWithProfile();
+    const w = await walletFor(sql, c.id);
+    const de = `${admin.cookie}; lang=de`;
+    expect(status(await adjust(de, c.id, { balanceId: String(w), type: 'add', amount: '1.000,12345678' }))).toMatch(/^redirect:/);
+    const refused = await adjust(de, c.id, { balanceId: String(w), type: 'add', amount: '12.5' });
+    expect(status(refused)).toBe(400);
+    expect(body<{ result: { error: Record<string, string[]> } }>(refused).result.error.amount).toEqual(['Amount must be a number like 12.5']);
+    const [b] = await sql`SELECT balance::text AS balance FROM balances WHERE id = ${w}`;
+    expect(b.balance).toBe('1000.12345678');
+  });
+
   test('below zero is refused with a clear message and nothing changes', async () => {
     const manager = await staff(2);
     const c = await customerWithProfile();

@@ -44,6 +44,8 @@ mockServer(
 );
 beforeAll(async () => {
   await ensureGateways(sql);
+  // the languages the number input tests post in (docs/specs.md#number-input)
+  await sql`INSERT INTO languages (code, name) VALUES ('en', 'English'), ('de', 'Deutsch') ON CONFLICT (code) DO NOTHING`;
 });
 afterEach(() => { rates = {}; down = false; });
 afterAll(async () => {
@@ -186,6 +188,35 @@ function bankPost(c: Customer, parts: Part[], query = '?amount=250', wallet = c.
 }
 const sentFrom = (over: Record<string, string> = {}): Part[] => Object.entries({ bank_name: 'Chase', account_name: 'Somebody Else', account_number: '12345678', clientRef: unique('ref-'), ...over })
   .map(([name, value]) => ({ name, value }));
+
+describe('amounts typed in the page\'s language (docs/specs.md#number-input)', () => {
+  const de = (c: Customer) => `${c.cookie}; lang=de`;
+  test('German: \'12,50\' is accepted and the deposit stored is 12.50 exactly; \'1.000,50\' is one thousand and a half', async () => {
+    const c = await customer();
+    const r = await run(index.action(args(post('/deposits', { balance_id: String(c.wallet), gateway: 'bank', amount: '12,50' }, { cookie: de(c) }))));
+    // the bank page's link carries the canonical amount (a machine value), the deposit is stored from it
+    expect(r).toMatchObject({ status: 302, location: `/deposits/bank/${c.wallet}?amount=12.50` });
+    const stored = await run(bank.action(args(bankPost(c, [...sentFrom(), { name: 'proof', file: PNG, filename: 'r.png', type: 'image/png' }], '?amount=12.50'), { id: String(c.wallet) })));
+    expect(stored.status).toBe(302);
+    expect((await depositsOf(c.id)).map((d) => d.amount)).toEqual(['12.50']);
+    const grouped = await run(index.action(args(post('/deposits', { balance_id: String(c.wallet), gateway: 'bank', amount: '1.000,50' }, { cookie: de(c) }))));
+    expect(grouped).toMatchObject({ status: 302, location: `/deposits/bank/${c.wallet}?amount=1000.50` });
+  });
+
+  test('English: \'1,000.50\' is accepted; German \'12.5\' and English \'1,5\' are refused with the message naming the example, nothing recorded', async () => {
+    const c = await customer();
+    const en = await run(index.action(args(post('/deposits', { balance_id: String(c.wallet), gateway: 'bank', amount: '1,000.50' }, { cookie: `${c.cookie}; lang=en` }))));
+    expect(en).toMatchObject({ status: 302, location: `/deposits/bank/${c.wallet}?amount=1000.50` });
+    for (const [amount, lang] of [['12.5', 'de'], ['1,5', 'en'], ['12,5.0', 'de']]) {
+      const r = await run(index.action(args(post('/deposits', { balance_id: String(c.wallet), gateway: 'bank', amount }, { cookie: `${c.cookie}; lang=${lang}` }))));
+      expect(r.status, `${amount} in ${lang}`).toBe(400);
+      expect(r.body.result.error.amount, `${amount} in ${lang}`).toEqual(['Amount must be a number like 12.5']);
+      // the field is filled again with what was typed
+      expect(r.body.result.initialValue.amount).toBe(amount);
+    }
+    expect(await depositsOf(c.id)).toEqual([]);
+  });
+});
 
 describe('bank transfer page', () => {
   test('the broker\'s bank details, the amount with its fee and the user\'s full name', async () => {

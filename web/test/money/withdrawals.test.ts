@@ -7,7 +7,7 @@
 // Fee settings are only read here: changing them is withdrawals.serial.test.ts's.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, afterEach, describe, expect, test } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { http, HttpResponse } from 'msw';
 import { mockServer } from '../mocks/server.ts';
 import { testSql, createUser, sessionFor, walletFor, get, post, settle, unique } from '../helpers.ts';
@@ -35,6 +35,8 @@ mockServer(
   http.post(`${engineUrl}/v1/events`, () => HttpResponse.json({ ok: true, delivered: 0 })),
 );
 afterEach(() => floating.clear());
+// the languages the number input test posts in (docs/specs.md#number-input)
+beforeAll(async () => { await sql`INSERT INTO languages (code, name) VALUES ('en', 'English'), ('de', 'Deutsch') ON CONFLICT (code) DO NOTHING`; });
 afterAll(async () => { await sql.end(); });
 
 // ---------------------------------------------------------------- helpers
@@ -125,6 +127,26 @@ describe('/withdraws: the Withdraw tab', () => {
     // the posted account name is ignored; the SWIFT code is kept upper-case without spaces
     expect(w.details).toMatchObject({ bankName: 'Chase', accountNumber: '12345678', swiftCode: 'CHASUS33', bankCountry: 'United States' });
     expect(w.details.accountName).toMatch(/^Test /);
+  });
+
+  test('amounts in the page\'s language (docs/specs.md#number-input): German \'12,50\' holds 12.50 exactly; English \'1,000.50\'; the other language\'s way is refused', async () => {
+    const fees = await withdrawFees(sql);
+    const c = await customer('5000');
+    const de = await answer(clientAction({ request: post('/withdraws', { balance_id: String(c.wallet), ...form({ amount: '12,50' }) }, { cookie: `${c.cookie}; lang=de` }), ...ctx }));
+    expect(de.body).toMatchObject({ ok: true });
+    const en = await answer(clientAction({ request: post('/withdraws', { balance_id: String(c.wallet), ...form({ amount: '1,000.50' }) }, { cookie: `${c.cookie}; lang=en` }), ...ctx }));
+    expect(en.body).toMatchObject({ ok: true });
+    const rows = await sql`SELECT amount::text AS amount, fee::text AS fee, total::text AS total FROM withdrawals WHERE user_id = ${c.id} ORDER BY id`;
+    const a = withdrawFee('12.50', fees.percentage, fees.fixed), b = withdrawFee('1000.50', fees.percentage, fees.fixed);
+    expect(rows).toEqual([
+      { amount: '12.50', fee: a.fee, total: a.total },
+      { amount: '1000.50', fee: b.fee, total: b.total },
+    ]);
+    for (const [amount, lang] of [['12.5', 'de'], ['1,5', 'en']]) {
+      const r = await answer(clientAction({ request: post('/withdraws', { balance_id: String(c.wallet), ...form({ amount }) }, { cookie: `${c.cookie}; lang=${lang}` }), ...ctx }));
+      expect(r.body.result?.error?.amount, `${amount} in ${lang}`).toEqual(['Amount must be a number like 12.5']);
+    }
+    expect(await countOf(c.id)).toBe(2);
   });
 
   test('a double submit (the same form id) is one request and one hold', async () => {
@@ -426,12 +448,12 @@ describe('/admin/withdraws/settings (refusals only: saving is withdrawals.serial
       [{ feePercentage: '1000', feeFixed: '1' }, 'feePercentage', 'Fee (%) must be at most 100'],
       [{ feePercentage: '-1', feeFixed: '1' }, 'feePercentage', 'The fee cannot be negative'],
       [{ feePercentage: '1.23456', feeFixed: '1' }, 'feePercentage', 'Fee (%) allows at most 4 decimal places'],
-      [{ feePercentage: 'abc', feeFixed: '1' }, 'feePercentage', 'The fee must be a number like 1.5'],
-      [{ feePercentage: '1e2', feeFixed: '1' }, 'feePercentage', 'The fee must be a number like 1.5'],
+      [{ feePercentage: 'abc', feeFixed: '1' }, 'feePercentage', 'The fee must be a number like 12.5'],
+      [{ feePercentage: '1e2', feeFixed: '1' }, 'feePercentage', 'The fee must be a number like 12.5'],
       [{ feePercentage: '1', feeFixed: '-0.01' }, 'feeFixed', 'The fee cannot be negative'],
       [{ feePercentage: '1', feeFixed: '1.234' }, 'feeFixed', 'Fee (Fixed) allows at most 2 decimal places'],
       [{ feePercentage: '1', feeFixed: '9'.repeat(13) }, 'feeFixed', 'Fee (Fixed) is too large'],
-      [{ feePercentage: '1', feeFixed: 'NaN' }, 'feeFixed', 'The fee must be a number like 1.5'],
+      [{ feePercentage: '1', feeFixed: 'NaN' }, 'feeFixed', 'The fee must be a number like 12.5'],
     ];
     for (const [body, field, message] of cases) {
       const r = await answer(settingsAction({ request: post('/admin/withdraws/settings', body, { cookie: admin.cookie }), ...ctx }));

@@ -218,6 +218,18 @@ describe('Stepper', () => {
     expect(input.value).toBe('2');
     expect(seen).toEqual(['2', '3', '2']);
   });
+  test('a text input, still a spinbutton: a number as the page\'s language writes it stays as typed (docs/specs.md#number-input)', () => {
+    function Page() {
+      const [v, setV] = useState('');
+      return <Stepper aria-label="Amount" value={v} onValueChange={setV} next={() => v} decreaseLabel="Less" increaseLabel="More" />;
+    }
+    render(<Page />);
+    const input = screen.getByRole('spinbutton', { name: 'Amount' }) as HTMLInputElement;
+    expect(input.type).toBe('text');
+    // a number input would drop '1.000,5' (not a number in the browser's own format)
+    fireEvent.change(input, { target: { value: '1.000,5' } });
+    expect(input.value).toBe('1.000,5');
+  });
 });
 
 describe('Modal', () => {

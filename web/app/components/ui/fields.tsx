@@ -1,13 +1,14 @@
 // Form fields for Conform + Zod forms. Errors are i18n keys, shown once the field was
 // validated (on blur or submit); inputs point at their errors with aria-describedby.
-import { useId, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes } from 'react';
+import { useId, useMemo, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigation, useFetchers } from '@remix-run/react';
 import { useForm, type DefaultValue, type SubmissionResult } from '@conform-to/react';
 import { getZodConstraint } from '@conform-to/zod';
 import type { z } from 'zod';
 import { Spinner } from './spinner.tsx';
-import { parseForm, type ParseOptions } from '~/shared/forms.ts';
+import { inputNumber, numberReader } from './number-input.ts';
+import { mapNumberFields, numberFields, parseForm, type ParseOptions } from '~/shared/forms.ts';
 
 /**
  * Every page's Conform form: the schema validates in the browser too, a field first on blur and
@@ -21,12 +22,21 @@ export function useSchemaForm<S extends z.ZodTypeAny>({ id, schema, lastResult, 
   defaultValue?: DefaultValue<z.input<S>>;
   parse?: ParseOptions;
 }) {
+  // number fields are filled and read as the page's language writes them, as the action reads
+  // them (docs/specs.md#number-input): a German page shows and posts '1,5', not '1.5'
+  const { i18n } = useTranslation();
+  const locale = i18n.language || 'en';
+  const numbers = numberReader(locale);
+  const filled = useMemo(() => {
+    const fields = numberFields(schema);
+    return fields && defaultValue ? mapNumberFields(defaultValue, fields, (v) => inputNumber(v, locale)) : defaultValue;
+  }, [defaultValue, schema, locale]);
   return useForm<z.input<S> & Record<string, unknown>>({
     id,
     lastResult,
-    defaultValue: defaultValue as DefaultValue<z.input<S> & Record<string, unknown>>,
+    defaultValue: filled as DefaultValue<z.input<S> & Record<string, unknown>>,
     constraint: getZodConstraint(schema),
-    onValidate: ({ formData }) => parseForm(formData, schema, parse),
+    onValidate: ({ formData }) => parseForm(formData, schema, { numbers, ...parse }),
     shouldValidate: 'onBlur',
     shouldRevalidate: 'onInput',
   });

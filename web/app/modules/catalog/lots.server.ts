@@ -12,6 +12,7 @@ import { replyRefused } from '~/shared/reply.server.ts';
 import { CATALOG_PARSE } from '~/modules/catalog/numbers.ts';
 import { replyOutcome, type Actor, type Outcome } from '~/shared/result.server.ts';
 import { LotsSchema, SPREAD_MARKETS, type LotsInput } from './schemas.ts';
+import { numberReader } from '~/components/ui/number-input.ts';
 
 export type LotState = 'lot' | 'amount';
 export interface LotSettings { states: Record<Category, LotState>; selector: { label: string; value: string }[] }
@@ -46,8 +47,8 @@ export async function saveLots(sql: Sql, input: LotsInput, who: Actor): Promise<
 }
 
 /** /admin/lots's action: the route checked access and read the form. */
-export async function lotsAction(sql: Sql, form: FormData, who: Actor) {
-  const submission = parseForm(form, LotsSchema, CATALOG_PARSE);
+export async function lotsAction(sql: Sql, form: FormData, who: Actor, locale: string) {
+  const submission = parseForm(form, LotsSchema, { ...CATALOG_PARSE, numbers: numberReader(locale) });
   // a list intent (add or remove a row) without JavaScript: the form comes back with it applied
   if (submission.status === undefined) return replyRefused(submission, { status: 200, toast: null });
   if (submission.status !== 'success') return replyRefused(submission);

@@ -5,7 +5,7 @@
 // or round. Each field names its own messages (literal i18n keys at the call site:
 // the required_error and message properties), so a refusal says which field and what it accepts.
 import { z } from 'zod';
-import { parseDecimal } from '@broker/engine/domain';
+import { NUMBER_FIELD, parseDecimal } from '@broker/engine/domain';
 import type { ParseOptions } from '~/shared/forms.ts';
 
 /** These forms hand the raw strings to their schemas: each field reads its own. */
@@ -47,7 +47,7 @@ export function decimalInput(b: DecimalBounds, m: Messages) {
     const r = readDecimal(v, b);
     if (r === null) { ctx.addIssue({ code: 'custom', message: m.message }); return z.NEVER; }
     return r;
-  });
+  }).describe(NUMBER_FIELD);
 }
 
 /** An optional decimal: empty is null. */
@@ -57,7 +57,7 @@ export function optionalDecimalInput(b: DecimalBounds, m: Pick<Messages, 'messag
     const r = readDecimal(v, b);
     if (r === null) { ctx.addIssue({ code: 'custom', message: m.message }); return z.NEVER; }
     return r;
-  });
+  }).describe(NUMBER_FIELD);
 }
 
 const WHOLE = /^\d{1,9}$/;
@@ -75,7 +75,7 @@ export function wholeInput(min: number, max: number, m: Messages) {
     const n = readWhole(v, min, max);
     if (n === null) { ctx.addIssue({ code: 'custom', message: m.message }); return z.NEVER; }
     return n;
-  });
+  }).describe(NUMBER_FIELD);
 }
 
 /** An optional whole number: empty is null. */
@@ -85,7 +85,7 @@ export function optionalWholeInput(min: number, max: number, m: Pick<Messages, '
     const n = readWhole(v, min, max);
     if (n === null) { ctx.addIssue({ code: 'custom', message: m.message }); return z.NEVER; }
     return n;
-  });
+  }).describe(NUMBER_FIELD);
 }
 
 /** A text field: trimmed, required, at most `max` characters and matching `pattern` when given. */

@@ -12,6 +12,7 @@ import { replyRefused } from '~/shared/reply.server.ts';
 import { CATALOG_PARSE } from '~/modules/catalog/numbers.ts';
 import { replyOutcome, type Actor, type Outcome } from '~/shared/result.server.ts';
 import { SPREAD_MARKETS, SpreadsSchema, type SpreadsInput } from './schemas.ts';
+import { numberReader } from '~/components/ui/number-input.ts';
 
 export type Spreads = Record<Category, string>;
 
@@ -40,8 +41,8 @@ export async function saveSpreads(sql: Sql, input: SpreadsInput, who: Actor): Pr
 }
 
 /** /admin/spreads's action: the route checked access and read the form. */
-export async function spreadsAction(sql: Sql, form: FormData, who: Actor) {
-  const submission = parseForm(form, SpreadsSchema, CATALOG_PARSE);
+export async function spreadsAction(sql: Sql, form: FormData, who: Actor, locale: string) {
+  const submission = parseForm(form, SpreadsSchema, { ...CATALOG_PARSE, numbers: numberReader(locale) });
   if (submission.status !== 'success') return replyRefused(submission);
   return replyOutcome(submission, await saveSpreads(sql, submission.value, who));
 }

@@ -18,6 +18,7 @@ import { ACCOUNT_FIELDS, BALANCE_PARSE, BalanceSchema, customerProfileSchema, re
 import { editAccessFor, loadCustomer, saveCustomerProfile } from './edit.server.ts';
 import { adjustBalance } from './balance.server.ts';
 import { listTracking } from './tracking.server.ts';
+import { numberReader } from '~/components/ui/number-input.ts';
 
 /** The active tab's page of rows (only that tab is read). */
 async function tabList(sql: Sql, tab: EditTab, userId: number, q: ListQuery) {
@@ -50,13 +51,13 @@ export type EditReply = Reply & { intent?: string };
 const ACCOUNT_REFUSAL = 'Only admins and managers may change the password, manager, plan, verified or active status';
 
 /** POST intent=profile (the profile form) or intent=balance (add / subtract on a wallet). */
-export async function editAction(sql: Sql, session: CurrentSession, customerId: number, form: FormData, pageUrl: URL, ip: string | null) {
+export async function editAction(sql: Sql, session: CurrentSession, customerId: number, form: FormData, pageUrl: URL, ip: string | null, locale: string) {
   const access = await editAccessFor(sql, session);
   const intent = String(form.get('intent') ?? '');
   const actor = { id: session.user.id, ip };
 
   if (intent === 'profile') {
-    const submission = parseForm(form, customerProfileSchema(access));
+    const submission = parseForm(form, customerProfileSchema(access), { numbers: numberReader(locale) });
     if (!access.canEdit) return replyRefused(submission, { intent, status: 403, toast: 'You may not edit this customer', hideFields: ['password'] });
     // a sales agent's form has no account field: one posted anyway is refused, not dropped silently
     if (!access.canEditAccount && ACCOUNT_FIELDS.some((f) => String(form.get(f) ?? '') !== '')) {
@@ -70,7 +71,7 @@ export async function editAction(sql: Sql, session: CurrentSession, customerId: 
   }
 
   if (intent === 'balance') {
-    const submission = parseForm(form, BalanceSchema, BALANCE_PARSE);
+    const submission = parseForm(form, BalanceSchema, { ...BALANCE_PARSE, numbers: numberReader(locale) });
     if (!access.canAdjust) return replyRefused(submission, { intent, status: 403, toast: 'You may not change this balance' });
     if (submission.status !== 'success') return replyRefused(submission, { intent });
     const r = await adjustBalance(sql, actor, customerId, submission.value);

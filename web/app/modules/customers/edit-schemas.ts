@@ -1,7 +1,7 @@
 // The Edit Customer page's forms (docs/specs.md#customer-records), shared by the browser (Conform) and the
 // route's action: the profile form and the balance adjustment. Messages are i18n keys.
 import { z } from 'zod';
-import { parseDecimal, type DecimalSpec } from '@broker/engine/domain';
+import { NUMBER_FIELD, parseDecimal, type DecimalSpec } from '@broker/engine/domain';
 import { birthDate, required } from '~/modules/auth/schemas.ts';
 
 /** The tabs of the page, in order; the active one is the URL's `tab` (profile when absent or unknown). */
@@ -96,7 +96,7 @@ export const BalanceSchema = z.object({
     const r = parseDecimal(v, ADJUST_AMOUNT);
     if (!r.ok) { ctx.addIssue({ code: z.ZodIssueCode.custom, message: r.message }); return z.NEVER; }
     return r.value;
-  }),
+  }).describe(NUMBER_FIELD),
   reason: z.string({ required_error: 'Reason is required' }).trim()
     .min(1, 'Reason is required').max(REASON_MAX, 'Reason allows at most 500 characters'),
   // the form's random id: a double submit posts one ledger entry

@@ -15,6 +15,7 @@ import { discardUploads, type StoredUpload } from '~/modules/uploads/uploads.ser
 import { uploadHref } from '~/modules/uploads/href.ts';
 import type { GatewayConfig } from './kinds.ts';
 import { holdsMockKeys, mockKeysAllowed, MOCK_KEYS_REFUSED, PUBLISHED_MOCK_KEYS } from '~/modules/gateways/mock-keys.ts';
+import { numberReader } from '~/components/ui/number-input.ts';
 import {
   GATEWAY_AVAILABILITY, GATEWAY_SPECS, KEY_COLUMNS, gatewaySchema, gatewayState, isGatewayKind, secretColumns,
   type GatewayCard, type GatewayInput, type GatewayKind, type KeyColumn,
@@ -165,7 +166,7 @@ export async function gatewaysLoader(sql: Sql, manual: boolean) {
  * POST (multipart: name, key1..key5, fee, isActive, file), checked and received by the route: saves the
  * gateway named, of this page. `qr` is the stored QR code file, if one came; a refusal discards it.
  */
-export async function gatewaysAction(sql: Sql, manual: boolean, form: FormData, qr: StoredUpload | undefined, who: Actor) {
+export async function gatewaysAction(sql: Sql, manual: boolean, form: FormData, qr: StoredUpload | undefined, who: Actor, locale: string) {
   const drop = () => discardUploads(sql, who.actorId, qr ? [qr.id] : []);
   const name = String(form.get('name') ?? '');
   const [row] = isGatewayKind(name) ? await sql`SELECT is_manual FROM payment_gateways WHERE name = ${name}::text::gateway_kind` : [];
@@ -178,7 +179,7 @@ export async function gatewaysAction(sql: Sql, manual: boolean, form: FormData, 
     return refusedWithout(422, 'This gateway has no QR code', 'file');
   }
   const hideFields = secretColumns(name);
-  const submission = parseForm(form, gatewaySchema(name), CATALOG_PARSE);
+  const submission = parseForm(form, gatewaySchema(name), { ...CATALOG_PARSE, numbers: numberReader(locale) });
   if (submission.status !== 'success') {
     await drop();
     return replyRefused(submission, { hideFields });

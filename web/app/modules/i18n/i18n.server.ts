@@ -9,7 +9,7 @@ import { RemixI18Next } from 'remix-i18next/server';
 import type { Sql } from '~/shared/db.server.ts';
 import { cached, invalidateCached } from '~/shared/live-cache.server.ts';
 import { readCookie } from '~/shared/cookies.server.ts';
-import { FALLBACK_LANGUAGE, LANG_COOKIE, i18nOptions, type Resources } from './i18n.ts';
+import { FALLBACK_LANGUAGE, LANG_COOKIE, addNumberFormat, i18nOptions, type Resources } from './i18n.ts';
 import { PAGE_TITLE_KEYS } from '~/modules/i18n/meta.ts';
 // The English seed holds every key the code uses (web/test/i18n.test.ts checks it): the key list
 // at run time. Bundled into the server build.
@@ -57,8 +57,12 @@ export async function detectLocale(request: Request, languages: Language[]): Pro
   return supported.includes(locale) ? locale : FALLBACK_LANGUAGE;
 }
 
-/** The language of the page a request renders (the root loader's): for a loader that words data itself. */
-export async function requestLocale(sql: Sql, request: Request): Promise<string> {
+/**
+ * The language a request's page is in (the root loader's): an action reads the numbers typed on
+ * that page with it (components/ui/number-input.ts, docs/specs.md#number-input); a loader that
+ * words data itself (country names) writes it in it.
+ */
+export async function requestLocale(request: Request, sql: Sql): Promise<string> {
   return detectLocale(request, await listLanguages(sql));
 }
 
@@ -216,6 +220,7 @@ export function serverI18n(locale: string, resources: Record<string, Readonly<Re
   const make = async () => {
     const instance = createInstance();
     await instance.use(initReactI18next).init(i18nOptions(locale, resources as Record<string, Resources>));
+    addNumberFormat(instance);
     keepPlainTranslations(instance);
     return instance;
   };

@@ -1,6 +1,8 @@
 // i18next options shared by the server render and the browser. Keys are the English text,
 // so ':' and '.' inside keys are not separators.
 import type { InitOptions, i18n as I18n } from 'i18next';
+import { formatAmount } from '~/components/ui/format.ts';
+import { NUMBER_EXAMPLE } from '~/components/ui/number-input.ts';
 
 export const FALLBACK_LANGUAGE = 'en';
 export const LANG_COOKIE = 'lang';
@@ -17,11 +19,23 @@ export function i18nOptions(locale: string, resources: Record<string, Resources>
     keySeparator: false,
     nsSeparator: false,
     returnEmptyString: false,
-    interpolation: { escapeValue: false },
+    // `example`: the number the refusals of a typed number show, '… a number like {{example, decimal}}'
+    interpolation: { escapeValue: false, defaultVariables: { example: NUMBER_EXAMPLE } },
     resources: Object.fromEntries(Object.entries(resources).map(([lng, r]) => [lng, { translation: r }])),
     initImmediate: false,
     react: { useSuspense: false },
   };
+}
+
+/**
+ * The `decimal` format of a translation ('{{example, decimal}}'): a decimal string written by the
+ * formatting module in the text's language (de '12,5'), so a message shows numbers as the page
+ * writes them and as its fields read them (docs/specs.md#number-input). Every instance gets it
+ * after init (the server's renders, the browser's).
+ */
+export function addNumberFormat(instance: I18n): I18n {
+  instance.services.formatter?.add('decimal', (value: unknown, lng: string | undefined) => formatAmount(String(value), lng ?? FALLBACK_LANGUAGE));
+  return instance;
 }
 
 /** Where the browser gets a language's translations (and English, the fallback): one JSON per version. */

@@ -14,6 +14,7 @@ import { parseIntent } from '~/shared/forms.ts';
 import { replyRefused } from '~/shared/reply.server.ts';
 import { pgCode, refuse, replyOutcome, type Actor, type Outcome } from '~/shared/result.server.ts';
 import { CATALOG_PARSE, INSTRUMENT_ACTIONS, type InstrumentInput } from './schemas.ts';
+import { numberReader } from '~/components/ui/number-input.ts';
 
 export const INSTRUMENT_SORTS = ['id', 'name', 'base', 'quote', 'tradingview', 'alias', 'leverage', 'tradable'] as const;
 type Sort = (typeof INSTRUMENT_SORTS)[number];
@@ -166,8 +167,8 @@ export async function instrumentsLoader(sql: Sql, category: Category, search: UR
   return { category, ...(await listInstruments(sql, category, listQuery(search, INSTRUMENT_SORTS))) };
 }
 
-export async function instrumentsAction(sql: Sql, category: Category, form: FormData, who: Actor) {
-  const { intent, submission } = parseIntent(form, INSTRUMENT_ACTIONS, CATALOG_PARSE);
+export async function instrumentsAction(sql: Sql, category: Category, form: FormData, who: Actor, locale: string) {
+  const { intent, submission } = parseIntent(form, INSTRUMENT_ACTIONS, { ...CATALOG_PARSE, numbers: numberReader(locale) });
   if (submission.status !== 'success') return replyRefused(submission, { intent });
   const v = submission.value;
   const r = intent === 'delete'

@@ -18,10 +18,11 @@ import type { Reply } from '~/shared/forms.ts';
 import { depositFee, MONEY_INPUT, type FeeSummary } from './fees.ts';
 import { BankDepositFormSchema, CryptoConfirmSchema, DepositSchema, depositResult } from './deposit-schemas.ts';
 import type { DepositRow, DepositStatus, DepositWallet, ExternalPayment, GatewayOption } from './deposits.server.ts';
+import { readNumber } from '~/components/ui/number-input.ts';
 
 // ---------------------------------------------------------------- shared bits
 
-/** The fee and total of a typed amount, or null while the amount is not a valid one. */
+/** The fee and total of a typed amount (read in the page's language), or null while the amount is not a valid one. */
 export function liveSummary(amount: string, feePercent: string | undefined): FeeSummary | null {
   if (feePercent === undefined) return null;
   const a = parseDecimal(amount, MONEY_INPUT);
@@ -111,7 +112,7 @@ function DepositForm({ data, reply }: { data: DepositsData; reply: Reply | undef
   const wallet = data.wallets.find((w) => String(w.id) === walletId);
   const gateway = data.gateways.find((g) => g.name === gatewayName);
   const external = data.externals.find((x) => String(x.id) === externalId);
-  const summary = liveSummary(amount, gateway?.fee);
+  const summary = liveSummary(readNumber(amount, f.locale) ?? '', gateway?.fee);
   const pending = navigation.state !== 'idle' && navigation.formMethod?.toLowerCase() === 'post';
 
   if (!data.wallets.length) {

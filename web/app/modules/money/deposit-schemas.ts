@@ -1,7 +1,7 @@
 // The deposit forms' input, one zod schema each, run in the browser (Conform) and in the actions.
 // The rules behind them (whose wallet, which gateway, KYC, the fee) are money.server.ts's.
 import { z } from 'zod';
-import { parseDecimal } from '@broker/engine/domain';
+import { NUMBER_FIELD, parseDecimal } from '@broker/engine/domain';
 import { MONEY_INPUT } from './fees.ts';
 
 /** A form's random id, so a double submit creates one deposit (deposits.client_ref). */
@@ -15,7 +15,7 @@ const amount = z.string({ required_error: 'Amount is required', invalid_type_err
   const r = parseDecimal(v, MONEY_INPUT);
   if (!r.ok) { ctx.addIssue({ code: z.ZodIssueCode.custom, message: r.message }); return z.NEVER; }
   return r.value;
-});
+}).describe(NUMBER_FIELD);
 
 /** The Deposit tab: wallet, gateway, amount (the spec's payload balance_id, gateway, amount). */
 export const DepositSchema = z.object({

@@ -17,6 +17,7 @@ import { withdrawFee, MONEY_INPUT } from './fees.ts';
 import { WithdrawSchema, WITHDRAW_PARSE, BANK_NAME_MAX, ACCOUNT_NUMBER_MAX } from './withdrawal-schemas.ts';
 import { BankDetailsList, WithdrawalStatusChip, useMethodLabel } from './withdrawal-parts.tsx';
 import type { WithdrawWallet, WithdrawalRow } from './withdrawals.server.ts';
+import { readNumber } from '~/components/ui/number-input.ts';
 
 export type WithdrawTabName = 'withdraw' | 'history';
 
@@ -70,7 +71,7 @@ function WithdrawTab({ data }: { data: WithdrawFormData }) {
   useFetcherToast(fetcher);
 
   const wallet = data.wallets.find((w) => String(w.id) === String(fields.balance_id.value ?? '')) ?? null;
-  const amount = parseDecimal(String(fields.amount.value ?? ''), MONEY_INPUT);
+  const amount = parseDecimal(readNumber(String(fields.amount.value ?? ''), f.locale) ?? '', MONEY_INPUT);
   const summary = amount.ok ? withdrawFee(amount.value, data.fees.percentage, data.fees.fixed) : null;
   const exceeds = !!summary && !!wallet && wallet.freeMargin !== null && dec(summary.total).gt(dec(wallet.freeMargin));
   const money = (v: string | null | undefined) => (wallet && v != null ? f.money(v, wallet.currency) : '—');

@@ -2,7 +2,7 @@
 // onValidate) and again in the actions. The rules of a withdrawal itself (the wallet, KYC, the
 // amount, the fee, the free margin) are money.server.ts's; these only read the fields.
 import { z } from 'zod';
-import { decimalSchema, parseDecimal } from '@broker/engine/domain';
+import { NUMBER_FIELD, decimalSchema, parseDecimal } from '@broker/engine/domain';
 import type { ParseOptions } from '~/shared/forms.ts';
 import { MONEY_INPUT } from './fees.ts';
 
@@ -105,7 +105,7 @@ function feeField(kind: 'percentage' | 'fixed') {
           ctx.addIssue(percent ? { code: 'custom', message: 'Fee (%) allows at most 4 decimal places' } : { code: 'custom', message: 'Fee (Fixed) allows at most 2 decimal places' });
         } else if (/too large/.test(r.message)) {
           ctx.addIssue(percent ? { code: 'custom', message: 'Fee (%) must be at most 100' } : { code: 'custom', message: 'Fee (Fixed) is too large' });
-        } else ctx.addIssue({ code: 'custom', message: 'The fee must be a number like 1.5' });
+        } else ctx.addIssue({ code: 'custom', message: 'The fee must be a number like 12.5' });
         return z.NEVER;
       }
       if (percent && Number(r.value) > 100) {
@@ -113,7 +113,8 @@ function feeField(kind: 'percentage' | 'fixed') {
         return z.NEVER;
       }
       return r.value;
-    });
+    })
+    .describe(NUMBER_FIELD);
 }
 
 /** /admin/withdraws/settings: Fee (%) and Fee (Fixed). */

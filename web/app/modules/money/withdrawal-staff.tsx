@@ -24,6 +24,7 @@ import type { BankDetails } from './money.server.ts';
 import type { StaffWithdrawalRow, WithdrawalStatus } from './withdrawals.server.ts';
 import { ApprovePayoutDialog, PayoutCell } from '~/modules/money/payout-staff.tsx';
 import type { PayoutView } from './payout-view.ts';
+import { readNumber } from '~/components/ui/number-input.ts';
 
 /** A row with its payout (modules/payments/payouts.server.ts) and, pending, the gateways that can pay it out. */
 export type StaffPayoutRow = StaffWithdrawalRow & { payout?: PayoutView | null; payoutOptions?: string[] };
@@ -189,8 +190,9 @@ export function WithdrawSettingsPage({ fees }: { fees: { percentage: string; fix
   });
   useFetcherToast(fetcher);
   // the rule as the customer's summary applies it, on an example amount
-  const pct = parseDecimal(String(fields.feePercentage.value ?? ''), { label: 'Fee', scale: 4, intDigits: 3, zero: true });
-  const fixed = parseDecimal(String(fields.feeFixed.value ?? ''), { label: 'Fee', scale: 2, intDigits: 12, zero: true });
+  const read = (text: string) => readNumber(text, f.locale) ?? '';
+  const pct = parseDecimal(read(String(fields.feePercentage.value ?? '')), { label: 'Fee', scale: 4, intDigits: 3, zero: true });
+  const fixed = parseDecimal(read(String(fields.feeFixed.value ?? '')), { label: 'Fee', scale: 2, intDigits: 12, zero: true });
   const example = pct.ok && fixed.ok && Number(pct.value) <= 100 ? withdrawFee('100', pct.value, fixed.value) : null;
   return (
     <section className="page">

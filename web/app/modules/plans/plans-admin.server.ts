@@ -12,6 +12,7 @@ import { replyRefused } from '~/shared/reply.server.ts';
 import { pgCode, refuse, replyOutcome, type Actor, type Outcome } from '~/shared/result.server.ts';
 import { CATALOG_PARSE } from '~/modules/catalog/numbers.ts';
 import { PLAN_ACTIONS, PLAN_MARKETS, type PlanInput } from './schemas.ts';
+import { numberReader } from '~/components/ui/number-input.ts';
 
 /** URL sort id → column. */
 const SORTS = {
@@ -118,8 +119,8 @@ export function plansLoader(sql: Sql, search: URLSearchParams) {
   return listPlans(sql, listQuery(search, PLAN_SORTS));
 }
 
-export async function plansAction(sql: Sql, form: FormData, who: Actor) {
-  const { intent, submission } = parseIntent(form, PLAN_ACTIONS, CATALOG_PARSE);
+export async function plansAction(sql: Sql, form: FormData, who: Actor, locale: string) {
+  const { intent, submission } = parseIntent(form, PLAN_ACTIONS, { ...CATALOG_PARSE, numbers: numberReader(locale) });
   if (submission.status !== 'success') return replyRefused(submission, { intent });
   const v = submission.value;
   const r = intent === 'delete' ? await deletePlan(sql, (v as { id: number }).id, who) : await savePlan(sql, v as PlanInput, who);

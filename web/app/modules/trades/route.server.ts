@@ -47,8 +47,8 @@ export async function tradesLoader(sql: Sql, s: CurrentSession, type: TradeType,
 export type TradesLoader = () => Promise<Awaited<ReturnType<typeof tradesLoader>>['body']>;
 
 /** POST: edit, close or delete one trade (intent), through the engine's staff commands. */
-export async function tradesAction(sql: Sql, s: CurrentSession, form: FormData, ip: string | null) {
-  const { intent, submission } = parseTradeForm(form);
+export async function tradesAction(sql: Sql, s: CurrentSession, form: FormData, ip: string | null, locale: string) {
+  const { intent, submission } = parseTradeForm(form, locale);
   if (submission.status !== 'success') return replyRefused(submission, { intent });
   const r = await runTradeAction(sql, { id: s.user.id, ip }, submission.value);
   return replyOutcome(submission, r, intent);

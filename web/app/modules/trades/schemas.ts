@@ -3,8 +3,9 @@
 // onValidate) and the action. Numbers go through the engine's one decimal parser
 // (engine/src/domain/decimal-input.ts), so the form refuses what the engine would, naming the field.
 import { z } from 'zod';
-import { DECIMAL_INPUTS, parseDecimal, parseLevel, type DecimalField } from '@broker/engine/domain';
+import { DECIMAL_INPUTS, NUMBER_FIELD, parseDecimal, parseLevel, type DecimalField } from '@broker/engine/domain';
 import { parseIntent, type ParseOptions } from '~/shared/forms.ts';
+import { numberReader } from '~/components/ui/number-input.ts';
 
 export const TRADE_TYPES = ['all', 'open', 'closed'] as const;
 export type TradeType = (typeof TRADE_TYPES)[number];
@@ -52,7 +53,7 @@ function optionalDecimal(field: DecimalField) {
     const r = parseDecimal(v, field);
     if (!r.ok) { ctx.addIssue({ code: z.ZodIssueCode.custom, message: r.message }); return z.NEVER; }
     return r.value;
-  });
+  }).describe(NUMBER_FIELD);
 }
 
 /**
@@ -68,7 +69,7 @@ function optionalLevel(field: 'profit' | 'loss') {
     const r = parseLevel(v, spec, { blank: true });
     if (!r.ok) { ctx.addIssue({ code: z.ZodIssueCode.custom, message: r.message }); return z.NEVER; }
     return r.value;
-  });
+  }).describe(NUMBER_FIELD);
 }
 
 const DATETIME_LOCAL = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})$/;
@@ -115,6 +116,7 @@ export const DeleteTradeSchema = z.object({ intent: z.literal('delete'), id: ORD
 export const TRADE_ACTIONS = { edit: EditTradeSchema, close: CloseTradeSchema, delete: DeleteTradeSchema };
 /** Raw strings to the schemas: an empty take profit removes it, an absent one leaves it. */
 export const TRADE_PARSE: ParseOptions = { coerce: false };
-export const parseTradeForm = (payload: FormData | URLSearchParams) => parseIntent(payload, TRADE_ACTIONS, TRADE_PARSE);
+/** A trade form posted from a page in `locale` (its numbers are read as that language writes them). */
+export const parseTradeForm = (payload: FormData | URLSearchParams, locale: string) => parseIntent(payload, TRADE_ACTIONS, { ...TRADE_PARSE, numbers: numberReader(locale) });
 export type TradeAction = z.output<(typeof TRADE_ACTIONS)[keyof typeof TRADE_ACTIONS]>;
 export type EditTrade = z.output<typeof EditTradeSchema>;

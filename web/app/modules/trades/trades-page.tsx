@@ -19,6 +19,7 @@ import type { TradeRow } from './trades.server.ts';
 import { EXACT_COUNT_LIMIT } from '~/shared/count-limits.ts';
 import { HistoryLink } from '~/modules/audit/history-link.tsx';
 import type { TradesLoader } from './route.server.ts';
+import { readNumber } from '~/components/ui/number-input.ts';
 
 type Row = TradeRow & { floatingPnl: number | null };
 
@@ -207,10 +208,10 @@ function TradeFilters() {
 }
 
 /** The P/L a closed trade would have with the form's rates (the engine's own exact formula), or null while a number is not valid. */
-function previewPnl(row: Row, v: { openRate?: string; closeRate?: string; spread?: string }): string | null {
+function previewPnl(row: Row, v: { openRate?: string; closeRate?: string; spread?: string }, read: (text: string) => string): string | null {
   const num = (s: string | undefined, field: 'openRate' | 'closeRate' | 'spread', stored: string) => {
     if (s === undefined || s.trim() === '') return stored;
-    const r = parseDecimal(s, field);
+    const r = parseDecimal(read(s), field);
     return r.ok ? r.value : null;
   };
   const open = num(v.openRate, 'openRate', row.openRate), close = num(v.closeRate, 'closeRate', row.closeRate ?? row.openRate), spread = num(v.spread, 'spread', row.spread);
@@ -231,7 +232,7 @@ function EditTradeDialog({ row, onClose }: { row: Row | null; onClose: () => voi
       {(fields) => {
         if (!row) return null;
         const closed = !!row.closeTime;
-        const next = closed ? previewPnl(row, { openRate: fields.openRate.value as string | undefined, closeRate: fields.closeRate.value as string | undefined, spread: fields.spread.value as string | undefined }) : null;
+        const next = closed ? previewPnl(row, { openRate: fields.openRate.value as string | undefined, closeRate: fields.closeRate.value as string | undefined, spread: fields.spread.value as string | undefined }, (text) => readNumber(text, f.locale) ?? '') : null;
         const diff = next !== null && row.proLoss !== null ? money(next).minus(row.proLoss).toFixed(8) : null;
         return (
           <>

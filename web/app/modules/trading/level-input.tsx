@@ -7,19 +7,23 @@ import type { Range } from '@broker/engine/domain';
 import { Stepper } from '~/components/ui/stepper.tsx';
 import { ErrorList, type ListOfErrors } from '~/components/ui/fields.tsx';
 import { PLUS_MINUS, STEP, allowedRange, boundText, initialLevel, levelProblem, stepLevel } from './dialog.ts';
+import { useFormat } from '~/components/ui/format.ts';
+import { inputNumber, numberValue, readNumber } from '~/components/ui/number-input.ts';
 
 export function LevelInput({ id, name, label, inputLabel, text, setText, bound, live, disabled = false, errors }: {
   id: string; name?: string; label: string; inputLabel: string; text: string; setText: (v: string) => void;
   bound: Range; live: Range | null; disabled?: boolean; errors?: ListOfErrors;
 }) {
   const { t } = useTranslation();
-  const problem = disabled ? null : levelProblem(text, bound, live);
+  const { locale } = useFormat();
+  // the text as the page's language writes it ('1,08556' in German), checked as the number it is
+  const problem = disabled ? null : levelProblem(readNumber(text, locale) ?? '', bound, live);
   const hint = problem ?? boundText(bound);
   const serverErrors = disabled ? null : errors;
   const next = (direction: -1 | 1) => {
     const range = allowedRange(bound, live);
-    const v = Number(text);
-    return String(text.trim() !== '' && Number.isFinite(v) ? stepLevel(v, direction * PLUS_MINUS, range) : initialLevel(range));
+    const v = numberValue(text, locale);
+    return inputNumber(Number.isFinite(v) ? stepLevel(v, direction * PLUS_MINUS, range) : initialLevel(range), locale);
   };
   return (
     <>

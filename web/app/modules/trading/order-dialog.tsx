@@ -18,6 +18,7 @@ import {
 } from './dialog.ts';
 import { LevelInput } from './level-input.tsx';
 import { DASHBOARD_PARSE, PlaceOrderSchema, type ActionReply } from './schemas.ts';
+import { inputNumber, numberValue, readNumber } from '~/components/ui/number-input.ts';
 
 export interface DialogInstrument { id: number; name: string; base: string; quote: string; category: Category; digits: number }
 
@@ -82,14 +83,16 @@ export function OrderDialog(p: OrderDialogProps) {
 
   const ranges = useMemo(() => dialogLevelRanges(side, bid, ask), [side, bid, ask]);
   const live = useMemo(() => liveLevelRanges(side, p.price), [side, p.price]);
-  const switchTp = (on: boolean) => { setTpOn(on); if (on && !tpText) setTpText(String(initialLevel(allowedRange(ranges.takeProfit, live?.takeProfit ?? null)))); };
-  const switchSl = (on: boolean) => { setSlOn(on); if (on && !slText) setSlText(String(initialLevel(allowedRange(ranges.stopLoss, live?.stopLoss ?? null)))); };
-  const tp = Number(tpText), sl = Number(slText);
-  const levelsBad = (tpOn && !!levelProblem(tpText, ranges.takeProfit, live?.takeProfit ?? null))
-    || (slOn && !!levelProblem(slText, ranges.stopLoss, live?.stopLoss ?? null));
+  const switchTp = (on: boolean) => { setTpOn(on); if (on && !tpText) setTpText(inputNumber(initialLevel(allowedRange(ranges.takeProfit, live?.takeProfit ?? null)), f.locale)); };
+  const switchSl = (on: boolean) => { setSlOn(on); if (on && !slText) setSlText(inputNumber(initialLevel(allowedRange(ranges.stopLoss, live?.stopLoss ?? null)), f.locale)); };
+  // the texts as the page's language writes them ('0,5' in German), read as the action reads them
+  const num = (text: string) => numberValue(text, f.locale);
+  const tp = num(tpText), sl = num(slText);
+  const levelsBad = (tpOn && !!levelProblem(readNumber(tpText, f.locale) ?? '', ranges.takeProfit, live?.takeProfit ?? null))
+    || (slOn && !!levelProblem(readNumber(slText, f.locale) ?? '', ranges.stopLoss, live?.stopLoss ?? null));
 
   const lotMode = loaded?.lotState === 'lot';
-  const units = unitsOf(instrument.category, loaded?.lotState ?? 'amount', Number(qty));
+  const units = unitsOf(instrument.category, loaded?.lotState ?? 'amount', num(qty));
   const pv = preview({
     side, category: instrument.category, quote: instrument.quote, bid, ask, amount: units, leverage: p.leverage,
     conversionRate: loaded?.rate ?? null, spreadSetting: p.spreadSetting, balance: p.balance, usedMargin: p.usedMargin,
@@ -138,7 +141,7 @@ export function OrderDialog(p: OrderDialogProps) {
           {lotMode && loaded.lotSelector.length ? (
             <div className="field">
               <label htmlFor="lot-selector">{t('Lot size')}</label>
-              <select id="lot-selector" value="" onChange={(e) => e.target.value && setQty(String(Number(e.target.value) / CONTRACT_SIZE[instrument.category]))}>
+              <select id="lot-selector" value="" onChange={(e) => e.target.value && setQty(inputNumber(Number(e.target.value) / CONTRACT_SIZE[instrument.category], f.locale))}>
                 <option value="">{t('Choose a lot size')}</option>
                 {loaded.lotSelector.map((l) => <option key={l.value} value={l.value}>{l.label}</option>)}
               </select>
@@ -148,8 +151,8 @@ export function OrderDialog(p: OrderDialogProps) {
             <label htmlFor="order-qty">{lotMode ? t('Lots') : t('Amount')}</label>
             <Stepper id="order-qty" name={lotMode ? 'lots' : 'amount'} min={0} step={STEP} value={qty} autoFocus
               aria-invalid={qtyErrors.length ? true : undefined} aria-describedby={qtyErrors.length ? 'order-qty-error' : undefined}
-              onValueChange={(v) => { if (v === '' || Number(v) >= 0) setQty(v); }}
-              next={(direction) => String(stepAmount(Number(qty) || 0, direction * PLUS_MINUS))}
+              onValueChange={(v) => { if (!/^\s*[-\u2212]/.test(v)) setQty(v); }}
+              next={(direction) => inputNumber(stepAmount(num(qty) || 0, direction * PLUS_MINUS), f.locale)}
               decreaseLabel={t('Decrease amount')} increaseLabel={t('Increase amount')} />
             <ErrorList id="order-qty-error" errors={qtyErrors} />
             {lotMode ? <div className="field-hint">{t('{{units}} units', { units: f.amount(units) })}</div> : null}

@@ -17,6 +17,7 @@ import { LevelInput } from './level-input.tsx';
 import { DASHBOARD_PARSE, ModifyOrderSchema, type ActionReply } from './schemas.ts';
 import type { PositionRow } from './trading.server.ts';
 import { closeReasonLabel } from '@broker/engine/contract/events';
+import { inputNumber, readNumber } from '~/components/ui/number-input.ts';
 
 export const POSITIONS_PREFIX = 'pos_';
 
@@ -33,8 +34,8 @@ function LevelModal({ row, field, price, onClose }: { row: PositionRow; field: '
   const live = liveLevelRanges(row.type, price)?.[which] ?? null;
   const current = field === 'profit' ? row.profit : row.loss;
   const [on, setOn] = useState(current !== null);
-  const [text, setText] = useState(() => String(current !== null ? Number(current) : initialLevel(allowedRange(bound, live))));
-  const problem = on ? levelProblem(text, bound, live) : null;
+  const [text, setText] = useState(() => inputNumber(current !== null ? Number(current) : initialLevel(allowedRange(bound, live)), f.locale));
+  const problem = on ? levelProblem(readNumber(text, f.locale) ?? '', bound, live) : null;
   useFetcherToast(fetcher, { onSuccess: onClose });
   const [form, fields] = useSchemaForm({
     id: `level-form-${field}-${row.id}`, schema: ModifyOrderSchema, parse: DASHBOARD_PARSE,

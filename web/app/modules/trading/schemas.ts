@@ -1,9 +1,10 @@
 // Input of the dashboard's calls, one zod schema per intent, shared by the dialogs and the action.
 import { z } from 'zod';
 import { parseIntent, type ParseOptions, type Reply } from '~/shared/forms.ts';
-import { parseLevel } from '@broker/engine/domain';
+import { NUMBER_FIELD, parseLevel } from '@broker/engine/domain';
 import { orderFields } from '@broker/engine/contract/orders';
 import type { Category } from '@broker/engine/domain';
+import { numberReader } from '~/components/ui/number-input.ts';
 
 /**
  * The instrument tab a dashboard opens on. The page comes with this tab's instruments (and the
@@ -24,7 +25,7 @@ export const ModifyOrderSchema = z.object({
   intent: z.literal('modify'),
   orderId: z.coerce.number().int().positive(),
   field: z.enum(['profit', 'loss']),
-  value: z.unknown(),
+  value: z.unknown().describe(NUMBER_FIELD),
 }).transform((o, ctx) => {
   // the value is read as the field it sets, so a bad one is named 'Take profit' or 'Stop loss'
   const r = parseLevel(o.value, o.field, { blank: true });
@@ -50,7 +51,8 @@ export const DASHBOARD_ACTIONS = {
  * go to the schemas (no coercion), so an empty amount or lots is refused naming it.
  */
 export const DASHBOARD_PARSE: ParseOptions = { coerce: false };
-export const parseDashboardForm = (payload: FormData | URLSearchParams) => parseIntent(payload, DASHBOARD_ACTIONS, DASHBOARD_PARSE);
+/** A dashboard form posted from a page in `locale` (its numbers are read as that language writes them). */
+export const parseDashboardForm = (payload: FormData | URLSearchParams, locale: string) => parseIntent(payload, DASHBOARD_ACTIONS, { ...DASHBOARD_PARSE, numbers: numberReader(locale) });
 
 export type DashboardAction = z.output<(typeof DASHBOARD_ACTIONS)[keyof typeof DASHBOARD_ACTIONS]>;
 
