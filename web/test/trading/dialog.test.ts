@@ -112,7 +112,7 @@ describe('amount (§5)', () => {
 
 describe('BUY / SELL disabled states (§5) and the previews (§9)', () => {
   const base: PreviewInput = {
-    side: 'buy', category: 'forex', quote: 'USD', bid: 1.0, ask: 1.0002, amount: 10_000, leverage: 100, conversionRate: 1,
+    side: 'buy', category: 'forex', quote: 'USD', digits: 5, bid: 1.0, ask: 1.0002, amount: 10_000, leverage: 100, conversionRate: 1,
     spreadSetting: 1, balance: 1000, usedMargin: 0, floatingPnl: 0, takeProfit: null, stopLoss: null,
   };
   // [what, change, disabled]
@@ -141,6 +141,8 @@ describe('BUY / SELL disabled states (§5) and the previews (§9)', () => {
     const p = preview({ ...base, takeProfit: 1.0102, stopLoss: 0.9902 });
     expect(p.pipValue).toBeCloseTo(1, 8); // 0.0001 × 10000 / 1
     expect(preview({ ...base, quote: 'JPY', conversionRate: 150 }).pipValue).toBeCloseTo(0.01 * 10_000 / 150, 8);
+    // gold is not forex: its pip is its price step (2 digits: 0.01), so 1.12 oz is 0.0112 USD a pip
+    expect(preview({ ...base, category: 'commodity', digits: 2, bid: 2351, ask: 2351.35, amount: 1.12 }).pipValue).toBeCloseTo(0.0112, 10);
     expect(p.spreadCost).toBeCloseTo(2, 8); // (ask − bid) × 1 × 10000
     expect(p.takeProfitPnl).toBeCloseTo(10_000 * 0.01 - 2, 8);
     expect(p.stopLossPnl).toBeCloseTo(-10_000 * 0.01 - 2, 8);

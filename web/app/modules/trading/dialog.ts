@@ -2,7 +2,7 @@
 // built on the engine's domain functions so the preview and the server agree.
 import {
   checkMargin, dialogRanges, effectiveLeverage, estimatedPnl, float, inRange, intersectRanges, marginRequired,
-  modifyRanges, pipValue, planValue, spreadCost, untriggeredRanges, type Category, type Exposure, type Range, type Side,
+  modifyRanges, pipSize, pipValue, planValue, spreadCost, untriggeredRanges, type Category, type Exposure, type Range, type Side,
 } from '@broker/engine/domain';
 
 export const STEP = 0.00001;
@@ -23,6 +23,8 @@ export interface PreviewInput {
   side: Side;
   category: Category;
   quote: string;
+  /** the instrument's price digits: its pip size outside forex */
+  digits: number;
   bid: number;
   ask: number;
   /** units (already converted from lots) */
@@ -63,7 +65,7 @@ export function preview(i: PreviewInput): Preview {
   return {
     entry,
     marginRequired: margin?.toNumber() ?? 0,
-    pipValue: rate && amount > 0 ? pipValue(i.quote, amount, rate).toNumber() : 0,
+    pipValue: rate && amount > 0 ? pipValue(pipSize(i), amount, rate).toNumber() : 0,
     spreadCost: spread.toNumber(),
     takeProfitPnl: at(i.takeProfit),
     stopLossPnl: at(i.stopLoss),

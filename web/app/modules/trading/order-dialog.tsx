@@ -91,7 +91,7 @@ export function OrderDialog(p: OrderDialogProps) {
   const lotMode = loaded?.lotState === 'lot';
   const units = unitsOf(instrument.category, loaded?.lotState ?? 'amount', Number(qty));
   const pv = preview({
-    side, category: instrument.category, quote: instrument.quote, bid, ask, amount: units, leverage: p.leverage,
+    side, category: instrument.category, quote: instrument.quote, digits: instrument.digits, bid, ask, amount: units, leverage: p.leverage,
     conversionRate: loaded?.rate ?? null, spreadSetting: p.spreadSetting, balance: p.balance, usedMargin: p.usedMargin,
     floatingPnl: p.floatingPnl, takeProfit: tpOn ? tp : null, stopLoss: slOn ? sl : null,
   });
