@@ -3,9 +3,8 @@
 import { describe, expect, test } from 'vitest';
 import {
   accountSummary, allowedRange, dialogLevelRanges, floatingFromExposure, initialLevel, levelProblem, liveLevelRanges, modalLevelRanges,
-  preview, stepAmount, stepLevel, unitsOf, type PreviewInput,
+  preview, quantityProblem, stepAmount, stepLevel, unitsOf, type PreviewInput,
 } from '~/modules/trading/dialog.ts';
-import { searchInstruments } from '~/modules/trading/dashboard.tsx';
 
 const bid = 1.1, ask = 1.2;
 
@@ -167,17 +166,20 @@ describe('account summary (issue 5 §4: no double count)', () => {
   });
 });
 
-describe('instrument search (fuse.js, threshold 0.3)', () => {
-  const list = [
-    { id: 1, name: 'EUR_USD', base: 'EUR', quote: 'USD', alias: 'Euro / US Dollar', category: 'forex', tradable: true, leverage: 100, digits: 5 },
-    { id: 2, name: 'BTC_USD', base: 'BTC', quote: 'USD', alias: 'Bitcoin', category: 'crypto', tradable: true, leverage: 5, digits: 2 },
-    { id: 3, name: 'XAU_USD', base: 'XAU', quote: 'USD', alias: 'Gold', category: 'commodity', tradable: true, leverage: 50, digits: 2 },
-  ] as const;
-  test.each([['bitcoin', 'BTC_USD'], ['bitcon', 'BTC_USD'], ['gold', 'XAU_USD'], ['EUR/USD', 'EUR_USD'], ['eur', 'EUR_USD'], ['Dollar', 'EUR_USD']])('%s finds %s first', (q, name) => {
-    expect(searchInstruments([...list], q)[0]?.name).toBe(name);
+describe('why BUY / SELL is off for the amount or lots typed', () => {
+  test.each([
+    ['', 'lot', 'Enter the lots', {}],
+    ['  ', 'amount', 'Enter an amount', {}],
+    ['0', 'lot', 'Lots must be greater than 0', {}],
+    ['-1', 'amount', 'Amount must be greater than 0', {}],
+    ['-1', 'lot', 'Lots must be greater than 0', {}],
+    ['0.0001', 'lot', 'Lots must be at least {{min}}', { min: '0.01' }],
+    ['0.009', 'lot', 'Lots must be at least {{min}}', { min: '0.01' }],
+  ] as const)('%j in %s mode: %s', (typed, mode, message, values) => {
+    expect(quantityProblem(typed, mode, 'forex')).toEqual({ message, values });
   });
-  test('no match, and an empty query lists everything', () => {
-    expect(searchInstruments([...list], 'zzzz')).toEqual([]);
-    expect(searchInstruments([...list], '  ')).toHaveLength(3);
+  test('the smallest lot, and any positive amount, are fine', () => {
+    expect(quantityProblem('0.01', 'lot', 'forex')).toBeNull();
+    expect(quantityProblem('0.0001', 'amount', 'crypto')).toBeNull();
   });
 });

@@ -1,7 +1,7 @@
 // The order dialog's and the take-profit / stop-loss modals' rules (docs/specs.md#client-validation, #trading-formulas),
 // built on the engine's domain functions so the preview and the server agree.
 import {
-  checkMargin, dialogRanges, effectiveLeverage, estimatedPnl, float, inRange, intersectRanges, marginRequired,
+  MIN_LOTS, boundText, checkMargin, dialogRanges, effectiveLeverage, estimatedPnl, float, inRange, intersectRanges, marginRequired,
   modifyRanges, pipSize, pipValue, planValue, spreadCost, untriggeredRanges, type Category, type Exposure, type Range, type Side,
 } from '@broker/engine/domain';
 
@@ -73,6 +73,22 @@ export function preview(i: PreviewInput): Preview {
   };
 }
 
+/** What is wrong with what the dialog holds, as a message key and its values; null when it is valid. */
+export interface LevelProblem { message: string; values: Record<string, string> }
+
+/**
+ * Why BUY / SELL is disabled for the typed amount or lots, said under the field (the text stays as
+ * typed): empty, not above 0, or fewer lots than the smallest (the engine refuses the same).
+ */
+export function quantityProblem(typed: string, lotState: 'amount' | 'lot', category: Category): LevelProblem | null {
+  const lots = lotState === 'lot';
+  if (typed.trim() === '') return lots ? { message: 'Enter the lots', values: {} } : { message: 'Enter an amount', values: {} };
+  const v = Number(typed);
+  if (!Number.isFinite(v) || v <= 0) return lots ? { message: 'Lots must be greater than 0', values: {} } : { message: 'Amount must be greater than 0', values: {} };
+  if (lots && v < Number(MIN_LOTS[category])) return { message: 'Lots must be at least {{min}}', values: { min: MIN_LOTS[category] } };
+  return null;
+}
+
 /** Units of an order from what the dialog holds: the amount, or lots × contract size. */
 export function unitsOf(category: Category, lotState: 'amount' | 'lot', value: number): number {
   if (!Number.isFinite(value) || value <= 0) return 0;
@@ -107,14 +123,8 @@ export function liveLevelRanges(side: Side, price: { bid: number; ask: number } 
   return price && price.bid > 0 && price.ask > 0 ? untriggeredRanges(side, price.bid, price.ask) : null;
 }
 
-/** What is wrong with a typed level, as a message key and its values; null when it is valid. */
-export interface LevelProblem { message: string; values: Record<string, string> }
-
-/** The spec's bound as words: the hint under the field, and its error when broken. */
-export function boundText(bound: Range): LevelProblem {
-  return bound.max === null ? { message: 'At least {{min}}', values: { min: bound.min } }
-    : { message: 'Between {{min}} and {{max}}', values: { min: bound.min, max: bound.max } };
-}
+/** The spec's bound as words: the hint under the field, and its error when broken (the domain's, shared with the staff edit). */
+export { boundText };
 
 /**
  * Typed input is kept as typed and checked: outside the spec's bound, or on the wrong side of
