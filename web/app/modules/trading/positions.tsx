@@ -11,7 +11,6 @@ import { Modal } from '~/components/ui/modal.tsx';
 import { ConfirmDialog } from '~/components/ui/confirm-dialog.tsx';
 import { useFetcherToast } from '~/components/ui/toast.tsx';
 import { SubmitButton, useSchemaForm } from '~/components/ui/fields.tsx';
-import { Spinner } from '~/components/ui/spinner.tsx';
 import { useFormat } from '~/components/ui/format.ts';
 import { allowedRange, initialLevel, levelProblem, liveLevelRanges, modalLevelRanges } from './dialog.ts';
 import { LevelInput } from './level-input.tsx';
@@ -64,13 +63,10 @@ function LevelModal({ row, field, price, onClose }: { row: PositionRow; field: '
   );
 }
 
-function CloseButton({ id, closing, onClose }: { id: number; closing: boolean; onClose: (id: number) => void }) {
+/** Close opens the confirmation (its Yes spins while the close is sent). */
+function CloseButton({ row, onClose }: { row: PositionRow; onClose: (row: PositionRow) => void }) {
   const { t } = useTranslation();
-  return (
-    <button type="button" className="btn btn-sm btn-danger" disabled={closing} aria-busy={closing || undefined} onClick={() => onClose(id)}>
-      {closing ? <Spinner size={12} /> : null}{t('Close')}
-    </button>
-  );
+  return <button type="button" className="btn btn-sm btn-danger" onClick={() => onClose(row)}>{t('Close')}</button>;
 }
 
 export function livePnl(row: PositionRow, q: { bid: number; ask: number } | undefined): { rate: number | null; pnl: number | null } {
@@ -90,8 +86,6 @@ export function Positions({ rows, total, openOnly, prices, currency }: { rows: P
   // Close asks first, restating the position; the one dialog is the table's, so on the Opened tab
   // the row may leave the page before the answer is read. A failed close is silently ignored (§8).
   const [closing, setClosing] = useState<PositionRow | null>(null);
-  const closingId = closing?.id ?? null;
-  const close = (id: number) => setClosing(rows.find((r) => r.id === id) ?? null);
   const tabHref = (open: boolean) => {
     const next = new URLSearchParams(params);
     for (const k of [...next.keys()]) if (k.startsWith(POSITIONS_PREFIX)) next.delete(k);
@@ -137,8 +131,8 @@ export function Positions({ rows, total, openOnly, prices, currency }: { rows: P
         </span>
       ) : <span className="chip chip-open" data-testid={`status-${row.original.id}`}>{t('OPENED')}</span>,
     },
-    { id: 'action', header: '', enableSorting: false, cell: ({ row }) => (row.original.closeTime ? null : <CloseButton id={row.original.id} closing={closingId === row.original.id} onClose={close} />) },
-  ], [t, f, prices, closingId]); // eslint-disable-line react-hooks/exhaustive-deps -- the cells' other inputs (handlers) change every render; the columns need only these
+    { id: 'action', header: '', enableSorting: false, cell: ({ row }) => (row.original.closeTime ? null : <CloseButton row={row.original} onClose={setClosing} />) },
+  ], [t, f, prices]); // eslint-disable-line react-hooks/exhaustive-deps -- the cells' other inputs (handlers) change every render; the columns need only these
 
   return (
     <section className="positions card" aria-label={t('Positions')}>
