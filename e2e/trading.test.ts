@@ -242,7 +242,10 @@ describe('take-profit / stop-loss against the live price', () => {
     expect(await set.isDisabled()).toBe(true);
     // so is a wrong-side value for the spec's bound, shown as the bound
     await rate.fill(String(Math.ceil(open * 1.5)));
-    await modal.getByText(`Between 0 and ${open}`).waitFor();
+    // the bound reads as the quotes do, with the instrument's digits
+    const [{ digits }] = await sql`SELECT digits FROM instruments WHERE name = ${SYMBOL}`;
+    const asQuoted = (v: number) => new Intl.NumberFormat('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(v);
+    await modal.getByText(`Between ${asQuoted(0)} and ${asQuoted(open)}`).waitFor();
     expect(await set.isDisabled()).toBe(true);
 
     // the server refuses it too, with the reason
