@@ -163,7 +163,7 @@ describe('positions', () => {
     await modal.getByRole('switch', { name: 'Close at loss' }).check();
     const sl = Math.round(open * 0.9 * 100) / 100;
     await modal.getByRole('spinbutton', { name: 'Rate' }).fill(String(sl));
-    await modal.getByRole('button', { name: 'Set Stop/Loss' }).click();
+    await modal.getByRole('button', { name: 'Set Stop Loss' }).click();
     await page.getByText('Stop Loss Set Successfully').waitFor();
     // shown with the instrument's 2 digits and English separators (README "Number formats")
     await expect.poll(() => page.getByRole('button', { name: `Stop Loss #${id}` }).textContent()).toBe(sl.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 }));
@@ -194,6 +194,7 @@ describe('positions', () => {
     await page.getByText('Live', { exact: true }).waitFor({ timeout: RECONNECT_BOUND_MS });
 
     await page.getByRole('row').filter({ hasText: `${id}` }).getByRole('button', { name: 'Close' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Close position' }).click(); // Close asks first
     await page.getByText('Order Closed Successfully').waitFor();
     const [closed] = await sql`SELECT close_reason FROM orders WHERE id = ${id}`;
     expect(closed.close_reason).toBe('manual');
@@ -237,11 +238,14 @@ describe('take-profit / stop-loss against the live price', () => {
     await rate.press('Tab');
     await modal.getByText(/Must be below the current price/).waitFor();
     expect(await rate.inputValue()).toBe(String(open));
-    const set = modal.getByRole('button', { name: 'Set Stop/Loss' });
+    const set = modal.getByRole('button', { name: 'Set Stop Loss' });
     expect(await set.isDisabled()).toBe(true);
     // so is a wrong-side value for the spec's bound, shown as the bound
     await rate.fill(String(Math.ceil(open * 1.5)));
-    await modal.getByText(`Between 0 and ${open}`).waitFor();
+    // the bound reads as the quotes do, with the instrument's digits
+    const [{ digits }] = await sql`SELECT digits FROM instruments WHERE name = ${SYMBOL}`;
+    const asQuoted = (v: number) => new Intl.NumberFormat('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(v);
+    await modal.getByText(`Between ${asQuoted(0)} and ${asQuoted(open)}`).waitFor();
     expect(await set.isDisabled()).toBe(true);
 
     // the server refuses it too, with the reason

@@ -6,7 +6,7 @@ import {
   marginRequired, pipValue, spreadCost, orderPnl, orderPnlF, estimatedPnl, equity, freeMargin, marginLevel,
   checkMargin, checkDialogLevels, checkLevelsNotTriggered, checkModifyLevels, intersectRanges, inRange, untriggeredRanges, modifyRanges, dialogRanges, takeProfitHit, stopLossHit, stopOutHit,
   stopOutLevel, autoCloseReason, zeroEquityHit, isMarketOpen, marketStatus, conversionRate, effectiveLeverage,
-  planValue, markRate, dec, moneyStr, money, rate, exact, float, formulas, EXACT, FLOAT, type Arith, type Num,
+  planValue, markRate, dec, moneyStr, money, rate, exact, float, formulas, EXACT, FLOAT, pipSize, type Arith, type Num,
 } from '../src/domain/index.ts';
 import { CASES, type TradingCase } from './trading-cases.ts';
 
@@ -88,14 +88,24 @@ describe('§9 margin required = price × amount / leverage / conversion rate', (
   });
 });
 
-describe('§9 pip value = (0.01 if JPY else 0.0001) × amount / rate', () => {
+describe('pip value = the instrument\'s pip size × amount / rate', () => {
   test.each([
     ['USD', '100000', '1', '10'],
     ['JPY', '100000', '150', '6.66666667'],
     ['jpy', '1000', '1', '10'],
     ['CHF', '10000', '0.9', '1.11111111'],
-  ])('quote %s amount %s rate %s → %s', (q, a, r, want) => {
-    expect(moneyStr(pipValue(q, a, r))).toBe(dec(want).toFixed(8));
+  ])('forex: quote %s amount %s rate %s → %s', (q, a, r, want) => {
+    expect(moneyStr(pipValue(pipSize({ category: 'forex', quote: q, digits: 5 }), a, r))).toBe(dec(want).toFixed(8));
+  });
+
+  test('forex keeps its pip whatever its digits; other markets step by their last digit', () => {
+    expect(pipSize({ category: 'forex', quote: 'CNH', digits: 4 })).toBe('0.0001');
+    expect(pipSize({ category: 'forex', quote: 'JPY', digits: 3 })).toBe('0.01');
+    expect(pipSize({ category: 'commodity', quote: 'USD', digits: 2 })).toBe('0.01'); // gold
+    expect(pipSize({ category: 'index', quote: 'USD', digits: 0 })).toBe('1');
+    expect(pipSize({ category: 'crypto', quote: 'USD', digits: 5 })).toBe('0.00001');
+    // 1.12 oz of gold: 0.0112 USD a pip, not the forex pip's 0.000112
+    expect(moneyStr(pipValue(pipSize({ category: 'commodity', quote: 'USD', digits: 2 }), '1.12', '1'))).toBe('0.01120000');
   });
 });
 

@@ -87,9 +87,10 @@ describe('POST /v1/orders', () => {
       const u = await createUser(sql, { deposit: '1000' });
       const r = await E.call('POST', '/orders', { userId: u.userId, type: 'buy', instrument: BTC.name, lots: '0.001234567891' });
       expect(r).toEqual({ status: 422, body: { message: 'Lots allows at most 5 decimal places', code: 'invalid_amount' } });
-      const ok = await E.call('POST', '/orders', { userId: u.userId, type: 'buy', instrument: BTC.name, lots: '0.00001' });
+      // 5 decimals at or above the smallest lot (0.01) place, lots and units alike
+      const ok = await E.call('POST', '/orders', { userId: u.userId, type: 'buy', instrument: BTC.name, lots: '0.01001' });
       expect(ok.status).toBe(201);
-      expect(ok.body.order).toMatchObject({ lots: '0.00001000', trade_amount: '0.00001000' });
+      expect(ok.body.order).toMatchObject({ lots: '0.01001000', trade_amount: '0.01001000' });
     } finally {
       await sql`UPDATE lot_settings SET state = 'amount' WHERE category = 'crypto'`;
     }

@@ -98,6 +98,12 @@ describe('place', () => {
       expect((await E.call('POST', '/orders', { userId: u.userId, type: 'buy', instrument: BTC.name, amount: 1 })).body.message).toBe('Lots is required');
       const r = await E.call('POST', '/orders', { userId: u.userId, type: 'buy', instrument: BTC.name, lots: 0.5 });
       expect(r.body.order).toMatchObject({ trade_amount: '0.50000000', lots: '0.50000000' });
+      // below the smallest lot (0.01): refused naming it, nothing placed
+      const tiny = await E.call('POST', '/orders', { userId: u.userId, type: 'buy', instrument: BTC.name, lots: '0.0001' });
+      expect(tiny.status).toBe(422);
+      expect(tiny.body).toEqual({ code: 'invalid_amount', message: 'Lots must be at least 0.01' });
+      expect((await E.call('POST', '/orders', { userId: u.userId, type: 'buy', instrument: BTC.name, lots: '0.01' })).status).toBe(201);
+      expect(await sql`SELECT 1 FROM orders WHERE user_id = ${u.userId}`).toHaveLength(2);
     } finally {
       await sql`UPDATE lot_settings SET state = 'amount' WHERE category = 'crypto'`;
     }
@@ -412,6 +418,33 @@ describe('staff', () => {
     expect([huge.status, huge.body.message]).toEqual([400, 'The profit/loss of these rates is too large']);
     expect((await sql`SELECT pro_loss::text AS pnl FROM orders WHERE id = ${id}`)[0].pnl).toBe(closed.pnl);
     expect((await sql`SELECT count(*)::int AS n FROM audit_events WHERE action = 'order.edit' AND target_id = ${String(id)}`)[0].n).toBe(1);
+  });
+
+  test("a staff edit meets the customer's level rules on an open trade: the bound named, nothing changed, the position kept", async () => {
+    const admin = await createUser(sql, { role: 1 });
+    const u = await createUser(sql, { deposit: '1000' });
+    const { body } = await E.call('POST', '/orders', { userId: u.userId, type: 'buy', instrument: BTC.name, amount: 1 });
+    const id = body.order.id; // a buy opened at the ask, 101
+    const put = (extra: object) => E.call('PUT', `/admin/orders/${id}`, { actorId: admin.userId, ...extra });
+    const wrong = await put({ loss: 150 }); // a buy's stop-loss above the price: it would close at once
+    expect(wrong.status).toBe(422);
+    expect(wrong.body).toEqual({ code: 'bad_stop_loss', message: 'Stop loss must be between 0 and the open rate (101.0000000000)' });
+    expect((await put({ profit: 90 })).body.message).toBe('Take profit must be at or above the open rate (101.0000000000)');
+    try {
+      await E.quote(BTC.name, 95, 96); // within the open-rate bound but already reached by the price
+      expect((await put({ loss: 100 })).body.message).toBe('Stop loss must be below the current price (96): it would close the position at once');
+    } finally {
+      await E.quote(BTC.name, 100, 101);
+    }
+    // moving the open rate re-checks the levels already set against it
+    expect((await put({ loss: 99 })).status).toBe(200);
+    expect((await put({ openRate: 98 })).body.message).toBe('Stop loss must be between 0 and the open rate (98)');
+    const [o] = await sql`SELECT open_rate, loss, close_time FROM orders WHERE id = ${id}`;
+    expect(o).toEqual({ open_rate: '101.0000000000', loss: '99.0000000000', close_time: null });
+    expect(E.core.risk.position(id)).toBeDefined();
+    // a closed trade's levels no longer act: they are not bound
+    await E.call('POST', `/admin/orders/${id}/close`, { actorId: admin.userId });
+    expect((await put({ loss: 150 })).status).toBe(200);
   });
 
   test('deleting an open trade releases its margin', async () => {

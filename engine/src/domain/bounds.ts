@@ -36,6 +36,15 @@ export function modifyRanges(side: Side, openRate: Num): { takeProfit: Range; st
     : { takeProfit: { min: '0', max: ref }, stopLoss: { min: ref, max: null } };
 }
 
+/**
+ * A range as words, for the hint under a level's field and its error when broken: a message key
+ * and its values, the ends as decimal strings for the page to format with the instrument's digits.
+ */
+export function boundText(bound: Range): { message: string; values: Record<string, string> } {
+  return bound.max === null ? { message: 'At least {{min}}', values: { min: bound.min } }
+    : { message: 'Between {{min}} and {{max}}', values: { min: bound.min, max: bound.max } };
+}
+
 export function inRange(value: Num, r: Range): boolean {
   const v = dec(value);
   if (v.isNaN() || (r.minExclusive ? v.lte(r.min) : v.lt(r.min))) return false;

@@ -33,9 +33,8 @@ export function formulas<T, In>(A: Arith<T, In>) {
   const marginRequired = (price: In, amount: In, leverage: In, conversionRate?: In): T =>
     A.div(A.div(A.mul(A.of(price), A.of(amount)), A.of(leverage)), conversionRate === undefined ? one : A.of(conversionRate));
 
-  /** §9 Pip value = (0.01 if quote is JPY, else 0.0001) × amount / rate. */
-  const pipValue = (quote: string, amount: In, rate: In): T =>
-    A.div(A.mul(A.num(quote.toUpperCase() === 'JPY' ? 0.01 : 0.0001), A.of(amount)), A.of(rate));
+  /** Pip value = the instrument's pip size (pricing.ts pipSize) × amount / rate (docs/specs.md#trading-formulas). */
+  const pipValue = (pip: In, amount: In, rate: In): T => A.div(A.mul(A.of(pip), A.of(amount)), A.of(rate));
 
   /** §9 Spread cost = (ask − bid) × spread setting value × amount, in the quote currency. */
   const spreadCost = (bid: In, ask: In, spreadSetting: In, amount: In): T =>

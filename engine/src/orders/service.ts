@@ -6,7 +6,7 @@
 import type { Sql } from '../db.ts';
 import type { Book } from '../book/book.ts';
 import {
-  DEFAULT_STOPOUT, exact, checkDialogLevels, checkLevelsNotTriggered, checkModifyLevels, dec, effectiveLeverage,
+  DEFAULT_STOPOUT, MIN_LOTS, exact, checkDialogLevels, checkLevelsNotTriggered, checkModifyLevels, dec, effectiveLeverage,
   levelOrNull, marginRequired, markRate, money, moneyStr, orderPnl, parseDecimal, parseLevel, planValue, rate, spreadCost,
   type Category, type CloseReason, type DecimalField,
 } from '../domain/index.ts';
@@ -194,6 +194,7 @@ function checkPlace(deps: OrderDeps, input: PlaceInput, ctx: PlaceCtx) {
   if ((ctx.lot_state ?? 'amount') === 'lot') {
     if (!lots) return refuse('invalid_amount', 'Lots is required');
     if (!lots.isFinite() || lots.lte(0)) return refuse('invalid_amount', 'Lots must be greater than 0');
+    if (lots.lt(MIN_LOTS[ctx.category])) return refuse('invalid_amount', `Lots must be at least ${MIN_LOTS[ctx.category]}`);
     amount = exact.lotsToUnits(ctx.category, lots);
     const fits = parseDecimal(amount.toFixed(), 'amount'); // lots × contract size must fit trade_amount too
     if (!fits.ok) return refuse('invalid_amount', fits.message.replace('Amount', 'Lots × contract size'));
@@ -394,6 +395,20 @@ export async function closeOrders(deps: OrderDeps, inputs: BatchCloseInput[], op
 /** PATCH /v1/orders/:id (contract/orders.ts): undefined leaves a level, null or 0 removes it. */
 export type ModifyInput = ModifyOrderInput & { orderId: number };
 
+/**
+ * The levels of an open position (the customer's modals and the staff edit alike): within the
+ * bounds against its open rate (docs/specs.md#client-validation), and not already reached by the
+ * live price, which would close the position at once. Null levels are not checked.
+ */
+function openLevelsRefusal(deps: OrderDeps, side: 'buy' | 'sell', name: string, openRate: string, tp: string | null, sl: string | null) {
+  const bad = checkModifyLevels(side, openRate, tp, sl);
+  if (bad === 'bad_take_profit') return refuse(bad, side === 'buy' ? `Take profit must be at or above the open rate (${openRate})` : `Take profit must be between 0 and the open rate (${openRate})`);
+  if (bad === 'bad_stop_loss') return refuse(bad, side === 'buy' ? `Stop loss must be between 0 and the open rate (${openRate})` : `Stop loss must be at or above the open rate (${openRate})`);
+  const q = deps.book.quote(name);
+  const now = q && checkLevelsNotTriggered(side, q.bid, q.ask, tp, sl);
+  return now ? refuse(now.code, now.message) : null;
+}
+
 export async function modifyOrder(deps: OrderDeps, raw: ModifyInput): Promise<Result<{ order: OrderView }>> {
   const parsed = parseNumbers(raw, [], ['profit', 'loss']);
   if (!parsed.ok) return parsed;
@@ -405,14 +420,9 @@ export async function modifyOrder(deps: OrderDeps, raw: ModifyInput): Promise<Re
     if (cur.close_time) return refuse('already_closed', 'Order is already closed');
     const tp = input.profit === undefined ? cur.profit : levelOrNull(input.profit as string);
     const sl = input.loss === undefined ? cur.loss : levelOrNull(input.loss as string);
-    const bad = checkModifyLevels(cur.type, cur.open_rate,
+    const bad = openLevelsRefusal(deps, cur.type, cur.name, cur.open_rate,
       input.profit === undefined ? null : tp, input.loss === undefined ? null : sl);
-    if (bad === 'bad_take_profit') return refuse(bad, cur.type === 'buy' ? `Take profit must be at or above the open rate (${cur.open_rate})` : `Take profit must be between 0 and the open rate (${cur.open_rate})`);
-    if (bad === 'bad_stop_loss') return refuse(bad, cur.type === 'buy' ? `Stop loss must be between 0 and the open rate (${cur.open_rate})` : `Stop loss must be at or above the open rate (${cur.open_rate})`);
-    // against the live price too: a level already reached would close the position at once
-    const q = deps.book.quote(cur.name);
-    const now = q && checkLevelsNotTriggered(cur.type, q.bid, q.ask, input.profit === undefined ? null : tp, input.loss === undefined ? null : sl);
-    if (now) return refuse(now.code, now.message);
+    if (bad) return bad;
     const [row] = await tx<OrderRow[]>`
       UPDATE orders SET profit = ${tp}, loss = ${sl}, updated_at = now() WHERE id = ${input.orderId} RETURNING *`;
     return { ok: true as const, row, name: cur.name };
@@ -476,6 +486,14 @@ export async function adminEditOrder(deps: OrderDeps, raw: AdminEditInput): Prom
       loss: input.loss === undefined ? cur.loss : levelOrNull(input.loss as string),
       created_at: openTime ?? cur.created_at,
     };
+    // an open trade's levels meet the customer's rules: one on the wrong side closes it at once.
+    // The levels sent are checked, and all of them when the open rate (their bound) changes.
+    if (!cur.close_time) {
+      const rebound = input.openRate !== undefined;
+      const bad = openLevelsRefusal(deps, cur.type, cur.name, next.open_rate,
+        input.profit !== undefined || rebound ? next.profit : null, input.loss !== undefined || rebound ? next.loss : null);
+      if (bad) return bad;
+    }
     let pnl = cur.pro_loss;
     let delta = dec(0);
     if (cur.close_time) {

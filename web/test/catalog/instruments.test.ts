@@ -64,6 +64,11 @@ describe('the list', () => {
     expect(byAlias.rows.map((x) => x.id)).toContain(Number(a.id));
     // a wildcard in the search is a character, not a pattern
     expect(((await load(forex, `?search=${tag}%25`)).body as unknown as { total: number }).total).toBe(0);
+    // the dashboard's search: a symbol typed with '/' finds it, the exact one first, no fuzzy noise
+    const slashed = (await load(forex, `?search=${tag}B/USD`)).body as unknown as { total: number; rows: { name: string }[] };
+    expect(slashed.rows.map((x) => x.name)).toEqual([`${tag}B_USD`]);
+    const ranked = (await load(forex, `?search=${tag.toLowerCase()}b`)).body as unknown as { rows: { name: string }[] };
+    expect(ranked.rows[0].name).toBe(`${tag}B_USD`);
     // a sort column that is not one is the default, never SQL
     expect((await load(forex, `?sort=name;drop&page=99999999999`)).status).toBe(200);
   });

@@ -3,9 +3,8 @@
 import { describe, expect, test } from 'vitest';
 import {
   accountSummary, allowedRange, dialogLevelRanges, floatingFromExposure, initialLevel, levelProblem, liveLevelRanges, modalLevelRanges,
-  preview, stepAmount, stepLevel, unitsOf, type PreviewInput,
+  preview, quantityProblem, stepAmount, stepLevel, unitsOf, type PreviewInput,
 } from '~/modules/trading/dialog.ts';
-import { searchInstruments } from '~/modules/trading/dashboard.tsx';
 
 const bid = 1.1, ask = 1.2;
 
@@ -112,7 +111,7 @@ describe('amount (§5)', () => {
 
 describe('BUY / SELL disabled states (§5) and the previews (§9)', () => {
   const base: PreviewInput = {
-    side: 'buy', category: 'forex', quote: 'USD', bid: 1.0, ask: 1.0002, amount: 10_000, leverage: 100, conversionRate: 1,
+    side: 'buy', category: 'forex', quote: 'USD', digits: 5, bid: 1.0, ask: 1.0002, amount: 10_000, leverage: 100, conversionRate: 1,
     spreadSetting: 1, balance: 1000, usedMargin: 0, floatingPnl: 0, takeProfit: null, stopLoss: null,
   };
   // [what, change, disabled]
@@ -141,6 +140,8 @@ describe('BUY / SELL disabled states (§5) and the previews (§9)', () => {
     const p = preview({ ...base, takeProfit: 1.0102, stopLoss: 0.9902 });
     expect(p.pipValue).toBeCloseTo(1, 8); // 0.0001 × 10000 / 1
     expect(preview({ ...base, quote: 'JPY', conversionRate: 150 }).pipValue).toBeCloseTo(0.01 * 10_000 / 150, 8);
+    // gold is not forex: its pip is its price step (2 digits: 0.01), so 1.12 oz is 0.0112 USD a pip
+    expect(preview({ ...base, category: 'commodity', digits: 2, bid: 2351, ask: 2351.35, amount: 1.12 }).pipValue).toBeCloseTo(0.0112, 10);
     expect(p.spreadCost).toBeCloseTo(2, 8); // (ask − bid) × 1 × 10000
     expect(p.takeProfitPnl).toBeCloseTo(10_000 * 0.01 - 2, 8);
     expect(p.stopLossPnl).toBeCloseTo(-10_000 * 0.01 - 2, 8);
@@ -165,17 +166,20 @@ describe('account summary (issue 5 §4: no double count)', () => {
   });
 });
 
-describe('instrument search (fuse.js, threshold 0.3)', () => {
-  const list = [
-    { id: 1, name: 'EUR_USD', base: 'EUR', quote: 'USD', alias: 'Euro / US Dollar', category: 'forex', tradable: true, leverage: 100, digits: 5 },
-    { id: 2, name: 'BTC_USD', base: 'BTC', quote: 'USD', alias: 'Bitcoin', category: 'crypto', tradable: true, leverage: 5, digits: 2 },
-    { id: 3, name: 'XAU_USD', base: 'XAU', quote: 'USD', alias: 'Gold', category: 'commodity', tradable: true, leverage: 50, digits: 2 },
-  ] as const;
-  test.each([['bitcoin', 'BTC_USD'], ['bitcon', 'BTC_USD'], ['gold', 'XAU_USD'], ['EUR/USD', 'EUR_USD'], ['eur', 'EUR_USD'], ['Dollar', 'EUR_USD']])('%s finds %s first', (q, name) => {
-    expect(searchInstruments([...list], q)[0]?.name).toBe(name);
+describe('why BUY / SELL is off for the amount or lots typed', () => {
+  test.each([
+    ['', 'lot', 'Enter the lots', {}],
+    ['  ', 'amount', 'Enter an amount', {}],
+    ['0', 'lot', 'Lots must be greater than 0', {}],
+    ['-1', 'amount', 'Amount must be greater than 0', {}],
+    ['-1', 'lot', 'Lots must be greater than 0', {}],
+    ['0.0001', 'lot', 'Lots must be at least {{min}}', { min: '0.01' }],
+    ['0.009', 'lot', 'Lots must be at least {{min}}', { min: '0.01' }],
+  ] as const)('%j in %s mode: %s', (typed, mode, message, values) => {
+    expect(quantityProblem(typed, mode, 'forex')).toEqual({ message, values });
   });
-  test('no match, and an empty query lists everything', () => {
-    expect(searchInstruments([...list], 'zzzz')).toEqual([]);
-    expect(searchInstruments([...list], '  ')).toHaveLength(3);
+  test('the smallest lot, and any positive amount, are fine', () => {
+    expect(quantityProblem('0.01', 'lot', 'forex')).toBeNull();
+    expect(quantityProblem('0.0001', 'amount', 'crypto')).toBeNull();
   });
 });

@@ -207,8 +207,13 @@ describe('dashboard action', () => {
     refuse = null;
     calls.length = 0;
     const r = await reply(action({ request: post('/dashboard', { intent: 'modify', orderId: String(o.id), field: 'loss', value: '' }, { cookie: owner.cookie }), params: {}, context: {} }));
-    expect(r).toMatchObject({ status: 200, body: { toast: 'Stop Loss Set Successfully' } });
+    // a level switched off is removed, and the toast says so; one typed is set
+    expect(r).toMatchObject({ status: 200, body: { toast: 'Stop Loss Removed Successfully' } });
     expect(calls[0]).toEqual({ path: `/v1/orders/${o.id}`, body: { userId: owner.id, loss: null } });
+    const modify2 = (field: string, value: string) => reply(action({ request: post('/dashboard', { intent: 'modify', orderId: String(o.id), field, value }, { cookie: owner.cookie }), params: {}, context: {} }));
+    expect((await modify2('profit', '')).body?.toast).toBe('Take Profit Removed Successfully');
+    expect((await modify2('profit', '2')).body?.toast).toBe('Take Profit Set Successfully');
+    expect((await modify2('loss', '0.5')).body?.toast).toBe('Stop Loss Set Successfully');
   });
 
   test("a refused take-profit / stop-loss shows the engine's reason; other failures stay generic", async () => {
@@ -329,7 +334,7 @@ describe('dashboard action', () => {
     expect(ids).toEqual([...ids].sort((x, y) => y - x));
     const [newestClosed] = (await sql`SELECT id, created_at, close_time FROM orders WHERE balance_id = ${c.balanceId} AND close_time IS NOT NULL ORDER BY id DESC LIMIT 1`);
     expect(all.positions.rows.find((r) => r.id === Number(newestClosed.id))).toEqual({
-      id: Number(newestClosed.id), createdAt: (newestClosed.created_at as Date).toISOString(), type: 'buy', amount: '1000.00000000',
+      id: Number(newestClosed.id), createdAt: (newestClosed.created_at as Date).toISOString(), type: 'buy', amount: '1000.00000000', lots: null,
       instrument: 'TST_USD', base: 'TST', quote: 'USD', openRate: '1.1000000000', closeRate: '1.2000000000', exchangeRate: '1.0000000000',
       spread: '0.00000000', profit: null, loss: null, proLoss: '100.00000000', closeTime: (newestClosed.close_time as Date).toISOString(),
       closeReason: 'manual', digits: 5,

@@ -17,7 +17,12 @@ export interface ConfirmDialogProps {
   title?: ReactNode;
   confirmLabel?: string;
   /** the action's intent (the page's action tells its actions apart by it) */
-  intent: string;
+  intent?: string;
+  /**
+   * Yes calls this and closes, posting nothing: the confirmation of a form the page posts itself
+   * (a withdrawal of most of the balance).
+   */
+  onConfirm?: () => void;
   /** what else is posted: the row's id… */
   fields?: Record<string, string | number>;
   /** the route whose action answers; the current one when omitted */
@@ -26,22 +31,26 @@ export interface ConfirmDialogProps {
   danger?: boolean;
   /** after a success, before closing (the list refreshes by itself: the fetcher revalidates) */
   onDone?: (reply: Reply) => void;
+  /** a refusal shows no toast and closes the dialog (docs/specs.md#toasts: a failed close of a position) */
+  quietErrors?: boolean;
 }
 
-export function ConfirmDialog({ open, onClose, message, title, confirmLabel, intent, fields, action, danger = true, onDone }: ConfirmDialogProps) {
+export function ConfirmDialog({ open, onClose, message, title, confirmLabel, intent, fields, action, danger = true, onDone, quietErrors = false, onConfirm }: ConfirmDialogProps) {
   const { t } = useTranslation();
   const fetcher = useFetcher<Reply>();
   const formId = useId();
   const pending = fetcher.state !== 'idle';
-  useFetcherToast(fetcher, { onSuccess: (r) => { onDone?.(r); onClose(); } });
+  useFetcherToast(fetcher, { quietErrors, onSuccess: (r) => { onDone?.(r); onClose(); }, onError: quietErrors ? onClose : undefined });
   return (
     <Modal open={open} onClose={onClose} title={title ?? t('Confirm')} size="sm" dismissible={!pending}
       footer={<>
         <button type="button" className="btn btn-ghost" onClick={onClose} disabled={pending}>{t('Cancel')}</button>
-        <SubmitButton form={formId} tone={danger ? 'btn-danger' : 'btn-primary'} pending={pending} autoFocus>{confirmLabel ?? t('Yes')}</SubmitButton>
+        {onConfirm
+          ? <button type="button" className={`btn ${danger ? 'btn-danger' : 'btn-primary'}`} autoFocus onClick={() => { onClose(); onConfirm(); }}>{confirmLabel ?? t('Yes')}</button>
+          : <SubmitButton form={formId} tone={danger ? 'btn-danger' : 'btn-primary'} pending={pending} autoFocus>{confirmLabel ?? t('Yes')}</SubmitButton>}
       </>}>
       <fetcher.Form id={formId} method="post" action={action}>
-        <input type="hidden" name="intent" value={intent} />
+        {intent ? <input type="hidden" name="intent" value={intent} /> : null}
         {Object.entries(fields ?? {}).map(([name, value]) => <input key={name} type="hidden" name={name} value={value} />)}
         <p>{message}</p>
       </fetcher.Form>

@@ -10,6 +10,7 @@ import type { Db, Sql } from '~/shared/db.server.ts';
 import { audit } from '~/shared/audit.server.ts';
 import { invalidateCached } from '~/shared/live-cache.server.ts';
 import { listQuery, type ListQuery } from '~/components/ui/list-params.ts';
+import { searchInstruments } from '~/shared/instrument-search.ts';
 import { parseIntent } from '~/shared/forms.ts';
 import { replyRefused } from '~/shared/reply.server.ts';
 import { pgCode, refuse, replyOutcome, type Actor, type Outcome } from '~/shared/result.server.ts';
@@ -26,20 +27,27 @@ export interface InstrumentAdminRow {
   openPositions: number;
 }
 
-/** LIKE pattern of a search term, its wildcards taken literally. */
-const like = (s: string) => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-
-/** One page of a category's instruments, searched by name, base, quote or alias. */
+/**
+ * One page of a category's instruments, searched by name, base, quote or alias with the one
+ * instrument search (shared/instrument-search.ts, as the dashboard's): the category's symbols are
+ * few, so they are ranked here and the page read by id; the default sort is then the ranking.
+ */
 export async function listInstruments(sql: Sql, category: Category, q: Pick<ListQuery, 'limit' | 'offset' | 'sort' | 'dir' | 'search'>) {
   const term = q.search.trim();
-  const where = sql`category = ${category}::instrument_category
-    ${term ? sql`AND (name ILIKE ${like(term)} OR base ILIKE ${like(term)} OR quote ILIKE ${like(term)} OR alias ILIKE ${like(term)})` : sql``}`;
+  let matches: string[] | null = null;
+  if (term) {
+    const all = await sql<{ id: string; name: string; base: string; quote: string; alias: string | null }[]>`
+      SELECT id::text AS id, name, base, quote, alias FROM instruments WHERE category = ${category}::instrument_category`;
+    matches = searchInstruments(all, term).map((i) => i.id);
+  }
+  const where = sql`category = ${category}::instrument_category ${matches ? sql`AND id = ANY(${matches}::bigint[])` : sql``}`;
   const sort: Sort = (INSTRUMENT_SORTS as readonly string[]).includes(q.sort) ? (q.sort as Sort) : 'id';
   const dir = q.dir === 'asc' ? sql`ASC` : sql`DESC`;
+  const order = matches && sort === 'id' ? sql`array_position(${matches}::bigint[], id)` : sql`${sql(sort)} ${dir} NULLS LAST, id ${dir}`;
   const [rows, [count]] = await Promise.all([
     sql`SELECT id, name, base, quote, alias, tradingview, leverage, digits, swap::text AS swap, bids::text AS bids, asks::text AS asks, tradable
           FROM instruments WHERE ${where}
-         ORDER BY ${sql(sort)} ${dir} NULLS LAST, id ${dir} LIMIT ${q.limit} OFFSET ${q.offset}`,
+         ORDER BY ${order} LIMIT ${q.limit} OFFSET ${q.offset}`,
     sql`SELECT count(*)::int AS n FROM instruments WHERE ${where}`,
   ]);
   const ids = rows.map((r) => Number(r.id));

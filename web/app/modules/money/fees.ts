@@ -26,3 +26,14 @@ export function withdrawFee(amount: string, feePercent: string, feeFixed: string
   const fee = cents(dec(feePercent).div(100).mul(a).add(dec(feeFixed)));
   return { amount: a.toFixed(2), fee: fee.toFixed(2), total: a.add(fee).toFixed(2) };
 }
+
+/**
+ * A withdrawal whose total takes more than half of the wallet's balance asks for a confirmation
+ * that says what remains (docs/specs.md#money). Null when no confirmation is needed; else the
+ * balance left after it.
+ */
+export function withdrawalLeaves(total: string, balance: string): string | null {
+  const b = dec(balance), t = dec(total);
+  if (!b.gt(0) || !t.gt(b.div(2))) return null;
+  return b.sub(t).toFixed(2);
+}

@@ -1,7 +1,7 @@
 // /withdraws (docs/specs.md#money): the bank withdrawal form with
 // its live summary (Amount, Gateway Fee, Total from fees.ts, the same function the server
 // stores), and the customer's history with the bank Details and Show Reason popovers.
-import { useMemo } from 'react';
+import { useMemo, useRef, useState, type FormEvent } from 'react';
 import { Link, useFetcher } from '@remix-run/react';
 import { getFormProps, getInputProps, getSelectProps } from '@conform-to/react';
 import { useTranslation } from 'react-i18next';
@@ -11,9 +11,10 @@ import { DataTable } from '~/components/ui/data-table.tsx';
 import { Field, SelectField, SubmitButton, ErrorList, useSchemaForm } from '~/components/ui/fields.tsx';
 import { useFetcherToast } from '~/components/ui/toast.tsx';
 import { Popover } from '~/components/ui/popover.tsx';
+import { ConfirmDialog } from '~/components/ui/confirm-dialog.tsx';
 import { useFormat, type Formatter } from '~/components/ui/format.ts';
 import type { Reply } from '~/shared/forms.ts';
-import { withdrawFee, MONEY_INPUT } from './fees.ts';
+import { withdrawFee, withdrawalLeaves, MONEY_INPUT } from './fees.ts';
 import { WithdrawSchema, WITHDRAW_PARSE, BANK_NAME_MAX, ACCOUNT_NUMBER_MAX } from './withdrawal-schemas.ts';
 import { BankDetailsList, WithdrawalStatusChip, useMethodLabel } from './withdrawal-parts.tsx';
 import type { WithdrawWallet, WithdrawalRow } from './withdrawals.server.ts';
@@ -75,6 +76,21 @@ function WithdrawTab({ data }: { data: WithdrawFormData }) {
   const summary = amount.ok ? withdrawFee(amount.value, data.fees.percentage, data.fees.fixed) : null;
   const exceeds = !!summary && !!wallet && wallet.freeMargin !== null && dec(summary.total).gt(dec(wallet.freeMargin));
   const money = (v: string | null | undefined) => (wallet && v != null ? f.money(v, wallet.currency) : '—');
+  // most of the balance: asked first, saying what remains; Yes submits the form again, confirmed
+  const leaves = summary && wallet ? withdrawalLeaves(summary.total, wallet.balance) : null;
+  const [asking, setAsking] = useState<{ total: string; leaves: string } | null>(null);
+  const confirmed = useRef(false);
+  const formRef = useRef<HTMLFormElement>(null);
+  const formProps = getFormProps(form);
+  const submit = (e: FormEvent<HTMLFormElement>) => {
+    if (leaves !== null && summary && !confirmed.current) {
+      e.preventDefault();
+      setAsking({ total: summary.total, leaves });
+      return;
+    }
+    confirmed.current = false;
+    formProps.onSubmit(e);
+  };
 
   if (data.wallets.length === 0) {
     return <p className="muted">{t('You have no real wallet to withdraw from.')}</p>;
@@ -85,7 +101,7 @@ function WithdrawTab({ data }: { data: WithdrawFormData }) {
         <p className="notice notice-error"><Link to="/kyc">{t('Please verify KYC to enable withdraw')}</Link></p>
       ) : null}
       <div className="withdraw-grid">
-        <fetcher.Form method="post" {...getFormProps(form)} className="withdraw-form">
+        <fetcher.Form method="post" {...formProps} onSubmit={submit} ref={formRef} className="withdraw-form">
           <input type="hidden" name="clientRef" value={data.clientRef} />
           <h2 className="section-title">{t('Bank withdrawal')}</h2>
           <div className="form-grid">
@@ -114,6 +130,12 @@ function WithdrawTab({ data }: { data: WithdrawFormData }) {
           </p>
           <SubmitButton pending={pending} className="btn-block">{t('Withdraw')}</SubmitButton>
         </fetcher.Form>
+        <ConfirmDialog open={!!asking} onClose={() => setAsking(null)} title={t('Withdraw most of your balance?')} confirmLabel={t('Withdraw')} danger={false}
+          onConfirm={() => { confirmed.current = true; formRef.current?.requestSubmit(); }}
+          message={asking ? <>
+            {t('This withdrawal takes {{total}} from your wallet.', { total: money(asking.total) })}
+            <span className="confirm-note">{t('{{left}} remains in it.', { left: money(asking.leaves) })}</span>
+          </> : null} />
         <aside className="withdraw-summary" aria-label={t('Summary')}>
           <h2 className="section-title">{t('Summary')}</h2>
           <dl className="withdraw-figures" aria-live="polite">

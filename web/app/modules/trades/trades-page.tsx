@@ -8,7 +8,7 @@ import { Form, Link, useLoaderData, useSearchParams } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
 import type { ColumnDef } from '@tanstack/react-table';
 import { getInputProps } from '@conform-to/react';
-import { exact, money, parseDecimal } from '@broker/engine/domain';
+import { boundText, exact, modifyRanges, money, parseDecimal } from '@broker/engine/domain';
 import { DataTable } from '~/components/ui/data-table.tsx';
 import { ConfirmDialog } from '~/components/ui/confirm-dialog.tsx';
 import { FormDialog } from '~/components/ui/form-dialog.tsx';
@@ -234,6 +234,16 @@ function EditTradeDialog({ row, onClose }: { row: Row | null; onClose: () => voi
         const closed = !!row.closeTime;
         const next = closed ? previewPnl(row, { openRate: fields.openRate.value as string | undefined, closeRate: fields.closeRate.value as string | undefined, spread: fields.spread.value as string | undefined }, (text) => readNumber(text, f.locale) ?? '') : null;
         const diff = next !== null && row.proLoss !== null ? money(next).minus(row.proLoss).toFixed(8) : null;
+        // an open trade's levels have the customer's bounds against the open rate (the form's, once valid):
+        // shown under the fields, and the engine refuses the rest (a wrong-side stop-loss would close it at once)
+        const typedOpen = parseDecimal(String(fields.openRate.value ?? ''), 'openRate');
+        const bounds = closed ? null : modifyRanges(row.type, typedOpen.ok ? typedOpen.value : row.openRate);
+        const levelHint = (which: 'takeProfit' | 'stopLoss') => {
+          if (!bounds) return t('Empty: not set');
+          const b = boundText(bounds[which]);
+          const values = Object.fromEntries(Object.entries(b.values).map(([k, v]) => [k, f.rate(v, row.digits)]));
+          return `${t(b.message, values)} · ${t('Empty: not set')}`;
+        };
         return (
           <>
             <p className="trade-edit-summary">
@@ -248,9 +258,9 @@ function EditTradeDialog({ row, onClose }: { row: Row | null; onClose: () => voi
                 inputProps={{ ...getInputProps(fields.closeRate, { type: 'text' }), inputMode: 'decimal', disabled: !closed }} />
               <Field label={t('Spread')} errors={fields.spread.errors} inputProps={{ ...getInputProps(fields.spread, { type: 'text' }), inputMode: 'decimal' }} />
               <Field label={t('Open Time (UTC)')} errors={fields.openTime.errors} inputProps={{ ...getInputProps(fields.openTime, { type: 'datetime-local' }) }} />
-              <Field label={t('Take Profit')} errors={fields.profit.errors} hint={t('Empty: not set')}
+              <Field label={t('Take Profit')} errors={fields.profit.errors} hint={levelHint('takeProfit')}
                 inputProps={{ ...getInputProps(fields.profit, { type: 'text' }), inputMode: 'decimal' }} />
-              <Field label={t('Stop Loss')} errors={fields.loss.errors} hint={t('Empty: not set')}
+              <Field label={t('Stop Loss')} errors={fields.loss.errors} hint={levelHint('stopLoss')}
                 inputProps={{ ...getInputProps(fields.loss, { type: 'text' }), inputMode: 'decimal' }} />
             </div>
             {closed ? (

@@ -5,7 +5,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { Link, useFetcher } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
-import Fuse from 'fuse.js';
+import { searchInstruments } from '~/shared/instrument-search.ts';
 import { marketGroup, planValue, type Category, type Side } from '@broker/engine/domain';
 import { useFetcherToast, useToast } from '~/components/ui/toast.tsx';
 import { GENERIC_ERROR } from '~/shared/forms.ts';
@@ -28,14 +28,6 @@ export const TABS: { category: Category; label: string }[] = [
   { category: 'stock', label: 'STOCK' },
   { category: 'crypto', label: 'CRYPTO' },
 ];
-
-/** Fuzzy search over name, base, quote and alias, threshold 0.3 (§5). */
-export function searchInstruments(list: InstrumentRow[], query: string): InstrumentRow[] {
-  const q = query.trim();
-  if (!q) return list;
-  const fuse = new Fuse(list, { keys: ['name', 'base', 'quote', 'alias'], threshold: 0.3, ignoreLocation: true });
-  return fuse.search(q.replace('/', '_')).map((r) => r.item);
-}
 
 type Prices = Record<string, Quote>;
 

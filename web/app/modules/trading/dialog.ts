@@ -1,9 +1,10 @@
 // The order dialog's and the take-profit / stop-loss modals' rules (docs/specs.md#client-validation, #trading-formulas),
 // built on the engine's domain functions so the preview and the server agree.
 import {
-  checkMargin, dialogRanges, effectiveLeverage, estimatedPnl, float, inRange, intersectRanges, marginRequired,
-  modifyRanges, pipValue, planValue, spreadCost, untriggeredRanges, type Category, type Exposure, type Range, type Side,
+  MIN_LOTS, boundText, checkMargin, dialogRanges, effectiveLeverage, estimatedPnl, float, inRange, intersectRanges, marginRequired,
+  modifyRanges, pipSize, pipValue, planValue, spreadCost, untriggeredRanges, type Category, type Exposure, type Range, type Side,
 } from '@broker/engine/domain';
+import { numberValue } from '~/components/ui/number-input.ts';
 
 export const STEP = 0.00001;
 export const PLUS_MINUS = 1;
@@ -23,6 +24,8 @@ export interface PreviewInput {
   side: Side;
   category: Category;
   quote: string;
+  /** the instrument's price digits: its pip size outside forex */
+  digits: number;
   bid: number;
   ask: number;
   /** units (already converted from lots) */
@@ -63,12 +66,29 @@ export function preview(i: PreviewInput): Preview {
   return {
     entry,
     marginRequired: margin?.toNumber() ?? 0,
-    pipValue: rate && amount > 0 ? pipValue(i.quote, amount, rate).toNumber() : 0,
+    pipValue: rate && amount > 0 ? pipValue(pipSize(i), amount, rate).toNumber() : 0,
     spreadCost: spread.toNumber(),
     takeProfitPnl: at(i.takeProfit),
     stopLossPnl: at(i.stopLoss),
     disabled,
   };
+}
+
+/** What is wrong with what the dialog holds, as a message key and its values; null when it is valid. */
+export interface LevelProblem { message: string; values: Record<string, string> }
+
+/**
+ * Why BUY / SELL is disabled for the typed amount or lots, said under the field (the text stays as
+ * typed): empty, not above 0, or fewer lots than the smallest (the engine refuses the same).
+ */
+export function quantityProblem(typed: string, lotState: 'amount' | 'lot', category: Category, locale = 'en'): LevelProblem | null {
+  const lots = lotState === 'lot';
+  if (typed.trim() === '') return lots ? { message: 'Enter the lots', values: {} } : { message: 'Enter an amount', values: {} };
+  // as the page's language writes it ('0,5' in German)
+  const v = numberValue(typed, locale);
+  if (!Number.isFinite(v) || v <= 0) return lots ? { message: 'Lots must be greater than 0', values: {} } : { message: 'Amount must be greater than 0', values: {} };
+  if (lots && v < Number(MIN_LOTS[category])) return { message: 'Lots must be at least {{min}}', values: { min: MIN_LOTS[category] } };
+  return null;
 }
 
 /** Units of an order from what the dialog holds: the amount, or lots × contract size. */
@@ -105,14 +125,8 @@ export function liveLevelRanges(side: Side, price: { bid: number; ask: number } 
   return price && price.bid > 0 && price.ask > 0 ? untriggeredRanges(side, price.bid, price.ask) : null;
 }
 
-/** What is wrong with a typed level, as a message key and its values; null when it is valid. */
-export interface LevelProblem { message: string; values: Record<string, string> }
-
-/** The spec's bound as words: the hint under the field, and its error when broken. */
-export function boundText(bound: Range): LevelProblem {
-  return bound.max === null ? { message: 'At least {{min}}', values: { min: bound.min } }
-    : { message: 'Between {{min}} and {{max}}', values: { min: bound.min, max: bound.max } };
-}
+/** The spec's bound as words: the hint under the field, and its error when broken (the domain's, shared with the staff edit). */
+export { boundText };
 
 /**
  * Typed input is kept as typed and checked: outside the spec's bound, or on the wrong side of

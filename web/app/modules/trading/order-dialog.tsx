@@ -14,7 +14,7 @@ import { useFormat } from '~/components/ui/format.ts';
 import type { Category, Range, Side } from '@broker/engine/domain';
 import { CONTRACT_SIZE } from '@broker/engine/domain';
 import {
-  DISABLED_MESSAGE, PLUS_MINUS, accountSummary, STEP, allowedRange, dialogLevelRanges, initialLevel, levelProblem, liveLevelRanges, preview, stepAmount, unitsOf,
+  DISABLED_MESSAGE, PLUS_MINUS, accountSummary, STEP, allowedRange, dialogLevelRanges, initialLevel, levelProblem, liveLevelRanges, preview, quantityProblem, stepAmount, unitsOf,
 } from './dialog.ts';
 import { LevelInput } from './level-input.tsx';
 import { DASHBOARD_PARSE, PlaceOrderSchema, type ActionReply } from './schemas.ts';
@@ -40,9 +40,9 @@ const newKey = () => `${Date.now().toString(36)}-${Math.random().toString(36).sl
 
 interface Loaded { rate: number; lotState: 'amount' | 'lot'; lotSelector: { label: string; value: string }[] }
 
-function LevelField({ id, name, label, on, setOn, text, setText, bound, live, errors }: {
+function LevelField({ id, name, label, on, setOn, text, setText, bound, live, digits, errors }: {
   id: string; name: string; label: string; on: boolean; setOn: (v: boolean) => void; text: string; setText: (v: string) => void;
-  bound: Range; live: Range | null; errors?: ListOfErrors;
+  bound: Range; live: Range | null; digits: number; errors?: ListOfErrors;
 }) {
   return (
     <div className="level-field">
@@ -50,7 +50,7 @@ function LevelField({ id, name, label, on, setOn, text, setText, bound, live, er
         <input type="checkbox" role="switch" checked={on} onChange={(e) => setOn(e.target.checked)} aria-controls={on ? id : undefined} />
         <span>{label}</span>
       </label>
-      {on ? <LevelInput id={id} name={name} label={label} inputLabel={label} text={text} setText={setText} bound={bound} live={live} errors={errors} /> : null}
+      {on ? <LevelInput id={id} name={name} label={label} inputLabel={label} text={text} setText={setText} bound={bound} live={live} digits={digits} errors={errors} /> : null}
     </div>
   );
 }
@@ -94,11 +94,13 @@ export function OrderDialog(p: OrderDialogProps) {
   const lotMode = loaded?.lotState === 'lot';
   const units = unitsOf(instrument.category, loaded?.lotState ?? 'amount', num(qty));
   const pv = preview({
-    side, category: instrument.category, quote: instrument.quote, bid, ask, amount: units, leverage: p.leverage,
+    side, category: instrument.category, quote: instrument.quote, digits: instrument.digits, bid, ask, amount: units, leverage: p.leverage,
     conversionRate: loaded?.rate ?? null, spreadSetting: p.spreadSetting, balance: p.balance, usedMargin: p.usedMargin,
     floatingPnl: p.floatingPnl, takeProfit: tpOn ? tp : null, stopLoss: slOn ? sl : null,
   });
-  const reason = pv.disabled ? DISABLED_MESSAGE[pv.disabled] : null;
+  // why BUY / SELL is off for what was typed: said under the field, the text kept as typed
+  const qtyProblem = loaded ? quantityProblem(qty, loaded.lotState, instrument.category, f.locale) : null;
+  const reason = pv.disabled && !qtyProblem ? DISABLED_MESSAGE[pv.disabled] : null;
   const busy = fetcher.state !== 'idle';
 
   // the order is a Conform form posted by the fetcher: the server's field errors show under the
@@ -108,7 +110,7 @@ export function OrderDialog(p: OrderDialogProps) {
     id: `order-${side}`, schema: PlaceOrderSchema, parse: DASHBOARD_PARSE,
     lastResult: fetcher.state === 'idle' ? fetcher.data?.result : null,
   });
-  const blocked = !!pv.disabled || levelsBad || busy;
+  const blocked = !!pv.disabled || !!qtyProblem || levelsBad || busy;
   const submit = (e: FormEvent<HTMLFormElement>) => {
     if (blocked) return e.preventDefault();
     form.onSubmit(e);
@@ -150,15 +152,22 @@ export function OrderDialog(p: OrderDialogProps) {
           <div className="field">
             <label htmlFor="order-qty">{lotMode ? t('Lots') : t('Amount')}</label>
             <Stepper id="order-qty" name={lotMode ? 'lots' : 'amount'} min={0} step={STEP} value={qty} autoFocus
-              aria-invalid={qtyErrors.length ? true : undefined} aria-describedby={qtyErrors.length ? 'order-qty-error' : undefined}
-              onValueChange={(v) => { if (!/^\s*[-\u2212]/.test(v)) setQty(v); }}
+              aria-invalid={qtyErrors.length || (qtyProblem && qty.trim()) ? true : undefined}
+              aria-describedby={[qtyProblem ? 'order-qty-msg' : '', qtyErrors.length ? 'order-qty-error' : ''].filter(Boolean).join(' ') || undefined}
+              onValueChange={setQty}
               next={(direction) => inputNumber(stepAmount(num(qty) || 0, direction * PLUS_MINUS), f.locale)}
               decreaseLabel={t('Decrease amount')} increaseLabel={t('Increase amount')} />
+            {qtyProblem ? (
+              // nothing typed yet is a hint; a wrong value an error
+              <div id="order-qty-msg" className={qty.trim() ? 'field-error' : 'field-hint'} role={qty.trim() ? 'alert' : undefined}>
+                {t(qtyProblem.message, qtyProblem.values.min ? { min: f.amount(qtyProblem.values.min) } : undefined)}
+              </div>
+            ) : null}
             <ErrorList id="order-qty-error" errors={qtyErrors} />
             {lotMode ? <div className="field-hint">{t('{{units}} units', { units: f.amount(units) })}</div> : null}
           </div>
-          <LevelField id="order-tp" name="profit" errors={fields.profit.errors} label={t('Take Profit')} on={tpOn} setOn={switchTp} text={tpText} setText={setTpText} bound={ranges.takeProfit} live={live?.takeProfit ?? null} />
-          <LevelField id="order-sl" name="loss" errors={fields.loss.errors} label={t('Stop Loss')} on={slOn} setOn={switchSl} text={slText} setText={setSlText} bound={ranges.stopLoss} live={live?.stopLoss ?? null} />
+          <LevelField id="order-tp" name="profit" errors={fields.profit.errors} label={t('Take Profit')} on={tpOn} setOn={switchTp} text={tpText} setText={setTpText} bound={ranges.takeProfit} live={live?.takeProfit ?? null} digits={instrument.digits} />
+          <LevelField id="order-sl" name="loss" errors={fields.loss.errors} label={t('Stop Loss')} on={slOn} setOn={switchSl} text={slText} setText={setSlText} bound={ranges.stopLoss} live={live?.stopLoss ?? null} digits={instrument.digits} />
           <dl className="order-preview" aria-label={t('Order details')}>
             <div><dt>{t('Margin Required')}</dt><dd data-testid="margin-required">{f.money(pv.marginRequired, p.currency)}</dd></div>
             <div><dt>{t('Pip Value')}</dt><dd>{f.pnl(pv.pipValue)} {p.currency}</dd></div>

@@ -8,9 +8,9 @@ import type { ColumnDef } from '~/components/ui/data-table.tsx';
 import { float } from '@broker/engine/domain';
 import { DataTable } from '~/components/ui/data-table.tsx';
 import { Modal } from '~/components/ui/modal.tsx';
+import { ConfirmDialog } from '~/components/ui/confirm-dialog.tsx';
 import { useFetcherToast } from '~/components/ui/toast.tsx';
 import { SubmitButton, useSchemaForm } from '~/components/ui/fields.tsx';
-import { Spinner } from '~/components/ui/spinner.tsx';
 import { useFormat } from '~/components/ui/format.ts';
 import { allowedRange, initialLevel, levelProblem, liveLevelRanges, modalLevelRanges } from './dialog.ts';
 import { LevelInput } from './level-input.tsx';
@@ -46,7 +46,7 @@ function LevelModal({ row, field, price, onClose }: { row: PositionRow; field: '
   return (
     <Modal open onClose={onClose} size="sm" title={isProfit ? t('Take Profit') : t('Stop Loss')}
       footer={<SubmitButton form={form.id} pending={fetcher.state !== 'idle'} disabled={!!problem}>
-        {isProfit ? t('Set Take/Profit') : t('Set Stop/Loss')}
+        {isProfit ? t('Set Take Profit') : t('Set Stop Loss')}
       </SubmitButton>}>
       <fetcher.Form method="post" action="/dashboard" {...getFormProps(form)}>
         <input type="hidden" name="intent" value="modify" />
@@ -58,19 +58,16 @@ function LevelModal({ row, field, price, onClose }: { row: PositionRow; field: '
           <span>{label}</span>
         </label>
         {/* switched off, the input is disabled and not sent: the level is removed */}
-        <LevelInput id={`level-${field}-${row.id}`} name="value" label={label} inputLabel={t('Rate')} text={text} setText={setText} bound={bound} live={live} disabled={!on} errors={fields.value.errors} />
+        <LevelInput id={`level-${field}-${row.id}`} name="value" label={label} inputLabel={t('Rate')} text={text} setText={setText} bound={bound} live={live} digits={row.digits} disabled={!on} errors={fields.value.errors} />
       </fetcher.Form>
     </Modal>
   );
 }
 
-function CloseButton({ id, closing, onClose }: { id: number; closing: boolean; onClose: (id: number) => void }) {
+/** Close opens the confirmation (its Yes spins while the close is sent). */
+function CloseButton({ row, onClose }: { row: PositionRow; onClose: (row: PositionRow) => void }) {
   const { t } = useTranslation();
-  return (
-    <button type="button" className="btn btn-sm btn-danger" disabled={closing} aria-busy={closing || undefined} onClick={() => onClose(id)}>
-      {closing ? <Spinner size={12} /> : null}{t('Close')}
-    </button>
-  );
+  return <button type="button" className="btn btn-sm btn-danger" onClick={() => onClose(row)}>{t('Close')}</button>;
 }
 
 export function livePnl(row: PositionRow, q: { bid: number; ask: number } | undefined): { rate: number | null; pnl: number | null } {
@@ -87,12 +84,9 @@ export function Positions({ rows, total, openOnly, prices, currency }: { rows: P
   const f = useFormat();
   const [params] = useSearchParams();
   const [modal, setModal] = useState<{ row: PositionRow; field: 'profit' | 'loss' } | null>(null);
-  // one closer for the table: on the Opened tab the row leaves the page before the answer is read
-  const closer = useFetcher<ActionReply>();
-  const closingId = closer.state !== 'idle' ? Number(closer.formData?.get('orderId')) : null;
-  const close = (id: number) => closer.submit({ intent: 'close', orderId: String(id) }, { method: 'post', action: '/dashboard' });
-  // a failed close is silently ignored (§8)
-  useFetcherToast(closer, { quietErrors: true });
+  // Close asks first, restating the position; the one dialog is the table's, so on the Opened tab
+  // the row may leave the page before the answer is read. A failed close is silently ignored (§8).
+  const [closing, setClosing] = useState<PositionRow | null>(null);
   const tabHref = (open: boolean) => {
     const next = new URLSearchParams(params);
     for (const k of [...next.keys()]) if (k.startsWith(POSITIONS_PREFIX)) next.delete(k);
@@ -138,8 +132,8 @@ export function Positions({ rows, total, openOnly, prices, currency }: { rows: P
         </span>
       ) : <span className="chip chip-open" data-testid={`status-${row.original.id}`}>{t('OPENED')}</span>,
     },
-    { id: 'action', header: '', enableSorting: false, cell: ({ row }) => (row.original.closeTime ? null : <CloseButton id={row.original.id} closing={closingId === row.original.id} onClose={close} />) },
-  ], [t, f, prices, closingId]); // eslint-disable-line react-hooks/exhaustive-deps -- the cells' other inputs (handlers) change every render; the columns need only these
+    { id: 'action', header: '', enableSorting: false, cell: ({ row }) => (row.original.closeTime ? null : <CloseButton row={row.original} onClose={setClosing} />) },
+  ], [t, f, prices]); // eslint-disable-line react-hooks/exhaustive-deps -- the cells' other inputs (handlers) change every render; the columns need only these
 
   return (
     <section className="positions card" aria-label={t('Positions')}>
@@ -150,6 +144,16 @@ export function Positions({ rows, total, openOnly, prices, currency }: { rows: P
       </div>
       <DataTable columns={columns} data={rows} total={total} searchable={false} paramPrefix={POSITIONS_PREFIX} getRowId={(r) => String(r.id)} caption={t('Positions')} />
       {modal ? <LevelModal row={modal.row} field={modal.field} price={prices[modal.row.instrument]} onClose={() => setModal(null)} /> : null}
+      <ConfirmDialog open={!!closing} onClose={() => setClosing(null)} intent="close" action="/dashboard" quietErrors
+        fields={closing ? { orderId: closing.id } : undefined} title={t('Close position #{{id}}', { id: closing?.id ?? '' })} confirmLabel={t('Close position')}
+        message={closing ? <>
+          {t('Close this position at the market price?')}
+          <span className="confirm-note">{t('{{side}} {{quantity}} {{instrument}}', {
+            side: closing.type === 'buy' ? t('Buy') : t('Sell'),
+            quantity: closing.lots !== null ? t('{{lots}} lots', { lots: f.amount(closing.lots) }) : t('{{units}} units', { units: f.amount(closing.amount) }),
+            instrument: `${closing.base}/${closing.quote}`,
+          })}</span>
+        </> : null} />
     </section>
   );
 }

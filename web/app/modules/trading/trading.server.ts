@@ -25,7 +25,7 @@ export interface InstrumentRow {
 export interface Quote { bid: number; ask: number; prevBid: number | null; prevAsk: number | null; stale?: boolean }
 
 export interface PositionRow {
-  id: number; createdAt: string; type: 'buy' | 'sell'; amount: string; instrument: string; base: string; quote: string;
+  id: number; createdAt: string; type: 'buy' | 'sell'; amount: string; /** set when it was ordered in lots */ lots: string | null; instrument: string; base: string; quote: string;
   openRate: string; closeRate: string | null; exchangeRate: string; spread: string; profit: string | null; loss: string | null;
   proLoss: string | null; closeTime: string | null; closeReason: string | null;
   /** the instrument's price digits, for showing its rates */
@@ -49,7 +49,7 @@ async function readUserDashboard(sql: Sql, userId: number, balanceId: number | n
            ${kycApprovedSql(sql, userId)} AS kyc_ok,
            ARRAY(SELECT f.instrument_id::int FROM favorites f WHERE f.user_id = u.id ORDER BY f.created_at) AS favorites,
            (SELECT coalesce(json_agg(x ORDER BY x.id DESC), '[]'::json) FROM (
-              SELECT o.id, o.created_at, o.type, o.trade_amount::text AS amount, i.name AS instrument, i.base, i.quote,
+              SELECT o.id, o.created_at, o.type, o.trade_amount::text AS amount, o.lots::text AS lots, i.name AS instrument, i.base, i.quote,
                      o.open_rate::text AS open_rate, o.close_rate::text AS close_rate, o.exchange_rate::text AS exchange_rate,
                      o.spread::text AS spread, o.profit::text AS profit, o.loss::text AS loss, o.pro_loss::text AS pro_loss,
                      o.close_time, o.close_reason, i.digits
@@ -67,7 +67,7 @@ async function readUserDashboard(sql: Sql, userId: number, balanceId: number | n
       FROM users u LEFT JOIN pricing_plans p ON p.id = u.pricing_plan_id
      WHERE u.id = ${userId}`;
   const positions = ((row?.positions ?? []) as Record<string, unknown>[]).map((r): PositionRow => ({
-    id: Number(r.id), createdAt: new Date(r.created_at as string).toISOString(), type: r.type as PositionRow['type'], amount: r.amount as string,
+    id: Number(r.id), createdAt: new Date(r.created_at as string).toISOString(), type: r.type as PositionRow['type'], amount: r.amount as string, lots: r.lots as string | null,
     instrument: r.instrument as string, base: r.base as string, quote: r.quote as string, openRate: r.open_rate as string,
     closeRate: r.close_rate as string | null, exchangeRate: r.exchange_rate as string, spread: r.spread as string,
     profit: r.profit as string | null, loss: r.loss as string | null, proLoss: r.pro_loss as string | null,
@@ -205,7 +205,10 @@ export async function runDashboardAction(sql: Sql, userId: number, a: DashboardA
     }
     case 'modify': {
       const r = await engine().modifyOrder(a.orderId, { userId, [a.field]: a.value });
-      const done = a.field === 'profit' ? 'Take Profit Set Successfully' : 'Stop Loss Set Successfully';
+      // a level switched off (null) was removed, not set: the toast says so
+      const done = a.value === null
+        ? (a.field === 'profit' ? 'Take Profit Removed Successfully' : 'Stop Loss Removed Successfully')
+        : (a.field === 'profit' ? 'Take Profit Set Successfully' : 'Stop Loss Set Successfully');
       if (r.ok) return { ok: true, intent: a.intent, toast: done, status: 200 };
       // a refused level says why (wrong side of the open rate or of the live price); the rest stays generic (§8)
       const said = r.code === 'bad_take_profit' || r.code === 'bad_stop_loss';

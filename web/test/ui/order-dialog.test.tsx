@@ -1,0 +1,123 @@
+// @vitest-environment jsdom
+// The order dialog and the positions table in a DOM with a real Remix router (createRemixStub):
+// why BUY is off is said under the amount (the typed text kept), the level hints keep the
+// instrument's digits, the modals' buttons read 'Set Take Profit' / 'Set Stop Loss', and Close
+// asks first, restating the position (docs/specs.md#client-validation, #toasts).
+import { afterEach, beforeAll, describe, expect, test, vi } from 'vitest';
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { createRemixStub } from '@remix-run/testing';
+import i18next from 'i18next';
+import { initReactI18next } from 'react-i18next';
+import type { ReactNode } from 'react';
+import { ToastProvider } from '~/components/ui/toast.tsx';
+import { OrderDialog } from '~/modules/trading/order-dialog.tsx';
+import { Positions } from '~/modules/trading/positions.tsx';
+import type { PositionRow } from '~/modules/trading/trading.server.ts';
+
+beforeAll(async () => {
+  await i18next.use(initReactI18next).init({ lng: 'en', resources: { en: { translation: {} } }, interpolation: { escapeValue: false } });
+});
+afterEach(() => { cleanup(); vi.unstubAllGlobals(); });
+
+/** The rates and lot-state calls the dialog makes when it opens. */
+function stubLoads(lotState: 'amount' | 'lot') {
+  vi.stubGlobal('fetch', vi.fn(async (url: string) => new Response(JSON.stringify(
+    url.includes('/rates') ? { rate: '1' } : { lotState, lotSelector: [] },
+  ), { headers: { 'content-type': 'application/json' } })));
+}
+
+function mount(node: () => ReactNode, action: (form: FormData) => unknown = () => ({ ok: true, intent: 'close', toast: 'Order Closed Successfully' })) {
+  const posted: Record<string, string>[] = [];
+  const Stub = createRemixStub([{
+    path: '/dashboard',
+    Component: () => <ToastProvider>{node()}</ToastProvider>,
+    loader: () => null,
+    action: async ({ request }) => {
+      const form = await request.formData();
+      posted.push(Object.fromEntries([...form.entries()].map(([k, v]) => [k, String(v)])));
+      return action(form);
+    },
+  }]);
+  render(<Stub initialEntries={['/dashboard']} />);
+  return posted;
+}
+
+const EURUSD = { id: 1, name: 'EUR_USD', base: 'EUR', quote: 'USD', category: 'forex' as const, digits: 5 };
+
+function dialog(lotState: 'amount' | 'lot') {
+  stubLoads(lotState);
+  return mount(() => (
+    <OrderDialog side="buy" instrument={EURUSD} price={{ bid: 1.085, ask: 1.0852 }} currency="USD" balance={100000} usedMargin={0}
+      floatingPnl={0} leverage={100} spreadSetting={0} kycBlocked={false} onClose={() => {}} />
+  ));
+}
+
+describe('order dialog', () => {
+  test('lots: empty, -1, 0 and 0.0001 each say why BUY is off under the field, the text kept', async () => {
+    dialog('lot');
+    const qty = await screen.findByLabelText('Lots', {}, { timeout: 5000 });
+    const buy = () => screen.getByRole('button', { name: 'BUY' });
+    expect(screen.getByText('Enter the lots')).toBeTruthy();
+    expect(buy()).toHaveProperty('disabled', true);
+    for (const [typed, why] of [['-1', 'Lots must be greater than 0'], ['0', 'Lots must be greater than 0'], ['0.0001', 'Lots must be at least 0.01']]) {
+      fireEvent.change(qty, { target: { value: typed } });
+      expect((qty as HTMLInputElement).value).toBe(typed);
+      const msg = screen.getByText(why);
+      expect(msg.getAttribute('role')).toBe('alert');
+      expect(qty.getAttribute('aria-describedby')).toContain(msg.id);
+      expect(buy()).toHaveProperty('disabled', true);
+    }
+    fireEvent.change(qty, { target: { value: '0.01' } });
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(buy()).toHaveProperty('disabled', false);
+  });
+
+  test('amount: empty and 0 say why', async () => {
+    dialog('amount');
+    const qty = await screen.findByLabelText('Amount', {}, { timeout: 5000 });
+    expect(screen.getByText('Enter an amount')).toBeTruthy();
+    fireEvent.change(qty, { target: { value: '0' } });
+    expect(screen.getByText('Amount must be greater than 0')).toBeTruthy();
+  });
+
+  test("the take-profit hint keeps the instrument's digits: 'At least 1.08520'", async () => {
+    dialog('amount');
+    await screen.findByLabelText('Amount', {}, { timeout: 5000 });
+    fireEvent.click(screen.getByRole('switch', { name: 'Take Profit' }));
+    expect(screen.getByText('At least 1.08520')).toBeTruthy();
+    fireEvent.click(screen.getByRole('switch', { name: 'Stop Loss' }));
+    expect(screen.getByText('Between 0.00000 and 1.08520')).toBeTruthy();
+  });
+});
+
+const position: PositionRow = {
+  id: 42, createdAt: '2026-11-27T10:00:00.000Z', type: 'buy', amount: '50000', lots: '0.5', instrument: 'EUR_USD', base: 'EUR', quote: 'USD',
+  openRate: '1.08', closeRate: null, exchangeRate: '1', spread: '0', profit: null, loss: '1.07', proLoss: null, closeTime: null, closeReason: null, digits: 5,
+};
+
+describe('positions', () => {
+  test('Close asks first, restating instrument, side and lots; Yes posts the close', async () => {
+    const posted = mount(() => <Positions rows={[position]} total={1} openOnly={false} prices={{ EUR_USD: { bid: 1.085, ask: 1.0852 } }} currency="USD" />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Close' }));
+    const confirm = await screen.findByRole('dialog');
+    expect(confirm.textContent).toContain('Buy 0.5 lots EUR/USD');
+    expect(posted).toEqual([]);
+    fireEvent.click(within(confirm).getByRole('button', { name: 'Close position' }));
+    await waitFor(() => expect(posted).toEqual([{ intent: 'close', orderId: '42' }]));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+  });
+
+  test('Cancel closes nothing', async () => {
+    const posted = mount(() => <Positions rows={[position]} total={1} openOnly={false} prices={{}} currency="USD" />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Close' }));
+    fireEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(posted).toEqual([]);
+  });
+
+  test("the stop-loss modal's button reads 'Set Stop Loss'", async () => {
+    mount(() => <Positions rows={[position]} total={1} openOnly={false} prices={{}} currency="USD" />);
+    fireEvent.click(await screen.findByRole('button', { name: /^Stop Loss #42/ }));
+    expect(await screen.findByRole('button', { name: 'Set Stop Loss' })).toBeTruthy();
+  });
+});
