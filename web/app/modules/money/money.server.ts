@@ -343,11 +343,15 @@ export async function decideMoney(sql: Sql, d: DecisionInput): Promise<DecisionR
       await audit(tx, { actorId: d.actorId, action: `${d.kind}.approve`, targetKind: d.kind, targetId: d.id, before, after: { status: 'approved', ...figures, balanceAfter }, ip: d.ip });
       if (d.onApproved) await d.onApproved(tx);
     } else {
+      let balanceAfter: string | null = null;
       if (d.kind === 'withdrawal') {
-        await tx`SELECT 1 FROM post_ledger(${row.balance_id}, ${row.total}::numeric, 'withdrawal_refund', 'withdrawal', ${String(d.id)},
-                   ${d.actorId}, 'withdrawal declined: hold released')`;
+        const [posted] = await tx`SELECT balance_after::text AS balance_after FROM post_ledger(${row.balance_id}, ${row.total}::numeric,
+                                    'withdrawal_refund', 'withdrawal', ${String(d.id)}, ${d.actorId}, 'withdrawal declined: hold released')`;
+        balanceAfter = posted.balance_after;
       }
-      await tx`UPDATE ${table} SET status = 'declined', decline_reason = ${reason}, decided_by = ${d.actorId}, decided_at = now() WHERE id = ${d.id}`;
+      // a declined withdrawal's history shows the wallet once the hold came back, not during it
+      await tx`UPDATE ${table} SET status = 'declined', decline_reason = ${reason}, decided_by = ${d.actorId}, decided_at = now(),
+                 balance_after = coalesce(${balanceAfter}::numeric, balance_after) WHERE id = ${d.id}`;
       await audit(tx, { actorId: d.actorId, action: `${d.kind}.decline`, targetKind: d.kind, targetId: d.id, before, after: { status: 'declined', reason, ...figures }, ip: d.ip });
     }
 
