@@ -111,6 +111,10 @@ describe('Admin & Staffs', () => {
       expect(r.status, bad).toBe(400);
       expect(fieldErrors(r).whitelist, bad).toEqual(['Enter IP addresses or CIDR ranges separated by commas, like 203.0.113.5, 10.0.0.0/8']);
     }
+    // the message names the entry that is wrong, among good ones
+    const named = await act(editBody(target, { whitelist: '203.0.113.5, 10.0.0.0/8, 10.0.0.300, ::1' }), admin.cookie);
+    expect(named.body).toMatchObject({ toast: 'Not an IP address or CIDR range: {{entry}}', values: { entry: '10.0.0.300' } });
+    expect(parseWhitelist('1.2.3.4, localhost')).toMatchObject({ ok: false, entry: 'localhost' });
     expect(fieldErrors(await act(editBody(target, { whitelist: Array.from({ length: 51 }, (_, i) => `10.0.0.${i}`).join(',') }), admin.cookie)).whitelist)
       .toEqual(['The whitelist allows at most 50 entries']);
     expect(await sql`SELECT 1 FROM sessions WHERE user_id = ${target.id} AND revoked_at IS NULL`).toHaveLength(1);
