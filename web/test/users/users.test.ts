@@ -59,8 +59,15 @@ describe('Admin & Staffs', () => {
     const r = await act({ intent: 'add', fullName: ' ', email: 'x', password: '1234567', roleId: '1' }, admin.cookie);
     expect(r.status).toBe(400);
     expect(fieldErrors(r)).toMatchObject({ fullName: ['Full name is required'], email: ['Invalid email'], password: ['Password must be at least 8 characters'] });
-    expect(fieldErrors(await act({ intent: 'add', fullName: 'C', email: uniqueEmail(), password: 'long-enough-1', roleId: '3' }, admin.cookie)).roleId)
-      .toEqual(['Choose one of the roles offered']);
+    // the spec's add form offers every role, 1 to 6: a customer added here is provisioned as on the customer lists
+    const customerEmail = uniqueEmail('fromstaff');
+    const c = await act({ intent: 'add', fullName: 'C Customer', email: customerEmail, password: 'long-enough-1', roleId: '3', isActive: 'on' }, admin.cookie);
+    expect(c.body?.toast).toBe('User added successfully');
+    expect(await sql`SELECT b.mode::text FROM balances b JOIN users u ON u.id = b.user_id WHERE u.email = ${customerEmail} ORDER BY 1`).toEqual([{ mode: 'demo' }, { mode: 'real' }]);
+    for (const roleId of ['0', '7', 'x']) {
+      expect(fieldErrors(await act({ intent: 'add', fullName: 'C', email: uniqueEmail(), password: 'long-enough-1', roleId }, admin.cookie)).roleId, roleId)
+        .toEqual([roleId === 'x' ? 'Role is required' : 'Choose one of the roles offered']);
+    }
   });
 
   test('edit: role, name, flags and whitelist saved and audited with before and after; a new password ends the sessions', async () => {

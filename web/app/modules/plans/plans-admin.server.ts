@@ -9,6 +9,7 @@ import type { Sql } from '~/shared/db.server.ts';
 import { db } from '~/shared/db.server.ts';
 import { clientIp } from '~/shared/request.server.ts';
 import { requireAccess } from '~/modules/auth/guards.server.ts';
+import { mayEdit } from '~/modules/auth/permissions.ts';
 import { audit } from '~/shared/audit.server.ts';
 import { listQuery, type ListQuery } from '~/components/ui/list-params.ts';
 import { parseIntent } from '~/shared/forms.ts';
@@ -120,14 +121,16 @@ export async function deletePlan(sql: Sql, id: number, who: Actor): Promise<Outc
 
 export async function plansLoader({ request }: LoaderFunctionArgs) {
   const sql = db();
-  await requireAccess(request, sql);
-  return listPlans(sql, listQuery(request, PLAN_SORTS));
+  const s = await requireAccess(request, sql);
+  // managers read the list; only the roles of EDIT_ROLES add, edit and delete
+  return { ...await listPlans(sql, listQuery(request, PLAN_SORTS)), canEdit: mayEdit('/admin/pricing', s.user.roleId) };
 }
 
 export async function plansAction({ request, context }: ActionFunctionArgs) {
   const sql = db();
   const s = await requireAccess(request, sql, context);
   const { intent, submission } = parseIntent(await readFormData(request), PLAN_ACTIONS, CATALOG_PARSE);
+  if (!mayEdit('/admin/pricing', s.user.roleId)) return replyRefused(submission, { intent, status: 403, toast: 'Only an admin can change pricing plans' });
   if (submission.status !== 'success') return replyRefused(submission, { intent });
   const who = { actorId: s.user.id, ip: clientIp(request, context) };
   const v = submission.value;

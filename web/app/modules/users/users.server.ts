@@ -121,9 +121,8 @@ async function revokeSessions(tx: Db, userId: number) {
  * admin may add any role. A customer gets what sign-up gives (auth.server.ts provisionCustomer:
  * profile, demo and real wallets through the ledger, the CRM client lead); staff an empty profile.
  */
-export async function addUser(sql: Sql, actor: Actor, v: AddUser, list: UserListKind): Promise<UserActionResult> {
+export async function addUser(sql: Sql, actor: Actor, v: AddUser): Promise<UserActionResult> {
   if (!isCustomer(v.roleId) && !isAdmin(actor.roleId)) return refuse(403, USER_MESSAGES.roleNotAllowed, 'roleId');
-  if (list === 'users' && isCustomer(v.roleId)) return refuse(400, 'Choose one of the roles offered', 'roleId');
   const cfg = isCustomer(v.roleId) ? await loadAuthConfig(sql) : null;
   const hash = await hashPassword(v.password);
   try {
