@@ -21,8 +21,9 @@ describe('roles', () => {
     await sidebar.waitFor();
     await expect.poll(() => page.title()).toMatch(/ Admin$/);
     const text = (await sidebar.textContent()) ?? '';
-    for (const shown of ['Transactions', 'User Management', 'Trades', 'Customers', 'CRM', 'Sales Statuses', 'Promo Code']) expect(text).toContain(shown);
-    for (const hidden of ['Site Settings', 'Languages', 'Admin & Staffs', 'Teams', 'Server Management', 'Trade Management', 'Withdraw Settings', 'Automatic Gateways']) {
+    // the pricing list is shown to managers too (under Trade Management, its only entry for them)
+    for (const shown of ['Transactions', 'User Management', 'Trades', 'Customers', 'CRM', 'Sales Statuses', 'Promo Code', 'Trade Management', 'Pricing Plans']) expect(text).toContain(shown);
+    for (const hidden of ['Site Settings', 'Languages', 'Admin & Staffs', 'Teams', 'Server Management', 'Spreads', 'Withdraw Settings', 'Automatic Gateways']) {
       expect(text, hidden).not.toContain(hidden);
     }
     const hrefs = await sidebar.locator('a').evaluateAll((as) => as.map((a) => a.getAttribute('href')));

@@ -15,7 +15,7 @@ import { runner } from 'node-pg-migrate';
 export const repoRoot = path.resolve(import.meta.dirname, '../..');
 export const migrationsDir = path.join(repoRoot, 'migrations');
 
-const EMBEDDED_PASSWORD = 'postgres';
+export const EMBEDDED_PASSWORD = 'postgres';
 
 export interface PostgresServer {
   /** URL of the server's `postgres` maintenance database. */

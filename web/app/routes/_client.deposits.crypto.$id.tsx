@@ -7,12 +7,13 @@ import { clientIp } from '~/shared/request.server.ts';
 import { pageMeta } from '~/modules/i18n/meta.ts';
 import { parseForm } from '~/shared/forms.ts';
 import { replyRefused } from '~/shared/reply.server.ts';
+import { replyRefusal } from '~/shared/result.server.ts';
 import { activeGateway, createDeposit, parseMoneyAmount, realWallet } from '~/modules/money/money.server.ts';
 import { isKycApproved } from '~/modules/kyc/kyc-gate.server.ts';
 import { depositFee } from '~/modules/money/fees.ts';
 import { cryptoQuote, qrDataUrl } from '~/modules/money/deposits.server.ts';
 import { uploadHref } from '~/modules/uploads/href.ts';
-import { CryptoConfirmSchema } from '~/modules/money/deposit-schemas.ts';
+import { cryptoConfirmSchema, cryptoNetwork } from '~/modules/money/deposit-schemas.ts';
 import { CryptoDepositPage } from '~/modules/money/deposit-client.tsx';
 import { GeneralErrorBoundary } from '~/components/error-boundary.tsx';
 import { readFormData } from '~/shared/body-limit.server.ts';
@@ -58,26 +59,28 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     fees, address, qr, quote,
     clientRef: randomBytes(16).toString('hex'),
     kycNotice: !kycApproved,
+    network: cryptoNetwork(gateway.name, address),
   };
 }
 
-// POST (clientRef): the pending deposit, with the address and the quote it was made at.
+// POST (clientRef, tx_hash): the pending deposit, with the address and the quote it was made at and
+// the transfer's hash as its reference (what staff check on the chain, and search by).
 export async function action({ request, params, context }: ActionFunctionArgs) {
   const sql = db();
   const s = await requireAccess(request, sql, context);
   const { gateway, address, wallet, amount, fees } = await transfer(sql, request, s.user.id, params.id);
-  const submission = parseForm(await readFormData(request), CryptoConfirmSchema);
+  const submission = parseForm(await readFormData(request), cryptoConfirmSchema(cryptoNetwork(gateway.name, address)));
   if (submission.status !== 'success') return replyRefused(submission);
   const quote = await cryptoQuote(gateway.name, wallet.currency, fees.total);
   const r = await createDeposit(sql, {
-    userId: s.user.id, balanceId: wallet.id, gateway: gateway.name, amount, clientRef: submission.value.clientRef,
+    userId: s.user.id, balanceId: wallet.id, gateway: gateway.name, amount, clientRef: submission.value.clientRef, reference: submission.value.tx_hash,
     details: {
       walletAddress: address, quotedCurrency: quote.currency,
       ...(quote.amount !== null && quote.rate !== null ? { quotedAmount: quote.amount, quotedRate: quote.rate } : {}),
     },
     source: { session: s, ip: clientIp(request, context) },
   });
-  if (!r.ok) return replyRefused(submission, { status: r.status, toast: r.message });
+  if (!r.ok) return replyRefusal(submission, r);
   return redirect(`/deposits?${new URLSearchParams({ status: 'pending', amount: r.amount, currency: r.currency })}`);
 }
 

@@ -15,14 +15,14 @@ export const access = routeAccess('/admin/pricing');
 // /admin/pricing — the pricing plans (docs/specs.md#trading-configuration), admin only as the navigation table says.
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const sql = db();
-  await requireAccess(request, sql, context);
-  return plansLoader(sql, new URL(request.url).searchParams);
+  const s = await requireAccess(request, sql, context);
+  return plansLoader(sql, new URL(request.url).searchParams, s.user.roleId);
 }
 export async function action({ request, context }: ActionFunctionArgs) {
   const sql = db();
   const s = await requireAccess(request, sql, context);
   // numbers typed on the page are read in its language (docs/specs.md#number-input)
-  return plansAction(sql, await readFormData(request), { actorId: s.user.id, ip: clientIp(request, context) }, await requestLocale(request, sql));
+  return plansAction(sql, await readFormData(request), { actorId: s.user.id, ip: clientIp(request, context) }, await requestLocale(request, sql), s.user.roleId);
 }
 
 export default function Page() {

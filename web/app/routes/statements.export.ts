@@ -3,7 +3,7 @@ import type { LoaderFunctionArgs } from '@remix-run/node';
 import { db } from '~/shared/db.server.ts';
 import { requireUser } from '~/modules/auth/guards.server.ts';
 import { activeWallet } from '~/modules/accounts/accounts.server.ts';
-import { statementCsv } from '~/modules/statements/statements.server.ts';
+import { statementCsv, statementFileName } from '~/modules/statements/statements.server.ts';
 import { listQuery } from '~/components/ui/list-params.ts';
 import { routeAccess } from '~/modules/auth/permissions.ts';
 
@@ -18,8 +18,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const range = { dateStart, dateEnd };
   const balance = await activeWallet(sql, s.user.id);
   if (!balance) return new Response('No active wallet', { status: 404 });
-  const name = `statement-${range.dateStart || 'all'}-${range.dateEnd || 'now'}.csv`;
-  return new Response(statementCsv(sql, balance.id, range), {
+  const name = statementFileName(balance, range);
+  return new Response(statementCsv(sql, balance, range), {
     headers: {
       'content-type': 'text/csv; charset=utf-8',
       'content-disposition': `attachment; filename="${name}"`,

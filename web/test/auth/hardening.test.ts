@@ -11,7 +11,7 @@ import * as translationsRoute from '~/routes/translations.$lng.tsx';
 import * as staffLayout from '~/routes/_staff.tsx';
 import * as langRoute from '~/routes/lang.tsx';
 import * as customersAllRoute from '~/routes/_staff.admin.customers.all.tsx';
-import { ROLE_HOME, type RoleId } from '~/modules/auth/permissions.ts';
+import type { RoleId } from '~/modules/auth/permissions.ts';
 import { findSession } from '~/modules/auth/session.server.ts';
 import { SESSION_COOKIE } from '~/shared/cookies.server.ts';
 import { signIn } from '~/modules/auth/auth.server.ts';
@@ -308,18 +308,21 @@ function testBuild(): ServerBuild {
 // ------------------------------------------------------------------ back to admin
 
 describe('leaving login-as', () => {
-  test('each staff role returns to its own home', async () => {
-    for (const role of [1, 2] as RoleId[]) {
+  test('each staff role returns to the record of the customer it left, which opens for them', async () => {
+    for (const role of [1, 2, 6] as RoleId[]) {
       const staff = await createUser(sql, { roleId: role });
       const customer = await createUser(sql);
+      // a retention agent signs in as (and opens) only the customers they are the retention agent of
+      if (role === 6) await sql`INSERT INTO leads (email, user_id, ret_id) VALUES (${customer.email}, ${customer.id}, ${staff.id})`;
       const s = await sessionFor(sql, staff.id);
       const r = (await act(loginAsRoute.action, post(`/admin/customers/login-as/${customer.id}`, {}, { cookie: s.cookie }), { id: String(customer.id) })) as Response;
       const cookie = `${SESSION_COOKIE}=${setCookieToken(r)}`;
       const back = (await act(backRoute.action, post('/authManager/back-to-admin', {}, { cookie }))) as Response;
-      expect(back.headers.get('location'), `role ${role}`).toBe(ROLE_HOME[role]);
-      // and that home opens for them
+      const record = `/admin/customers/edit/${customer.id}`;
+      expect(back.headers.get('location'), `role ${role}`).toBe(record);
+      // and that record opens for them
       const home = `${SESSION_COOKIE}=${setCookieToken(back)}`;
-      expect(status(await load(staffLayout.loader, get(ROLE_HOME[role], home)))).toBe(200);
+      expect(status(await load(editRoute.loader, get(record, home), { id: String(customer.id) })), `role ${role}`).toBe(200);
     }
   });
 });

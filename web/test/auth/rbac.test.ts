@@ -138,7 +138,10 @@ describe('the map itself', () => {
     const headings = (role: number) => menuFor(role).filter((m) => m.type === 'section').map((m) => m.title);
     for (const role of [1, 2, 3, 4, 5, 6]) for (const l of links(role)) expect(accessFor(l, role).allowed, `${role} ${l}`).toBe(true);
     expect(headings(1)).toEqual(['Transactions', 'User Management', 'Leads Management', 'Trade Management', 'Site Management', 'Server Management']);
-    expect(headings(2)).toEqual(['Transactions', 'User Management']);
+    // a manager sees the pricing list (the spec: admin or manager) under its heading, and nothing else of Trade Management
+    expect(headings(2)).toEqual(['Transactions', 'User Management', 'Trade Management']);
+    expect(links(2)).toContain('/admin/pricing');
+    expect(links(2)).not.toContain('/admin/spreads');
     expect(headings(4)).toEqual(['Leads Management']);
     expect(links(2)).not.toContain('/admin/settings');
     expect(links(2)).toContain('/admin/trades/all');

@@ -209,7 +209,7 @@ describe('login-as', () => {
     expect(status(await load(staffLayout.loader, get('/admin', cookie)))).toBe(403);
 
     const back = (await act(backRoute.action, post('/authManager/back-to-admin', {}, { cookie }), {}, '192.0.2.10')) as Response;
-    expect(back.headers.get('location')).toBe('/admin');
+    expect(back.headers.get('location')).toBe(`/admin/customers/edit/${customer.id}`);
     expect(await findSession(sql, token)).toBeNull();
     const adminToken = setCookieToken(back)!;
     expect((await findSession(sql, adminToken))?.user.id).toBe(admin.id);

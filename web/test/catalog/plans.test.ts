@@ -33,15 +33,29 @@ async function created(over: Record<string, string> = {}) {
 }
 
 describe('roles', () => {
-  test('only the admin opens the plans page or changes a plan (the navigation table: role 1)', async () => {
+  test('admins and managers open the plans list (the spec: admin or manager); only the admin changes a plan', async () => {
     const name = unique('Plan ');
-    for (const roleId of [2, 3, 4, 5, 6]) {
+    for (const roleId of [3, 4, 5, 6]) {
       const u = await createUser(sql, { roleId });
       const { cookie } = await sessionFor(sql, u.id);
       expect((await load('', cookie)).status, `role ${roleId}`).toBe(403);
       expect((await act(valid({ name }), cookie)).status, `role ${roleId}`).toBe(403);
     }
+    // a manager reads the list, without the edit controls, and every change is refused on the server
+    const m = await createUser(sql, { roleId: 2 });
+    const { cookie } = await sessionFor(sql, m.id);
+    const list = await load('', cookie);
+    expect(list.status).toBe(200);
+    expect(list.body).toMatchObject({ canEdit: false });
+    const existing = await created();
+    for (const body of [valid({ name }), valid({ id: String(existing.id), name }), { intent: 'delete', id: String(existing.id) }]) {
+      const r = await act(body, cookie);
+      expect(r.status, body.intent).toBe(403);
+      expect(r.body).toMatchObject({ toast: 'Only an admin can change pricing plans' });
+    }
     expect(await byName(name)).toBeUndefined();
+    expect(await byName(existing.name)).toBeDefined();
+    expect((await load()).body).toMatchObject({ canEdit: true });
   });
 });
 

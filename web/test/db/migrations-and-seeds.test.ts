@@ -2,8 +2,11 @@
 // errors or duplicates and satisfy what the issues ask of them.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import postgres from 'postgres';
-import { createDatabase, dropDatabase, migrate, withDatabase } from '../../../scripts/lib/postgres.ts';
-import { loadDemoData, DEMO_LEAD_COUNT } from '../../../seeds/demo.ts';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { createDatabase, dropDatabase, EMBEDDED_PASSWORD, migrate, withDatabase } from '../../../scripts/lib/postgres.ts';
+import { APP_DATABASE, EMBEDDED_PG_PORT } from '../../../scripts/lib/database.ts';
+import { loadDemoData, DEMO_LEAD_COUNT, demoSettings } from '../../../seeds/demo.ts';
 import { demoLanguages, demoUsers } from '../../../seeds/demo-users.ts';
 import { settingsSchemas, type SettingsKey } from '~/shared/settings-schema.ts';
 
@@ -96,6 +99,20 @@ describe('demo seeds', () => {
       SELECT b.id FROM balances b LEFT JOIN ledger_entries l ON l.balance_id = b.id
       GROUP BY b.id, b.balance HAVING b.balance <> coalesce(sum(l.amount), 0)`;
     expect(drift).toEqual([]);
+  });
+
+  test('README tells the demo wallets as they are, and how to reach the embedded database', async () => {
+    const readme = readFileSync(path.resolve(import.meta.dirname, '../../../README.md'), 'utf8').replace(/\s+/g, ' ');
+    const wallets = await sql`SELECT u.email, b.mode::text AS mode, b.balance::text AS balance
+                                FROM users u JOIN balances b ON b.user_id = u.id WHERE u.role_id = 3 ORDER BY 1, 2`;
+    const of = (email: string, mode: string) => Number(wallets.find((w) => w.email === email && w.mode === mode)?.balance);
+    const demo = Number((demoSettings.branding as { demoInitialBalance: string }).demoInitialBalance);
+    expect(of('bob@demo.broker', 'real')).toBe(0);
+    expect(readme).toContain("Bob's real wallet is empty (0: he has deposited nothing)");
+    expect(of('bob@demo.broker', 'demo')).toBe(demo);
+    expect(readme).toContain('Both demo wallets hold the demo starting balance');
+    expect(of('alice@demo.broker', 'real')).toBeGreaterThan(0);
+    expect(readme).toContain(`psql postgres://postgres:${EMBEDDED_PASSWORD}@127.0.0.1:${EMBEDDED_PG_PORT}/${APP_DATABASE}`);
   });
 
   test('every stored setting parses with its schema', async () => {

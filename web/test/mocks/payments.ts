@@ -6,7 +6,7 @@
 // Wipays and Perfect Money: checkouts.ts).
 //
 // Stripe (https://docs.stripe.com/api/checkout/sessions): POST /v1/checkout/sessions (form
-//   encoded, Bearer secret key), GET /v1/checkout/sessions/:id; webhooks signed like Stripe's
+//   encoded, Bearer secret key), GET /v1/checkout/sessions/:id, POST /v1/checkout/sessions/:id/expire; webhooks signed like Stripe's
 //   (Stripe-Signature t=…,v1=HMAC-SHA256 of "t.body" with the signing secret, the SDK's own helper).
 // PayPal (https://developer.paypal.com/api/rest/): POST /v1/oauth2/token (Basic), Orders v2 create /
 //   get / capture (Bearer), POST /v1/notifications/verify-webhook-signature: the mock PayPal signs
@@ -103,6 +103,17 @@ export const stripeHandlers = [
     const s = stripeSessions.get(String(params.id));
     if (!s) return stripeError(404, `No such checkout.session: '${params.id}'`);
     if (s.status === 'open' && s.expires_at < Date.now() / 1000) s.status = 'expired';
+    return HttpResponse.json(s);
+  }),
+  // https://docs.stripe.com/api/checkout/sessions/expire: only an open session; any other is a 400
+  http.post(`${STRIPE}/v1/checkout/sessions/:id/expire`, ({ request, params }) => {
+    stripeCalls.push({ method: 'POST', path: `/v1/checkout/sessions/${params.id}/expire`, auth: request.headers.get('authorization'), idempotencyKey: request.headers.get('idempotency-key'), form: {} });
+    if (!stripeAuthOk(request)) return stripeError(401, 'Invalid API Key provided');
+    const s = stripeSessions.get(String(params.id));
+    if (!s) return stripeError(404, `No such checkout.session: '${params.id}'`);
+    if (s.status === 'open' && s.expires_at < Date.now() / 1000) s.status = 'expired';
+    if (s.status !== 'open') return stripeError(400, `Only Checkout Sessions with a status in ["open"] can be expired. This Checkout Session has a status of "${s.status}".`);
+    Object.assign(s, { status: 'expired', url: null });
     return HttpResponse.json(s);
   }),
   http.get(`${STRIPE}/v1/payment_intents/:id`, ({ request, params }) => {

@@ -64,7 +64,7 @@ describe('KYC deposit switch', () => {
     ];
     const bankPost = await run(bank.action(args(uploadRequest(parts, { cookie: c.cookie, path: `/deposits/bank/${c.wallet}?amount=50` }), { id: String(c.wallet) })));
     expect(bankPost).toMatchObject({ status: 403, body: { toast: 'Please verify KYC to enable deposit' } });
-    const crypto = await run(cryptoPage.action(args(post(`/deposits/crypto/usdt?balance=${c.wallet}&amount=50`, { clientRef: unique('ref-') }, { cookie: c.cookie }), { id: 'usdt' })));
+    const crypto = await run(cryptoPage.action(args(post(`/deposits/crypto/usdt?balance=${c.wallet}&amount=50`, { clientRef: unique('ref-'), tx_hash: 'a'.repeat(64) }, { cookie: c.cookie }), { id: 'usdt' })));
     expect(crypto).toMatchObject({ status: 403, body: { toast: 'Please verify KYC to enable deposit' } });
     expect(await countDeposits(c.id)).toBe(0);
     expect(await countUploads(c.id)).toBe(0); // the refused form's proof is not kept

@@ -4,6 +4,7 @@
 // live rate through the engine's client, mocked at the network with msw) and /admin/deposits (the
 // list, its filters and search, the decisions and who may take them). A customer only ever sees or
 // acts on their own records; bad input is a message, never a 500.
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -17,6 +18,7 @@ import { env } from '~/shared/env.server.ts';
 import { createDeposit } from '~/modules/money/money.server.ts';
 import { depositFee } from '~/modules/money/fees.ts';
 import { cryptoQuote } from '~/modules/money/deposits.server.ts';
+import { cryptoConfirmSchema, cryptoNetwork, type CryptoNetwork } from '~/modules/money/deposit-schemas.ts';
 import { uploadHref } from '~/modules/uploads/href.ts';
 import * as index from '~/routes/_client.deposits._index.tsx';
 import * as bank from '~/routes/_client.deposits.bank.$id.tsx';
@@ -343,7 +345,8 @@ describe('crypto page', () => {
     const c = await customer();
     rates = { USD_BTC: '0.00002' };
     const ref = unique('ref-');
-    const confirm = () => cryptoPage.action(args(post(`/deposits/crypto/btc?balance=${c.wallet}&amount=100`, { clientRef: ref }, { cookie: c.cookie }), { id: 'btc' }));
+    const hash = randomBytes(32).toString('hex');
+    const confirm = () => cryptoPage.action(args(post(`/deposits/crypto/btc?balance=${c.wallet}&amount=100`, { clientRef: ref, tx_hash: ` ${hash.toUpperCase()} ` }, { cookie: c.cookie }), { id: 'btc' }));
     const r = await run(confirm());
     expect(r).toMatchObject({ status: 302, location: '/deposits?status=pending&amount=100.00&currency=USD' });
     expect((await run(confirm())).status).toBe(302);
@@ -352,6 +355,59 @@ describe('crypto page', () => {
     const [g] = await sql`SELECT key1 FROM payment_gateways WHERE name = 'btc'`;
     expect(rows[0]).toMatchObject({ status: 'pending', gateway: 'btc', amount: '100.00', client_ref: ref });
     expect(rows[0].details).toMatchObject({ walletAddress: g.key1, quotedCurrency: 'BTC', quotedRate: '0.00002' });
+    // the transaction hash is stored (trimmed, lower-case) as the deposit's reference
+    expect((await sql`SELECT reference FROM deposits WHERE id = ${rows[0].id}`)[0].reference).toBe(hash);
+  });
+
+  test('the transaction hash: required, in the network\'s format, one deposit per transfer; staff see it and find it', async () => {
+    const c = await customer();
+    const confirm = (gateway: 'btc' | 'usdt', body: Record<string, string>) =>
+      run(cryptoPage.action(args(post(`/deposits/crypto/${gateway}?balance=${c.wallet}&amount=10`, { clientRef: unique('ref-'), ...body }, { cookie: c.cookie }), { id: gateway })));
+    const hash = randomBytes(32).toString('hex');
+    const bad: [Record<string, string>, string][] = [
+      [{}, 'Transaction hash is required'],
+      [{ tx_hash: '   ' }, 'Transaction hash is required'],
+      [{ tx_hash: hash.slice(2) }, 'A Bitcoin transaction hash is 64 hexadecimal characters'],
+      [{ tx_hash: `0x${hash}` }, 'A Bitcoin transaction hash is 64 hexadecimal characters'],
+      [{ tx_hash: `${hash.slice(1)}g` }, 'A Bitcoin transaction hash is 64 hexadecimal characters'],
+    ];
+    for (const [body, message] of bad) {
+      const r = await confirm('btc', body);
+      expect(r.status, JSON.stringify(body)).toBe(400);
+      expect(r.body.result.error.tx_hash).toEqual([message]);
+    }
+    expect(await depositsOf(c.id)).toEqual([]);
+    // USDT: the network is told by the gateway's wallet address (ERC-20 0x…, TRC-20 T…)
+    expect(cryptoNetwork('btc', 'bc1qanything')).toBe('bitcoin');
+    expect(cryptoNetwork('usdt', `0x${'ab'.repeat(20)}`)).toBe('ethereum');
+    expect(cryptoNetwork('usdt', 'TN3W4H6rK2ce4vX9YnFQHwKENnHjoxb3m9')).toBe('tron');
+    expect(cryptoNetwork('usdt', 'somewhere')).toBe('unknown');
+    const errorOf = (network: CryptoNetwork, tx_hash: string) => {
+      const r = cryptoConfirmSchema(network).safeParse({ tx_hash });
+      return r.success ? r.data.tx_hash : r.error.issues[0].message;
+    };
+    expect(errorOf('ethereum', hash)).toBe('An Ethereum transaction hash is 0x followed by 64 hexadecimal characters');
+    expect(errorOf('ethereum', `0X${hash.toUpperCase()}`)).toBe(`0x${hash}`);
+    expect(errorOf('tron', `0x${hash}`)).toBe('A TRON transaction hash is 64 hexadecimal characters');
+    expect(errorOf('tron', hash)).toBe(hash);
+    expect(errorOf('unknown', `0x${hash}`)).toBe(`0x${hash}`);
+    expect(errorOf('unknown', 'abc')).toBe('A transaction hash is 64 hexadecimal characters, with or without 0x');
+    expect((await confirm('usdt', { tx_hash: randomBytes(32).toString('hex') })).status).toBe(302);
+    // a transfer already claimed (by this customer or another) is refused, and nothing is created
+    const btcHash = randomBytes(32).toString('hex');
+    expect((await confirm('btc', { tx_hash: btcHash })).status).toBe(302);
+    const again = await confirm('btc', { tx_hash: btcHash.toUpperCase() });
+    expect(again).toMatchObject({ status: 409, body: { toast: 'This transaction hash was already submitted' } });
+    expect(again.body.result.error.tx_hash).toEqual(['This transaction hash was already submitted']);
+    const other = await customer();
+    const theirs = await run(cryptoPage.action(args(post(`/deposits/crypto/btc?balance=${other.wallet}&amount=10`, { clientRef: unique('ref-'), tx_hash: btcHash }, { cookie: other.cookie }), { id: 'btc' })));
+    expect(theirs.status).toBe(409);
+    expect(await depositsOf(other.id)).toEqual([]);
+    expect((await depositsOf(c.id)).map((d) => d.gateway).sort()).toEqual(['btc', 'usdt']);
+    // staff: the hash is the deposit's reference, shown in the list and found by its start
+    const a = await staff(1);
+    const found = await run(admin.loader(args(get(`/admin/deposits?search=${btcHash.slice(0, 20)}`, a.cookie))));
+    expect(found.body.rows).toEqual([expect.objectContaining({ userId: c.id, gateway: 'btc', reference: btcHash })]);
   });
 
   test('uploaded QR files are referenced by upload id or path only', () => {

@@ -334,6 +334,10 @@ describe('/admin/withdraws/pending', () => {
     expect(Number(await balanceOf(c.wallet))).toBeCloseTo(Number(afterHolds) + Number(total2), 8);
     expect(await sql`SELECT kind, amount::text FROM ledger_entries WHERE ref_kind = 'withdrawal' AND ref_id = ${String(w2)} ORDER BY id`)
       .toEqual([{ kind: 'withdrawal', amount: `-${total2}000000` }, { kind: 'withdrawal_refund', amount: `${total2}000000` }]);
+    // the customer's history shows the wallet after the refund, not during the hold
+    const hist = (await clientLoader({ request: get('/withdraws?tab=history', c.cookie), ...ctx })) as Awaited<ReturnType<typeof clientLoader>>;
+    const declinedRow = hist.history!.rows.find((r) => r.id === w2);
+    expect(Number(declinedRow?.balanceAfter)).toBeCloseTo(Number(await balanceOf(c.wallet)), 8);
     const audits = await sql`SELECT action, actor_id FROM audit_events WHERE target_kind = 'withdrawal' AND target_id IN (${String(w1)}, ${String(w2)}) ORDER BY id`;
     expect(audits).toEqual([{ action: 'withdrawal.approve', actor_id: manager.id }, { action: 'withdrawal.decline', actor_id: manager.id }]);
 

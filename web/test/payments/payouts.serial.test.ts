@@ -318,6 +318,8 @@ describe('paying a withdrawal out through PayPal', () => {
     expect(await sql`SELECT status, decline_reason FROM withdrawals WHERE id = ${a.withdrawalId}`).toEqual([{ status: 'declined', decline_reason: 'Payout failed: RECEIVER_UNREGISTERED: Receiver is unregistered' }]);
     expect(await refunds(a.withdrawalId)).toEqual([{ amount: '101.00000000', memo: 'payout failed: total returned' }]);
     expect(await balanceOf(a.wallet)).toBe((Number(held) + 101).toFixed(8));
+    // its history shows the wallet once the total came back, not during the hold
+    expect((await sql`SELECT balance_after::text AS b FROM withdrawals WHERE id = ${a.withdrawalId}`)[0].b).toBe(await balanceOf(a.wallet));
     // the same failure again, another failure (RETURNED) and a status check: still one refund
     expect((await signed(failed)).status).toBe(200);
     payoutMock.settle(p.provider_ref, 'RETURNED');

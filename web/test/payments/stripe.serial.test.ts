@@ -211,11 +211,25 @@ describe('return URL and admin', () => {
     expect((await run(back.loader(args(get('/payments/return/x', c.cookie), { depositId: 'x' })))).status).toBe(404);
   });
 
-  test('cancelled at Checkout: Deposit Failed, the deposit still pending until it expires', async () => {
-    const { c, id } = await startDeposit('20');
+  test('cancelled at Checkout: the session is expired at Stripe at once, the deposit declined and the page says Deposit Failed', async () => {
+    const { c, id, session } = await startDeposit('20');
     const r = await run(back.loader(args(get(`/payments/return/${id}?cancelled=1`, c.cookie), { depositId: String(id) })));
     expect(r.location).toBe('/deposits?status=failed&amount=20.00&currency=USD');
-    expect((await depositOf(id)).status).toBe('pending');
+    expect(stripeCalls.some((x) => x.method === 'POST' && x.path === `/v1/checkout/sessions/${session.id}/expire`)).toBe(true);
+    expect(stripeSessions.get(session.id)!.status).toBe('expired');
+    expect(await depositOf(id)).toMatchObject({ status: 'declined', decline_reason: 'Payment failed' });
+    expect(await credits(id)).toHaveLength(0);
+    // the session's expired event arriving afterwards changes nothing
+    expect((await signed(stripeEvent(stripeSessions.get(session.id)!, 'checkout.session.expired'))).status).toBe(200);
+    expect((await depositOf(id)).status).toBe('declined');
+  });
+
+  test('back by the cancel URL after paying (the session no longer open): Stripe refuses the expiry, the payment is credited', async () => {
+    const { c, id, session } = await startDeposit('25');
+    stripePay(session.id);
+    const r = await run(back.loader(args(get(`/payments/return/${id}?cancelled=1`, c.cookie), { depositId: String(id) })));
+    expect(r.location).toBe('/deposits?status=success&amount=25.00&currency=USD');
+    expect(await credits(id)).toHaveLength(1);
   });
 
   test("the admin deposit list carries each deposit's payment events", async () => {

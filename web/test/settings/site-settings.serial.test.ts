@@ -68,6 +68,20 @@ async function saved302(fields: Record<string, string>, files: Part[] = []) {
 }
 
 describe('site settings', () => {
+  test('App URL: the default is shown, not filled in, so saving without typing one stores none', async () => {
+    await saved302(valid({ appUrl: '' }));
+    type Loaded = { settings: { appUrl: string; appUrlDefault: string } };
+    const shown = ((await load()).body as unknown as Loaded).settings;
+    expect(shown.appUrl).toBe('');
+    expect(shown.appUrlDefault).toMatch(/^https?:\/\//);
+    // the form posts what the loader gave: still nothing stored
+    await saved302(valid({ appUrl: shown.appUrl }));
+    expect((await getSetting(db(), 'branding')).appUrl).toBe('');
+    await saved302(valid({ appUrl: 'https://typed.example/' }));
+    expect((await getSetting(db(), 'branding')).appUrl).toBe('https://typed.example');
+    expect(((await load()).body as unknown as Loaded).settings).toMatchObject({ appUrl: 'https://typed.example' });
+  });
+
   test('only the admin opens or saves them', async () => {
     await saved302(valid());
     for (const roleId of [2, 3, 4, 5, 6]) {
@@ -83,7 +97,8 @@ describe('site settings', () => {
     const before = await audits();
     const r = await answer(save(valid({ appName: '', appUrl: '', appCurrency: '' })));
     expect(r.status).toBe(400);
-    expect(fieldErrors(r)).toMatchObject({ appName: ['required'], appUrl: ['required'], appCurrency: ['required'] });
+    expect(fieldErrors(r)).toMatchObject({ appName: ['required'], appCurrency: ['required'] });
+    expect(fieldErrors(r).appUrl).toBeUndefined(); // optional: empty is the default
     expect(fieldErrors(await answer(save(valid({ appUrl: 'javascript:alert(1)' }))))).toMatchObject({ appUrl: ['Enter a valid http(s) URL'] });
     expect(fieldErrors(await answer(save(valid({ appUrl: 'ftp://broker.example' }))))).toMatchObject({ appUrl: ['Enter a valid http(s) URL'] });
     expect(fieldErrors(await answer(save(valid({ appCurrency: 'USD, XYZ' }))))).toMatchObject({ appCurrency: ['Use ISO currency codes such as USD, EUR'] });

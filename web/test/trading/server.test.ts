@@ -425,9 +425,12 @@ describe('statements', () => {
     await closedOrders(c.id, c.balanceId, 2500);
     const res = (await exportLoader({ request: get('/statements/export?dateStart=2024-03-02&dateEnd=', c.cookie), params: {}, context: {} })) as Response;
     expect(res.headers.get('content-type')).toBe('text/csv; charset=utf-8');
-    expect(res.headers.get('content-disposition')).toMatch(/^attachment; filename="statement-2024-03-02-now\.csv"$/);
+    expect(res.headers.get('content-disposition')).toMatch(/^attachment; filename="statement-real-USD-2024-03-02-now\.csv"$/);
     const lines = (await res.text()).trimEnd().split('\r\n');
     expect(lines).toHaveLength(2501);
-    expect(lines[1].split(',')).toHaveLength(10);
+    // every line names the wallet and its currency
+    expect(lines[0].split(',').slice(-2)).toEqual(['Wallet', 'Currency']);
+    expect(lines[1].split(',')).toHaveLength(12);
+    expect(lines[1].split(',').slice(-2)).toEqual(['Real', 'USD']);
   });
 });

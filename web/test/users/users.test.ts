@@ -59,8 +59,15 @@ describe('Admin & Staffs', () => {
     const r = await act({ intent: 'add', fullName: ' ', email: 'x', password: '1234567', roleId: '1' }, admin.cookie);
     expect(r.status).toBe(400);
     expect(fieldErrors(r)).toMatchObject({ fullName: ['Full name is required'], email: ['Invalid email'], password: ['Password must be at least 8 characters'] });
-    expect(fieldErrors(await act({ intent: 'add', fullName: 'C', email: uniqueEmail(), password: 'long-enough-1', roleId: '3' }, admin.cookie)).roleId)
-      .toEqual(['Choose one of the roles offered']);
+    // the spec's add form offers every role, 1 to 6: a customer added here is provisioned as on the customer lists
+    const customerEmail = uniqueEmail('fromstaff');
+    const c = await act({ intent: 'add', fullName: 'C Customer', email: customerEmail, password: 'long-enough-1', roleId: '3', isActive: 'on' }, admin.cookie);
+    expect(c.body?.toast).toBe('User added successfully');
+    expect(await sql`SELECT b.mode::text FROM balances b JOIN users u ON u.id = b.user_id WHERE u.email = ${customerEmail} ORDER BY 1`).toEqual([{ mode: 'demo' }, { mode: 'real' }]);
+    for (const roleId of ['0', '7', 'x']) {
+      expect(fieldErrors(await act({ intent: 'add', fullName: 'C', email: uniqueEmail(), password: 'long-enough-1', roleId }, admin.cookie)).roleId, roleId)
+        .toEqual([roleId === 'x' ? 'Role is required' : 'Choose one of the roles offered']);
+    }
   });
 
   test('edit: role, name, flags and whitelist saved and audited with before and after; a new password ends the sessions', async () => {
@@ -111,6 +118,10 @@ describe('Admin & Staffs', () => {
       expect(r.status, bad).toBe(400);
       expect(fieldErrors(r).whitelist, bad).toEqual(['Enter IP addresses or CIDR ranges separated by commas, like 203.0.113.5, 10.0.0.0/8']);
     }
+    // the message names the entry that is wrong, among good ones
+    const named = await act(editBody(target, { whitelist: '203.0.113.5, 10.0.0.0/8, 10.0.0.300, ::1' }), admin.cookie);
+    expect(named.body).toMatchObject({ toast: 'Not an IP address or CIDR range: {{entry}}', values: { entry: '10.0.0.300' } });
+    expect(parseWhitelist('1.2.3.4, localhost')).toMatchObject({ ok: false, entry: 'localhost' });
     expect(fieldErrors(await act(editBody(target, { whitelist: Array.from({ length: 51 }, (_, i) => `10.0.0.${i}`).join(',') }), admin.cookie)).whitelist)
       .toEqual(['The whitelist allows at most 50 entries']);
     expect(await sql`SELECT 1 FROM sessions WHERE user_id = ${target.id} AND revoked_at IS NULL`).toHaveLength(1);

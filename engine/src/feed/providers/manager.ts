@@ -8,7 +8,9 @@
 //
 // It also answers the status page's rows that no adapter reports on: every heartbeat period, an
 // api with no running adapter sends { success: false, msg: 'not configured' } (no key) or why it
-// is not used (another provider serves its instruments, or there are none).
+// is not used (another provider serves its instruments, or there are none) — unless the simulator
+// serves instruments of its market (prices move): then the row says so, { success: true, msg:
+// 'simulator (not configured)' }, the feed's real state rather than a red 'Disconnected'.
 import type { Sql } from '../../db.ts';
 import type { Heartbeat, HeartbeatApi, FeedProvider } from '../feed.ts';
 import type { Tick } from '../../book/book.ts';
@@ -19,6 +21,11 @@ import type { ProviderStatus } from './common.ts';
 
 export const HEARTBEAT_APIS: readonly HeartbeatApi[] = ['polygonForex', 'polygonCrypto', 'eodStock', 'oandaRest'];
 export const NOT_CONFIGURED = 'not configured';
+
+/** The categories each status row's api would serve (createProviders' split). */
+const API_CATEGORIES: Record<HeartbeatApi, readonly Category[]> = {
+  polygonForex: ['forex', 'commodity'], oandaRest: ['forex', 'commodity', 'index'], polygonCrypto: ['crypto'], eodStock: ['stock'],
+};
 
 export interface FeedManagerOptions {
   sql: Sql;
@@ -49,6 +56,8 @@ export class FeedManager {
   private currency: { api: CurrencyApi; key: string } | null = null;
   private settings: ProviderSettings = { problems: [] };
   private plan: ProviderPlan | null = null;
+  /** the categories with instruments the simulator serves (no provider does) */
+  private simulatedCategories = new Set<Category>();
   private timer: ReturnType<typeof setInterval> | null = null;
   private listener: { unlisten: () => Promise<void> } | null = null;
   private pending: ReturnType<typeof setTimeout> | undefined;
@@ -101,6 +110,8 @@ export class FeedManager {
     }
     this.settings = settings;
     this.plan = plan;
+    const uncovered = new Set(plan.uncovered);
+    this.simulatedCategories = new Set((Object.keys(byCategory) as Category[]).filter((c) => (byCategory[c] ?? []).some((n) => uncovered.has(n))));
     // the simulator takes what no provider serves any more before the new adapters start
     await this.o.onUncovered?.(plan.uncovered);
     for (const [name, n] of next) {
@@ -139,7 +150,10 @@ export class FeedManager {
   private idleBeats() {
     for (const api of HEARTBEAT_APIS) {
       const why = this.idleReason(api);
-      if (why) { try { this.o.heartbeat({ api, success: false, msg: why }); } catch { /* ignore */ } }
+      if (!why) continue;
+      // no adapter, but the simulator moves prices of this market: that is the row's real state
+      const simulated = API_CATEGORIES[api].some((c) => this.simulatedCategories.has(c));
+      try { this.o.heartbeat(simulated ? { api, success: true, msg: `simulator (${why})` } : { api, success: false, msg: why }); } catch { /* ignore */ }
     }
   }
 

@@ -86,7 +86,8 @@ export const ROUTES: readonly RouteRule[] = [
   r('/admin/spreads', ADMIN, 'Spreads'),
   r('/admin/lots', ADMIN, 'Lots'),
   r('/admin/apis', ADMIN, 'API Settings'),
-  r('/admin/pricing', ADMIN, 'Pricing Plans'),
+  // the spec shows the pricing list to admins and managers; only admins change it (EDIT_ROLES)
+  r('/admin/pricing', ADMIN_MANAGER, 'Pricing Plans'),
   r('/admin/settings', ADMIN, 'Site Settings'),
   r('/admin/languages', ADMIN, 'Languages'),
   r('/admin/languages/:code', ADMIN, 'Translations'),
@@ -122,6 +123,20 @@ export const ROUTES: readonly RouteRule[] = [
  * (docs/specs.md#security-and-two-factor-sign-in).
  */
 export const TWO_FACTOR_ENROL_PATH = '/security';
+
+/**
+ * Pages some of whose viewers may only read: who may change what the page shows (its actions).
+ * A page not listed here lets every role it admits act (each action still checks its own rules).
+ */
+export const EDIT_ROLES: Readonly<Record<string, readonly RoleId[]>> = {
+  '/admin/pricing': ADMIN,
+};
+
+/** Whether `roleId` may use the actions of the page `path` (its entry in EDIT_ROLES, else its viewers). */
+export function mayEdit(path: string, roleId: number): boolean {
+  const roles = EDIT_ROLES[path] ?? ROUTES.find((x) => x.path === path)?.roles ?? [];
+  return roles.includes(roleId as RoleId);
+}
 
 /**
  * Every route that is not a page (resource routes, action-only routes, the visitor pages), with
@@ -324,7 +339,8 @@ export const MENU: readonly MenuItem[] = [
   link('Sales Statuses', '/admin/crm-config/sales-statuses', '◐'),
   link('Teams', '/admin/crm-config/teams', '⚑'),
   link('Promo Code', '/admin/promo-code', '%'),
-  section('Trade Management', ADMIN),
+  // managers see the heading over the one entry of it they may open (Pricing Plans)
+  section('Trade Management', ADMIN_MANAGER),
   group('Instruments', '◈', ADMIN, [
     link('Forex', '/admin/instruments/forex'),
     link('Commodities', '/admin/instruments/commodity'),

@@ -67,7 +67,7 @@ export async function customersAction(sql: Sql, s: CurrentSession, form: FormDat
   const actor = { id: s.user.id, roleId: s.user.roleId, ip: ip };
   const v = submission.value;
   const r = intent === 'add'
-    ? await addUser(sql, actor, v as AddUser, 'customers')
+    ? await addUser(sql, actor, v as AddUser)
     : await deleteUser(sql, actor, (v as { id: number }).id, 'customers');
   if (r.ok) return replyDone(submission, r.toast, { intent, hideFields: ['password'] });
   return replyRefusal(submission, r, { intent, hideFields: ['password'] });

@@ -16,7 +16,7 @@ import { useReplyToast, useToast } from '~/components/ui/toast.tsx';
 import { useFormat, type Formatter } from '~/components/ui/format.ts';
 import type { Reply } from '~/shared/forms.ts';
 import { depositFee, MONEY_INPUT, type FeeSummary } from './fees.ts';
-import { BankDepositFormSchema, CryptoConfirmSchema, DepositSchema, depositResult } from './deposit-schemas.ts';
+import { BankDepositFormSchema, cryptoConfirmSchema, DepositSchema, depositResult, type CryptoNetwork } from './deposit-schemas.ts';
 import type { DepositRow, DepositStatus, DepositWallet, ExternalPayment, GatewayOption } from './deposits.server.ts';
 import { readNumber } from '~/components/ui/number-input.ts';
 
@@ -357,6 +357,8 @@ export interface CryptoPageData {
   quote: { currency: string; amount: string | null; rate: string | null; price: string | null };
   clientRef: string;
   kycNotice: boolean;
+  /** the chain the transfer travels on: the transaction hash's format */
+  network: CryptoNetwork;
 }
 
 export function CryptoDepositPage({ data, reply }: { data: CryptoPageData; reply: Reply | undefined }) {
@@ -366,7 +368,8 @@ export function CryptoDepositPage({ data, reply }: { data: CryptoPageData; reply
   const navigation = useNavigation();
   const location = useLocation();
   const pending = navigation.state !== 'idle' && navigation.formMethod?.toLowerCase() === 'post';
-  const [form] = useSchemaForm({ id: 'crypto-deposit', schema: CryptoConfirmSchema, lastResult: navigation.state === 'idle' ? reply?.result : null });
+  const schema = useMemo(() => cryptoConfirmSchema(data.network), [data.network]);
+  const [form, fields] = useSchemaForm({ id: 'crypto-deposit', schema, lastResult: navigation.state === 'idle' ? reply?.result : null });
   useReplyToast(reply);
   const copy = async () => {
     try {
@@ -405,9 +408,12 @@ export function CryptoDepositPage({ data, reply }: { data: CryptoPageData; reply
               <Detail label={t('Rate')}>{`1 ${quote.currency} = ${f.money(quote.price, data.wallet.currency)}`}</Detail>
             ) : null}
           </dl>
-          <p className="muted">{t('Send the amount to the address, then confirm. Your deposit is credited once the transfer is checked.')}</p>
+          <p className="muted">{t('Send the amount to the address, then enter the transaction hash and confirm. Your deposit is credited once the transfer is checked.')}</p>
           <Form method="post" action={`${location.pathname}${location.search}`} {...getFormProps(form)}>
             <input type="hidden" name="clientRef" value={data.clientRef} />
+            <Field label={t('Transaction hash')} errors={fields.tx_hash.errors}
+              hint={t(data.network === 'ethereum' ? 'Starts with 0x, then 64 hexadecimal characters' : data.network === 'unknown' ? '64 hexadecimal characters, with or without 0x' : '64 hexadecimal characters')}
+              inputProps={{ ...getInputProps(fields.tx_hash, { type: 'text' }), className: 'mono', autoComplete: 'off', spellCheck: false }} />
             <ErrorList id={form.errorId} errors={form.errors} />
             <SubmitButton className="btn-block" pending={pending}>{t('Confirm')}</SubmitButton>
           </Form>

@@ -37,8 +37,37 @@ export const BankDepositFormSchema = BankDepositSchema.extend({
     .refine((f) => (f as File).size > 0, 'Proof is required'),
 });
 
-/** The crypto page's Confirm. */
-export const CryptoConfirmSchema = z.object({ clientRef: CLIENT_REF });
+/** The chain a crypto gateway's deposits travel on: BTC is Bitcoin; USDT is told by its wallet address. */
+export type CryptoNetwork = 'bitcoin' | 'ethereum' | 'tron' | 'unknown';
+
+export function cryptoNetwork(gateway: string, address: string): CryptoNetwork {
+  if (gateway === 'btc') return 'bitcoin';
+  const a = address.trim();
+  if (/^0x[0-9a-fA-F]{40}$/.test(a)) return 'ethereum'; // ERC-20 (and BEP-20: the same formats)
+  if (/^T[1-9A-HJ-NP-Za-km-z]{33}$/.test(a)) return 'tron'; // TRC-20: base58 addresses starting with T
+  return 'unknown';
+}
+
+/**
+ * A transaction hash's format on each network: Bitcoin and TRON ids are 64 hexadecimal
+ * characters, Ethereum's are 0x and 64. Kept lower-case, so one transfer is one text (a hash
+ * names one transfer: a second deposit naming it is refused).
+ */
+const TX_HASH: Record<CryptoNetwork, { re: RegExp; message: string }> = {
+  bitcoin: { re: /^[0-9a-f]{64}$/, message: 'A Bitcoin transaction hash is 64 hexadecimal characters' },
+  tron: { re: /^[0-9a-f]{64}$/, message: 'A TRON transaction hash is 64 hexadecimal characters' },
+  ethereum: { re: /^0x[0-9a-f]{64}$/, message: 'An Ethereum transaction hash is 0x followed by 64 hexadecimal characters' },
+  unknown: { re: /^(0x)?[0-9a-f]{64}$/, message: 'A transaction hash is 64 hexadecimal characters, with or without 0x' },
+};
+
+/** The crypto page's Confirm: the transaction hash of the transfer, in its network's format. */
+export const cryptoConfirmSchema = (network: CryptoNetwork) => z.object({
+  clientRef: CLIENT_REF,
+  tx_hash: z.string({ required_error: 'Transaction hash is required', invalid_type_error: 'Transaction hash is required' })
+    .trim().toLowerCase().min(1, 'Transaction hash is required')
+    // an empty one has its own message only
+    .refine((v) => v === '' || TX_HASH[network].re.test(v), TX_HASH[network].message),
+});
 
 /** Staff decisions on /admin/deposits, told apart by `intent`; a decline's reason is optional. */
 export const DecisionSchemas = {

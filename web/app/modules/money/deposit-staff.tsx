@@ -182,6 +182,15 @@ function DateCell({ text }: { text: string }) {
 function StaffDescription({ row }: { row: StaffDepositRow }) {
   const { t } = useTranslation();
   const d = row.details;
+  // a crypto deposit: the transfer's hash the customer gave, to check on the chain before approving
+  if ((row.gateway === 'btc' || row.gateway === 'usdt') && row.reference) {
+    return (
+      <span className="bank-description">
+        <span className="cell-text">{row.description}</span>
+        <span>{t('Transaction hash')}: <code className="mono">{row.reference}</code></span>
+      </span>
+    );
+  }
   if (row.gateway !== 'bank' || !(d.bankName || d.accountName || d.accountNumber || d.proofUploadId)) return <span className="cell-text">{row.description}</span>;
   return (
     <span className="bank-description">

@@ -14,7 +14,7 @@ import { UNAVAILABLE_GATEWAYS } from '~/modules/gateways/kinds.ts';
 import { parseDecimal } from '@broker/engine/domain';
 import type { Db, Sql } from '~/shared/db.server.ts';
 import { audit } from '~/shared/audit.server.ts';
-import { refuse, type Refusal } from '~/shared/result.server.ts';
+import { pgCode, refuse, type Refusal } from '~/shared/result.server.ts';
 import { auditLoginAs, type ChangeSource } from '~/modules/auth/impersonation.server.ts';
 import { getSetting } from '~/shared/settings.server.ts';
 import { kycBlocks, KYC_MESSAGES } from '~/modules/kyc/kyc-gate.server.ts';
@@ -101,6 +101,8 @@ export interface DepositRequest {
   description?: string;
   /** bank: bankName, accountName, accountNumber, proofUploadId */
   details?: Record<string, string | number>;
+  /** a crypto deposit's transaction hash (validated by the form): the transfer it claims, at most once per gateway */
+  reference?: string | null;
   /** the request's session: inside login-as the deposit is audited with the staff member as actor */
   source?: ChangeSource;
 }
@@ -139,12 +141,19 @@ export async function createDeposit(sql: Sql, r: DepositRequest): Promise<Deposi
   if (!checked.ok) return checked;
   const { wallet, gateway, fees } = checked;
   const clientRef = r.clientRef || null;
+  const reference = r.reference || null;
   const notices: Notice[] = [];
+  // a transfer claimed by another deposit (not this form's own double submit) is refused by name;
+  // the unique (gateway, reference) index holds it against a parallel claim
+  const usedBy = async () => reference !== null && (await sql`SELECT 1 FROM deposits WHERE gateway = ${gateway.name} AND reference = ${reference}
+                                                                 AND NOT (user_id = ${r.userId} AND client_ref IS NOT DISTINCT FROM ${clientRef})`).length > 0;
+  const usedHash = () => refuse(409, 'This transaction hash was already submitted', 'tx_hash');
+  if (await usedBy()) return usedHash();
   const row = await sql.begin(async (tx) => {
     const [created] = await tx`
-      INSERT INTO deposits (user_id, balance_id, gateway, amount, fee, total, description, details, client_ref)
+      INSERT INTO deposits (user_id, balance_id, gateway, amount, fee, total, description, details, client_ref, reference)
       VALUES (${r.userId}, ${wallet.id}, ${gateway.name}, ${fees.amount}, ${fees.fee}, ${fees.total},
-              ${r.description ?? gateway.title}, ${tx.json((r.details ?? {}) as never)}, ${clientRef})
+              ${r.description ?? gateway.title}, ${tx.json((r.details ?? {}) as never)}, ${clientRef}, ${reference})
       ON CONFLICT (user_id, client_ref) WHERE client_ref IS NOT NULL DO NOTHING
       RETURNING id, (SELECT full_name FROM users WHERE id = ${r.userId}) AS customer`;
     // a manual gateway's deposit waits for a staff decision: admins and managers hear of it (a card
@@ -166,7 +175,11 @@ export async function createDeposit(sql: Sql, r: DepositRequest): Promise<Deposi
       });
     }
     return created;
+  }).catch((e: unknown) => {
+    if (pgCode(e) === '23505' && (e as { constraint_name?: string }).constraint_name === 'deposits_reference_key') return 'used' as const;
+    throw e;
   });
+  if (row === 'used') return usedHash();
   if (row) {
     await publishNotices(notices);
     return { ok: true, id: Number(row.id), currency: wallet.currency, gateway: gateway.name, replayed: false, ...fees };
@@ -343,11 +356,15 @@ export async function decideMoney(sql: Sql, d: DecisionInput): Promise<DecisionR
       await audit(tx, { actorId: d.actorId, action: `${d.kind}.approve`, targetKind: d.kind, targetId: d.id, before, after: { status: 'approved', ...figures, balanceAfter }, ip: d.ip });
       if (d.onApproved) await d.onApproved(tx);
     } else {
+      let balanceAfter: string | null = null;
       if (d.kind === 'withdrawal') {
-        await tx`SELECT 1 FROM post_ledger(${row.balance_id}, ${row.total}::numeric, 'withdrawal_refund', 'withdrawal', ${String(d.id)},
-                   ${d.actorId}, 'withdrawal declined: hold released')`;
+        const [posted] = await tx`SELECT balance_after::text AS balance_after FROM post_ledger(${row.balance_id}, ${row.total}::numeric,
+                                    'withdrawal_refund', 'withdrawal', ${String(d.id)}, ${d.actorId}, 'withdrawal declined: hold released')`;
+        balanceAfter = posted.balance_after;
       }
-      await tx`UPDATE ${table} SET status = 'declined', decline_reason = ${reason}, decided_by = ${d.actorId}, decided_at = now() WHERE id = ${d.id}`;
+      // a declined withdrawal's history shows the wallet once the hold came back, not during it
+      await tx`UPDATE ${table} SET status = 'declined', decline_reason = ${reason}, decided_by = ${d.actorId}, decided_at = now(),
+                 balance_after = coalesce(${balanceAfter}::numeric, balance_after) WHERE id = ${d.id}`;
       await audit(tx, { actorId: d.actorId, action: `${d.kind}.decline`, targetKind: d.kind, targetId: d.id, before, after: { status: 'declined', reason, ...figures }, ip: d.ip });
     }
 

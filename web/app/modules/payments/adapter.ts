@@ -96,6 +96,13 @@ export interface GatewayAdapter {
   verifyNotification(config: GatewayConfig, incoming: IncomingNotification): Promise<VerifiedEvent | null>;
   /** Asks the provider for a payment's state (pending deposits past their time, and providers whose notifications carry no amount). */
   fetchStatus(config: GatewayConfig, providerRef: string): Promise<Omit<VerifiedEvent, 'eventId'>>;
+  /**
+   * The customer cancelled at the provider's checkout (came back by the cancel URL): closes the
+   * checkout so it can no longer be paid, and answers the payment's state then (failed once closed;
+   * paid when it was paid before it could be closed). Optional: a provider without it is only asked
+   * (fetchStatus) and the deposit waits for its expiry.
+   */
+  cancelPayment?(config: GatewayConfig, providerRef: string): Promise<Omit<VerifiedEvent, 'eventId'>>;
   /** The status code and body the provider expects for an accepted / ignored notification. */
   acknowledge?: { status: number; body: string };
 }

@@ -241,11 +241,16 @@ export async function abandonPayment(sql: Sql, depositId: number, reason: string
 /**
  * The customer is back from the provider (the return URL): the deposit's state now, asking the
  * provider when no notification arrived yet, so a paid payment shows 'Deposit Successful' at once.
+ * Back by the cancel URL: a provider that can close its checkout (Stripe) is told at once, so the
+ * deposit is declined now rather than pending until the expiry job.
  */
-export async function settleOnReturn(sql: Sql, userId: number, depositId: number): Promise<'success' | 'pending' | 'failed' | null> {
+export async function settleOnReturn(sql: Sql, userId: number, depositId: number, cancelled = false): Promise<'success' | 'pending' | 'failed' | null> {
   const [d] = await sql`SELECT id, gateway, status, reference FROM deposits WHERE id = ${depositId} AND user_id = ${userId}`;
   if (!d) return null;
-  if (d.status === 'pending' && d.reference) await checkStatus(sql, d.gateway, Number(d.id), d.reference, 'return');
+  if (d.status === 'pending' && d.reference) {
+    if (cancelled) await cancelAtProvider(sql, d.gateway, Number(d.id), d.reference);
+    else await checkStatus(sql, d.gateway, Number(d.id), d.reference, 'return');
+  }
   const [now] = await sql`SELECT status FROM deposits WHERE id = ${depositId}`;
   return now.status === 'approved' ? 'success' : now.status === 'declined' ? 'failed' : 'pending';
 }
@@ -260,7 +265,7 @@ async function resultPath(sql: Sql, depositId: number, cancelled = false): Promi
 
 /** The customer's return from a card provider: the result page of their own deposit, or null (not theirs). */
 export async function returnTo(sql: Sql, userId: number, depositId: number, cancelled: boolean): Promise<string | null> {
-  const state = await settleOnReturn(sql, userId, depositId);
+  const state = await settleOnReturn(sql, userId, depositId, cancelled);
   if (state === null) return null;
   return resultPath(sql, depositId, cancelled && state === 'pending');
 }
@@ -307,6 +312,25 @@ export async function checkStatus(sql: Sql, gateway: string, depositId: number, 
     return await applyEvent(sql, gateway, { ...status, depositId: status.depositId ?? depositId, eventId: `status:${providerRef}:${status.state}${whose}` }, kind);
   } catch (e) {
     log(`${gateway} status of ${providerRef} unavailable: ${e instanceof Error ? e.message : String(e)}`);
+    return null;
+  }
+}
+
+/**
+ * The customer cancelled at the provider: its checkout closed where the adapter can (then its
+ * answer — failed, or paid if it was paid first — applied like checkStatus's), else only asked.
+ */
+async function cancelAtProvider(sql: Sql, gateway: string, depositId: number, providerRef: string): Promise<ApplyResult | null> {
+  const adapter = adapterFor(gateway);
+  const config = await gatewayConfig(sql, gateway);
+  if (!adapter?.cancelPayment || !config) return checkStatus(sql, gateway, depositId, providerRef, 'return');
+  try {
+    const status = await adapter.cancelPayment(config, providerRef);
+    if (status.state === 'pending') return { outcome: 'verified', reason: 'Payment pending at the provider', depositId };
+    return await applyEvent(sql, gateway, { ...status, depositId: status.depositId ?? depositId, eventId: `status:${providerRef}:${status.state}` }, 'return');
+  } catch (e) {
+    // unreachable: the deposit stays pending and the expiry job asks again
+    log(`${gateway} checkout ${providerRef} could not be cancelled: ${e instanceof Error ? e.message : String(e)}`);
     return null;
   }
 }

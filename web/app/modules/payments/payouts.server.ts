@@ -432,9 +432,11 @@ export async function failPayout(sql: Sql, withdrawalId: number, reason: string,
     if (!p || p.status === 'failed') return false;
     const [w] = await tx`SELECT w.user_id, w.balance_id, w.status, w.total::text AS total, trim(b.currency) AS currency
                            FROM withdrawals w JOIN balances b ON b.id = w.balance_id WHERE w.id = ${withdrawalId} FOR UPDATE OF w`;
-    await tx`SELECT 1 FROM post_ledger(${w.balance_id}, ${w.total}::numeric, 'withdrawal_refund', 'withdrawal', ${String(withdrawalId)},
-               NULL, 'payout failed: total returned')`;
-    await tx`UPDATE withdrawals SET status = 'declined', decline_reason = ${text} WHERE id = ${withdrawalId}`;
+    const [posted] = await tx`SELECT balance_after::text AS balance_after FROM post_ledger(${w.balance_id}, ${w.total}::numeric,
+                                'withdrawal_refund', 'withdrawal', ${String(withdrawalId)}, NULL, 'payout failed: total returned')`;
+    // the history shows the wallet once the total came back (the refund's ledger entry)
+    await tx`UPDATE withdrawals SET status = 'declined', decline_reason = ${text}, balance_after = ${posted.balance_after}::numeric
+              WHERE id = ${withdrawalId}`;
     await tx`UPDATE withdrawal_payouts SET status = 'failed', reason = ${text}, provider_status = coalesce(${providerStatus}, provider_status),
                updated_at = now() WHERE withdrawal_id = ${withdrawalId}`;
     await audit(tx, { actorId: null, action: 'withdrawal.payout_failed', targetKind: 'withdrawal', targetId: withdrawalId,

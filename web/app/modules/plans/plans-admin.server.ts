@@ -5,6 +5,7 @@
 // open positions concerned; the next order's context is read again with the new leverage).
 import type { Category } from '@broker/engine/domain';
 import type { Sql } from '~/shared/db.server.ts';
+import { mayEdit } from '~/modules/auth/permissions.ts';
 import { audit } from '~/shared/audit.server.ts';
 import { listQuery, type ListQuery } from '~/components/ui/list-params.ts';
 import { parseIntent } from '~/shared/forms.ts';
@@ -115,12 +116,14 @@ export async function deletePlan(sql: Sql, id: number, who: Actor): Promise<Outc
 // ---------------------------------------------------------------- the route's loader and action
 // (the route checks access and reads the URL and the form)
 
-export function plansLoader(sql: Sql, search: URLSearchParams) {
-  return listPlans(sql, listQuery(search, PLAN_SORTS));
+/** The list; managers read it, only the roles of EDIT_ROLES add, edit and delete (`canEdit`). */
+export async function plansLoader(sql: Sql, search: URLSearchParams, roleId: number) {
+  return { ...await listPlans(sql, listQuery(search, PLAN_SORTS)), canEdit: mayEdit('/admin/pricing', roleId) };
 }
 
-export async function plansAction(sql: Sql, form: FormData, who: Actor, locale: string) {
+export async function plansAction(sql: Sql, form: FormData, who: Actor, locale: string, roleId: number) {
   const { intent, submission } = parseIntent(form, PLAN_ACTIONS, { ...CATALOG_PARSE, numbers: numberReader(locale) });
+  if (!mayEdit('/admin/pricing', roleId)) return replyRefused(submission, { intent, status: 403, toast: 'Only an admin can change pricing plans' });
   if (submission.status !== 'success') return replyRefused(submission, { intent });
   const v = submission.value;
   const r = intent === 'delete' ? await deletePlan(sql, (v as { id: number }).id, who) : await savePlan(sql, v as PlanInput, who);

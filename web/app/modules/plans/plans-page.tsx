@@ -31,7 +31,7 @@ type Editing = { row: PlanAdminRow | null } | null;
 export function PlansPage() {
   const { t } = useTranslation();
   const f = useFormat();
-  const { rows, total } = useLoaderData<typeof plansLoader>();
+  const { rows, total, canEdit } = useLoaderData<typeof plansLoader>();
   const [editing, setEditing] = useState<Editing>(null);
   const [deleting, setDeleting] = useState<PlanAdminRow | null>(null);
   const L = useMemo(() => marketLabels(t), [t]);
@@ -54,9 +54,10 @@ export function PlansPage() {
         return v === null ? <span className="muted" title={t('The default stop-out, 50 %')}>—</span> : <span className="num">{f.percent(v)}</span>;
       },
     })),
-    {
+    // a manager reads the list: no actions column
+    ...(!canEdit ? [] : [{
       id: 'actions', header: t('Actions'), enableSorting: false,
-      cell: ({ row }) => (
+      cell: ({ row }: { row: { original: PlanAdminRow } }) => (
         <div className="row-actions">
           <button type="button" className="btn btn-sm btn-ghost" aria-label={t('Edit {{name}}', { name: row.original.name })}
             onClick={() => setEditing({ row: row.original })}>{t('Edit')}</button>
@@ -64,8 +65,8 @@ export function PlansPage() {
             onClick={() => setDeleting(row.original)}>{t('Delete')}</button>
         </div>
       ),
-    },
-  ], [t, f, L]);
+    } satisfies ColumnDef<PlanAdminRow>]),
+  ], [t, f, L, canEdit]);
 
   const row = editing?.row ?? null;
   const defaults: Record<string, string> = row
@@ -83,7 +84,7 @@ export function PlansPage() {
       <h1 className="page-title">{t('Pricing Plans')}</h1>
       <div className="compact-table">
         <DataTable columns={columns} data={rows} total={total} getRowId={(r) => String(r.id)} caption={t('Pricing Plans')}
-          toolbar={<button type="button" className="btn btn-sm btn-primary" onClick={() => setEditing({ row: null })}>{t('Add New')}</button>} />
+          toolbar={canEdit ? <button type="button" className="btn btn-sm btn-primary" onClick={() => setEditing({ row: null })}>{t('Add New')}</button> : undefined} />
       </div>
 
       <FormDialog open={!!editing} onClose={() => setEditing(null)} id={row?.id} intent="save" schema={PlanSchema} parse={CATALOG_PARSE}

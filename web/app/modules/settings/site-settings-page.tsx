@@ -47,7 +47,8 @@ export function SiteSettingsPage({ settings, reply }: { settings: SiteSettingsVi
           </div>
           <div className="form-grid">
             <Field label={t('App Name')} errors={fields.appName.errors} inputProps={text('appName')} />
-            <Field label={t('App URL')} errors={fields.appUrl.errors} inputProps={{ ...text('appUrl'), inputMode: 'url', placeholder: 'https://broker.example' }} />
+            <Field label={t('App URL')} errors={fields.appUrl.errors} hint={t('Empty: {{url}} is used', { url: settings.appUrlDefault })}
+              inputProps={{ ...text('appUrl'), inputMode: 'url', placeholder: settings.appUrlDefault }} />
             <Field label={t('App Currency')} errors={fields.appCurrency.errors} hint={t('ISO codes; the first is the default of new accounts')}
               inputProps={{ ...text('appCurrency'), placeholder: 'USD, EUR' }} />
             <Field label={t('Demo Wallet Initial Balance ({{currency}})', { currency })} errors={fields.demoInitialBalance.errors}

@@ -37,7 +37,9 @@ export async function readSiteSettings(sql: Sql): Promise<SiteSettingsView> {
   };
   return {
     appName: s.branding.appName,
-    appUrl: s.branding.appUrl || resolveAppUrl(''),
+    // the stored value only: the default filled in here would be saved as if typed
+    appUrl: s.branding.appUrl,
+    appUrlDefault: resolveAppUrl(''),
     appCurrency: s.branding.currencies.join(', '),
     demoInitialBalance: s.branding.demoInitialBalance,
     secondApprovalAbove: s.approvals.secondApprovalAbove,

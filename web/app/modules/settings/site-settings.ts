@@ -52,9 +52,10 @@ const box = z.literal('on').optional();
 
 export const SiteSettingsSchema = z.object({
   appName: z.string({ required_error: 'required' }).trim().min(1, 'required').max(100, 'Too long'),
-  appUrl: z.string({ required_error: 'required' }).trim().min(1, 'required').max(300, 'Too long')
+  // optional: empty keeps the default (APP_URL, else this server's address), which is shown, not stored
+  appUrl: z.string().trim().max(300, 'Too long').optional().transform((v) => v ?? '')
     .refine((v) => {
-      if (!v) return true; // 'required' says it
+      if (!v) return true;
       try { const u = new URL(v); return (u.protocol === 'http:' || u.protocol === 'https:') && !!u.hostname; } catch { return false; }
     }, 'Enter a valid http(s) URL'),
   appCurrency: z.string({ required_error: 'required' }).trim().min(1, 'required').max(200, 'Too long')
@@ -84,7 +85,12 @@ export type SiteSettingsInput = z.output<typeof SiteSettingsSchema>;
 
 /** What the page's loader sends: the stored values, secrets only as whether one is set and a mask. */
 export interface SiteSettingsView {
-  appName: string; appUrl: string; appCurrency: string; demoInitialBalance: string; secondApprovalAbove: string;
+  appName: string;
+  /** what the admin typed ('' when none) */
+  appUrl: string;
+  /** the address used while appUrl is empty (APP_URL, else this server's), shown beside the field */
+  appUrlDefault: string;
+  appCurrency: string; demoInitialBalance: string; secondApprovalAbove: string;
   recaptchaSiteKey: string; whatsapp: string;
   recaptchaSecret: { set: boolean; masked: string };
   webhookApiKey: { set: boolean; masked: string };

@@ -56,20 +56,31 @@ export const csvLine = (fields: unknown[]) => fields.map(csvField).join(',') + '
  * decimals with a point and no grouping (the exact stored value, trailing zeros dropped). The
  * header says so, since a spreadsheet user would otherwise expect the page's formats.
  */
-export const STATEMENT_COLUMNS = ['Ticket', 'Open Time (ISO 8601 UTC)', 'Close Time (ISO 8601 UTC)', 'Type', 'Instrument', 'Units', 'Open Rate', 'Close Rate', 'Profit/Loss', 'Status'] as const;
+export const STATEMENT_COLUMNS = ['Ticket', 'Open Time (ISO 8601 UTC)', 'Close Time (ISO 8601 UTC)', 'Type', 'Instrument', 'Units', 'Open Rate', 'Close Rate', 'Profit/Loss', 'Status', 'Wallet', 'Currency'] as const;
+
+/** The wallet a statement is of: every line names it, so a file read alone says whose money and in what. */
+export interface StatementWallet { id: number; mode: 'demo' | 'real'; currency: string }
+
+/** The wallet as the wallet switch names it (Real / Demo), in the CSV's one language. */
+export const walletName = (w: Pick<StatementWallet, 'mode'>) => (w.mode === 'demo' ? 'Demo' : 'Real');
 
 /** One statement row in the CSV's machine formats. */
-export function statementCsvRow(o: Record<string, unknown>): unknown[] {
+export function statementCsvRow(o: Record<string, unknown>, w: StatementWallet): unknown[] {
   const iso = (d: unknown) => (d instanceof Date ? d.toISOString() : d);
   const num = (v: unknown) => plainDecimal(v as string | null);
-  return [o.id, iso(o.created_at), iso(o.close_time), o.type, o.instrument, num(o.amount), num(o.open_rate), num(o.close_rate), num(o.pro_loss), 'CLOSED'];
+  return [o.id, iso(o.created_at), iso(o.close_time), o.type, o.instrument, num(o.amount), num(o.open_rate), num(o.close_rate), num(o.pro_loss), 'CLOSED',
+    walletName(w), w.currency.trim()];
 }
+
+/** The download's file name: the wallet, its currency and the range. */
+export const statementFileName = (w: StatementWallet, r: DateRange) =>
+  `statement-${walletName(w).toLowerCase()}-${w.currency.trim()}-${r.dateStart || 'all'}-${r.dateEnd || 'now'}.csv`;
 
 /**
  * The statement as CSV, read with a cursor and written as it is read: memory stays flat for
  * any number of rows, and the client's back-pressure pauses the query.
  */
-export function statementCsv(sql: Sql, balanceId: number, r: DateRange, header: readonly string[] = STATEMENT_COLUMNS): ReadableStream<Uint8Array> {
+export function statementCsv(sql: Sql, wallet: StatementWallet, r: DateRange, header: readonly string[] = STATEMENT_COLUMNS): ReadableStream<Uint8Array> {
   const enc = new TextEncoder();
   let iterator: AsyncIterator<Record<string, unknown>[]> | undefined;
   return new ReadableStream<Uint8Array>({
@@ -79,7 +90,7 @@ export function statementCsv(sql: Sql, balanceId: number, r: DateRange, header: 
         SELECT o.id, o.created_at, o.close_time, o.type, i.base || '/' || i.quote AS instrument, o.trade_amount::text AS amount,
                o.open_rate::text AS open_rate, o.close_rate::text AS close_rate, o.pro_loss::text AS pro_loss
           FROM orders o JOIN instruments i ON i.id = o.instrument_id
-         WHERE ${where(sql, balanceId, r)}
+         WHERE ${where(sql, wallet.id, r)}
          ORDER BY o.close_time DESC, o.id DESC`.cursor(1000)[Symbol.asyncIterator]();
     },
     async pull(controller) {
@@ -88,7 +99,7 @@ export function statementCsv(sql: Sql, balanceId: number, r: DateRange, header: 
         if (next.done) return controller.close();
         let chunk = '';
         for (const o of next.value) {
-          chunk += csvLine(statementCsvRow(o));
+          chunk += csvLine(statementCsvRow(o, wallet));
         }
         controller.enqueue(enc.encode(chunk));
       } catch (e) {

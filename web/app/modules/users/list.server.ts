@@ -48,7 +48,7 @@ export async function usersAction(sql: Sql, s: CurrentSession, form: FormData, i
   if (submission.status !== 'success') return replyRefused(submission, { intent, hideFields: ['password'] });
   const actor = { id: s.user.id, roleId: s.user.roleId, ip: ip };
   const v = submission.value;
-  const r = intent === 'add' ? await addUser(sql, actor, v as AddUser, 'users')
+  const r = intent === 'add' ? await addUser(sql, actor, v as AddUser)
     : intent === 'edit' ? await editUser(sql, actor, v as EditUser)
       : await deleteUser(sql, actor, (v as { id: number }).id, 'users');
   if (r.ok) return replyDone(submission, r.toast, { intent, hideFields: ['password'] });

@@ -77,6 +77,7 @@ export const USER_MESSAGES = {
   pendingWithdrawals: 'This customer has pending withdrawals: decide them before deleting the customer.',
   roleNotAllowed: 'Only an admin can add staff users.',
   whitelistInvalid: 'Enter IP addresses or CIDR ranges separated by commas, like 203.0.113.5, 10.0.0.0/8',
+  whitelistBadEntry: 'Not an IP address or CIDR range: {{entry}}',
   whitelistTooMany: 'The whitelist allows at most 50 entries',
   whitelistSelf: 'Your own whitelist must include the address you are using now.',
 } as const;

@@ -45,7 +45,7 @@ export function AddUserDialog({ open, onClose, roles = ALL_ROLES }: { open: bool
           <Field label={t('Email')} errors={fields.email.errors} inputProps={{ ...getInputProps(fields.email, { type: 'email' }), autoComplete: 'off' }} />
           <Field label={t('Password')} errors={fields.password.errors} inputProps={{ ...getInputProps(fields.password, { type: 'password' }), autoComplete: 'new-password' }} />
           <SelectField label={t('Role')} errors={fields.roleId.errors} selectProps={getSelectProps(fields.roleId)}
-            options={roles.filter((r) => !onUsers || r !== 3).map((r) => ({ value: String(r), label: t(roleLabel(r)) }))} />
+            options={roles.map((r) => ({ value: String(r), label: t(roleLabel(r)) }))} />
           <CheckboxField label={t('Email verified')} inputProps={getInputProps(fields.isEmailVerified, { type: 'checkbox' })} />
           <CheckboxField label={t('Active')} inputProps={getInputProps(fields.isActive, { type: 'checkbox' })} />
         </div>

@@ -8,7 +8,6 @@ import type { ColumnDef } from '@tanstack/react-table';
 import { DataTable } from '~/components/ui/data-table.tsx';
 import { ConfirmDialog } from '~/components/ui/confirm-dialog.tsx';
 import { AddUserDialog, EditUserDialog, OnlineName, RowAction, StatusChip, roleLabel } from './user-dialogs.tsx';
-import { STAFF_ROLES } from './schemas.ts';
 import type { StaffRow, usersLoader } from './list.server.ts';
 
 export function UsersPage() {
@@ -42,7 +41,8 @@ export function UsersPage() {
       <h1 className="page-title">{title}</h1>
       <DataTable columns={columns} data={data.rows} total={data.total} getRowId={(r) => String(r.id)} caption={title}
         toolbar={<button type="button" className="btn btn-primary btn-sm" onClick={() => setAdding(true)}>{t('Add new')}</button>} />
-      <AddUserDialog open={adding} onClose={() => setAdding(false)} roles={STAFF_ROLES} />
+      {/* docs/specs.md#customers-and-staff-lists: the add form offers every role, 1 to 6 (a customer added here is provisioned as on the customer lists) */}
+      <AddUserDialog open={adding} onClose={() => setAdding(false)} />
       <EditUserDialog user={editing} onClose={() => setEditing(null)} />
       <ConfirmDialog open={!!deleting} onClose={() => setDeleting(null)} intent="delete" fields={deleting ? { id: deleting.id } : undefined}
         title={t('Delete {{name}}', { name: deleting?.fullName ?? '' })} confirmLabel={t('Delete')}

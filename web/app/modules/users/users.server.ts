@@ -30,21 +30,23 @@ class Refusal extends Error {
  * empty list (whitelisting off). Each entry is checked with node:net (an address isIP accepts, a
  * prefix length the family allows, read by BlockList) before PostgreSQL's inet sees it.
  */
-export function parseWhitelist(text: string): { ok: true; entries: string[] } | { ok: false; message: string } {
+export function parseWhitelist(text: string): { ok: true; entries: string[] } | { ok: false; message: string; entry?: string } {
   const parts = text.split(/[,\s]+/).map((s) => s.trim()).filter(Boolean);
   if (parts.length > MAX_WHITELIST) return { ok: false, message: USER_MESSAGES.whitelistTooMany };
   const entries: string[] = [];
+  // the refusal names the entry that is wrong (cut short: the field allows 2,000 characters)
+  const bad = (entry: string) => ({ ok: false as const, message: USER_MESSAGES.whitelistInvalid, entry: entry.length > 60 ? `${entry.slice(0, 60)}…` : entry });
   for (const p of parts) {
     const m = /^([^/]+)(?:\/(\d{1,3}))?$/.exec(p);
     const family = m ? isIP(m[1]) : 0;
-    if (!m || family === 0) return { ok: false, message: USER_MESSAGES.whitelistInvalid };
+    if (!m || family === 0) return bad(p);
     if (m[2] !== undefined) {
       const bits = Number(m[2]);
-      if (bits > (family === 4 ? 32 : 128) || (m[2].length > 1 && m[2].startsWith('0'))) return { ok: false, message: USER_MESSAGES.whitelistInvalid };
+      if (bits > (family === 4 ? 32 : 128) || (m[2].length > 1 && m[2].startsWith('0'))) return bad(p);
       try {
         new BlockList().addSubnet(m[1], bits, family === 4 ? 'ipv4' : 'ipv6');
       } catch {
-        return { ok: false, message: USER_MESSAGES.whitelistInvalid };
+        return bad(p);
       }
     }
     const entry = m[2] === undefined ? m[1].toLowerCase() : `${m[1].toLowerCase()}/${m[2]}`;
@@ -119,9 +121,8 @@ async function revokeSessions(tx: Db, userId: number) {
  * admin may add any role. A customer gets what sign-up gives (auth.server.ts provisionCustomer:
  * profile, demo and real wallets through the ledger, the CRM client lead); staff an empty profile.
  */
-export async function addUser(sql: Sql, actor: Actor, v: AddUser, list: UserListKind): Promise<UserActionResult> {
+export async function addUser(sql: Sql, actor: Actor, v: AddUser): Promise<UserActionResult> {
   if (!isCustomer(v.roleId) && !isAdmin(actor.roleId)) return refuse(403, USER_MESSAGES.roleNotAllowed, 'roleId');
-  if (list === 'users' && isCustomer(v.roleId)) return refuse(400, 'Choose one of the roles offered', 'roleId');
   const cfg = isCustomer(v.roleId) ? await loadAuthConfig(sql) : null;
   const hash = await hashPassword(v.password);
   try {
@@ -161,7 +162,11 @@ export async function addUser(sql: Sql, actor: Actor, v: AddUser, list: UserList
  */
 export async function editUser(sql: Sql, actor: Actor, v: EditUser): Promise<UserActionResult> {
   const wl = parseWhitelist(v.whitelist);
-  if (!wl.ok) return refuse(400, wl.message, 'whitelist');
+  if (!wl.ok) {
+    // the toast names the bad entry; the field keeps the rule (field errors are shown without values)
+    return wl.entry === undefined ? refuse(400, wl.message, 'whitelist')
+      : refuse(400, USER_MESSAGES.whitelistBadEntry, 'whitelist', { entry: wl.entry }, wl.message);
+  }
   // an admin does not shut themselves out: their own whitelist must hold the address they use now
   if (v.id === actor.id && wl.entries.length && !(actor.ip && whitelistAllows(wl.entries, actor.ip))) {
     return refuse(409, USER_MESSAGES.whitelistSelf, 'whitelist');

@@ -1,7 +1,7 @@
 // Stripe (https://docs.stripe.com/api/checkout/sessions, https://docs.stripe.com/webhooks): a
 // Checkout Session per deposit (one line item of the deposit's total, our deposit id as
 // client_reference_id and metadata.deposit_id, closed by expires_at when the deposit stops
-// waiting), and the webhook `checkout.session.completed` (plus the async_payment_* and expired
+// waiting, or expired at once when the customer cancels at Checkout), and the webhook `checkout.session.completed` (plus the async_payment_* and expired
 // events of the same session) verified by the official SDK on the raw body with the endpoint's
 // signing secret: `Stripe-Signature: t=<unix time>,v1=<HMAC-SHA256 of "t.body">`, refused
 // outside the timestamp tolerance. Settings: key1 = secret key, key2 = webhook signing secret.
@@ -113,6 +113,18 @@ export const stripeAdapter: GatewayAdapter = {
 
   async fetchStatus(config: GatewayConfig, providerRef: string) {
     return readSession(await client(config).checkout.sessions.retrieve(providerRef));
+  },
+
+  // https://docs.stripe.com/api/checkout/sessions/expire: only an `open` session can be expired;
+  // Stripe refuses any other (already complete or expired) with a 400, whose state is then read back
+  async cancelPayment(config: GatewayConfig, providerRef: string) {
+    const stripe = client(config);
+    try {
+      return readSession(await stripe.checkout.sessions.expire(providerRef));
+    } catch (e) {
+      if ((e as { statusCode?: number }).statusCode !== 400) throw e;
+      return readSession(await stripe.checkout.sessions.retrieve(providerRef));
+    }
   },
 
   acknowledge: { status: 200, body: '{"received":true}' },
