@@ -105,6 +105,8 @@ export async function teamChoices(sql: Sql): Promise<{ managers: StaffChoice[]; 
 
 /** Letters and digits that read unambiguously (no 0/O, 1/I/L). */
 const CODE_ALPHABET = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
+/** The team-code rule (docs/specs.md#crm-configuration): `TM-` and 6 characters of CODE_ALPHABET; seeds follow it too. */
+export const TEAM_CODE = /^TM-[ABCDEFGHJKMNPQRSTUVWXYZ2-9]{6}$/;
 export function newTeamCode(): string {
   let s = 'TM-';
   for (let i = 0; i < 6; i++) s += CODE_ALPHABET[randomInt(CODE_ALPHABET.length)];
