@@ -331,7 +331,19 @@ describe('row actions', () => {
     const tok = unique('ed');
     const id = await lead(tok, { agent: agentA.id, manager: manager.id });
     const base = { intent: 'edit', id: String(id), firstName: 'Ann', lastName: tok, email: 'ann@example.com', phone: '+34 600 000 000', country: 'Spain', city: 'Madrid', leadStatus: 'CRM Test Hot' };
-    expect((await act('/admin/crm/sales/all', { ...base, email: 'not-an-email' }, admin.cookie)).data.result.error.email).toEqual(['Invalid email']);
+    expect((await act('/admin/crm/sales/all', { ...base, email: 'not-an-email' }, admin.cookie)).data.result.error.email).toEqual(['Invalid email address']);
+    // the lead schema of the API and the import: a phone of a possible length in the country, a country from the list
+    const refused = async (over: Record<string, string>, field: string, message: string) => {
+      const r = await act('/admin/crm/sales/all', { ...base, ...over }, admin.cookie);
+      expect(r.status, JSON.stringify(over)).toBe(400);
+      expect(r.data.result.error[field], JSON.stringify(over)).toEqual([message]);
+    };
+    await refused({ phone: '12' }, 'phone', 'Invalid phone number for this country');
+    await refused({ country: 'Narnia' }, 'country', 'Unknown country (an ISO 3166 code such as GB, or the country name)');
+    await refused({ phone: '' }, 'phone', 'Phone is required');
+    await refused({ lastName: '' }, 'lastName', 'Last name is required');
+    await refused({ funnelLink: 'javascript:alert(1)' }, 'funnelLink', 'Invalid URL');
+    expect((await sql`SELECT phone, country FROM leads WHERE id = ${id}`)[0]).toEqual({ phone: '+44 7700 900123', country: 'Spain' });
     expect((await act('/admin/crm/sales/all', { ...base, leadStatus: 'No such status' }, admin.cookie)).data.result.error.leadStatus).toEqual(['Status not found']);
     expect((await act('/admin/crm/sales/all', { ...base, agentId: String(ret.id) }, admin.cookie)).status).toBe(400);
     expect((await act('/admin/crm/sales/all', { ...base, managerId: String(agentA.id) }, admin.cookie)).status).toBe(400);
@@ -389,7 +401,10 @@ describe('row actions', () => {
     const tok = unique('ad');
     const body = { intent: 'add', firstName: 'Nia', lastName: tok, email: `${tok}@example.com`, phone: '+1 202 555 0100', city: 'Austin', country: 'United States', leadStatus: 'New' };
     expect((await act('/admin/crm/sales/all', { ...body, firstName: '' }, admin.cookie)).data.result.error.firstName).toEqual(['First name is required']);
-    expect((await act('/admin/crm/sales/all', { ...body, phone: 'call me' }, admin.cookie)).data.result.error.phone).toEqual(['Invalid phone number']);
+    expect((await act('/admin/crm/sales/all', { ...body, phone: 'call me' }, admin.cookie)).data.result.error.phone).toEqual(['Invalid phone number for this country']);
+    expect((await act('/admin/crm/sales/all', { ...body, phone: '12' }, admin.cookie)).data.result.error.phone).toEqual(['Invalid phone number for this country']);
+    expect((await act('/admin/crm/sales/all', { ...body, country: 'Narnia' }, admin.cookie)).data.result.error.country).toEqual(['Unknown country (an ISO 3166 code such as GB, or the country name)']);
+    expect(await sql`SELECT 1 FROM leads WHERE last_name = ${tok}`).toHaveLength(0);
     expect((await act('/admin/crm/sales/all', { ...body, leadStatus: 'Nope nope' }, admin.cookie)).status).toBe(400);
     expect((await act('/admin/crm/sales/all', body, agentA.cookie)).status).toBe(403);
     expect((await act('/admin/crm/sales/all', body, manager.cookie)).data).toMatchObject({ ok: true, toast: 'Leads added successfully' });

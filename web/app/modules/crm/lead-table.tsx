@@ -433,7 +433,7 @@ function EditLeadDialog({ row, data, agent, onClose }: { row: LeadRow | null; da
         <SelectField label={t('Sale Status')} errors={fields.leadStatus.errors} options={statusOptions} selectProps={getSelectProps(fields.leadStatus)} />
       ) : (
         <div className="form-grid">
-          <LeadTextFields fields={fields} names={EDIT_FIELDS} />
+          <LeadTextFields fields={fields} names={EDIT_FIELDS} countries={data.countries} current={row.country} />
           <SelectField label={t('Sale Status')} errors={fields.leadStatus.errors} options={statusOptions} selectProps={getSelectProps(fields.leadStatus)} />
           {isAdmin(data.roleId) ? (
             <SelectField label={t('Sale Manager')} errors={fields.managerId.errors} options={people(data.managers, row.managerId, row.managerName)} selectProps={getSelectProps(fields.managerId)} />
@@ -457,13 +457,21 @@ type LeadTextField = keyof typeof LEAD_TEXT_FIELDS;
 const EDIT_FIELDS: readonly LeadTextField[] = ['firstName', 'lastName', 'email', 'phone', 'country', 'city', 'funnelLink', 'reference', 'leadSourceId'];
 const ADD_FIELDS: readonly LeadTextField[] = ['firstName', 'lastName', 'email', 'phone', 'city', 'country', 'funnelLink', 'reference'];
 
-function LeadTextFields<F extends Partial<Record<LeadTextField, FieldMetadata<string | null | undefined>>>>({ fields, names }: { fields: F; names: readonly LeadTextField[] }) {
+function LeadTextFields<F extends Partial<Record<LeadTextField, FieldMetadata<string | null | undefined>>>>({ fields, names, countries, current }: {
+  fields: F; names: readonly LeadTextField[]; countries: string[]; current?: string;
+}) {
   const { t } = useTranslation();
+  // the country is picked from the list; a lead's older value outside it stays shown (the server asks for one of the list)
+  const countryOptions = countries.map((c) => ({ value: c, label: c }));
+  if (current && !countries.includes(current)) countryOptions.unshift({ value: current, label: current });
   return (
     <>
       {names.map((name) => {
         const field = fields[name]!;
         const [label, type] = LEAD_TEXT_FIELDS[name];
+        if (name === 'country') {
+          return <SelectField key={name} label={t(label)} errors={field.errors} placeholder={t('Select country')} options={countryOptions} selectProps={getSelectProps(field)} />;
+        }
         return <Field key={name} label={t(label)} errors={field.errors} inputProps={getInputProps(field, { type })} />;
       })}
     </>
@@ -477,7 +485,7 @@ function AddLeadDialog({ open, data, onClose }: { open: boolean; data: ListData;
     <FormDialog open={open} onClose={onClose} schema={AddLeadSchema} intent="add" title={t('Add Lead')} defaultValue={{ leadStatus: def }}>
       {(fields) => (
         <div className="form-grid">
-          <LeadTextFields fields={fields} names={ADD_FIELDS} />
+          <LeadTextFields fields={fields} names={ADD_FIELDS} countries={data.countries} />
           <SelectField label={t('Lead Status')} errors={fields.leadStatus.errors} placeholder={undefined}
             options={data.statuses.map((s) => ({ value: s.status, label: s.status }))} selectProps={getSelectProps(fields.leadStatus)} />
         </div>

@@ -14,6 +14,7 @@ import { loadAuthConfig, openCustomerWallets } from '~/modules/auth/auth.server.
 import { maskEmail, maskPhone, MASKED_ROLES } from '~/shared/mask.ts';
 import { trackProgress, type ProgressTracker } from '~/shared/statement-progress.server.ts';
 import { leadPhoneE164 } from '~/shared/contact.server.ts';
+import { checkLeadFields } from './lead-input.server.ts';
 import {
   EXACT_COUNT_LIMIT, MASKED_SORTS, MAX_DEPTH, SORT_COLUMNS, moveAllowed, sourceGroups,
   type LeadGroup, type Screen, type SortKey,
@@ -489,7 +490,7 @@ async function staffOfRole(sql: Db, id: number | null, roleId: number): Promise<
 }
 
 export interface LeadEdit {
-  id: number; firstName?: string; lastName: string; email: string; phone: string; country: string; city: string;
+  id: number; firstName?: string; lastName?: string; email?: string; phone?: string; country?: string; city: string;
   funnelLink: string | null; reference: string | null; leadSourceId: string | null; leadStatus?: string;
   managerId: number | null; agentId: number | null; retId: number | null;
 }
@@ -508,16 +509,19 @@ export async function editLead(sql: Sql, caller: Caller, v: LeadEdit, ip: string
     if (v.leadStatus !== undefined && v.leadStatus !== lead.lead_status && !(await statusExists(t, v.leadStatus))) {
       return refuse(400, 'Status not found', { leadStatus: ['Status not found'] });
     }
-    const next = agent ? {
+    // staff who edit the fields check them with the one lead schema (the API's and the import's)
+    const checked = agent ? null : checkLeadFields({ ...v });
+    if (checked && !checked.ok) return refuse(400, Object.values(checked.fieldErrors)[0][0], checked.fieldErrors);
+    const c = checked?.ok ? checked.value : null;
+    const next = agent || !c ? {
       first_name: lead.first_name, last_name: lead.last_name, email: lead.email, phone: lead.phone, country: lead.country,
       city: lead.city, funnel_link: lead.funnel_link, reference: lead.reference, lead_source_id: lead.lead_source_id,
       lead_status: v.leadStatus ?? lead.lead_status, manager_id: lead.manager_id, agent_id: lead.agent_id, ret_id: lead.ret_id,
     } : {
-      first_name: v.firstName ?? '', last_name: v.lastName, email: v.email, phone: v.phone, country: v.country, city: v.city,
-      funnel_link: v.funnelLink, reference: v.reference, lead_source_id: v.leadSourceId, lead_status: v.leadStatus ?? lead.lead_status,
+      first_name: c.firstName, last_name: c.lastName, email: c.email, phone: c.phone, country: c.countryName, city: c.city ?? '',
+      funnel_link: c.funnelLink ?? null, reference: c.reference ?? null, lead_source_id: c.leadSourceId ?? null, lead_status: v.leadStatus ?? lead.lead_status,
       manager_id: isAdmin(caller.roleId) ? v.managerId : lead.manager_id, agent_id: v.agentId, ret_id: v.retId,
     };
-    if (!agent && !next.first_name) return refuse(400, 'First name is required', { firstName: ['First name is required'] });
     if (!agent) {
       const errors: Record<string, string[]> = {};
       if (isAdmin(caller.roleId) && !(await staffOfRole(t, next.manager_id, ROLE.manager))) errors.managerId = ['Manager not found'];
@@ -605,12 +609,15 @@ export interface LeadAdd {
 /** The admin area's lead-add form (docs/specs.md#crm-lead-lists): a manual sales lead; a manager's own lead is managed by them. */
 export async function addLead(sql: Sql, caller: Caller, v: LeadAdd, ip: string | null): Promise<ActionResult> {
   if (!isBackOffice(caller.roleId)) return refuse(403, 'Forbidden');
+  const checked = checkLeadFields({ ...v });
+  if (!checked.ok) return refuse(400, Object.values(checked.fieldErrors)[0][0], checked.fieldErrors);
+  const c = checked.value;
   if (!(await statusExists(sql, v.leadStatus))) return refuse(400, 'Status not found', { leadStatus: ['Status not found'] });
   return sql.begin(async (t) => {
     const [l] = await t`
       INSERT INTO leads (first_name, last_name, email, phone, phone_e164, country, city, funnel_link, reference, lead_status, "group", is_live, manager_id)
-      VALUES (${v.firstName}, ${v.lastName}, ${v.email}, ${v.phone}, ${leadPhoneE164(v.phone, v.country)}, ${v.country}, ${v.city}, ${v.funnelLink}, ${v.reference},
-              ${v.leadStatus}, 'sales', false, ${isManager(caller.roleId) ? caller.id : null})
+      VALUES (${c.firstName}, ${c.lastName}, ${c.email}, ${c.phone}, ${leadPhoneE164(c.phone, c.countryName)}, ${c.countryName}, ${c.city ?? ''},
+              ${c.funnelLink ?? null}, ${c.reference ?? null}, ${v.leadStatus}, 'sales', false, ${isManager(caller.roleId) ? caller.id : null})
       RETURNING id`;
     await audit(t, { actorId: caller.id, action: 'lead.create', targetKind: 'lead', targetId: Number(l.id), after: v, ip: auditIp(ip) });
     return { ok: true, status: 200, toast: 'Leads added successfully', values: { id: Number(l.id) } };

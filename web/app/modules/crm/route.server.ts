@@ -4,6 +4,7 @@
 // every action answered as one Reply. A bulk action posts to the list's own URL: its filter is read
 // from there exactly as the list reads it.
 import { latestImport } from './import.server.ts';
+import { countryNames } from '~/modules/auth/countries.server.ts';
 import type { Sql } from '~/shared/sql.ts';
 import { PROGRESS_TOKEN, readProgress } from '~/shared/statement-progress.server.ts';
 import { parseListQuery } from '~/components/ui/list-params.ts';
@@ -64,6 +65,8 @@ export async function loadLeadScreen(sql: Sql, caller: Caller, key: ScreenKey, p
     const agents = agentRole === ROLE.retention ? retAgents : salesAgents;
     const base = {
       kind: 'list' as const, screen: key, roleId: caller.roleId, masked, canReveal: masked && canReveal, manages, statuses, agents, managers, salesAgents, retAgents, lastImport,
+      // Add / Edit Lead pick the country from the sign-up's list (the one lead schema reads those names)
+      countries: manages ? countryNames() : [],
     };
     if (!parsed.ok || !q || !list) {
       return { status: 400, body: {
