@@ -72,8 +72,33 @@ describe('role scoping of every list', () => {
     expect(await ids('/admin/leads/live', admin.cookie, tok)).toEqual([n1]);
     expect(await ids('/admin/leads/manual', admin.cookie, tok)).toEqual([n2]);
     expect(await ids('/admin/leads/all', admin.cookie, tok)).toEqual([n1]);
-    expect(await ids('/admin/leads/all', manager.cookie, tok)).toEqual([]);
+    // n1 came in by the API and nobody holds it: the pool every manager sees
+    expect(await ids('/admin/leads/all', manager.cookie, tok)).toEqual([n1]);
+    expect(await ids('/admin/leads/manual', manager.cookie, tok)).toEqual([]);
     for (const path of Object.keys(ROUTES)) expect(await ids(path, affiliate.cookie, tok)).toBe(403);
+  });
+
+  test('the pool: API leads nobody holds reach every manager, who assigns them; assigned, they leave the others\' lists', async () => {
+    const tok = unique('pool');
+    const p1 = await lead(tok, { live: true });
+    const p2 = await lead(tok, { live: true });
+    const held = await lead(tok, { live: true, agent: agentB.id }); // another team's agent holds it
+    const manual = await lead(tok, {}); // an admin's manual lead: the admin's own to assign
+    expect(await ids('/admin/crm/sales/live', manager.cookie, tok)).toEqual([p1, p2]);
+    expect(await ids('/admin/crm/sales/live', otherManager.cookie, tok)).toEqual([p1, p2]);
+    expect(await ids('/admin/crm/sales/all', manager.cookie, tok)).toEqual([p1, p2]);
+    expect(await ids('/admin/crm/sales/all', admin.cookie, tok)).toEqual([p1, p2, held, manual]);
+    // agents see only their own: the pool is not theirs
+    expect(await ids('/admin/crm/sales/all', agentA.cookie, tok)).toEqual([]);
+    // a manager assigns one to their team's agent: it is theirs now, gone from the other manager's lists
+    const r = await act('/admin/crm/sales/live', { intent: 'assign', agentId: String(agentA.id), ids: String(p1) }, manager.cookie);
+    expect(r.data).toMatchObject({ ok: true });
+    expect(await ids('/admin/crm/sales/live', manager.cookie, tok)).toEqual([p1, p2]);
+    expect(await ids('/admin/crm/sales/live', otherManager.cookie, tok)).toEqual([p2]);
+    expect(await ids('/admin/crm/sales/all', agentA.cookie, tok)).toEqual([p1]);
+    // the list's scope keeps its indexes: the pool arm has its own partial index
+    const [ix] = await sql`SELECT indexdef FROM pg_indexes WHERE indexname = 'leads_pool_idx'`;
+    expect(ix.indexdef).toMatch(/WHERE \(is_live AND \(manager_id IS NULL\) AND \(agent_id IS NULL\) AND \(ret_id IS NULL\) AND \(deleted_at IS NULL\)\)/);
   });
 
   test('the agent filter narrows for admins and is ignored for agents', async () => {

@@ -44,7 +44,9 @@ export async function managerAgentIds(sql: Sql, managerId: number): Promise<numb
 export function managerLeadScope(sql: Sql, managerId: number, alias = 'leads') {
   const t = sql(alias);
   const agents = sql`ARRAY(SELECT tm.user_id FROM teams mt JOIN team_members tm ON tm.team_id = mt.id WHERE mt.manager_id = ${managerId}::bigint)`;
-  return sql`(${t}.manager_id = ${managerId}::bigint OR ${t}.agent_id = ANY (${agents}) OR ${t}.ret_id = ANY (${agents}))`;
+  // and the pool of API leads nobody holds (docs/specs.md#crm-lead-lists; crm's scopeCondition, index leads_pool_idx)
+  const pool = sql`(${t}.is_live AND ${t}.manager_id IS NULL AND ${t}.agent_id IS NULL AND ${t}.ret_id IS NULL AND ${t}.deleted_at IS NULL)`;
+  return sql`(${t}.manager_id = ${managerId}::bigint OR ${t}.agent_id = ANY (${agents}) OR ${t}.ret_id = ANY (${agents}) OR ${pool})`;
 }
 
 // ---------------------------------------------------------------- the list

@@ -55,7 +55,7 @@ export type Scope = { kind: 'all' } | { kind: 'manager'; id: number; members: nu
 
 /**
  * Which leads the caller may see or touch, or null: none. Admins all; managers the leads they
- * manage and those assigned to a member of a team they run (agent or retention agent); sales agents
+ * manage, those assigned to a member of a team they run (agent or retention agent) and the pool; sales agents
  * the leads whose agent they are; retention agents those whose retention agent they are.
  */
 export async function resolveScope(sql: Db, caller: Caller): Promise<Scope | null> {
@@ -70,13 +70,24 @@ export async function resolveScope(sql: Db, caller: Caller): Promise<Scope | nul
   }
 }
 
+/**
+ * The pool (docs/specs.md#crm-lead-lists): leads that came in through the leads API and that no manager, agent or
+ * retention agent holds. Every manager sees them and assigns them; assigning one takes it out. The
+ * condition is the predicate of the partial index leads_pool_idx, word for word (deleted_at included, so
+ * PostgreSQL proves the index usable for this arm of the scope's OR).
+ */
+function pool(sql: Db): Fragment {
+  return sql`(l.is_live AND l.manager_id IS NULL AND l.agent_id IS NULL AND l.ret_id IS NULL AND l.deleted_at IS NULL)`;
+}
+
 /** The scope as SQL over `l` (built synchronously: a fragment returned from an async function would run). */
 export function scopeCondition(sql: Db, scope: Scope): Fragment {
   switch (scope.kind) {
     case 'all': return sql`TRUE`;
+    // and the pool: the API's leads nobody holds yet (POOL, served by leads_pool_idx), for any manager to assign
     case 'manager': return scope.members.length
-      ? sql`(l.manager_id = ${scope.id} OR l.agent_id IN ${sql(scope.members)} OR l.ret_id IN ${sql(scope.members)})`
-      : sql`l.manager_id = ${scope.id}`;
+      ? sql`(l.manager_id = ${scope.id} OR l.agent_id IN ${sql(scope.members)} OR l.ret_id IN ${sql(scope.members)} OR ${pool(sql)})`
+      : sql`(l.manager_id = ${scope.id} OR ${pool(sql)})`;
     case 'agent': return sql`l.agent_id = ${scope.id}`;
     case 'retention': return sql`l.ret_id = ${scope.id}`;
     case 'affiliate': return sql`l.affiliate_id = ${scope.id}`;
