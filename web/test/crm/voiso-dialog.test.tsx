@@ -25,7 +25,11 @@ const row = {
 const listData = (roleId: number) => ({
   kind: 'list', screen: 'sales-all', roleId, masked: roleId >= 5, manages: roleId <= 2, statuses: [], agents: [], managers: [], salesAgents: [], retAgents: [],
   rows: [row], total: 1, estimated: false, bounded: false, filters: { status: '', agent: '', dateStart: '', dateEnd: '' }, filterError: null,
+  countries: [], callBlocked: blocked,
 });
+/** why calls are blocked (the loader's callBlocked): null while Voiso is configured */
+let blocked: string | null = null;
+afterEach(() => { blocked = null; });
 
 function stub(roleId: number) {
   const posted: Record<string, string>[] = [];
@@ -80,6 +84,27 @@ describe('the phone button', () => {
     await waitFor(() => expect(posted).toEqual([{ leadId: '41' }]));
     expect(screen.queryByRole('dialog')).toBeNull();
     await waitFor(() => expect(toasts()).toEqual(['Call started successfully']));
+  });
+});
+
+describe('Voiso not configured', () => {
+  test('the phone button is disabled with the reason; a manager is told an admin sets it up, an admin gets the API Settings link', async () => {
+    blocked = 'Click-to-call is not set up: an admin sets up Voiso in API Settings';
+    const posted = stub(2);
+    const button = await screen.findByRole('button', { name: 'Call Lee Masked' }) as HTMLButtonElement;
+    expect(button.disabled).toBe(true);
+    const note = document.getElementById(button.getAttribute('aria-describedby') ?? '')!;
+    expect(note.textContent).toBe(blocked);
+    expect(within(note).queryByRole('link')).toBeNull();
+    fireEvent.click(button);
+    expect(posted).toEqual([]);
+    cleanup();
+    blocked = 'Voiso is not configured: set its cluster ID and API key in API Settings';
+    stub(1);
+    const adminButton = await screen.findByRole('button', { name: 'Call Lee Masked' }) as HTMLButtonElement;
+    expect(adminButton.disabled).toBe(true);
+    const adminNote = document.getElementById(adminButton.getAttribute('aria-describedby') ?? '')!;
+    expect(within(adminNote).getByRole('link', { name: 'API Settings' }).getAttribute('href')).toBe('/admin/apis');
   });
 });
 

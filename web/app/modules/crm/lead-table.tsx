@@ -94,9 +94,10 @@ function LeadTable({ data }: { data: ListData }) {
             <Contact row={o} field="phone" canReveal={data.canReveal} />
             {o.phone ? (
               <>
-                {screen.own ? null : <button type="button" className="btn btn-sm btn-ghost lead-icon" disabled={callPending}
+                {screen.own ? null : <button type="button" className="btn btn-sm btn-ghost lead-icon" disabled={callPending || !!data.callBlocked}
                   aria-label={t('Call {{name}}', { name: `${o.firstName} ${o.lastName}`.trim() })}
-                  title={t('Call {{name}}', { name: `${o.firstName} ${o.lastName}`.trim() })}
+                  aria-describedby={data.callBlocked ? 'crm-call-blocked' : undefined}
+                  title={data.callBlocked ? t(data.callBlocked) : t('Call {{name}}', { name: `${o.firstName} ${o.lastName}`.trim() })}
                   onClick={() => (agent ? callFetcher.submit({ leadId: String(o.id) }, { method: 'post', action: CALL_ACTION }) : setCalling(o))}>
                   <svg viewBox="0 0 24 24" width="14" height="14" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="2"><path d="M5 4h4l2 5-2.5 1.5a11 11 0 0 0 5 5L15 13l5 2v4a2 2 0 0 1-2 2A16 16 0 0 1 3 6a2 2 0 0 1 2-2" /></svg>
                 </button>}
@@ -169,7 +170,7 @@ function LeadTable({ data }: { data: ListData }) {
     // a screen that shows some columns (the affiliate's own list) keeps those and the actions
     const shown = screen.columns;
     return shown ? all.filter((c) => c.id === 'actions' || shown.includes(c.id as never)) : all;
-  }, [t, f, data.masked, data.canReveal, data.manages, screen.key, agent, callPending]); // eslint-disable-line react-hooks/exhaustive-deps -- copy only pushes a toast
+  }, [t, f, data.masked, data.canReveal, data.manages, data.callBlocked, screen.key, agent, callPending]); // eslint-disable-line react-hooks/exhaustive-deps -- copy only pushes a toast
 
   return (
     <section className="page crm-leads">
@@ -183,6 +184,11 @@ function LeadTable({ data }: { data: ListData }) {
         {canAdd ? <button type="button" className="btn btn-primary btn-sm crm-add" onClick={() => setAdding(true)}>{t('Add Lead')}</button> : null}
         {canAdd ? <ImportCsv initial={data.lastImport ?? null} /> : null}
       </div>}
+      {data.callBlocked ? (
+        <p className="muted crm-note" id="crm-call-blocked">
+          {t(data.callBlocked)}{isAdmin(data.roleId) ? <> <Link to="/admin/apis">{t('API Settings')}</Link></> : null}
+        </p>
+      ) : null}
       {data.estimated ? <p className="muted crm-note">{t('More than {{limit}} leads match: the total is an estimate.', { limit: f.amount(EXACT_COUNT_LIMIT) })}</p> : null}
       {data.bounded || data.total > MAX_DEPTH ? <p className="muted crm-note">{t('Pages reach the first {{limit}} leads of a list: reverse the sort or narrow the filter to reach the others.', { limit: f.amount(MAX_DEPTH) })}</p> : null}
       <DataTable columns={columns} data={data.rows} total={data.total} getRowId={(r) => String(r.id)} caption={title}
