@@ -3,6 +3,8 @@
 // the agent dialog listing Voiso's agents (GET /admin/crm/voiso/agents) with their status chips in
 // the colours and words of docs/specs.md#crm-lead-lists, and Call posts the lead's id and the chosen agent (never a number);
 // an agent's button posts at once, as themselves.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { createRemixStub } from '@remix-run/testing';
@@ -105,6 +107,16 @@ describe('Voiso not configured', () => {
     expect(adminButton.disabled).toBe(true);
     const adminNote = document.getElementById(adminButton.getAttribute('aria-describedby') ?? '')!;
     expect(within(adminNote).getByRole('link', { name: 'API Settings' }).getAttribute('href')).toBe('/admin/apis');
+  });
+});
+
+describe('the Actions column', () => {
+  test('is the last column, which the stylesheet pins to the right edge (visible at 1440 px)', async () => {
+    stub(1);
+    const headers = await screen.findAllByRole('columnheader');
+    expect(headers.at(-1)?.textContent).toBe('Actions');
+    const css = readFileSync(path.resolve(import.meta.dirname, '../../app/styles/app.css'), 'utf8');
+    expect(css).toMatch(/\.crm-leads \.data-table td:last-child, \.crm-leads \.data-table th:last-child \{ position: sticky; right: 0;/);
   });
 });
 

@@ -140,17 +140,6 @@ function LeadTable({ data }: { data: ListData }) {
       },
       { id: 'manager', header: t('Sale Manager'), cell: ({ row: { original: o } }) => dash(o.managerName) },
       { id: 'agent', header: t('Sale Agent'), cell: ({ row: { original: o } }) => dash(o.agentName) },
-      {
-        id: 'actions', header: t('Actions'), enableSorting: false,
-        cell: ({ row: { original: o } }) => (
-          <div className="row-actions">
-            {screen.own ? null : <button type="button" className="btn btn-sm btn-ghost" onClick={() => setEditing(o)} aria-label={t('Edit lead #{{id}}', { id: o.id })}>{t('Edit')}</button>}
-            {data.manages || screen.own ? <button type="button" className="btn btn-sm btn-ghost" onClick={() => setDeleting(o)} aria-label={t('Delete lead #{{id}}', { id: o.id })}>{t('Delete')}</button> : null}
-            {data.manages && o.linkedId === null ? <button type="button" className="btn btn-sm btn-ghost" onClick={() => setConverting(o)} aria-label={t('Convert lead #{{id}} to a user', { id: o.id })}>{t('Convert')}</button> : null}
-            {screen.key === 'retention' && o.linkedId !== null ? <Link className="btn btn-sm btn-ghost" to={`/admin/customers/edit/${o.linkedId}`}>{t('View User')}</Link> : null}
-          </div>
-        ),
-      },
       { id: 'registeredAt', header: t('Registered At'), cell: ({ row: { original: o } }) => f.dateTime(o.registeredAt) },
       { id: 'city', header: t('City'), cell: ({ row: { original: o } }) => dash(o.city) },
       { id: 'retAgent', header: t('Retention Agent'), cell: ({ row: { original: o } }) => dash(o.retName) },
@@ -164,6 +153,18 @@ function LeadTable({ data }: { data: ListData }) {
       { id: 'leadSourceId', header: t('Lead Source ID'), cell: ({ row: { original: o } }) => dash(o.leadSourceId) },
       { id: 'ftdAt', header: t('FTD At'), cell: ({ row: { original: o } }) => date(o.ftdAt) },
       { id: 'affiliator', header: t('Affiliator'), cell: ({ row: { original: o } }) => (o.affiliateId ? `${o.affiliateName ?? ''} (#${o.affiliateId})` : '—') },
+      // last, and pinned to the table's right edge (app.css .crm-leads): reachable at any width without scrolling
+      {
+        id: 'actions', header: t('Actions'), enableSorting: false,
+        cell: ({ row: { original: o } }) => (
+          <div className="row-actions">
+            {screen.own ? null : <button type="button" className="btn btn-sm btn-ghost" onClick={() => setEditing(o)} aria-label={t('Edit lead #{{id}}', { id: o.id })}>{t('Edit')}</button>}
+            {data.manages || screen.own ? <button type="button" className="btn btn-sm btn-ghost" onClick={() => setDeleting(o)} aria-label={t('Delete lead #{{id}}', { id: o.id })}>{t('Delete')}</button> : null}
+            {data.manages && o.linkedId === null ? <button type="button" className="btn btn-sm btn-ghost" onClick={() => setConverting(o)} aria-label={t('Convert lead #{{id}} to a user', { id: o.id })}>{t('Convert')}</button> : null}
+            {screen.key === 'retention' && o.linkedId !== null ? <Link className="btn btn-sm btn-ghost" to={`/admin/customers/edit/${o.linkedId}`}>{t('View User')}</Link> : null}
+          </div>
+        ),
+      },
     ];
     // a masked agent's masked columns do not sort: the order would tell what the mask hides
     if (data.masked) for (const c of all) if (MASKED_SORTS.includes(c.id as never)) c.enableSorting = false;
