@@ -4,7 +4,8 @@
 // statement, and the row actions' validation and scope.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { testSql, unique, uniqueEmail } from '../helpers.ts';
+import { postgresStore, testSql, unique, uniqueEmail } from '../helpers.ts';
+import { resetPassword } from '~/modules/auth/auth.server.ts';
 import { getSetting } from '~/shared/settings.server.ts';
 import { maskEmail, maskPhone } from '~/shared/mask.ts';
 import { crmSupport, ROUTES, type Staff } from './support.ts';
@@ -445,7 +446,18 @@ describe('row actions', () => {
     expect((await act('/admin/crm/sales/all', { intent: 'convert', id: String(id), password: 'short' }, admin.cookie)).data.result.error.password).toEqual(['Password must be at least 8 characters']);
     expect((await act('/admin/crm/sales/all', { intent: 'convert', id: String(id), password: 'Long-enough-1' }, agentA.cookie)).status).toBe(403);
     const r = await act('/admin/crm/sales/all', { intent: 'convert', id: String(id), password: 'Long-enough-1' }, manager.cookie);
-    expect(r.data).toMatchObject({ ok: true, toast: 'Lead converted successfully' });
+    expect(r.data).toMatchObject({ ok: true, toast: 'Lead converted: the customer was mailed a link to choose their password and sign in' });
+    // the customer's way in: a mail with a link that sets their password and verifies the address
+    const [mail] = await sql`SELECT text_body FROM email_outbox WHERE to_address = ${email} ORDER BY id DESC LIMIT 1`;
+    const token = /\/reset-password\/([A-Za-z0-9_-]+)/.exec(mail?.text_body ?? '')?.[1];
+    expect(token).toBeTruthy();
+    // staff see the state: the linked customer's address is not verified yet
+    const shown = (await list(`/admin/crm/clients?search=${tok}`, admin.cookie)).data.rows.find((x: { id: number }) => x.id === id);
+    expect(shown).toMatchObject({ linkedVerified: false });
+    await resetPassword(sql, postgresStore(sql), { token: token!, password: 'Chosen-by-me-1', ip: null });
+    const [verified] = await sql`SELECT is_email_verified FROM users WHERE email = ${email}`;
+    expect(verified.is_email_verified).toBe(true);
+    expect((await list(`/admin/crm/clients?search=${tok}`, admin.cookie)).data.rows.find((x: { id: number }) => x.id === id)).toMatchObject({ linkedVerified: true });
     const [u] = await sql`SELECT u.id, u.role_id, u.active_balance_id, l.user_id FROM users u JOIN leads l ON l.user_id = u.id WHERE l.id = ${id}`;
     expect(u.role_id).toBe(3);
     const wallets = await sql`SELECT id, mode, balance::text FROM balances WHERE user_id = ${u.id} ORDER BY mode`;

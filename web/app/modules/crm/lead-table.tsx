@@ -135,6 +135,8 @@ function LeadTable({ data }: { data: ListData }) {
           <span className="lead-group">
             <span className={`chip lead-group-${o.group}`}>{t(GROUP_LABELS[o.group])}</span>
             {o.linkedName ? <span className="muted">{o.linkedName}</span> : null}
+            {/* a converted lead's customer signs in once the address is verified (the mailed link does it) */}
+            {o.linkedVerified === false ? <span className="chip chip-pending">{t('Email not verified')}</span> : null}
           </span>
         ),
       },

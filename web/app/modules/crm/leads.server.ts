@@ -10,7 +10,7 @@ import { audit } from '~/shared/audit.server.ts';
 import { notifyStaff, publishNotices, type Notice } from '~/shared/notify.server.ts';
 import { getSetting } from '~/shared/settings.server.ts';
 import { hashPassword } from '~/modules/auth/password.server.ts';
-import { loadAuthConfig, openCustomerWallets } from '~/modules/auth/auth.server.ts';
+import { loadAuthConfig, openCustomerWallets, sendAccountOpenedMail } from '~/modules/auth/auth.server.ts';
 import { maskEmail, maskPhone, MASKED_ROLES } from '~/shared/mask.ts';
 import { trackProgress, type ProgressTracker } from '~/shared/statement-progress.server.ts';
 import { leadPhoneE164 } from '~/shared/contact.server.ts';
@@ -34,6 +34,8 @@ export interface LeadRow {
   retId: number | null; retName: string | null; registeredAt: string; depositedAt: string | null; lastAccess: string | null;
   ftdAt: string | null; funnelLink: string | null; reference: string | null; leadSourceId: string | null;
   affiliateId: number | null; affiliateName: string | null; linkedId: number | null; linkedName: string | null;
+  /** the linked customer's email verified (null: no customer): a converted lead's customer signs in once verified */
+  linkedVerified: boolean | null;
 }
 
 /** Roles that see the lead lists at all; affiliates (4) and customers (3) see nothing here. */
@@ -260,7 +262,7 @@ function pageRows(sql: Db, ids: number[]) {
       SELECT l.id, l.first_name, l.last_name, l.email, l.phone, l.first_note, l.country, l.city, l.lead_status,
              st.color AS status_color, l."group", l.manager_id, m.full_name AS manager_name, l.agent_id, a.full_name AS agent_name,
              l.ret_id, r.full_name AS ret_name, l.created_at, l.deposited_at, l.last_access, l.ftd_at, l.funnel_link, l.reference,
-             l.lead_source_id, l.affiliate_id, af.full_name AS affiliate_name, l.user_id, cu.full_name AS linked_name
+             l.lead_source_id, l.affiliate_id, af.full_name AS affiliate_name, l.user_id, cu.full_name AS linked_name, cu.is_email_verified AS linked_verified
         FROM leads l
         LEFT JOIN users m ON m.id = l.manager_id
         LEFT JOIN users a ON a.id = l.agent_id
@@ -313,6 +315,7 @@ export async function listLeads(sql: Sql, ctx: ListContext, asked: LeadListQuery
       ftdAt: iso(r.ftd_at), funnelLink: r.funnel_link, reference: r.reference, leadSourceId: r.lead_source_id,
       affiliateId: r.affiliate_id === null ? null : Number(r.affiliate_id), affiliateName: r.affiliate_name ?? null,
       linkedId: r.user_id === null ? null : Number(r.user_id), linkedName: r.linked_name ?? null,
+      linkedVerified: r.user_id === null ? null : r.linked_verified === true,
     })),
   };
 }
@@ -645,7 +648,7 @@ export async function convertLead(sql: Sql, caller: Caller, id: number, password
   const cfg = await loadAuthConfig(sql);
   const hash = await hashPassword(password);
   try {
-    return await sql.begin(async (t) => {
+    const r = await sql.begin(async (t): Promise<ActionResult> => {
       const lead = await leadInScope(t, caller, id, true);
       if (!lead) return NOT_FOUND;
       if (lead.user_id !== null) return refuse(409, 'This lead is already a user');
@@ -660,9 +663,12 @@ export async function convertLead(sql: Sql, caller: Caller, id: number, password
       await t`INSERT INTO profiles (user_id, phone, country, city) VALUES (${userId}, ${lead.phone}, ${lead.country}, ${lead.city})`;
       await openCustomerWallets(t, userId, cfg.currencies[0], cfg.demoInitialBalance);
       await t`UPDATE leads SET user_id = ${userId}, updated_at = now() WHERE id = ${id}`;
-      await audit(t, { actorId: caller.id, action: 'lead.convert', targetKind: 'lead', targetId: id, before: { userId: null }, after: { userId }, ip: auditIp(ip) });
-      return { ok: true, status: 200, toast: 'Lead converted successfully', values: { userId } };
+      await audit(t, { actorId: caller.id, action: 'lead.convert', targetKind: 'lead', targetId: id, before: { userId: null }, after: { userId, mailed: true }, ip: auditIp(ip) });
+      return { ok: true, status: 200, toast: 'Lead converted: the customer was mailed a link to choose their password and sign in', values: { userId, email: String(lead.email) } };
     });
+    // the customer's way in (docs/specs.md#crm-lead-lists): a link that sets their password and verifies the address
+    if (r.ok && r.values) await sendAccountOpenedMail(sql, cfg, Number(r.values.userId), String(r.values.email));
+    return r;
   } catch (e) {
     if ((e as { code?: string })?.code === '23505') return refuse(409, 'Email already exists');
     throw e;
