@@ -106,7 +106,7 @@ describe('Voiso not configured', () => {
     const adminButton = await screen.findByRole('button', { name: 'Call Lee Masked' }) as HTMLButtonElement;
     expect(adminButton.disabled).toBe(true);
     const adminNote = document.getElementById(adminButton.getAttribute('aria-describedby') ?? '')!;
-    expect(within(adminNote).getByRole('link', { name: 'API Settings' }).getAttribute('href')).toBe('/admin/apis');
+    expect(within(adminNote).getByRole('link', { name: 'Open API Settings' }).getAttribute('href')).toBe('/admin/apis');
   });
 });
 

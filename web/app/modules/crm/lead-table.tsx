@@ -189,7 +189,7 @@ function LeadTable({ data }: { data: ListData }) {
       </div>}
       {data.callBlocked ? (
         <p className="muted crm-note" id="crm-call-blocked">
-          {t(data.callBlocked)}{isAdmin(data.roleId) ? <> <Link to="/admin/apis">{t('API Settings')}</Link></> : null}
+          {t(data.callBlocked)}{isAdmin(data.roleId) ? <> <Link to="/admin/apis">{t('Open API Settings')}</Link></> : null}
         </p>
       ) : null}
       {data.estimated ? <p className="muted crm-note">{t('More than {{limit}} leads match: the total is an estimate.', { limit: f.amount(EXACT_COUNT_LIMIT) })}</p> : null}
