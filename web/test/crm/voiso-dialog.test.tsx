@@ -36,7 +36,11 @@ afterEach(() => { blocked = null; });
 function stub(roleId: number) {
   const posted: Record<string, string>[] = [];
   const Stub = createRemixStub([
-    { path: '/admin/crm/sales/all', Component: () => <ToastProvider><LeadTablePage /></ToastProvider>, loader: () => listData(roleId) },
+    {
+      path: '/admin/crm/sales/all', Component: () => <ToastProvider><LeadTablePage /></ToastProvider>, loader: () => listData(roleId),
+      // a bulk move's answer (the list reloads after it)
+      action: () => ({ ok: true, intent: 'move', toast: 'Lead moved successfully', values: { count: 1 }, count: 1 }),
+    },
     {
       path: '/admin/crm/voiso/agents',
       loader: () => ({ ok: true, agents: [
@@ -107,6 +111,20 @@ describe('Voiso not configured', () => {
     expect(adminButton.disabled).toBe(true);
     const adminNote = document.getElementById(adminButton.getAttribute('aria-describedby') ?? '')!;
     expect(within(adminNote).getByRole('link', { name: 'Open API Settings' }).getAttribute('href')).toBe('/admin/apis');
+  });
+});
+
+describe('bulk move', () => {
+  test('one answer, one toast: the list reloading after the move does not toast it again', async () => {
+    stub(1);
+    const box = (await screen.findAllByRole('checkbox')).at(-1)!;
+    fireEvent.click(box);
+    fireEvent.click(await screen.findByRole('button', { name: 'Bulk archive' }));
+    const dialog = await screen.findByRole('dialog');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Yes' }));
+    await waitFor(() => expect(toasts()).toEqual(['Lead moved successfully']));
+    await new Promise((r) => setTimeout(r, 300));
+    expect(toasts()).toEqual(['Lead moved successfully']);
   });
 });
 
