@@ -9,7 +9,7 @@ import { createUser, testSql, unique, uniqueEmail } from '../helpers.ts';
 import { uploadRequest } from '../uploads/fixtures.ts';
 import { leadPhoneE164, phoneE164, resolveCountry } from '~/shared/contact.server.ts';
 import { backfillLeadPhones, backfillStep, restartBackfill } from '~/modules/crm/phone-backfill.server.ts';
-import { drainImports, importStatus, queueImport } from '~/modules/crm/import.server.ts';
+import { drainImports, importStatus, queueImport, reasonText } from '~/modules/crm/import.server.ts';
 import { receiveUploads } from '~/modules/uploads/uploads.server.ts';
 import { postLeads } from '~/modules/affiliates/leads-api.server.ts';
 import { loadAuthConfig, provisionCustomer } from '~/modules/auth/auth.server.ts';
@@ -230,7 +230,7 @@ describe('duplicates against leads typed by staff in national format', () => {
     const importId = await importCsv(`${csv}\n`);
     expect(await importStatus(sql, importId)).toMatchObject({ status: 'done', created: 1, duplicates: 2, errors: 0 });
     const reasons = await sql`SELECT row_no, reason FROM lead_import_errors WHERE import_id = ${importId} ORDER BY row_no`;
-    expect(reasons.map((x) => [x.row_no, x.reason])).toEqual([[1, 'Duplicate phone (an existing lead)'], [2, 'Duplicate phone (an existing lead)']]);
+    expect(reasons.map((x) => [x.row_no, reasonText(x.reason, (k) => k)])).toEqual([[1, 'Duplicate phone (an existing lead)'], [2, 'Duplicate phone (an existing lead)']]);
     expect(await keyOf(Number(staffLead))).toBe(n.de.e164);
     expect(await keyOf(older)).toBe(n.gb.e164);
   });
