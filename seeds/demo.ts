@@ -55,6 +55,10 @@ const funnels = ['https://promo.example/forex-start', 'https://promo.example/cry
 
 export const DEMO_LEAD_COUNT = 240;
 
+/** The demo teams: name, code (the team-code rule of generated codes: `TM-` and 6 characters, docs/specs.md#crm-configuration), members' role. */
+export const DEMO_TEAMS: readonly (readonly [string, string, 'sales' | 'retention'])[] = [['Sales Desk', 'TM-SDESK2', 'sales'], ['Retention Desk', 'TM-RDESK2', 'retention']];
+const LEGACY_TEAM_CODES: Record<string, string> = { 'TM-SDESK2': 'SALES-1', 'TM-RDESK2': 'RET-1' };
+
 export async function loadDemoData(sql: Sql, log: (l: string) => void = () => {}) {
   await sql.begin(async (tx) => {
     // Serialise concurrent seeders (two starts at once) on one advisory lock.
@@ -232,8 +236,11 @@ export async function loadDemoData(sql: Sql, log: (l: string) => void = () => {}
     for (const [status, color, isDefault] of salesStatuses) {
       await tx`INSERT INTO sales_statuses (status, color, is_default) VALUES (${status}, ${color}, ${isDefault}) ON CONFLICT ((lower(status))) DO NOTHING`;
     }
-    const teams: [string, string, bigint[]][] = [['Sales Desk', 'SALES-1', [ids.sales]], ['Retention Desk', 'RET-1', [ids.retention]]];
+    const teams: [string, string, bigint[]][] = DEMO_TEAMS.map(([name, code, role]) => [name, code, [role === 'sales' ? ids.sales : ids.retention]]);
     for (const [name, code, members] of teams) {
+      // databases seeded before the codes followed the team-code rule keep their teams, renamed
+      const legacy = LEGACY_TEAM_CODES[code];
+      if (legacy) await tx`UPDATE teams SET code = ${code} WHERE code = ${legacy} AND NOT EXISTS (SELECT 1 FROM teams WHERE code = ${code})`;
       const [team] = await tx`
         INSERT INTO teams (name, code, manager_id) VALUES (${name}, ${code}, ${ids.manager})
         ON CONFLICT (code) DO UPDATE SET code = EXCLUDED.code RETURNING id`;

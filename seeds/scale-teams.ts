@@ -22,9 +22,11 @@ export async function seedScaleTeams(tx: postgres.TransactionSql, passwordHash: 
   const ids = (role: number) => staff.filter((u) => u.role_id === role).map((u) => Number(u.id)).sort((a, b) => a - b);
   const [managers, sales, retention] = [ids(2), ids(5), ids(6)];
   for (let t = 0; t < SCALE_TEAMS; t++) {
+    // a database seeded before the codes followed the rule keeps its teams, renamed
+    await tx`UPDATE teams SET code = ${scaleTeamCode(t)} WHERE code = ${`TM-SCALE${t + 1}`} AND NOT EXISTS (SELECT 1 FROM teams WHERE code = ${scaleTeamCode(t)})`;
     const [team] = await tx`
       INSERT INTO teams (name, code, manager_id)
-      VALUES (${`${['Berlin', 'Madrid', 'London', 'Milan', 'Lyon', 'Warsaw'][t]} Desk`}, ${`TM-SCALE${t + 1}`}, ${managers[t % managers.length]})
+      VALUES (${`${['Berlin', 'Madrid', 'London', 'Milan', 'Lyon', 'Warsaw'][t]} Desk`}, ${scaleTeamCode(t)}, ${managers[t % managers.length]})
       ON CONFLICT (code) DO NOTHING RETURNING id`;
     if (!team) continue;
     const members = [...sales.slice(t * 4, t * 4 + 4), ...retention.slice(t * 2, t * 2 + 2), ...(t === 1 ? [sales[0]] : [])];
@@ -35,3 +37,6 @@ export async function seedScaleTeams(tx: postgres.TransactionSql, passwordHash: 
            ON CONFLICT DO NOTHING`;
   return { teams: SCALE_TEAMS, staff: staff.length };
 }
+
+/** The code of scale team `t`: the team-code rule (`TM-` and 6 characters of the generated codes' alphabet). */
+export const scaleTeamCode = (t: number) => `TM-SCDSK${'23456789'[t % 8]}`;

@@ -9,9 +9,9 @@ import { useTranslation } from 'react-i18next';
 import { assertSameOrigin } from '~/shared/request.server.ts';
 import { requireAnonymous } from '~/modules/auth/guards.server.ts';
 import { authContext } from '~/modules/auth/request-context.server.ts';
-import { AuthError, authErrorHeaders, retryAfterHeaders, signIn } from '~/modules/auth/auth.server.ts';
+import { AuthError, authErrorHeaders, resendVerification, retryAfterHeaders, signIn } from '~/modules/auth/auth.server.ts';
 import { MESSAGES } from '~/modules/auth/messages.ts';
-import { LoginSchema } from '~/modules/auth/schemas.ts';
+import { LoginSchema, ResendVerificationSchema } from '~/modules/auth/schemas.ts';
 import { routeAccess, ROLE_HOME, TWO_FACTOR_ENROL_PATH, type RoleId } from '~/modules/auth/permissions.ts';
 import { CHALLENGE_PATH, challengeCookie } from '~/modules/auth/two-factor.server.ts';
 import { sessionCookie } from '~/shared/cookies.server.ts';
@@ -19,7 +19,7 @@ import { Recaptcha } from '~/modules/auth/recaptcha.tsx';
 import { CheckboxField, Field, SubmitButton, useIsPending, useSchemaForm } from '~/components/ui/fields.tsx';
 import { useReplyToast } from '~/components/ui/toast.tsx';
 import { parseForm } from '~/shared/forms.ts';
-import { replyRefused } from '~/shared/reply.server.ts';
+import { replyDone, replyRefused } from '~/shared/reply.server.ts';
 import { pageMeta } from '~/modules/i18n/meta.ts';
 import { getRecaptchaSiteKey } from '~/modules/auth/captcha.server.ts';
 import { db } from '~/shared/db.server.ts';
@@ -36,6 +36,19 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   assertSameOrigin(request);
   const formData = await readFormData(request);
+  // 'Resend verification' (offered after an unverified sign-in): the same answer whether or not the address has an account
+  if (formData.get('intent') === 'resend') {
+    const resend = parseForm(formData, ResendVerificationSchema);
+    if (resend.status !== 'success') return replyRefused(resend, { intent: 'resend' });
+    const ctx = await authContext(request, context);
+    try {
+      await resendVerification(ctx.sql, ctx.store, ctx.cfg, { email: resend.value.email, ip: ctx.ip });
+    } catch (e) {
+      if (!(e instanceof AuthError)) throw e;
+      return replyRefused(resend, { intent: 'resend', status: e.status, headers: authErrorHeaders(e), toast: e.message, values: e.values });
+    }
+    return replyDone(resend, MESSAGES.verificationResent, { intent: 'resend' });
+  }
   const submission = parseForm(formData, LoginSchema);
   if (submission.status !== 'success') return replyRefused(submission, { hideFields: ['password'], toast: null });
   const ctx = await authContext(request, context);
@@ -49,7 +62,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     if (!(e instanceof AuthError)) throw e;
     return replyRefused(submission, {
       status: e.status, headers: authErrorHeaders(e), formErrors: [e.message], hideFields: ['password'],
-      toast: e.message || MESSAGES.invalidCredentials, values: e.values,
+      toast: e.message || MESSAGES.invalidCredentials, values: e.values, intent: 'login',
     });
   }
 }
@@ -88,6 +101,14 @@ export default function SignIn() {
         ) : null}
         <SubmitButton className="btn-block" pending={pending} disabled={disabled}>{t('Login')}</SubmitButton>
       </Form>
+      {/* the last sign-in was refused as unverified: a new link can be asked for (answered alike for any address) */}
+      {actionData?.toast === MESSAGES.unverified || actionData?.intent === 'resend' ? (
+        <Form method="post" className="auth-resend">
+          <input type="hidden" name="intent" value="resend" />
+          <input type="hidden" name="email" value={email} />
+          <SubmitButton tone="btn-secondary" className="btn-block" pending={pending} disabled={!email || actionData?.intent === 'resend'}>{t('Resend verification')}</SubmitButton>
+        </Form>
+      ) : null}
       <p className="auth-alt">
         {t("Don't have an account?")} <Link to="/signup">{t('Sign Up')}</Link>
       </p>

@@ -17,6 +17,7 @@ import { Field, SelectField, SubmitButton, useIsPending, useSchemaForm } from '~
 import { Modal } from '~/components/ui/modal.tsx';
 import { useReplyToast } from '~/components/ui/toast.tsx';
 import { parseForm } from '~/shared/forms.ts';
+import { withPhoneRule } from '~/shared/contact.server.ts';
 import { replyDone, replyRefused } from '~/shared/reply.server.ts';
 import { pageMeta } from '~/modules/i18n/meta.ts';
 import { getRecaptchaSiteKey } from '~/modules/auth/captcha.server.ts';
@@ -42,7 +43,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   assertSameOrigin(request);
   const formData = await readFormData(request);
-  const submission = parseForm(formData, SignupSchema);
+  const submission = parseForm(formData, withPhoneRule(SignupSchema));
   const hideFields = ['password', 'passwordConfirmation'];
   if (submission.status !== 'success') return replyRefused(submission, { hideFields, toast: null, extra: { created: null } });
   const ctx = await authContext(request, context);

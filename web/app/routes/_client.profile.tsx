@@ -17,6 +17,7 @@ import { loadProfile, phoneLocked, saveProfile } from '~/modules/profile/profile
 import { ProfileSchema, ProfileSchemaPhoneLocked } from '~/modules/profile/schemas.ts';
 import { Field, SelectField, SubmitButton, useIsPending, useSchemaForm } from '~/components/ui/fields.tsx';
 import { parseForm } from '~/shared/forms.ts';
+import { withPhoneRule } from '~/shared/contact.server.ts';
 import { useReplyToast } from '~/components/ui/toast.tsx';
 import { GeneralErrorBoundary } from '~/components/error-boundary.tsx';
 import { readFormData } from '~/shared/body-limit.server.ts';
@@ -35,7 +36,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const sql = db();
   const s = await requireAccess(request, sql, context);
   const locked = await phoneLocked(sql, s);
-  const submission = parseForm(await readFormData(request), locked ? ProfileSchemaPhoneLocked : ProfileSchema);
+  const submission = parseForm(await readFormData(request), locked ? ProfileSchemaPhoneLocked : withPhoneRule(ProfileSchema));
   if (submission.status !== 'success') return replyRefused(submission);
   const r = await saveProfile(sql, s, submission.value, clientIp(request, context));
   return replyOutcome(submission, r);

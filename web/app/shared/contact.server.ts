@@ -6,6 +6,7 @@
 // '+49 30 1234567' are one phone.
 import { parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js';
 import countries from 'world-countries';
+import { z } from 'zod';
 
 const byCode = new Map(countries.map((c) => [c.cca2.toUpperCase(), c.name.common]));
 const byName = new Map(countries.flatMap((c) => [[c.name.common.toLowerCase(), c.cca2], [c.name.official.toLowerCase(), c.cca2], [c.cca3.toLowerCase(), c.cca2]] as [string, string][]));
@@ -37,3 +38,27 @@ export function leadPhoneE164(phone: string | null | undefined, country: string 
 
 /** The email as duplicates compare it (leads.email_norm is the same expression, generated in SQL). */
 export const normEmail = (e: string) => e.trim().toLowerCase();
+
+/**
+ * Why a typed phone breaks the contact rule, or null when it keeps it (or is empty: whether a phone is
+ * required is the form's own rule). Read in the form's country (its name from the list or an ISO code);
+ * without one the number must be international (+ or 00). The same rule as a lead's (docs/specs.md#client-validation).
+ */
+export function phoneProblem(phone: unknown, country: unknown): string | null {
+  // empty or over 40 characters: the form's own rules answer (one message per field)
+  if (typeof phone !== 'string' || !phone.trim() || phone.trim().length > 40) return null;
+  const c = typeof country === 'string' && country.trim() ? resolveCountry(country) : null;
+  if (phoneE164(phone, c?.code)) return null;
+  return c ? 'Invalid phone number for this country' : 'Invalid phone number';
+}
+
+/**
+ * A form's schema with the contact rule on its `phone` (read in its `country`), for the server's parse:
+ * the browser's copy of the schema checks the length only (libphonenumber's metadata stays on the server).
+ */
+export function withPhoneRule<S extends z.ZodTypeAny>(schema: S) {
+  return schema.superRefine((v: { phone?: unknown; country?: unknown } | undefined, ctx) => {
+    const message = phoneProblem(v?.phone, v?.country);
+    if (message) ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['phone'], message });
+  });
+}

@@ -83,6 +83,8 @@ describe('profile page', () => {
     ['a birth date in the future', { birthDate: '2999-01-01' }, 'birthDate', 'You must be at least 18 years old'],
     ['someone under 18', { birthDate: yearsBefore(17) }, 'birthDate', 'You must be at least 18 years old'],
     ['an age over 120', { birthDate: '1800-01-01' }, 'birthDate', 'Invalid date'],
+    ['a phone that is not a number', { phone: 'call me maybe' }, 'phone', 'Invalid phone number for this country'],
+    ['a number too short for the country', { phone: '12' }, 'phone', 'Invalid phone number for this country'],
     ['no country', { country: '' }, 'country', 'Country is required'],
     ['a country not in the list', { country: 'Atlantis' }, 'country', 'Select a country from the list'],
     ['no city', { city: '' }, 'city', 'City is required'],

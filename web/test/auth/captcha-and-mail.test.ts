@@ -34,7 +34,7 @@ describe('reCAPTCHA v2', () => {
     const before = recaptchaCalls.length;
     const email = uniqueEmail('cap');
     const input = {
-      fullName: 'Cap', email, password: 'Abcdefg-123', passwordConfirmation: 'Abcdefg-123', phone: '1', country: 'Chad', city: 'N', address: 'A',
+      fullName: 'Cap', email, password: 'Abcdefg-123', passwordConfirmation: 'Abcdefg-123', phone: '+235 66 12 34 56', country: 'Chad', city: 'N', address: 'A',
       postalCode: '1', currency: 'USD', ip: uniqueIp(),
     };
     await expect(signUp(sql, captchaOn, store, { ...input, humanKey: 'nope' })).rejects.toMatchObject({ message: MESSAGES.captcha });

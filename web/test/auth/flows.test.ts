@@ -1,7 +1,7 @@
 // Integration tests of the visitor flows against the real test database.
 import { afterAll, describe, expect, test } from 'vitest';
 import {
-  AuthError, requestPasswordReset, resetPassword, signIn, signUp, verifyEmail, resetTokenValid,
+  AuthError, requestPasswordReset, resendVerification, resetPassword, signIn, signUp, verifyEmail, resetTokenValid,
 } from '~/modules/auth/auth.server.ts';
 import { MESSAGES } from '~/modules/auth/messages.ts';
 import { findSession } from '~/modules/auth/session.server.ts';
@@ -191,6 +191,26 @@ describe('sign up', () => {
     expect(await verifyEmail(sql, token)).toBe(r.userId);
     await expectAuthError(verifyEmail(sql, token), MESSAGES.verifyInvalid);
     await expect(signIn(sql, store, vcfg, { email, password: 'Abcdefg-123', remember: false, ip: uniqueIp() })).resolves.toMatchObject({ userId: r.userId });
+  });
+
+  test('resend verification: a new link to an unverified account; nothing for others, the same answer; limited per email', async () => {
+    const vcfg = testAuthConfig({ emailVerify: true });
+    const mails = async (to: string) => (await sql`SELECT count(*)::int AS n FROM email_outbox WHERE to_address = ${to}`)[0].n as number;
+    const u = await createUser(sql, { verified: false });
+    await resendVerification(sql, store, vcfg, { email: u.email.toUpperCase(), ip: uniqueIp() });
+    expect(await mails(u.email)).toBe(1);
+    const token = await linkFromOutbox(sql, u.email, /\/verify-email\/([A-Za-z0-9_-]+)/);
+    expect(await verifyEmail(sql, token)).toBe(u.id);
+    // a verified account and an unknown address: no mail, and no error that would tell them apart
+    await expect(resendVerification(sql, store, vcfg, { email: u.email, ip: uniqueIp() })).resolves.toBeUndefined();
+    const unknown = uniqueEmail('nobody');
+    await expect(resendVerification(sql, store, vcfg, { email: unknown, ip: uniqueIp() })).resolves.toBeUndefined();
+    expect(await mails(u.email)).toBe(1);
+    expect(await mails(unknown)).toBe(0);
+    // limited per email, known or not (every request counts)
+    for (let i = 1; i < LIMITS.resendEmail.max; i++) await resendVerification(sql, store, vcfg, { email: unknown, ip: uniqueIp() });
+    const e = await resendVerification(sql, store, vcfg, { email: unknown, ip: uniqueIp() }).then(() => null, (x) => x);
+    expect((e as AuthError).status).toBe(429);
   });
 
   test('an expired verification link is refused', async () => {

@@ -98,7 +98,7 @@ describe('sign-up action', () => {
   test('a valid form creates the account and resets the form', async () => {
     const email = uniqueEmail('form');
     const r = (await act(signUpRoute.action, post('/signup', {
-      fullName: 'Form User', email, password: 'Abcdefg-123', passwordConfirmation: 'Abcdefg-123', phone: '123456', country: 'Spain',
+      fullName: 'Form User', email, password: 'Abcdefg-123', passwordConfirmation: 'Abcdefg-123', phone: '612 345 678', country: 'Spain',
       city: 'Madrid', address: 'Calle 1', postalCode: '28001', currency: 'USD',
     }))) as { data: any };
     expect(status(r)).toBe(200);
@@ -106,6 +106,19 @@ describe('sign-up action', () => {
     expect(r.data.result.initialValue).toBeNull(); // resetForm
     const [u] = await sql`SELECT role_id FROM users WHERE email = ${email}`;
     expect(u.role_id).toBe(3);
+  });
+
+  test('the phone follows the contact rule in the chosen country: letters or a short number are refused, no account', async () => {
+    for (const [phone, message] of [['abc', 'Invalid phone number for this country'], ['12', 'Invalid phone number for this country']]) {
+      const email = uniqueEmail('badphone');
+      const r = (await act(signUpRoute.action, post('/signup', {
+        fullName: 'Phone User', email, password: 'Abcdefg-123', passwordConfirmation: 'Abcdefg-123', phone, country: 'Spain',
+        city: 'Madrid', address: 'Calle 1', postalCode: '28001', currency: 'USD',
+      }))) as { data: any };
+      expect(status(r)).toBe(400);
+      expect(r.data.result.error.phone).toEqual([message]);
+      expect(await sql`SELECT 1 FROM users WHERE email = ${email}`).toHaveLength(0);
+    }
   });
 
   test('the loader offers the offline country list sorted by common name, named in the page\'s language', async () => {

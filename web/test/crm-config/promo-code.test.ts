@@ -26,7 +26,7 @@ async function signUpWith(promoCode: string) {
   const email = uniqueEmail('promo-client');
   const r = await answer(signUpRoute.action({
     request: post('/signup', {
-      fullName: 'Promo Client', email, password: 'Abcdefg-123', passwordConfirmation: 'Abcdefg-123', phone: '123456', country: 'Spain',
+      fullName: 'Promo Client', email, password: 'Abcdefg-123', passwordConfirmation: 'Abcdefg-123', phone: '612 345 678', country: 'Spain',
       city: 'Madrid', address: 'Calle 1', postalCode: '28001', currency: 'USD', promoCode,
     }),
     params: {}, context: { clientIp: uniqueIp() },

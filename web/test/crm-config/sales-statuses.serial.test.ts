@@ -184,7 +184,7 @@ describe('exactly one default', () => {
     expect(l.lead_status).toBe(row.status);
     const email = uniqueEmail('signup');
     const r = await signUp(sql, testAuthConfig(), postgresStore(sql), {
-      fullName: 'New Client', email, password: 'Abcdefg-123', passwordConfirmation: 'Abcdefg-123', phone: '123456', country: 'Spain', city: 'Madrid',
+      fullName: 'New Client', email, password: 'Abcdefg-123', passwordConfirmation: 'Abcdefg-123', phone: '612 345 678', country: 'Spain', city: 'Madrid',
       address: 'Calle 1', postalCode: '28001', currency: 'USD', birthDate: undefined, promoCode: undefined, humanKey: undefined, ip: uniqueIp(),
     });
     const [lead] = await sql`SELECT lead_status FROM leads WHERE user_id = ${r.userId}`;

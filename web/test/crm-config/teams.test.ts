@@ -4,7 +4,9 @@
 // lists use for managers (managerAgentIds, managerLeadScope).
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { action, loader } from '~/routes/_staff.admin.crm-config.teams.tsx';
-import { managerAgentIds, managerLeadScope, newTeamCode } from '~/modules/crm-config/teams.server.ts';
+import { managerAgentIds, managerLeadScope, newTeamCode, TEAM_CODE } from '~/modules/crm-config/teams.server.ts';
+import { DEMO_TEAMS } from '../../../seeds/demo.ts';
+import { SCALE_TEAMS, scaleTeamCode } from '../../../seeds/scale-teams.ts';
 import { createUser, get, post, sessionFor, testSql, unique, uniqueEmail } from '../helpers.ts';
 import { answer, fieldErrors } from '../catalog/helpers.ts';
 
@@ -71,6 +73,14 @@ describe('add, edit, delete', () => {
     expect(teams.some((t) => t.code === 'MINE')).toBe(false);
     const many = new Set(Array.from({ length: 2000 }, newTeamCode));
     expect(many.size).toBeGreaterThan(1990);
+  });
+
+  test('seeded team codes follow the rule of generated ones (TM- and 6 characters)', () => {
+    for (const code of Array.from({ length: 50 }, newTeamCode)) expect(code).toMatch(TEAM_CODE);
+    for (const [, code] of DEMO_TEAMS) expect(code).toMatch(TEAM_CODE);
+    const scale = Array.from({ length: SCALE_TEAMS }, (_, t) => scaleTeamCode(t));
+    for (const code of scale) expect(code).toMatch(TEAM_CODE);
+    expect(new Set(scale).size).toBe(SCALE_TEAMS);
   });
 
   test('edit changes the name, manager and members (added and removed), keeps the code, audits before and after', async () => {

@@ -10,7 +10,7 @@ import { uploadRequest, PDF } from '../uploads/fixtures.ts';
 import * as importRoute from '~/routes/admin.crm.lead-import.ts';
 import * as reportRoute from '~/routes/admin.crm.lead-import.$id.report.ts';
 import * as uploadRoute from '~/routes/uploads.$id.ts';
-import { claimImport, drainImports, queueImport, runImport, detectDelimiter } from '~/modules/crm/import.server.ts';
+import { claimImport, drainImports, queueImport, runImport, detectDelimiter, reasonText } from '~/modules/crm/import.server.ts';
 import { receiveUploads } from '~/modules/uploads/uploads.server.ts';
 import { crmSupport, type Staff } from './support.ts';
 
@@ -140,6 +140,61 @@ describe('lead CSV import', () => {
     expect(await finished(up.data.id)).toMatchObject({ status: 'done', totalRows: 2, created: 2, duplicates: 0, errors: 0 });
     const names = await sql`SELECT first_name FROM leads WHERE last_name = ${tok} ORDER BY first_name`;
     expect(names.map((r) => r.first_name)).toEqual(['Jean; Luc', 'Zoë']);
+  });
+
+  test('a broken CSV line is rejected alone, naming its line and why; the rows around it are imported', async () => {
+    const tok = unique('Broken');
+    const csv = [
+      'firstName,lastName,email,phone,country',
+      `Ann,${tok},${unique('a')}@example.com,${mobile().national},GB`, // row 1, line 2
+      `"Bad,${tok},${unique('b')}@example.com,${mobile().national},GB`, // row 2, line 3: a quote never closed
+      '',
+      `Cat,${tok},${unique('c')}@example.com,${mobile().national},GB`, // row 3, line 5
+      `"Dan"x,${tok},${unique('d')}@example.com,${mobile().national},GB`, // row 4, line 6: text after a closing quote
+      `Eve,${tok},${unique('e')}@example.com,${mobile().national},GB`, // row 5, line 7
+    ].join('\n');
+    const up = await upload(csv, admin);
+    expect(up.status).toBe(200);
+    expect(await finished(up.data.id)).toMatchObject({ status: 'done', totalRows: 5, created: 3, duplicates: 0, errors: 2 });
+    const names = await sql`SELECT first_name FROM leads WHERE last_name = ${tok} ORDER BY first_name`;
+    expect(names.map((r) => r.first_name)).toEqual(['Ann', 'Cat', 'Eve']);
+    const lines = (await report(up.data.id)).text.replace(/^\uFEFF/, '').trim().split('\r\n');
+    expect(lines[1]).toMatch(/^2,Invalid,"Line 3 of the file cannot be read; A quote is opened and not closed","""Bad,/);
+    expect(lines[2]).toMatch(/^4,Invalid,"Line 6 of the file cannot be read; Text follows a closing quote","""Dan""x,/);
+    // the parser's own text is not the user's
+    expect(lines.join('\n')).not.toMatch(/Quote Not Closed|CSV_/i);
+  });
+
+  test('a repeat of an earlier batch\'s row is a duplicate within the file (its row named), not an existing lead', async () => {
+    const tok = unique('Later');
+    const first = `Ann,${tok},${unique('a')}@example.com,${mobile().national},GB`;
+    const phone = mobile();
+    const rows = [first, `Bo,${tok},${unique('b')}@example.com,${phone.national},GB`, `Cy,${tok},${unique('c')}@example.com,${mobile().national},GB`,
+      first.replace(/^Ann/, 'Ann2'), `Bo2,${tok},${unique('b2')}@example.com,${phone.intl},GB`];
+    const up = await queued(`firstName,lastName,email,phone,country\n${rows.join('\n')}\n`, admin);
+    expect(await claimImport(sql, 'batches', { only: up.id })).toBe(up.id);
+    await runImport(sql, up.id, 'batches', { batch: 3 });
+    expect(await status(up.id)).toMatchObject({ status: 'done', created: 3, duplicates: 2 });
+    const lines = (await report(up.id)).text.replace(/^\uFEFF/, '').trim().split('\r\n');
+    expect(lines[1]).toContain('Duplicate email (row 1 of the file)');
+    expect(lines[2]).toContain('Duplicate phone (row 2 of the file)');
+  });
+
+  test('the report\'s reasons are translated: each part through the reader\'s t', () => {
+    const t = (k: string, p?: Record<string, string | number>) => `«${k.replace(/\{\{(\w+)\}\}/g, (_, n) => String(p?.[n]))}»`;
+    expect(reasonText(JSON.stringify([{ f: 'email', k: 'Invalid email address' }, { k: 'Duplicate email (row {{row}} of the file)', p: { row: 4 } }]), t))
+      .toBe('email: «Invalid email address»; «Duplicate email (row 4 of the file)»');
+    expect(reasonText('an older plain reason', t)).toBe('an older plain reason');
+  });
+
+  test('a manager\'s import lands in their own scope: they manage the new leads and see them', async () => {
+    const tok = unique('Mine');
+    const up = await upload(`firstName,lastName,email,phone,country\nMo,${tok},${unique('m')}@example.com,${mobile().national},GB\n`, manager);
+    expect(await finished(up.data.id)).toMatchObject({ created: 1 });
+    const [row] = await sql`SELECT manager_id FROM leads WHERE last_name = ${tok}`;
+    expect(row.manager_id).toBe(manager.id);
+    const { ids } = crmSupport(sql);
+    expect(await ids('/admin/crm/sales/all', manager.cookie, tok)).toHaveLength(1);
   });
 
   test('a file that is not a CSV, or a CSV without the lead columns, is refused and nothing is queued', async () => {

@@ -4,7 +4,8 @@
 // statement, and the row actions' validation and scope.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { testSql, unique, uniqueEmail } from '../helpers.ts';
+import { postgresStore, testSql, unique, uniqueEmail } from '../helpers.ts';
+import { resetPassword } from '~/modules/auth/auth.server.ts';
 import { getSetting } from '~/shared/settings.server.ts';
 import { maskEmail, maskPhone } from '~/shared/mask.ts';
 import { crmSupport, ROUTES, type Staff } from './support.ts';
@@ -72,8 +73,33 @@ describe('role scoping of every list', () => {
     expect(await ids('/admin/leads/live', admin.cookie, tok)).toEqual([n1]);
     expect(await ids('/admin/leads/manual', admin.cookie, tok)).toEqual([n2]);
     expect(await ids('/admin/leads/all', admin.cookie, tok)).toEqual([n1]);
-    expect(await ids('/admin/leads/all', manager.cookie, tok)).toEqual([]);
+    // n1 came in by the API and nobody holds it: the pool every manager sees
+    expect(await ids('/admin/leads/all', manager.cookie, tok)).toEqual([n1]);
+    expect(await ids('/admin/leads/manual', manager.cookie, tok)).toEqual([]);
     for (const path of Object.keys(ROUTES)) expect(await ids(path, affiliate.cookie, tok)).toBe(403);
+  });
+
+  test('the pool: API leads nobody holds reach every manager, who assigns them; assigned, they leave the others\' lists', async () => {
+    const tok = unique('pool');
+    const p1 = await lead(tok, { live: true });
+    const p2 = await lead(tok, { live: true });
+    const held = await lead(tok, { live: true, agent: agentB.id }); // another team's agent holds it
+    const manual = await lead(tok, {}); // an admin's manual lead: the admin's own to assign
+    expect(await ids('/admin/crm/sales/live', manager.cookie, tok)).toEqual([p1, p2]);
+    expect(await ids('/admin/crm/sales/live', otherManager.cookie, tok)).toEqual([p1, p2]);
+    expect(await ids('/admin/crm/sales/all', manager.cookie, tok)).toEqual([p1, p2]);
+    expect(await ids('/admin/crm/sales/all', admin.cookie, tok)).toEqual([p1, p2, held, manual]);
+    // agents see only their own: the pool is not theirs
+    expect(await ids('/admin/crm/sales/all', agentA.cookie, tok)).toEqual([]);
+    // a manager assigns one to their team's agent: it is theirs now, gone from the other manager's lists
+    const r = await act('/admin/crm/sales/live', { intent: 'assign', agentId: String(agentA.id), ids: String(p1) }, manager.cookie);
+    expect(r.data).toMatchObject({ ok: true });
+    expect(await ids('/admin/crm/sales/live', manager.cookie, tok)).toEqual([p1, p2]);
+    expect(await ids('/admin/crm/sales/live', otherManager.cookie, tok)).toEqual([p2]);
+    expect(await ids('/admin/crm/sales/all', agentA.cookie, tok)).toEqual([p1]);
+    // the list's scope keeps its indexes: the pool arm has its own partial index
+    const [ix] = await sql`SELECT indexdef FROM pg_indexes WHERE indexname = 'leads_pool_idx'`;
+    expect(ix.indexdef).toMatch(/WHERE \(is_live AND \(manager_id IS NULL\) AND \(agent_id IS NULL\) AND \(ret_id IS NULL\) AND \(deleted_at IS NULL\)\)/);
   });
 
   test('the agent filter narrows for admins and is ignored for agents', async () => {
@@ -331,7 +357,19 @@ describe('row actions', () => {
     const tok = unique('ed');
     const id = await lead(tok, { agent: agentA.id, manager: manager.id });
     const base = { intent: 'edit', id: String(id), firstName: 'Ann', lastName: tok, email: 'ann@example.com', phone: '+34 600 000 000', country: 'Spain', city: 'Madrid', leadStatus: 'CRM Test Hot' };
-    expect((await act('/admin/crm/sales/all', { ...base, email: 'not-an-email' }, admin.cookie)).data.result.error.email).toEqual(['Invalid email']);
+    expect((await act('/admin/crm/sales/all', { ...base, email: 'not-an-email' }, admin.cookie)).data.result.error.email).toEqual(['Invalid email address']);
+    // the lead schema of the API and the import: a phone of a possible length in the country, a country from the list
+    const refused = async (over: Record<string, string>, field: string, message: string) => {
+      const r = await act('/admin/crm/sales/all', { ...base, ...over }, admin.cookie);
+      expect(r.status, JSON.stringify(over)).toBe(400);
+      expect(r.data.result.error[field], JSON.stringify(over)).toEqual([message]);
+    };
+    await refused({ phone: '12' }, 'phone', 'Invalid phone number for this country');
+    await refused({ country: 'Narnia' }, 'country', 'Unknown country (an ISO 3166 code such as GB, or the country name)');
+    await refused({ phone: '' }, 'phone', 'Phone is required');
+    await refused({ lastName: '' }, 'lastName', 'Last name is required');
+    await refused({ funnelLink: 'javascript:alert(1)' }, 'funnelLink', 'Invalid URL');
+    expect((await sql`SELECT phone, country FROM leads WHERE id = ${id}`)[0]).toEqual({ phone: '+44 7700 900123', country: 'Spain' });
     expect((await act('/admin/crm/sales/all', { ...base, leadStatus: 'No such status' }, admin.cookie)).data.result.error.leadStatus).toEqual(['Status not found']);
     expect((await act('/admin/crm/sales/all', { ...base, agentId: String(ret.id) }, admin.cookie)).status).toBe(400);
     expect((await act('/admin/crm/sales/all', { ...base, managerId: String(agentA.id) }, admin.cookie)).status).toBe(400);
@@ -389,7 +427,10 @@ describe('row actions', () => {
     const tok = unique('ad');
     const body = { intent: 'add', firstName: 'Nia', lastName: tok, email: `${tok}@example.com`, phone: '+1 202 555 0100', city: 'Austin', country: 'United States', leadStatus: 'New' };
     expect((await act('/admin/crm/sales/all', { ...body, firstName: '' }, admin.cookie)).data.result.error.firstName).toEqual(['First name is required']);
-    expect((await act('/admin/crm/sales/all', { ...body, phone: 'call me' }, admin.cookie)).data.result.error.phone).toEqual(['Invalid phone number']);
+    expect((await act('/admin/crm/sales/all', { ...body, phone: 'call me' }, admin.cookie)).data.result.error.phone).toEqual(['Invalid phone number for this country']);
+    expect((await act('/admin/crm/sales/all', { ...body, phone: '12' }, admin.cookie)).data.result.error.phone).toEqual(['Invalid phone number for this country']);
+    expect((await act('/admin/crm/sales/all', { ...body, country: 'Narnia' }, admin.cookie)).data.result.error.country).toEqual(['Unknown country (an ISO 3166 code such as GB, or the country name)']);
+    expect(await sql`SELECT 1 FROM leads WHERE last_name = ${tok}`).toHaveLength(0);
     expect((await act('/admin/crm/sales/all', { ...body, leadStatus: 'Nope nope' }, admin.cookie)).status).toBe(400);
     expect((await act('/admin/crm/sales/all', body, agentA.cookie)).status).toBe(403);
     expect((await act('/admin/crm/sales/all', body, manager.cookie)).data).toMatchObject({ ok: true, toast: 'Leads added successfully' });
@@ -405,7 +446,18 @@ describe('row actions', () => {
     expect((await act('/admin/crm/sales/all', { intent: 'convert', id: String(id), password: 'short' }, admin.cookie)).data.result.error.password).toEqual(['Password must be at least 8 characters']);
     expect((await act('/admin/crm/sales/all', { intent: 'convert', id: String(id), password: 'Long-enough-1' }, agentA.cookie)).status).toBe(403);
     const r = await act('/admin/crm/sales/all', { intent: 'convert', id: String(id), password: 'Long-enough-1' }, manager.cookie);
-    expect(r.data).toMatchObject({ ok: true, toast: 'Lead converted successfully' });
+    expect(r.data).toMatchObject({ ok: true, toast: 'Lead converted: the customer was mailed a link to choose their password and sign in' });
+    // the customer's way in: a mail with a link that sets their password and verifies the address
+    const [mail] = await sql`SELECT text_body FROM email_outbox WHERE to_address = ${email} ORDER BY id DESC LIMIT 1`;
+    const token = /\/reset-password\/([A-Za-z0-9_-]+)/.exec(mail?.text_body ?? '')?.[1];
+    expect(token).toBeTruthy();
+    // staff see the state: the linked customer's address is not verified yet
+    const shown = (await list(`/admin/crm/clients?search=${tok}`, admin.cookie)).data.rows.find((x: { id: number }) => x.id === id);
+    expect(shown).toMatchObject({ linkedVerified: false });
+    await resetPassword(sql, postgresStore(sql), { token: token!, password: 'Chosen-by-me-1', ip: null });
+    const [verified] = await sql`SELECT is_email_verified FROM users WHERE email = ${email}`;
+    expect(verified.is_email_verified).toBe(true);
+    expect((await list(`/admin/crm/clients?search=${tok}`, admin.cookie)).data.rows.find((x: { id: number }) => x.id === id)).toMatchObject({ linkedVerified: true });
     const [u] = await sql`SELECT u.id, u.role_id, u.active_balance_id, l.user_id FROM users u JOIN leads l ON l.user_id = u.id WHERE l.id = ${id}`;
     expect(u.role_id).toBe(3);
     const wallets = await sql`SELECT id, mode, balance::text FROM balances WHERE user_id = ${u.id} ORDER BY mode`;

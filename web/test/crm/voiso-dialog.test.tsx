@@ -3,6 +3,8 @@
 // the agent dialog listing Voiso's agents (GET /admin/crm/voiso/agents) with their status chips in
 // the colours and words of docs/specs.md#crm-lead-lists, and Call posts the lead's id and the chosen agent (never a number);
 // an agent's button posts at once, as themselves.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { createRemixStub } from '@remix-run/testing';
@@ -25,12 +27,20 @@ const row = {
 const listData = (roleId: number) => ({
   kind: 'list', screen: 'sales-all', roleId, masked: roleId >= 5, manages: roleId <= 2, statuses: [], agents: [], managers: [], salesAgents: [], retAgents: [],
   rows: [row], total: 1, estimated: false, bounded: false, filters: { status: '', agent: '', dateStart: '', dateEnd: '' }, filterError: null,
+  countries: [], callBlocked: blocked,
 });
+/** why calls are blocked (the loader's callBlocked): null while Voiso is configured */
+let blocked: string | null = null;
+afterEach(() => { blocked = null; });
 
 function stub(roleId: number) {
   const posted: Record<string, string>[] = [];
   const Stub = createRemixStub([
-    { path: '/admin/crm/sales/all', Component: () => <ToastProvider><LeadTablePage /></ToastProvider>, loader: () => listData(roleId) },
+    {
+      path: '/admin/crm/sales/all', Component: () => <ToastProvider><LeadTablePage /></ToastProvider>, loader: () => listData(roleId),
+      // a bulk move's answer (the list reloads after it)
+      action: () => ({ ok: true, intent: 'move', toast: 'Lead moved successfully', values: { count: 1 }, count: 1 }),
+    },
     {
       path: '/admin/crm/voiso/agents',
       loader: () => ({ ok: true, agents: [
@@ -80,6 +90,51 @@ describe('the phone button', () => {
     await waitFor(() => expect(posted).toEqual([{ leadId: '41' }]));
     expect(screen.queryByRole('dialog')).toBeNull();
     await waitFor(() => expect(toasts()).toEqual(['Call started successfully']));
+  });
+});
+
+describe('Voiso not configured', () => {
+  test('the phone button is disabled with the reason; a manager is told an admin sets it up, an admin gets the API Settings link', async () => {
+    blocked = 'Click-to-call is not set up: an admin sets up Voiso in API Settings';
+    const posted = stub(2);
+    const button = await screen.findByRole('button', { name: 'Call Lee Masked' }) as HTMLButtonElement;
+    expect(button.disabled).toBe(true);
+    const note = document.getElementById(button.getAttribute('aria-describedby') ?? '')!;
+    expect(note.textContent).toBe(blocked);
+    expect(within(note).queryByRole('link')).toBeNull();
+    fireEvent.click(button);
+    expect(posted).toEqual([]);
+    cleanup();
+    blocked = 'Voiso is not configured: set its cluster ID and API key in API Settings';
+    stub(1);
+    const adminButton = await screen.findByRole('button', { name: 'Call Lee Masked' }) as HTMLButtonElement;
+    expect(adminButton.disabled).toBe(true);
+    const adminNote = document.getElementById(adminButton.getAttribute('aria-describedby') ?? '')!;
+    expect(within(adminNote).getByRole('link', { name: 'Open API Settings' }).getAttribute('href')).toBe('/admin/apis');
+  });
+});
+
+describe('bulk move', () => {
+  test('one answer, one toast: the list reloading after the move does not toast it again', async () => {
+    stub(1);
+    const box = (await screen.findAllByRole('checkbox')).at(-1)!;
+    fireEvent.click(box);
+    fireEvent.click(await screen.findByRole('button', { name: 'Bulk archive' }));
+    const dialog = await screen.findByRole('dialog');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Yes' }));
+    await waitFor(() => expect(toasts()).toEqual(['Lead moved successfully']));
+    await new Promise((r) => setTimeout(r, 300));
+    expect(toasts()).toEqual(['Lead moved successfully']);
+  });
+});
+
+describe('the Actions column', () => {
+  test('is the last column, which the stylesheet pins to the right edge (visible at 1440 px)', async () => {
+    stub(1);
+    const headers = await screen.findAllByRole('columnheader');
+    expect(headers.at(-1)?.textContent).toBe('Actions');
+    const css = readFileSync(path.resolve(import.meta.dirname, '../../app/styles/app.css'), 'utf8');
+    expect(css).toMatch(/\.crm-leads \.data-table td:last-child, \.crm-leads \.data-table th:last-child \{ position: sticky; right: 0;/);
   });
 });
 

@@ -12,7 +12,7 @@ import { testSql, get, post, settle, unique } from '../helpers.ts';
 import { env } from '~/shared/env.server.ts';
 import { db } from '~/shared/db.server.ts';
 import { getSetting, setSetting } from '~/shared/settings.server.ts';
-import { CALL_LIMIT, CALL_TOASTS, e164Digits, startCall } from '~/modules/crm/voiso.server.ts';
+import { CALL_LIMIT, CALL_TOASTS, callBlocked, e164Digits, startCall } from '~/modules/crm/voiso.server.ts';
 import type { RateLimitStore } from '~/modules/auth/rate-limit.server.ts';
 import { action as callAction } from '~/routes/admin.crm.voiso.startCall.ts';
 import { loader as agentsLoader } from '~/routes/admin.crm.voiso.agents.ts';
@@ -140,6 +140,14 @@ describe('the click2call request', () => {
       const id = await lead(unique('vo'));
       r = await call(admin.cookie, { leadId: String(id), agent: '7777' });
       expect(r.data).toMatchObject({ ok: false, toast: CALL_TOASTS.notConfigured });
+      // a manager cannot open API Settings: told an admin sets it up; the list disables the button with the reason
+      const manager = await staff(2);
+      const mine = await lead(unique('vo'), { manager: manager.id });
+      r = await call(manager.cookie, { leadId: String(mine), agent: '7777' });
+      expect(r.data).toMatchObject({ ok: false, toast: CALL_TOASTS.notConfiguredAskAdmin });
+      expect(await callBlocked(sql, 2)).toBe(CALL_TOASTS.notConfiguredAskAdmin);
+      expect(await callBlocked(sql, 5)).toBe(CALL_TOASTS.notConfiguredAskAdmin);
+      expect(await callBlocked(sql, 1)).toBe(CALL_TOASTS.notConfigured);
     } finally {
       await setVoiso(CLUSTER, KEY);
     }

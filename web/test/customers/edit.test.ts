@@ -45,7 +45,7 @@ async function staff(roleId: number) {
 }
 
 const profileForm = (over: Record<string, string> = {}) => ({
-  intent: 'profile', fullName: 'Edited Name', email: '', phone: '+1 555 0100', birthDate: '1990-05-04', country: 'France',
+  intent: 'profile', fullName: 'Edited Name', email: '', phone: '+1 212 555 0100', birthDate: '1990-05-04', country: 'France',
   city: 'Paris', postalCode: '75001', address: '2 Rue Test', managerId: '-2', pricingTableId: '-2', isEmailVerified: 'on', isActive: 'on',
   ...over,
 });
@@ -239,7 +239,7 @@ describe('profile save', () => {
                             FROM users u JOIN profiles p ON p.user_id = u.id WHERE u.id = ${c.id}`;
     expect(u).toMatchObject({
       email, full_name: 'Edited Name', manager_id: boss.id, pricing_plan_id: Number(plan.id), is_email_verified: false, is_active: true,
-      phone: '+1 555 0100', country: 'France', city: 'Paris', postal_code: '75001', address: '2 Rue Test', birth_date: '1990-05-04',
+      phone: '+1 212 555 0100', country: 'France', city: 'Paris', postal_code: '75001', address: '2 Rue Test', birth_date: '1990-05-04',
     });
     const [a] = await sql`SELECT actor_id, before, after FROM audit_events WHERE action = 'customer.update' AND target_id = ${String(c.id)}`;
     expect(Number(a.actor_id)).toBe(manager.user.id);
@@ -260,6 +260,8 @@ describe('profile save', () => {
       [{ birthDate: new Date().toISOString().slice(0, 10) }, 'birthDate', 'You must be at least 18 years old'],
       [{ fullName: '  ' }, 'fullName', 'Full name is required'],
       [{ country: 'Atlantis' }, 'country', 'Select a country from the list'],
+      [{ phone: 'call me maybe' }, 'phone', 'Invalid phone number for this country'],
+      [{ phone: '12' }, 'phone', 'Invalid phone number for this country'],
       [{ managerId: String(admin.user.id) }, 'managerId', 'Select a manager from the list'],
       [{ managerId: 'abc' }, 'managerId', 'Select a manager from the list'],
       [{ pricingTableId: '999999999' }, 'pricingTableId', 'Select a plan from the list'],

@@ -297,6 +297,41 @@ export async function sendVerificationEmail(sql: Sql, cfg: AuthConfig, userId: n
   return link;
 }
 
+/**
+ * 'Resend verification' (the sign-in page): a new verification link for an active, unverified account while
+ * verification is on. The caller answers the same whatever happened (MESSAGES.verificationResent): whether the
+ * address has an account is not told. Limited per address and per email, every request counted.
+ */
+export async function resendVerification(sql: Sql, store: RateLimitStore, cfg: AuthConfig, input: { email: string; ip: string | null }): Promise<void> {
+  const email = input.email.trim().toLowerCase();
+  await enforceLimits(store, [[LIMITS.resendIp, input.ip], [LIMITS.resendEmail, email]]).catch(fromRateLimit);
+  if (!cfg.emailVerify) return;
+  const [user] = await sql`SELECT id FROM users WHERE email = ${email} AND deleted_at IS NULL AND is_active AND NOT is_email_verified`;
+  if (user) await sendVerificationEmail(sql, cfg, Number(user.id), email);
+}
+
+/** How long the link of an account staff opened stays valid: the customer may read the mail days later. */
+export const ACCOUNT_OPENED_TOKEN_SECONDS = 7 * 24 * 60 * 60;
+
+/**
+ * The sign-in mail of an account staff opened (a converted lead): a link to choose their own password, which
+ * also verifies the address (it proves the mailbox, as a reset does), so the customer can sign in whether or not
+ * verification is on. A password reset token, valid ACCOUNT_OPENED_TOKEN_SECONDS.
+ */
+export async function sendAccountOpenedMail(sql: Sql, cfg: AuthConfig, userId: number, email: string): Promise<string> {
+  const token = newToken();
+  await sql`INSERT INTO password_reset_tokens (user_id, token_hash, expires_at)
+            VALUES (${userId}, ${sha256(token)}, now() + make_interval(secs => ${ACCOUNT_OPENED_TOKEN_SECONDS}))`;
+  const link = `${cfg.appUrl}/reset-password/${token}`;
+  await sendMail(sql, {
+    to: email,
+    subject: `${cfg.appName}: your account is ready`,
+    text: `An account was opened for you at ${cfg.appName}.\n\nTo sign in, choose your password by opening this link (it also confirms your email address):\n${link}\n\nThe link expires in 7 days. Later, 'Forgot password?' on the sign-in page sends a new one.`,
+    html: `<p>An account was opened for you at ${escapeHtml(cfg.appName)}.</p><p><a href="${link}">Choose your password and sign in</a> (this also confirms your email address).</p><p>The link expires in 7 days. Later, 'Forgot password?' on the sign-in page sends a new one.</p>`,
+  });
+  return link;
+}
+
 /** Marks the token used and the user verified. Single use, expiring. */
 export async function verifyEmail(sql: Sql, token: string): Promise<number> {
   const [row] = await sql`

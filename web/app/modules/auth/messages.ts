@@ -3,6 +3,8 @@ export const MESSAGES = {
   invalidCredentials: 'Invalid Credentials',
   inactive: 'Your account is inactive. Please contact support.',
   unverified: 'Please verify your email address before signing in.',
+  /** the answer to 'Resend verification', whether or not the address has an account (nothing is revealed) */
+  verificationResent: 'If this address has an account waiting for verification, a new link is on its way.',
   ipDenied: 'Sign-in is not allowed from this IP address.',
   captcha: 'Please complete the captcha.',
   emailTaken: 'This email is already registered.',

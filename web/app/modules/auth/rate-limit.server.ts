@@ -12,6 +12,9 @@ export const LIMITS = {
   forgotIp: { name: 'forgot:ip', max: 10, windowSeconds: 60 * 60 },
   forgotEmail: { name: 'forgot:email', max: 3, windowSeconds: 60 * 60 },
   resetIp: { name: 'reset:ip', max: 10, windowSeconds: 15 * 60 },
+  /** 'Resend verification' on the sign-in page: every request counts, known address or not */
+  resendIp: { name: 'resend-verify:ip', max: 10, windowSeconds: 60 * 60 },
+  resendEmail: { name: 'resend-verify:email', max: 3, windowSeconds: 60 * 60 },
   signupIp: { name: 'signup:ip', max: 10, windowSeconds: 60 * 60 },
   translationsIp: { name: 'translations:ip', max: 300, windowSeconds: 60 * 60 },
   /** wrong current passwords on /security (failures only) */

@@ -83,6 +83,9 @@ export const SignupSchema = z
 
 export const ForgotPasswordSchema = z.object({ email, humanKey: z.string().max(4000).optional() });
 
+/** 'Resend verification' on the sign-in page: the address typed there. */
+export const ResendVerificationSchema = z.object({ email });
+
 export const ResetPasswordSchema = z.object({ password: newPassword });
 
 /** /security: change password (docs/specs.md#client-validation). */

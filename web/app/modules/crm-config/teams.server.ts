@@ -44,7 +44,9 @@ export async function managerAgentIds(sql: Sql, managerId: number): Promise<numb
 export function managerLeadScope(sql: Sql, managerId: number, alias = 'leads') {
   const t = sql(alias);
   const agents = sql`ARRAY(SELECT tm.user_id FROM teams mt JOIN team_members tm ON tm.team_id = mt.id WHERE mt.manager_id = ${managerId}::bigint)`;
-  return sql`(${t}.manager_id = ${managerId}::bigint OR ${t}.agent_id = ANY (${agents}) OR ${t}.ret_id = ANY (${agents}))`;
+  // and the pool of API leads nobody holds (docs/specs.md#crm-lead-lists; crm's scopeCondition, index leads_pool_idx)
+  const pool = sql`(${t}.is_live AND ${t}.manager_id IS NULL AND ${t}.agent_id IS NULL AND ${t}.ret_id IS NULL AND ${t}.deleted_at IS NULL)`;
+  return sql`(${t}.manager_id = ${managerId}::bigint OR ${t}.agent_id = ANY (${agents}) OR ${t}.ret_id = ANY (${agents}) OR ${pool})`;
 }
 
 // ---------------------------------------------------------------- the list
@@ -105,6 +107,8 @@ export async function teamChoices(sql: Sql): Promise<{ managers: StaffChoice[]; 
 
 /** Letters and digits that read unambiguously (no 0/O, 1/I/L). */
 const CODE_ALPHABET = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
+/** The team-code rule (docs/specs.md#crm-configuration): `TM-` and 6 characters of CODE_ALPHABET; seeds follow it too. */
+export const TEAM_CODE = /^TM-[ABCDEFGHJKMNPQRSTUVWXYZ2-9]{6}$/;
 export function newTeamCode(): string {
   let s = 'TM-';
   for (let i = 0; i < 6; i++) s += CODE_ALPHABET[randomInt(CODE_ALPHABET.length)];

@@ -9,15 +9,15 @@
 // heartbeat (the process died) lets another run resume it, up to MAX_ATTEMPTS.
 import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { open } from 'node:fs/promises';
 import path from 'node:path';
-import { parse } from 'csv-parse';
+import { createInterface } from 'node:readline';
+import { parse } from 'csv-parse/sync';
 import type { Sql } from '~/shared/db.server.ts';
 import { audit } from '~/shared/audit.server.ts';
 import { normEmail, phoneE164, resolveCountry } from '~/shared/contact.server.ts';
 import { LeadInput } from './lead-input.server.ts';
 import { uploadDir } from '~/modules/uploads/uploads.server.ts';
-import { isAdmin } from '~/shared/roles.ts';
+import { isAdmin, isManager } from '~/shared/roles.ts';
 
 /**
  * Rows per transaction: each takes up to two advisory locks per row, and the shared lock table holds
@@ -54,35 +54,66 @@ export function detectDelimiter(line: string): ',' | ';' {
   return semis > commas ? ';' : ',';
 }
 
-async function headerLine(file: string): Promise<string> {
-  const h = await open(file, 'r');
+/** Longest line read; a longer one is refused alone. */
+const MAX_LINE = 64 * 1024;
+
+/** How a line's CSV problem reads (an i18n key; the parser's own text is neither translated nor meant for users). */
+function csvProblem(e: unknown): string {
+  const code = (e as { code?: string })?.code ?? '';
+  if (code === 'CSV_QUOTE_NOT_CLOSED') return 'A quote is opened and not closed';
+  if (code === 'CSV_INVALID_CLOSING_QUOTE' || code === 'CSV_NON_TRIMABLE_CHAR_AFTER_CLOSING_QUOTE') return 'Text follows a closing quote';
+  return 'The line cannot be read as CSV';
+}
+
+/** One line of the file: its number in the file (1 = the header) and its cells, or why it cannot be read. */
+type Line = { line: number; cells: string[] } | { line: number; problem: string; text: string };
+
+/**
+ * The file's non-empty lines, each read alone: a lead is one line (no field of a lead holds a line break), so a
+ * broken line (an unclosed quote, text after a closing quote) is refused by itself and never swallows the rest.
+ */
+async function* lines(file: string, delimiter: string): AsyncGenerator<Line> {
+  const rl = createInterface({ input: createReadStream(file, { encoding: 'utf8' }), crlfDelay: Infinity });
+  let n = 0;
   try {
-    const buf = Buffer.alloc(64 * 1024);
-    const { bytesRead } = await h.read(buf, 0, buf.length, 0);
-    return buf.subarray(0, bytesRead).toString('utf8').replace(/^\uFEFF/, '').split(/\r?\n/)[0];
+    for await (const raw of rl) {
+      n++;
+      const text = n === 1 ? raw.replace(/^\uFEFF/, '') : raw;
+      if (!text.trim()) continue;
+      if (text.length > MAX_LINE) { yield { line: n, problem: 'The line is too long', text: text.slice(0, 200) }; continue; }
+      try {
+        const [cells] = parse(text, { delimiter, relax_column_count: true, trim: true }) as string[][];
+        yield { line: n, cells: cells ?? [] };
+      } catch (e) {
+        yield { line: n, problem: csvProblem(e), text };
+      }
+    }
   } finally {
-    await h.close();
+    rl.close();
   }
 }
 
-function records(file: string, delimiter: string) {
-  return createReadStream(file).pipe(parse({
-    bom: true, delimiter, relax_column_count: true, skip_empty_lines: true, trim: true, max_record_size: 64 * 1024,
-  }));
+async function firstLine(file: string): Promise<string | null> {
+  const rl = createInterface({ input: createReadStream(file, { encoding: 'utf8', end: MAX_LINE }), crlfDelay: Infinity });
+  try {
+    for await (const l of rl) if (l.replace(/^\uFEFF/, '').trim()) return l.replace(/^\uFEFF/, '');
+    return null;
+  } finally {
+    rl.close();
+  }
 }
 
-/** Checks a stored upload is a CSV of leads: its header names the required columns. */
+/** Checks a stored upload is a CSV of leads: its header names the required columns (a broken lead line is that line's problem, not the file's). */
 export async function inspectCsv(file: string): Promise<{ ok: true; header: string[]; delimiter: ',' | ';'; total: number } | { ok: false; message: string; params?: Record<string, string> }> {
-  const delimiter = detectDelimiter(await headerLine(file));
+  const first = await firstLine(file);
+  if (first === null) return { ok: false, message: 'The file is empty.' };
+  const delimiter = detectDelimiter(first);
   let header: string[] | null = null;
   let total = 0;
-  try {
-    for await (const rec of records(file, delimiter)) {
-      if (!header) header = rec as string[];
-      else total++;
-    }
-  } catch (e) {
-    return { ok: false, message: 'The file is not a readable CSV ({{error}}).', params: { error: e instanceof Error ? e.message : String(e) } };
+  for await (const l of lines(file, delimiter)) {
+    if (header) { total++; continue; }
+    if ('problem' in l) return { ok: false, message: 'The first line (the header) cannot be read as CSV.' };
+    header = l.cells;
   }
   if (!header) return { ok: false, message: 'The file is empty.' };
   const fields = new Set(header.map((h) => FIELD_OF[headerKey(h)]).filter(Boolean));
@@ -140,8 +171,10 @@ export async function reportableImport(sql: Sql, id: number, viewer: ImportViewe
 
 // ------------------------------------------------------------------ the job
 
-interface Row { rowNo: number; raw: string[] }
-interface Rejected { rowNo: number; kind: 'invalid' | 'duplicate'; reason: string; raw: string[] }
+interface Row { rowNo: number; line: number; raw: string[]; problem?: string }
+/** A rejected row's reason: i18n keys with their values and the field each is about; the report translates them. */
+type ReasonPart = { f?: string; k: string; p?: Record<string, string | number> };
+interface Rejected { rowNo: number; kind: 'invalid' | 'duplicate'; reason: ReasonPart[]; raw: string[] }
 
 /**
  * Claims one import to run (queued, or running with a stale heartbeat) for this worker: any, or only
@@ -173,24 +206,29 @@ export async function runImport(sql: Sql, id: number, worker: string, opts: { di
   const header = job.header as string[];
   const fields = header.map((h) => FIELD_OF[headerKey(h)] ?? null);
   const skip = job.rows_read as number;
+  // where the new leads land (docs/specs.md#crm-lead-lists): a manager's import in their own scope (they manage
+  // the leads); an admin's in the pool every manager sees and assigns from
+  const [importer] = await sql`SELECT role_id FROM users WHERE id = ${job.created_by}`;
+  const managerId = importer && isManager(Number(importer.role_id)) ? Number(job.created_by) : null;
   const size = opts.batch ?? BATCH;
   let batches = 0;
   try {
     let rowNo = 0;
     let batch: Row[] = [];
     let first = true;
-    for await (const rec of records(file, job.delimiter)) {
+    for await (const l of lines(file, job.delimiter)) {
       if (first) { first = false; continue; }
       rowNo++;
       if (rowNo <= skip) continue;
-      batch.push({ rowNo, raw: rec as string[] });
+      // a broken line keeps its text (the report shows it in the file's first column)
+      batch.push('problem' in l ? { rowNo, line: l.line, raw: [l.text], problem: l.problem } : { rowNo, line: l.line, raw: l.cells });
       if (batch.length >= size) {
-        await writeBatch(sql, id, worker, batch, fields);
+        await writeBatch(sql, id, worker, batch, fields, managerId);
         batch = [];
         if (opts.stopAfterBatches && ++batches >= opts.stopAfterBatches) return; // a simulated crash (tests)
       }
     }
-    if (batch.length) await writeBatch(sql, id, worker, batch, fields);
+    if (batch.length) await writeBatch(sql, id, worker, batch, fields, managerId);
     await finish(sql, id, worker, 'done', null);
   } catch (e) {
     if (e instanceof Lost) return;
@@ -209,28 +247,34 @@ async function finish(sql: Sql, id: number, worker: string, status: 'done' | 'fa
   });
 }
 
-const issueText = (e: import('zod').ZodError) => e.issues.map((i) => {
-  const msg = i.code === 'unrecognized_keys' ? `Unknown field: ${i.keys.join(', ')}` : i.message;
-  return i.path.length ? `${i.path.join('.')}: ${msg}` : msg;
-}).join('; ');
+const issueParts = (e: import('zod').ZodError): ReasonPart[] => e.issues.map((i) => {
+  const part: ReasonPart = i.code === 'unrecognized_keys' ? { k: 'Unknown field: {{fields}}', p: { fields: i.keys.join(', ') } } : { k: i.message };
+  return i.path.length ? { f: i.path.join('.'), ...part } : part;
+});
 
 /** One batch in one transaction: the leads, the rejected rows and the counters (owned by `worker`). */
-async function writeBatch(sql: Sql, id: number, worker: string, rows: Row[], fields: (keyof LeadInput | null)[]) {
+async function writeBatch(sql: Sql, id: number, worker: string, rows: Row[], fields: (keyof LeadInput | null)[], managerId: number | null) {
   const rejected: Rejected[] = [];
   type Ok = { rowNo: number; raw: string[]; v: LeadInput; email: string; phone: string; country: string };
   const ok: Ok[] = [];
   const emails = new Map<string, number>(), phones = new Map<string, number>();
+  const inFile = (what: 'email' | 'phone', row: number): ReasonPart[] =>
+    [{ k: what === 'email' ? 'Duplicate email (row {{row}} of the file)' : 'Duplicate phone (row {{row}} of the file)', p: { row } }];
   for (const r of rows) {
+    if (r.problem) {
+      rejected.push({ rowNo: r.rowNo, kind: 'invalid', reason: [{ k: 'Line {{line}} of the file cannot be read', p: { line: r.line } }, { k: r.problem }], raw: r.raw });
+      continue;
+    }
     const input: Record<string, string> = {};
     fields.forEach((f, i) => { const v = r.raw[i]; if (f && v !== undefined && v !== '' && input[f] === undefined) input[f] = v; });
     const p = LeadInput.safeParse(input);
-    if (!p.success) { rejected.push({ rowNo: r.rowNo, kind: 'invalid', reason: issueText(p.error), raw: r.raw }); continue; }
+    if (!p.success) { rejected.push({ rowNo: r.rowNo, kind: 'invalid', reason: issueParts(p.error), raw: r.raw }); continue; }
     const country = resolveCountry(p.data.country)!;
     const email = normEmail(p.data.email), phone = phoneE164(p.data.phone, country.code)!;
-    // inside the file: the first row of an email or phone wins (earlier batches are in leads already)
+    // inside the batch: the first row of an email or phone wins (earlier batches' rows are found in leads below)
     const e = emails.get(email), ph = phones.get(phone);
-    if (e !== undefined) { rejected.push({ rowNo: r.rowNo, kind: 'duplicate', reason: `Duplicate email (row ${e} of the file)`, raw: r.raw }); continue; }
-    if (ph !== undefined) { rejected.push({ rowNo: r.rowNo, kind: 'duplicate', reason: `Duplicate phone (row ${ph} of the file)`, raw: r.raw }); continue; }
+    if (e !== undefined) { rejected.push({ rowNo: r.rowNo, kind: 'duplicate', reason: inFile('email', e), raw: r.raw }); continue; }
+    if (ph !== undefined) { rejected.push({ rowNo: r.rowNo, kind: 'duplicate', reason: inFile('phone', ph), raw: r.raw }); continue; }
     emails.set(email, r.rowNo); phones.set(phone, r.rowNo);
     ok.push({ rowNo: r.rowNo, raw: r.raw, v: p.data, email, phone, country: country.name });
   }
@@ -239,29 +283,37 @@ async function writeBatch(sql: Sql, id: number, worker: string, rows: Row[], fie
     const keys = [...new Set(ok.flatMap((x) => [`lead-email:${x.email}`, `lead-phone:${x.phone}`]))].sort();
     // (taken in the array's order, the API's JS sort: WITH ORDINALITY, not a collation's)
     if (keys.length) await tx`SELECT count(pg_advisory_xact_lock(hashtext(k))) FROM (SELECT k FROM unnest(${keys}::text[]) WITH ORDINALITY AS u(k, n) ORDER BY n) s`;
+    // an existing lead written by this very import is a row of the file: its row is named
     const [haveE, haveP] = ok.length ? await Promise.all([
-      tx`SELECT DISTINCT email_norm AS k FROM leads WHERE email_norm = ANY(${ok.map((x) => x.email)}::text[]) AND deleted_at IS NULL AND email_norm <> ''`,
-      tx`SELECT DISTINCT phone_e164 AS k FROM leads WHERE phone_e164 = ANY(${ok.map((x) => x.phone)}::text[]) AND deleted_at IS NULL`,
+      tx`SELECT email_norm AS k, min(import_row) FILTER (WHERE import_id = ${id}) AS row FROM leads
+          WHERE email_norm = ANY(${ok.map((x) => x.email)}::text[]) AND deleted_at IS NULL AND email_norm <> '' GROUP BY email_norm`,
+      tx`SELECT phone_e164 AS k, min(import_row) FILTER (WHERE import_id = ${id}) AS row FROM leads
+          WHERE phone_e164 = ANY(${ok.map((x) => x.phone)}::text[]) AND deleted_at IS NULL GROUP BY phone_e164`,
     ]) : [[], []];
-    const se = new Set(haveE.map((r) => r.k as string)), sp = new Set(haveP.map((r) => r.k as string));
+    const se = new Map(haveE.map((r) => [r.k as string, r.row as number | null])), sp = new Map(haveP.map((r) => [r.k as string, r.row as number | null]));
     const fresh: Ok[] = [];
     for (const x of ok) {
-      if (se.has(x.email)) rejected.push({ rowNo: x.rowNo, kind: 'duplicate', reason: 'Duplicate email (an existing lead)', raw: x.raw });
-      else if (sp.has(x.phone)) rejected.push({ rowNo: x.rowNo, kind: 'duplicate', reason: 'Duplicate phone (an existing lead)', raw: x.raw });
-      else fresh.push(x);
+      if (se.has(x.email)) {
+        const row = se.get(x.email);
+        rejected.push({ rowNo: x.rowNo, kind: 'duplicate', reason: row != null ? inFile('email', row) : [{ k: 'Duplicate email (an existing lead)' }], raw: x.raw });
+      } else if (sp.has(x.phone)) {
+        const row = sp.get(x.phone);
+        rejected.push({ rowNo: x.rowNo, kind: 'duplicate', reason: row != null ? inFile('phone', row) : [{ k: 'Duplicate phone (an existing lead)' }], raw: x.raw });
+      } else fresh.push(x);
     }
     let created = 0;
     if (fresh.length) {
       const col = <T>(f: (x: Ok) => T) => fresh.map(f);
       const res = await tx`
         INSERT INTO leads (first_name, last_name, email, phone, phone_e164, country, city, funnel_link, reference, lead_source_id,
-                           lead_status, "group", is_live)
-        SELECT f, l, e, p, pe, c, ci, fl, r, ls, 'New', 'sales', false
+                           lead_status, "group", is_live, manager_id, import_id, import_row)
+        SELECT f, l, e, p, pe, c, ci, fl, r, ls, 'New', 'sales', false, ${managerId}::bigint, ${id}::bigint, rn
           FROM unnest(${col((x) => x.v.firstName)}::text[], ${col((x) => x.v.lastName)}::text[], ${col((x) => x.email)}::text[],
                       ${col((x) => x.v.phone)}::text[], ${col((x) => x.phone)}::text[], ${col((x) => x.country)}::text[],
                       ${col((x) => x.v.city ?? '')}::text[], ${col((x) => x.v.funnelLink ?? null) as string[]}::text[],
-                      ${col((x) => x.v.reference ?? null) as string[]}::text[], ${col((x) => x.v.leadSourceId ?? null) as string[]}::text[])
-               AS t(f, l, e, p, pe, c, ci, fl, r, ls)
+                      ${col((x) => x.v.reference ?? null) as string[]}::text[], ${col((x) => x.v.leadSourceId ?? null) as string[]}::text[],
+                      ${col((x) => x.rowNo)}::int[])
+               AS t(f, l, e, p, pe, c, ci, fl, r, ls, rn)
          WHERE NOT EXISTS (SELECT 1 FROM leads x WHERE x.email_norm = lower(btrim(t.e)) AND x.deleted_at IS NULL AND x.email_norm <> '')
            AND NOT EXISTS (SELECT 1 FROM leads x WHERE x.phone_e164 = t.pe AND x.deleted_at IS NULL)`;
       created = res.count;
@@ -271,7 +323,7 @@ async function writeBatch(sql: Sql, id: number, worker: string, rows: Row[], fie
       await tx`
         INSERT INTO lead_import_errors (import_id, row_no, kind, reason, raw)
         SELECT ${id}, n, k, r, raw::jsonb FROM unnest(${rejected.map((x) => x.rowNo)}::int[], ${rejected.map((x) => x.kind)}::text[],
-                                                    ${rejected.map((x) => x.reason)}::text[], ${rejected.map((x) => JSON.stringify(x.raw))}::text[]) AS t(n, k, r, raw)
+                                                    ${rejected.map((x) => JSON.stringify(x.reason))}::text[], ${rejected.map((x) => JSON.stringify(x.raw))}::text[]) AS t(n, k, r, raw)
         ON CONFLICT (import_id, row_no) DO NOTHING`;
     }
     const dups = rejected.filter((x) => x.kind === 'duplicate').length;
@@ -334,8 +386,21 @@ const cell = (v: unknown) => {
   return /[",\r\n;]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 };
 
-/** The rejected rows of an import as CSV (row, kind, reason, then the file's own columns), streamed. */
-export function reportStream(sql: Sql, id: number, header: string[]): ReadableStream<Uint8Array> {
+/** Translates a key with its values (the importer's language; the report route passes i18next's t). */
+export type Translate = (key: string, params?: Record<string, string | number>) => string;
+
+/** A stored reason in the reader's language: its parts ('field: message'), or the text itself (rows stored before reasons had parts). */
+export function reasonText(stored: string, t: Translate): string {
+  let parts: ReasonPart[];
+  try { parts = JSON.parse(stored) as ReasonPart[]; } catch { return stored; }
+  if (!Array.isArray(parts)) return stored;
+  return parts.map((x) => `${x.f ? `${x.f}: ` : ''}${t(x.k, x.p)}`).join('; ');
+}
+
+const KIND_LABELS = { invalid: 'Invalid', duplicate: 'Duplicate' } as const;
+
+/** The rejected rows of an import as CSV (row, kind, reason, then the file's own columns) in the reader's language, streamed. */
+export function reportStream(sql: Sql, id: number, header: string[], t: Translate = (k) => k): ReadableStream<Uint8Array> {
   const enc = new TextEncoder();
   const cursor = sql`SELECT row_no, kind, reason, raw FROM lead_import_errors WHERE import_id = ${id} ORDER BY row_no`.cursor(1000);
   const it = cursor[Symbol.asyncIterator]();
@@ -344,12 +409,13 @@ export function reportStream(sql: Sql, id: number, header: string[]): ReadableSt
     async pull(ctrl) {
       if (!started) {
         started = true;
-        ctrl.enqueue(enc.encode(`\uFEFF${['Row', 'Kind', 'Reason', ...header].map(cell).join(',')}\r\n`));
+        ctrl.enqueue(enc.encode(`\uFEFF${[t('Row'), t('Kind'), t('Reason'), ...header].map(cell).join(',')}\r\n`));
         return;
       }
       const { done, value } = await it.next();
       if (done) { ctrl.close(); return; }
-      ctrl.enqueue(enc.encode(value.map((r) => [r.row_no, r.kind, r.reason, ...(r.raw as string[])].map(cell).join(',')).join('\r\n') + '\r\n'));
+      ctrl.enqueue(enc.encode(value.map((r) => [r.row_no, t(KIND_LABELS[r.kind as keyof typeof KIND_LABELS] ?? r.kind), reasonText(r.reason, t), ...(r.raw as string[])]
+        .map(cell).join(',')).join('\r\n') + '\r\n'));
     },
     async cancel() { await it.return?.(); },
   });

@@ -94,9 +94,10 @@ function LeadTable({ data }: { data: ListData }) {
             <Contact row={o} field="phone" canReveal={data.canReveal} />
             {o.phone ? (
               <>
-                {screen.own ? null : <button type="button" className="btn btn-sm btn-ghost lead-icon" disabled={callPending}
+                {screen.own ? null : <button type="button" className="btn btn-sm btn-ghost lead-icon" disabled={callPending || !!data.callBlocked}
                   aria-label={t('Call {{name}}', { name: `${o.firstName} ${o.lastName}`.trim() })}
-                  title={t('Call {{name}}', { name: `${o.firstName} ${o.lastName}`.trim() })}
+                  aria-describedby={data.callBlocked ? 'crm-call-blocked' : undefined}
+                  title={data.callBlocked ? t(data.callBlocked) : t('Call {{name}}', { name: `${o.firstName} ${o.lastName}`.trim() })}
                   onClick={() => (agent ? callFetcher.submit({ leadId: String(o.id) }, { method: 'post', action: CALL_ACTION }) : setCalling(o))}>
                   <svg viewBox="0 0 24 24" width="14" height="14" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="2"><path d="M5 4h4l2 5-2.5 1.5a11 11 0 0 0 5 5L15 13l5 2v4a2 2 0 0 1-2 2A16 16 0 0 1 3 6a2 2 0 0 1 2-2" /></svg>
                 </button>}
@@ -134,22 +135,13 @@ function LeadTable({ data }: { data: ListData }) {
           <span className="lead-group">
             <span className={`chip lead-group-${o.group}`}>{t(GROUP_LABELS[o.group])}</span>
             {o.linkedName ? <span className="muted">{o.linkedName}</span> : null}
+            {/* a converted lead's customer signs in once the address is verified (the mailed link does it) */}
+            {o.linkedVerified === false ? <span className="chip chip-pending">{t('Email not verified')}</span> : null}
           </span>
         ),
       },
       { id: 'manager', header: t('Sale Manager'), cell: ({ row: { original: o } }) => dash(o.managerName) },
       { id: 'agent', header: t('Sale Agent'), cell: ({ row: { original: o } }) => dash(o.agentName) },
-      {
-        id: 'actions', header: t('Actions'), enableSorting: false,
-        cell: ({ row: { original: o } }) => (
-          <div className="row-actions">
-            {screen.own ? null : <button type="button" className="btn btn-sm btn-ghost" onClick={() => setEditing(o)} aria-label={t('Edit lead #{{id}}', { id: o.id })}>{t('Edit')}</button>}
-            {data.manages || screen.own ? <button type="button" className="btn btn-sm btn-ghost" onClick={() => setDeleting(o)} aria-label={t('Delete lead #{{id}}', { id: o.id })}>{t('Delete')}</button> : null}
-            {data.manages && o.linkedId === null ? <button type="button" className="btn btn-sm btn-ghost" onClick={() => setConverting(o)} aria-label={t('Convert lead #{{id}} to a user', { id: o.id })}>{t('Convert')}</button> : null}
-            {screen.key === 'retention' && o.linkedId !== null ? <Link className="btn btn-sm btn-ghost" to={`/admin/customers/edit/${o.linkedId}`}>{t('View User')}</Link> : null}
-          </div>
-        ),
-      },
       { id: 'registeredAt', header: t('Registered At'), cell: ({ row: { original: o } }) => f.dateTime(o.registeredAt) },
       { id: 'city', header: t('City'), cell: ({ row: { original: o } }) => dash(o.city) },
       { id: 'retAgent', header: t('Retention Agent'), cell: ({ row: { original: o } }) => dash(o.retName) },
@@ -163,13 +155,25 @@ function LeadTable({ data }: { data: ListData }) {
       { id: 'leadSourceId', header: t('Lead Source ID'), cell: ({ row: { original: o } }) => dash(o.leadSourceId) },
       { id: 'ftdAt', header: t('FTD At'), cell: ({ row: { original: o } }) => date(o.ftdAt) },
       { id: 'affiliator', header: t('Affiliator'), cell: ({ row: { original: o } }) => (o.affiliateId ? `${o.affiliateName ?? ''} (#${o.affiliateId})` : '—') },
+      // last, and pinned to the table's right edge (app.css .crm-leads): reachable at any width without scrolling
+      {
+        id: 'actions', header: t('Actions'), enableSorting: false,
+        cell: ({ row: { original: o } }) => (
+          <div className="row-actions">
+            {screen.own ? null : <button type="button" className="btn btn-sm btn-ghost" onClick={() => setEditing(o)} aria-label={t('Edit lead #{{id}}', { id: o.id })}>{t('Edit')}</button>}
+            {data.manages || screen.own ? <button type="button" className="btn btn-sm btn-ghost" onClick={() => setDeleting(o)} aria-label={t('Delete lead #{{id}}', { id: o.id })}>{t('Delete')}</button> : null}
+            {data.manages && o.linkedId === null ? <button type="button" className="btn btn-sm btn-ghost" onClick={() => setConverting(o)} aria-label={t('Convert lead #{{id}} to a user', { id: o.id })}>{t('Convert')}</button> : null}
+            {screen.key === 'retention' && o.linkedId !== null ? <Link className="btn btn-sm btn-ghost" to={`/admin/customers/edit/${o.linkedId}`}>{t('View User')}</Link> : null}
+          </div>
+        ),
+      },
     ];
     // a masked agent's masked columns do not sort: the order would tell what the mask hides
     if (data.masked) for (const c of all) if (MASKED_SORTS.includes(c.id as never)) c.enableSorting = false;
     // a screen that shows some columns (the affiliate's own list) keeps those and the actions
     const shown = screen.columns;
     return shown ? all.filter((c) => c.id === 'actions' || shown.includes(c.id as never)) : all;
-  }, [t, f, data.masked, data.canReveal, data.manages, screen.key, agent, callPending]); // eslint-disable-line react-hooks/exhaustive-deps -- copy only pushes a toast
+  }, [t, f, data.masked, data.canReveal, data.manages, data.callBlocked, screen.key, agent, callPending]); // eslint-disable-line react-hooks/exhaustive-deps -- copy only pushes a toast
 
   return (
     <section className="page crm-leads">
@@ -183,6 +187,11 @@ function LeadTable({ data }: { data: ListData }) {
         {canAdd ? <button type="button" className="btn btn-primary btn-sm crm-add" onClick={() => setAdding(true)}>{t('Add Lead')}</button> : null}
         {canAdd ? <ImportCsv initial={data.lastImport ?? null} /> : null}
       </div>}
+      {data.callBlocked ? (
+        <p className="muted crm-note" id="crm-call-blocked">
+          {t(data.callBlocked)}{isAdmin(data.roleId) ? <> <Link to="/admin/apis">{t('Open API Settings')}</Link></> : null}
+        </p>
+      ) : null}
       {data.estimated ? <p className="muted crm-note">{t('More than {{limit}} leads match: the total is an estimate.', { limit: f.amount(EXACT_COUNT_LIMIT) })}</p> : null}
       {data.bounded || data.total > MAX_DEPTH ? <p className="muted crm-note">{t('Pages reach the first {{limit}} leads of a list: reverse the sort or narrow the filter to reach the others.', { limit: f.amount(MAX_DEPTH) })}</p> : null}
       <DataTable columns={columns} data={data.rows} total={data.total} getRowId={(r) => String(r.id)} caption={title}
@@ -434,7 +443,7 @@ function EditLeadDialog({ row, data, agent, onClose }: { row: LeadRow | null; da
         <SelectField label={t('Sale Status')} errors={fields.leadStatus.errors} options={statusOptions} selectProps={getSelectProps(fields.leadStatus)} />
       ) : (
         <div className="form-grid">
-          <LeadTextFields fields={fields} names={EDIT_FIELDS} />
+          <LeadTextFields fields={fields} names={EDIT_FIELDS} countries={data.countries} current={row.country} />
           <SelectField label={t('Sale Status')} errors={fields.leadStatus.errors} options={statusOptions} selectProps={getSelectProps(fields.leadStatus)} />
           {isAdmin(data.roleId) ? (
             <SelectField label={t('Sale Manager')} errors={fields.managerId.errors} options={people(data.managers, row.managerId, row.managerName)} selectProps={getSelectProps(fields.managerId)} />
@@ -458,13 +467,21 @@ type LeadTextField = keyof typeof LEAD_TEXT_FIELDS;
 const EDIT_FIELDS: readonly LeadTextField[] = ['firstName', 'lastName', 'email', 'phone', 'country', 'city', 'funnelLink', 'reference', 'leadSourceId'];
 const ADD_FIELDS: readonly LeadTextField[] = ['firstName', 'lastName', 'email', 'phone', 'city', 'country', 'funnelLink', 'reference'];
 
-function LeadTextFields<F extends Partial<Record<LeadTextField, FieldMetadata<string | null | undefined>>>>({ fields, names }: { fields: F; names: readonly LeadTextField[] }) {
+function LeadTextFields<F extends Partial<Record<LeadTextField, FieldMetadata<string | null | undefined>>>>({ fields, names, countries, current }: {
+  fields: F; names: readonly LeadTextField[]; countries: string[]; current?: string;
+}) {
   const { t } = useTranslation();
+  // the country is picked from the list; a lead's older value outside it stays shown (the server asks for one of the list)
+  const countryOptions = countries.map((c) => ({ value: c, label: c }));
+  if (current && !countries.includes(current)) countryOptions.unshift({ value: current, label: current });
   return (
     <>
       {names.map((name) => {
         const field = fields[name]!;
         const [label, type] = LEAD_TEXT_FIELDS[name];
+        if (name === 'country') {
+          return <SelectField key={name} label={t(label)} errors={field.errors} placeholder={t('Select country')} options={countryOptions} selectProps={getSelectProps(field)} />;
+        }
         return <Field key={name} label={t(label)} errors={field.errors} inputProps={getInputProps(field, { type })} />;
       })}
     </>
@@ -478,7 +495,7 @@ function AddLeadDialog({ open, data, onClose }: { open: boolean; data: ListData;
     <FormDialog open={open} onClose={onClose} schema={AddLeadSchema} intent="add" title={t('Add Lead')} defaultValue={{ leadStatus: def }}>
       {(fields) => (
         <div className="form-grid">
-          <LeadTextFields fields={fields} names={ADD_FIELDS} />
+          <LeadTextFields fields={fields} names={ADD_FIELDS} countries={data.countries} />
           <SelectField label={t('Lead Status')} errors={fields.leadStatus.errors} placeholder={undefined}
             options={data.statuses.map((s) => ({ value: s.status, label: s.status }))} selectProps={getSelectProps(fields.leadStatus)} />
         </div>

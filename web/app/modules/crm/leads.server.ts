@@ -10,10 +10,11 @@ import { audit } from '~/shared/audit.server.ts';
 import { notifyStaff, publishNotices, type Notice } from '~/shared/notify.server.ts';
 import { getSetting } from '~/shared/settings.server.ts';
 import { hashPassword } from '~/modules/auth/password.server.ts';
-import { loadAuthConfig, openCustomerWallets } from '~/modules/auth/auth.server.ts';
+import { loadAuthConfig, openCustomerWallets, sendAccountOpenedMail } from '~/modules/auth/auth.server.ts';
 import { maskEmail, maskPhone, MASKED_ROLES } from '~/shared/mask.ts';
 import { trackProgress, type ProgressTracker } from '~/shared/statement-progress.server.ts';
 import { leadPhoneE164 } from '~/shared/contact.server.ts';
+import { checkLeadFields } from './lead-input.server.ts';
 import {
   EXACT_COUNT_LIMIT, MASKED_SORTS, MAX_DEPTH, SORT_COLUMNS, moveAllowed, sourceGroups,
   type LeadGroup, type Screen, type SortKey,
@@ -33,6 +34,8 @@ export interface LeadRow {
   retId: number | null; retName: string | null; registeredAt: string; depositedAt: string | null; lastAccess: string | null;
   ftdAt: string | null; funnelLink: string | null; reference: string | null; leadSourceId: string | null;
   affiliateId: number | null; affiliateName: string | null; linkedId: number | null; linkedName: string | null;
+  /** the linked customer's email verified (null: no customer): a converted lead's customer signs in once verified */
+  linkedVerified: boolean | null;
 }
 
 /** Roles that see the lead lists at all; affiliates (4) and customers (3) see nothing here. */
@@ -54,7 +57,7 @@ export type Scope = { kind: 'all' } | { kind: 'manager'; id: number; members: nu
 
 /**
  * Which leads the caller may see or touch, or null: none. Admins all; managers the leads they
- * manage and those assigned to a member of a team they run (agent or retention agent); sales agents
+ * manage, those assigned to a member of a team they run (agent or retention agent) and the pool; sales agents
  * the leads whose agent they are; retention agents those whose retention agent they are.
  */
 export async function resolveScope(sql: Db, caller: Caller): Promise<Scope | null> {
@@ -69,13 +72,24 @@ export async function resolveScope(sql: Db, caller: Caller): Promise<Scope | nul
   }
 }
 
+/**
+ * The pool (docs/specs.md#crm-lead-lists): leads that came in through the leads API and that no manager, agent or
+ * retention agent holds. Every manager sees them and assigns them; assigning one takes it out. The
+ * condition is the predicate of the partial index leads_pool_idx, word for word (deleted_at included, so
+ * PostgreSQL proves the index usable for this arm of the scope's OR).
+ */
+function pool(sql: Db): Fragment {
+  return sql`(l.is_live AND l.manager_id IS NULL AND l.agent_id IS NULL AND l.ret_id IS NULL AND l.deleted_at IS NULL)`;
+}
+
 /** The scope as SQL over `l` (built synchronously: a fragment returned from an async function would run). */
 export function scopeCondition(sql: Db, scope: Scope): Fragment {
   switch (scope.kind) {
     case 'all': return sql`TRUE`;
+    // and the pool: the API's leads nobody holds yet (POOL, served by leads_pool_idx), for any manager to assign
     case 'manager': return scope.members.length
-      ? sql`(l.manager_id = ${scope.id} OR l.agent_id IN ${sql(scope.members)} OR l.ret_id IN ${sql(scope.members)})`
-      : sql`l.manager_id = ${scope.id}`;
+      ? sql`(l.manager_id = ${scope.id} OR l.agent_id IN ${sql(scope.members)} OR l.ret_id IN ${sql(scope.members)} OR ${pool(sql)})`
+      : sql`(l.manager_id = ${scope.id} OR ${pool(sql)})`;
     case 'agent': return sql`l.agent_id = ${scope.id}`;
     case 'retention': return sql`l.ret_id = ${scope.id}`;
     case 'affiliate': return sql`l.affiliate_id = ${scope.id}`;
@@ -248,7 +262,7 @@ function pageRows(sql: Db, ids: number[]) {
       SELECT l.id, l.first_name, l.last_name, l.email, l.phone, l.first_note, l.country, l.city, l.lead_status,
              st.color AS status_color, l."group", l.manager_id, m.full_name AS manager_name, l.agent_id, a.full_name AS agent_name,
              l.ret_id, r.full_name AS ret_name, l.created_at, l.deposited_at, l.last_access, l.ftd_at, l.funnel_link, l.reference,
-             l.lead_source_id, l.affiliate_id, af.full_name AS affiliate_name, l.user_id, cu.full_name AS linked_name
+             l.lead_source_id, l.affiliate_id, af.full_name AS affiliate_name, l.user_id, cu.full_name AS linked_name, cu.is_email_verified AS linked_verified
         FROM leads l
         LEFT JOIN users m ON m.id = l.manager_id
         LEFT JOIN users a ON a.id = l.agent_id
@@ -301,6 +315,7 @@ export async function listLeads(sql: Sql, ctx: ListContext, asked: LeadListQuery
       ftdAt: iso(r.ftd_at), funnelLink: r.funnel_link, reference: r.reference, leadSourceId: r.lead_source_id,
       affiliateId: r.affiliate_id === null ? null : Number(r.affiliate_id), affiliateName: r.affiliate_name ?? null,
       linkedId: r.user_id === null ? null : Number(r.user_id), linkedName: r.linked_name ?? null,
+      linkedVerified: r.user_id === null ? null : r.linked_verified === true,
     })),
   };
 }
@@ -489,7 +504,7 @@ async function staffOfRole(sql: Db, id: number | null, roleId: number): Promise<
 }
 
 export interface LeadEdit {
-  id: number; firstName?: string; lastName: string; email: string; phone: string; country: string; city: string;
+  id: number; firstName?: string; lastName?: string; email?: string; phone?: string; country?: string; city: string;
   funnelLink: string | null; reference: string | null; leadSourceId: string | null; leadStatus?: string;
   managerId: number | null; agentId: number | null; retId: number | null;
 }
@@ -508,16 +523,19 @@ export async function editLead(sql: Sql, caller: Caller, v: LeadEdit, ip: string
     if (v.leadStatus !== undefined && v.leadStatus !== lead.lead_status && !(await statusExists(t, v.leadStatus))) {
       return refuse(400, 'Status not found', { leadStatus: ['Status not found'] });
     }
-    const next = agent ? {
+    // staff who edit the fields check them with the one lead schema (the API's and the import's)
+    const checked = agent ? null : checkLeadFields({ ...v });
+    if (checked && !checked.ok) return refuse(400, Object.values(checked.fieldErrors)[0][0], checked.fieldErrors);
+    const c = checked?.ok ? checked.value : null;
+    const next = agent || !c ? {
       first_name: lead.first_name, last_name: lead.last_name, email: lead.email, phone: lead.phone, country: lead.country,
       city: lead.city, funnel_link: lead.funnel_link, reference: lead.reference, lead_source_id: lead.lead_source_id,
       lead_status: v.leadStatus ?? lead.lead_status, manager_id: lead.manager_id, agent_id: lead.agent_id, ret_id: lead.ret_id,
     } : {
-      first_name: v.firstName ?? '', last_name: v.lastName, email: v.email, phone: v.phone, country: v.country, city: v.city,
-      funnel_link: v.funnelLink, reference: v.reference, lead_source_id: v.leadSourceId, lead_status: v.leadStatus ?? lead.lead_status,
+      first_name: c.firstName, last_name: c.lastName, email: c.email, phone: c.phone, country: c.countryName, city: c.city ?? '',
+      funnel_link: c.funnelLink ?? null, reference: c.reference ?? null, lead_source_id: c.leadSourceId ?? null, lead_status: v.leadStatus ?? lead.lead_status,
       manager_id: isAdmin(caller.roleId) ? v.managerId : lead.manager_id, agent_id: v.agentId, ret_id: v.retId,
     };
-    if (!agent && !next.first_name) return refuse(400, 'First name is required', { firstName: ['First name is required'] });
     if (!agent) {
       const errors: Record<string, string[]> = {};
       if (isAdmin(caller.roleId) && !(await staffOfRole(t, next.manager_id, ROLE.manager))) errors.managerId = ['Manager not found'];
@@ -605,12 +623,15 @@ export interface LeadAdd {
 /** The admin area's lead-add form (docs/specs.md#crm-lead-lists): a manual sales lead; a manager's own lead is managed by them. */
 export async function addLead(sql: Sql, caller: Caller, v: LeadAdd, ip: string | null): Promise<ActionResult> {
   if (!isBackOffice(caller.roleId)) return refuse(403, 'Forbidden');
+  const checked = checkLeadFields({ ...v });
+  if (!checked.ok) return refuse(400, Object.values(checked.fieldErrors)[0][0], checked.fieldErrors);
+  const c = checked.value;
   if (!(await statusExists(sql, v.leadStatus))) return refuse(400, 'Status not found', { leadStatus: ['Status not found'] });
   return sql.begin(async (t) => {
     const [l] = await t`
       INSERT INTO leads (first_name, last_name, email, phone, phone_e164, country, city, funnel_link, reference, lead_status, "group", is_live, manager_id)
-      VALUES (${v.firstName}, ${v.lastName}, ${v.email}, ${v.phone}, ${leadPhoneE164(v.phone, v.country)}, ${v.country}, ${v.city}, ${v.funnelLink}, ${v.reference},
-              ${v.leadStatus}, 'sales', false, ${isManager(caller.roleId) ? caller.id : null})
+      VALUES (${c.firstName}, ${c.lastName}, ${c.email}, ${c.phone}, ${leadPhoneE164(c.phone, c.countryName)}, ${c.countryName}, ${c.city ?? ''},
+              ${c.funnelLink ?? null}, ${c.reference ?? null}, ${v.leadStatus}, 'sales', false, ${isManager(caller.roleId) ? caller.id : null})
       RETURNING id`;
     await audit(t, { actorId: caller.id, action: 'lead.create', targetKind: 'lead', targetId: Number(l.id), after: v, ip: auditIp(ip) });
     return { ok: true, status: 200, toast: 'Leads added successfully', values: { id: Number(l.id) } };
@@ -627,7 +648,7 @@ export async function convertLead(sql: Sql, caller: Caller, id: number, password
   const cfg = await loadAuthConfig(sql);
   const hash = await hashPassword(password);
   try {
-    return await sql.begin(async (t) => {
+    const r = await sql.begin(async (t): Promise<ActionResult> => {
       const lead = await leadInScope(t, caller, id, true);
       if (!lead) return NOT_FOUND;
       if (lead.user_id !== null) return refuse(409, 'This lead is already a user');
@@ -642,9 +663,12 @@ export async function convertLead(sql: Sql, caller: Caller, id: number, password
       await t`INSERT INTO profiles (user_id, phone, country, city) VALUES (${userId}, ${lead.phone}, ${lead.country}, ${lead.city})`;
       await openCustomerWallets(t, userId, cfg.currencies[0], cfg.demoInitialBalance);
       await t`UPDATE leads SET user_id = ${userId}, updated_at = now() WHERE id = ${id}`;
-      await audit(t, { actorId: caller.id, action: 'lead.convert', targetKind: 'lead', targetId: id, before: { userId: null }, after: { userId }, ip: auditIp(ip) });
-      return { ok: true, status: 200, toast: 'Lead converted successfully', values: { userId } };
+      await audit(t, { actorId: caller.id, action: 'lead.convert', targetKind: 'lead', targetId: id, before: { userId: null }, after: { userId, mailed: true }, ip: auditIp(ip) });
+      return { ok: true, status: 200, toast: 'Lead converted: the customer was mailed a link to choose their password and sign in', values: { userId, email: String(lead.email) } };
     });
+    // the customer's way in (docs/specs.md#crm-lead-lists): a link that sets their password and verifies the address
+    if (r.ok && r.values) await sendAccountOpenedMail(sql, cfg, Number(r.values.userId), String(r.values.email));
+    return r;
   } catch (e) {
     if ((e as { code?: string })?.code === '23505') return refuse(409, 'Email already exists');
     throw e;

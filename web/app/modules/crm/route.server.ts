@@ -4,6 +4,8 @@
 // every action answered as one Reply. A bulk action posts to the list's own URL: its filter is read
 // from there exactly as the list reads it.
 import { latestImport } from './import.server.ts';
+import { countryNames } from '~/modules/auth/countries.server.ts';
+import { callBlocked } from './voiso.server.ts';
 import type { Sql } from '~/shared/sql.ts';
 import { PROGRESS_TOKEN, readProgress } from '~/shared/statement-progress.server.ts';
 import { parseListQuery } from '~/components/ui/list-params.ts';
@@ -48,7 +50,7 @@ export async function loadLeadScreen(sql: Sql, caller: Caller, key: ScreenKey, p
     const parsed = readFilters(params);
     const q = parsed.ok ? parsed.query : null;
     // the page and the pickers at once (the pool has room): one round trip's wait instead of two
-    const [statuses, managers, salesAgents, retAgents, list, lastImport] = await Promise.all([
+    const [statuses, managers, salesAgents, retAgents, list, lastImport, callBlockedBy] = await Promise.all([
       statusChoices(sql),
       isAdmin(caller.roleId) ? staffChoices(sql, caller, ROLE.manager) : Promise.resolve([]),
       staffChoices(sql, caller, ROLE.sales),
@@ -60,10 +62,15 @@ export async function loadLeadScreen(sql: Sql, caller: Caller, key: ScreenKey, p
       // the CSV import panel's starting point (the caller's latest import), read with the page rather
       // than by a fetcher on mount, which raced the first filter's navigation
       manages && screen.set === 'sales' ? latestImport(sql, caller.id) : Promise.resolve(null),
+      // the phone button is disabled, with the reason, while Voiso is not configured
+      screen.own ? Promise.resolve(null) : callBlocked(sql, caller.roleId),
     ]);
     const agents = agentRole === ROLE.retention ? retAgents : salesAgents;
     const base = {
       kind: 'list' as const, screen: key, roleId: caller.roleId, masked, canReveal: masked && canReveal, manages, statuses, agents, managers, salesAgents, retAgents, lastImport,
+      // Add / Edit Lead pick the country from the sign-up's list (the one lead schema reads those names)
+      countries: manages ? countryNames() : [],
+      callBlocked: callBlockedBy,
     };
     if (!parsed.ok || !q || !list) {
       return { status: 400, body: {

@@ -13,8 +13,6 @@ export const LEAD_FILTERS = {
 
 const text = (max: number, message = 'Too long') => z.string().trim().max(max, message).optional().transform((v) => v ?? '');
 const optionalText = (max: number) => z.string().trim().max(max, 'Too long').optional().transform((v) => (v ? v : null));
-const email = z.string().trim().max(254, 'Invalid email').email('Invalid email').transform((v) => v.toLowerCase());
-const phone = z.string().trim().max(40, 'Invalid phone number').regex(/^\+?[0-9 ()./-]*$/, 'Invalid phone number');
 /** A staff picker: a user id, or -2 / empty for unassigned. */
 const picker = z.coerce.number().int().optional().transform((v) => (v === undefined || v === -2 ? null : v))
   .refine((v) => v === null || (v > 0 && Number.isSafeInteger(v)), { message: 'Something went wrong' });
@@ -40,12 +38,17 @@ export const MoveSchema = z.object({ target: z.enum(['sales', 'retentions', 'arc
 export const AssignSchema = z.object({ agentId: RECORD_ID, ...selection })
   .refine((v) => v.all || v.ids.length > 0, { message: 'Select at least one lead', path: ['ids'] });
 
+/**
+ * The form's copy of a lead's fields (the browser's check: lengths and formats). The server checks every
+ * add and edit with the one lead schema the leads API and the CSV import use (lead-input.server.ts
+ * checkLeadFields: the country from the list, the phone a possible number there); the messages are its.
+ */
 const leadFields = {
-  firstName: z.string({ required_error: 'First name is required' }).trim().min(1, 'First name is required').max(100, 'Too long'),
-  lastName: text(100),
-  email: email.optional().transform((v) => v ?? ''),
-  phone: phone.optional().transform((v) => v ?? ''),
-  country: text(100),
+  firstName: z.string({ required_error: 'First name is required' }).trim().min(1, 'First name is required').max(100, 'At most 100 characters'),
+  lastName: z.string({ required_error: 'Last name is required' }).trim().min(1, 'Last name is required').max(100, 'At most 100 characters'),
+  email: z.string({ required_error: 'Email is required' }).trim().max(254, 'At most 254 characters').email('Invalid email address'),
+  phone: z.string({ required_error: 'Phone is required' }).trim().min(1, 'Phone is required').max(40, 'At most 40 characters'),
+  country: z.string({ required_error: 'Country is required' }).trim().min(1, 'Country is required').max(100, 'At most 100 characters'),
   city: text(100),
   funnelLink: optionalText(500),
   reference: optionalText(200),
@@ -55,8 +58,12 @@ const leadFields = {
 export const EditLeadSchema = z.object({
   id: RECORD_ID,
   ...leadFields,
-  // agents (roles 5, 6) post none of these: the server keeps the stored values
+  // agents (roles 5, 6) post only the status: the server keeps the stored values (and requires the others of staff who may edit them)
   firstName: leadFields.firstName.optional(),
+  lastName: leadFields.lastName.optional(),
+  email: leadFields.email.optional(),
+  phone: leadFields.phone.optional(),
+  country: leadFields.country.optional(),
   leadStatus: leadFields.leadStatus.optional(),
   leadSourceId: optionalText(200),
   managerId: picker,

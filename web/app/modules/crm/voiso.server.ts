@@ -28,7 +28,7 @@ import { audit } from '~/shared/audit.server.ts';
 import { defaultStore, hitLimit, type Limit, type RateLimitStore } from '~/modules/auth/rate-limit.server.ts';
 import { maskPhone } from '~/shared/mask.ts';
 import { auditIp, resolveScope, scopeCondition, type Caller } from './leads.server.ts';
-import { isAgent } from '~/shared/roles.ts';
+import { isAdmin, isAgent } from '~/shared/roles.ts';
 
 export const VOISO_TIMEOUT_MS = 10_000;
 /** Calls one user may start: a person dials at most a few a minute. */
@@ -38,7 +38,10 @@ export const CRM_NAME = 'broker-crm';
 
 export const CALL_TOASTS = {
   started: 'Call started successfully',
-  notConfigured: 'Voiso is not configured: set its cluster ID and API key in Data Providers',
+  /** to an admin, who can configure it: the page is API Settings (/admin/apis, admins only) */
+  notConfigured: 'Voiso is not configured: set its cluster ID and API key in API Settings',
+  /** to managers and agents, who cannot open API Settings */
+  notConfiguredAskAdmin: 'Click-to-call is not set up: an admin sets up Voiso in API Settings',
   noPhone: 'This lead has no phone number',
   badPhone: 'The lead’s phone number cannot be dialled: give it in international format (+ and country code) or set the lead’s country',
   unreachable: 'Voiso could not be reached',
@@ -57,6 +60,12 @@ export class VoisoError extends Error {
 
 /** The cluster is a host label (its first part of the account URL): nothing that could leave voiso.com. */
 const CLUSTER = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/i;
+
+/** Why this caller cannot call at all (Voiso not configured), worded for whether they can configure it; null: they can call. */
+export async function callBlocked(sql: Sql, roleId: number): Promise<string | null> {
+  if (await voisoConfig(sql)) return null;
+  return isAdmin(roleId) ? CALL_TOASTS.notConfigured : CALL_TOASTS.notConfiguredAskAdmin;
+}
 
 export async function voisoConfig(sql: Sql): Promise<VoisoConfig | null> {
   const [row] = await sql`SELECT value1, value2 FROM api_settings WHERE key = 'voiso'`;
@@ -161,7 +170,7 @@ export async function startCall(sql: Sql, caller: Caller, leadId: number, agent:
   if (!number) return { ok: false, status: 400, message: CALL_TOASTS.badPhone };
 
   const config = await voisoConfig(sql);
-  if (!config) return { ok: false, status: 400, message: CALL_TOASTS.notConfigured };
+  if (!config) return { ok: false, status: 400, message: isAdmin(caller.roleId) ? CALL_TOASTS.notConfigured : CALL_TOASTS.notConfiguredAskAdmin };
 
   const store = o.store ?? await defaultStore(sql);
   const hit = await hitLimit(store, CALL_LIMIT, String(caller.id));

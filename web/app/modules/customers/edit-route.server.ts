@@ -8,6 +8,7 @@ import type { Sql } from '~/shared/sql.ts';
 import type { CurrentSession } from '~/modules/auth/session.server.ts';
 import { listQuery, type ListQuery } from '~/components/ui/list-params.ts';
 import { GENERIC_ERROR, parseForm, type Reply } from '~/shared/forms.ts';
+import { withPhoneRule } from '~/shared/contact.server.ts';
 import { answer, replyDone, replyRefused } from '~/shared/reply.server.ts';
 import { replyRefusal } from '~/shared/result.server.ts';
 import { redirectWithToast } from '~/shared/toast.server.ts';
@@ -57,7 +58,7 @@ export async function editAction(sql: Sql, session: CurrentSession, customerId: 
   const actor = { id: session.user.id, ip };
 
   if (intent === 'profile') {
-    const submission = parseForm(form, customerProfileSchema(access), { numbers: numberReader(locale) });
+    const submission = parseForm(form, withPhoneRule(customerProfileSchema(access)), { numbers: numberReader(locale) });
     if (!access.canEdit) return replyRefused(submission, { intent, status: 403, toast: 'You may not edit this customer', hideFields: ['password'] });
     // a sales agent's form has no account field: one posted anyway is refused, not dropped silently
     if (!access.canEditAccount && ACCOUNT_FIELDS.some((f) => String(form.get(f) ?? '') !== '')) {
