@@ -129,7 +129,7 @@ function staffColumns(t: T, f: Formatter, method: (g: string) => string, act: ((
     },
     {
       id: 'reason', header: t('Decline Reason'), enableSorting: false,
-      cell: ({ row }) => (row.original.declineReason ? <span className="cell-wrap">{row.original.declineReason}</span> : '—'),
+      cell: ({ row }) => (row.original.declineReason ? <span className="cell-text">{row.original.declineReason}</span> : '—'),
     },
     { id: 'amount', header: t('Amount'), cell: ({ row }) => money(row.original.amount, row.original) },
     { id: 'fee', header: t('Fee'), enableSorting: false, cell: ({ row }) => money(row.original.fee, row.original) },
