@@ -75,6 +75,7 @@ describe('visitor flows in Chromium', () => {
     const link = await linkFromOutbox(sql, user.email, /https?:\/\/\S+\/reset-password\/\S+/);
     await page.goto(link);
     await page.getByLabel('New Password').fill('New-password-2');
+    await page.getByLabel('Confirm Password').fill('New-password-2');
     await page.getByRole('button', { name: 'Submit' }).click();
     const done = page.getByRole('dialog', { name: 'Password Updated' });
     await done.waitFor();
