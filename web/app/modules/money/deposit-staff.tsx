@@ -105,7 +105,7 @@ function staffColumns(t: T, f: Formatter, act: (a: Acting) => void): ColumnDef<S
       id: 'user', header: t('User'), enableSorting: false,
       cell: ({ row }) => <Link to={`/admin/customers/edit/${row.original.userId}`}>{row.original.email}</Link>,
     },
-    { id: 'gateway', header: t('Gateway'), enableSorting: false, cell: ({ row }) => t(row.original.gatewayTitle) },
+    { id: 'gateway', header: t('Gateway'), enableSorting: false, cell: ({ row }) => <span className="cell-text">{t(row.original.gatewayTitle)}</span> },
     { id: 'description', header: t('Description'), enableSorting: false, cell: ({ row }) => <StaffDescription row={row.original} /> },
     {
       id: 'reference', header: t('Reference'), enableSorting: false,
