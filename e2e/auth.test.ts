@@ -91,7 +91,10 @@ describe('visitor flows in Chromium', () => {
     // the link was single-use
     await page.context().clearCookies();
     await page.goto(link);
-    await page.getByText('This reset link is invalid or has expired.').waitFor();
+    // a used link says so, with a way to ask for a new one, instead of the form
+    await page.getByText('This reset link has already been used.').waitFor();
+    await page.getByRole('link', { name: 'Request a new link' }).waitFor();
+    expect(await page.getByLabel('New Password').count()).toBe(0);
     await page.context().close();
   });
 
