@@ -75,6 +75,7 @@ describe('visitor flows in Chromium', () => {
     const link = await linkFromOutbox(sql, user.email, /https?:\/\/\S+\/reset-password\/\S+/);
     await page.goto(link);
     await page.getByLabel('New Password').fill('New-password-2');
+    await page.getByLabel('Confirm Password').fill('New-password-2');
     await page.getByRole('button', { name: 'Submit' }).click();
     const done = page.getByRole('dialog', { name: 'Password Updated' });
     await done.waitFor();
@@ -90,7 +91,10 @@ describe('visitor flows in Chromium', () => {
     // the link was single-use
     await page.context().clearCookies();
     await page.goto(link);
-    await page.getByText('This reset link is invalid or has expired.').waitFor();
+    // a used link says so, with a way to ask for a new one, instead of the form
+    await page.getByText('This reset link has already been used.').waitFor();
+    await page.getByRole('link', { name: 'Request a new link' }).waitFor();
+    expect(await page.getByLabel('New Password').count()).toBe(0);
     await page.context().close();
   });
 

@@ -70,7 +70,7 @@ describe('customers', () => {
     await confirm.getByText('Are you sure to delete this user?').waitFor();
     await expectNoAxeViolations(page);
     await confirm.getByRole('button', { name: 'Delete' }).click();
-    await toast(page, 'User deleted successfully').waitFor();
+    await toast(page, 'Customers deleted successfully').waitFor(); // the spec's words for the customers' lists
     await page.getByText('No data found').waitFor();
     const [gone] = await sql`SELECT deleted_at FROM users WHERE id = ${poor.id}`;
     expect(gone.deleted_at).not.toBeNull();

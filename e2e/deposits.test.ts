@@ -121,7 +121,8 @@ describe('deposits', () => {
     await expectNoAxeViolations(admin);
     await row.getByRole('button', { name: `Approve deposit #${deposit.id}` }).click();
     const confirm = admin.getByRole('dialog', { name: 'Approve deposit' });
-    await confirm.getByText('Are you sure to approve this deposit?').waitFor();
+    // the question restates the deposit, its amount and whose it is
+    await confirm.getByText(new RegExp(`^Approve deposit #${deposit.id} of .+ for ${c.email.replace(/[.+]/g, '\\$&')}\\?$`)).waitFor();
     await expectNoAxeViolations(admin);
     await confirm.getByRole('button', { name: 'Approve' }).click();
     await admin.getByText('Deposit approved successfully').waitFor();

@@ -1,5 +1,5 @@
 // KYC end to end in Chromium against the running stack: a customer uploads a document (a front
-// image drawn in the page), sees 'KYC Submitted' pending and the dashboard's KYC notice; an admin
+// image drawn in the page), sees 'KYC Submitted' pending (then 'KYC Approved') and the dashboard's KYC notice; an admin
 // approves it on /admin/kyc; the customer is told live and, on the next load, the notice is gone.
 // The notice shown is the dashboard's (the KYC trade switch, off in the demo, is turned on here and
 // put back after): every KYC notice follows the same rule (money.server.ts isKycApproved).
@@ -110,7 +110,7 @@ describe('KYC', () => {
     await page.getByText('Live', { exact: true }).waitFor();
     expect(await page.getByText(NOTICE).count()).toBe(0);
     await page.goto('/kyc');
-    await page.getByRole('heading', { name: 'KYC Submitted' }).waitFor();
+    await page.getByRole('heading', { name: 'KYC Approved' }).waitFor(); // no longer 'Submitted' once approved
     expect(await page.getByTestId('kyc-status').textContent()).toBe('Approved');
     expect(await page.locator('.kyc-card').getByText('Your identity is verified.').count()).toBe(1);
 

@@ -101,3 +101,46 @@ describe('languages', () => {
     }
   });
 });
+
+describe('layout at a phone and a wide screen', () => {
+  test('a phone: the top bar is the logo, the bell and a menu button that opens, moves the focus and closes with Escape', async () => {
+    for (const [email, button] of [['alice@demo.broker', 'Main menu'], ['admin@demo.broker', 'Menu']] as const) {
+      const context = await browser.newContext({ baseURL: BASE_URL, viewport: { width: 390, height: 844 }, locale: 'en-US' });
+      const page = await context.newPage();
+      await signIn(page, email, 'Demo-1234');
+      await page.waitForURL((u) => u.pathname !== '/');
+      const menu = page.getByRole('button', { name: button, exact: true });
+      await menu.waitFor();
+      expect((await page.locator('header.topbar').boundingBox())!.height, email).toBeLessThan(80);
+      expect(await menu.getAttribute('aria-expanded')).toBe('false');
+      await menu.click();
+      expect(await menu.getAttribute('aria-expanded')).toBe('true');
+      const panel = page.locator(`#${await menu.getAttribute('aria-controls')}`);
+      expect(await panel.evaluate((el) => el.contains(document.activeElement))).toBe(true);
+      await page.keyboard.press('Escape');
+      expect(await menu.getAttribute('aria-expanded')).toBe('false');
+      expect(await menu.evaluate((el) => el === document.activeElement)).toBe(true);
+      await context.close();
+    }
+  });
+
+  test('1440 px: the tables fit without scrolling in every shipped language', async () => {
+    for (const lang of ['en', 'de', 'es', 'fr']) {
+      for (const [email, paths] of [['alice@demo.broker', ['/dashboard']], ['admin@demo.broker', ['/admin/trades/all', '/admin/deposits', '/admin/customers/all']]] as const) {
+        const context = await browser.newContext({ baseURL: BASE_URL, viewport: { width: 1440, height: 900 }, locale: 'en-US' });
+        const page = await context.newPage();
+        await signIn(page, email, 'Demo-1234');
+        await page.waitForURL((u) => u.pathname !== '/');
+        await context.addCookies([{ name: 'lang', value: lang, url: BASE_URL }]); // the sign-in form is found by its English labels
+        for (const path of paths) {
+          await page.goto(path);
+          const box = page.locator('.table-scroll').first();
+          await box.locator('tbody tr').first().waitFor();
+          const [scroll, client] = await box.evaluate((el) => [el.scrollWidth, el.clientWidth]);
+          expect(scroll, `${lang} ${path}`).toBeLessThanOrEqual(client + 1);
+        }
+        await context.close();
+      }
+    }
+  });
+});

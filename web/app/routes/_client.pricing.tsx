@@ -60,7 +60,8 @@ export default function Page() {
       {customer && !view.canSubscribe ? <p className="notice notice-error">{t('Pricing plans are not available')}</p> : null}
       {view.plans.length ? <PlanCards view={view} onChoose={setChosen} /> : <p className="muted">{t('No plans are offered at the moment.')}</p>}
       <Modal open={!!chosen} onClose={() => setChosen(null)} title={chosen ? t('Subscribe to {{plan}}', { plan: chosen.name }) : ''} size="md">
-        {chosen ? <SubscribeForm key={chosen.id} view={view} plan={chosen} redirectTo="/pricing" backLabel="Cancel" onBack={() => setChosen(null)} /> : null}
+        {chosen ? <SubscribeForm key={chosen.id} view={view} plan={chosen} redirectTo="/pricing" backLabel="Cancel" onBack={() => setChosen(null)}
+          onDone={() => setChosen(null)} /> : null}
       </Modal>
     </section>
   );

@@ -1,13 +1,14 @@
 // Integration tests of the visitor flows against the real test database.
 import { afterAll, describe, expect, test } from 'vitest';
 import {
-  AuthError, requestPasswordReset, resendVerification, resetPassword, signIn, signUp, verifyEmail, resetTokenValid,
+  AuthError, requestPasswordReset, resendVerification, resetPassword, signIn, signUp, verifyEmail, resetTokenValid, resetTokenState,
 } from '~/modules/auth/auth.server.ts';
+import { appHandler } from '../app-build.ts';
 import { MESSAGES } from '~/modules/auth/messages.ts';
 import { findSession } from '~/modules/auth/session.server.ts';
 import { LIMITS } from '~/modules/auth/rate-limit.server.ts';
 import { verifyPassword } from '~/modules/auth/password.server.ts';
-import { createUser, linkFromOutbox, PASSWORD, postgresStore, testAuthConfig, testSql, uniqueEmail, uniqueIp } from '../helpers.ts';
+import { BASE, createUser, linkFromOutbox, PASSWORD, postgresStore, testAuthConfig, testSql, uniqueEmail, uniqueIp } from '../helpers.ts';
 
 const sql = testSql();
 const store = postgresStore(sql);
@@ -245,6 +246,35 @@ describe('forgot and reset password', () => {
     await sql`UPDATE password_reset_tokens SET expires_at = now() - interval '1 second' WHERE user_id = ${u.id}`;
     await expectAuthError(resetPassword(sql, store, { token, password: 'Brand-new-pass', ip: uniqueIp() }), MESSAGES.resetInvalid);
   });
+
+  test('a link says whether it is valid, used or expired (the page shows which, not a form that cannot work)', async () => {
+    const u = await createUser(sql);
+    await requestPasswordReset(sql, store, cfg, { email: u.email, ip: uniqueIp() });
+    const token = await linkFromOutbox(sql, u.email, /\/reset-password\/([A-Za-z0-9_-]+)/);
+    expect(await resetTokenState(sql, token)).toBe('valid');
+    expect(await resetTokenState(sql, 'bogus')).toBe('invalid');
+    await sql`UPDATE password_reset_tokens SET expires_at = now() - interval '1 second' WHERE user_id = ${u.id}`;
+    expect(await resetTokenState(sql, token)).toBe('expired');
+    await sql`UPDATE password_reset_tokens SET expires_at = now() + interval '1 hour', used_at = now() WHERE user_id = ${u.id}`;
+    expect(await resetTokenState(sql, token)).toBe('used');
+  });
+
+  test('the reset form is refused on the server unless the confirmation matches; nothing changes', async () => {
+    const u = await createUser(sql);
+    await requestPasswordReset(sql, store, cfg, { email: u.email, ip: uniqueIp() });
+    const token = await linkFromOutbox(sql, u.email, /\/reset-password\/([A-Za-z0-9_-]+)/);
+    const post = async (fields: Record<string, string>) => (await appHandler())(new Request(`${BASE}/reset-password/${token}`, {
+      method: 'POST', body: new URLSearchParams(fields), redirect: 'manual',
+      headers: { origin: BASE, host: new URL(BASE).host, 'content-type': 'application/x-www-form-urlencoded', 'x-forwarded-for': uniqueIp() },
+    }));
+    expect((await post({ password: 'Brand-new-pass' })).status).toBe(400);
+    expect((await post({ password: 'Brand-new-pass', passwordConfirmation: 'Brand-new-pasz' })).status).toBe(400);
+    expect(await resetTokenValid(sql, token)).toBe(true);
+    const [row] = await sql`SELECT password_hash FROM users WHERE id = ${u.id}`;
+    expect(await verifyPassword(row.password_hash, PASSWORD)).toBe(true);
+    expect((await post({ password: 'Brand-new-pass', passwordConfirmation: 'Brand-new-pass' })).status).toBe(200);
+    expect(await resetTokenState(sql, token)).toBe('used');
+  }, 120_000); // the first request loads every route module (app-build.ts)
 
   test('an unknown email gets the same answer and no mail', async () => {
     const email = uniqueEmail('nobody');

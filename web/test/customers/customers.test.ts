@@ -243,7 +243,7 @@ describe('delete', () => {
     const s = await sessionFor(sql, c.id);
     const a = await act({ intent: 'delete', id: String(c.id) }, admin.cookie);
     expect(a.status).toBe(200);
-    expect(a.body?.toast).toBe('User deleted successfully');
+    expect(a.body?.toast).toBe('Customers deleted successfully');
     const [u] = await sql`SELECT deleted_at, is_active FROM users WHERE id = ${c.id}`;
     expect(u.deleted_at).not.toBeNull();
     expect(await sql`SELECT 1 FROM ledger_entries WHERE balance_id = ${w}`).toHaveLength(1);

@@ -27,13 +27,13 @@ function Search() {
   return <output data-testid="search">{useLocation().search}</output>;
 }
 
-function show(props: { data?: Row[]; total?: number; selectable?: boolean; url?: string; onSelection?: (s: Selection) => void }) {
+function show(props: { data?: Row[]; total?: number; selectable?: boolean; url?: string; onSelection?: (s: Selection) => void; emptyText?: string }) {
   const Stub = createRemixStub([{
     path: '/',
     Component: () => (
       <>
         <DataTable columns={columns} data={props.data ?? rows} total={props.total ?? 2} searchable={false} selectable={props.selectable}
-          getRowId={(r) => String(r.id)} caption="Things" onSelectionChange={props.onSelection} />
+          getRowId={(r) => String(r.id)} caption="Things" onSelectionChange={props.onSelection} emptyText={props.emptyText} />
         <Search />
       </>
     ),
@@ -57,6 +57,31 @@ describe('DataTable', () => {
     show({ data: [], total: 0 });
     const cell = screen.getByText('No data found');
     expect(cell.getAttribute('colspan')).toBe('2');
+  });
+
+  test("no rows: a list's own words when it gives them ('No open positions')", () => {
+    show({ data: [], total: 0, emptyText: 'No open positions' });
+    expect(screen.getByText('No open positions').getAttribute('colspan')).toBe('2');
+    expect(screen.queryByText('No data found')).toBeNull();
+  });
+
+  test('the scroll box is a labelled, focusable region that shades the edges with more beyond them', () => {
+    show({});
+    const region = screen.getByRole('region', { name: 'Things' });
+    expect(region.tabIndex).toBe(0);
+    const frame = region.parentElement!;
+    expect(frame.getAttribute('data-more')).toBeNull(); // jsdom lays nothing out: it all fits
+    // a table twice as wide as its box, scrolled from the start to the middle to the end
+    Object.defineProperty(region, 'clientWidth', { configurable: true, value: 300 });
+    Object.defineProperty(region, 'scrollWidth', { configurable: true, value: 600 });
+    fireEvent.scroll(region);
+    expect(frame.getAttribute('data-more')).toBe('end');
+    region.scrollLeft = 150;
+    fireEvent.scroll(region);
+    expect(frame.getAttribute('data-more')).toBe('start end');
+    region.scrollLeft = 300;
+    fireEvent.scroll(region);
+    expect(frame.getAttribute('data-more')).toBe('start');
   });
 
   test('a column sorts on the server through the URL unless it says enableSorting: false (a plain header)', async () => {

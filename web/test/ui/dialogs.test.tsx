@@ -5,6 +5,7 @@
 import { afterEach, beforeAll, describe, expect, test, vi } from 'vitest';
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { createRemixStub } from '@remix-run/testing';
+import { redirect } from '@remix-run/node';
 import { useFetcher } from '@remix-run/react';
 import { getInputProps } from '@conform-to/react';
 import i18next from 'i18next';
@@ -141,8 +142,10 @@ describe('FormDialog', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Submit' }));
     await waitFor(() => expect(screen.getByLabelText('Name').getAttribute('aria-invalid')).toBe('true'));
     expect(screen.getByRole('dialog').querySelector('.field-error')?.textContent).toBe('Name is taken');
-    await waitFor(() => expect(toasts()).toEqual(['Name is taken'])); // the toast follows the field error's render
     expect(posted).toEqual([{ intent: 'save', id: '3', name: 'Taken', price: '10' }]);
+    // one message per problem: the field says it, no toast says it again
+    await act(async () => { await new Promise((r) => setTimeout(r, 50)); });
+    expect(toasts()).toEqual([]);
   });
 });
 
@@ -198,6 +201,31 @@ describe('useFetcherToast', () => {
   });
 });
 
+describe('toasts: one message per problem', () => {
+  test('a success replaces the error before it; the same error again is one toast', async () => {
+    let n = 0;
+    function Page() {
+      const fetcher = useFetcher<Reply>();
+      useFetcherToast(fetcher);
+      return (
+        <>
+          <button type="button" onClick={() => fetcher.submit({ intent: 'fail' }, { method: 'post' })}>fail</button>
+          <button type="button" onClick={() => fetcher.submit({ intent: 'ok' }, { method: 'post' })}>ok</button>
+        </>
+      );
+    }
+    stub(() => <Page />, (form) => (form.get('intent') === 'fail' ? { ok: false, toast: 'The file is too large' } : { ok: true, toast: `Uploaded ${++n}` }));
+    fireEvent.click(await screen.findByText('fail'));
+    await waitFor(() => expect(toasts()).toEqual(['The file is too large']));
+    fireEvent.click(screen.getByText('fail'));
+    await waitFor(() => expect(screen.getByText('fail').closest('body')).toBeTruthy());
+    await act(async () => { await new Promise((r) => setTimeout(r, 50)); });
+    expect(toasts()).toEqual(['The file is too large']);
+    fireEvent.click(screen.getByText('ok'));
+    await waitFor(() => expect(toasts()).toEqual(['Uploaded 1']));
+  });
+});
+
 describe('Stepper', () => {
   test('a step is typed into the input: onChange and the form both see an input event', async () => {
     const seen: string[] = [];
@@ -246,5 +274,32 @@ describe('Modal', () => {
     act(() => input.focus());
     rerender(<Page tick={1} />);
     expect(document.activeElement).toBe(input);
+  });
+});
+
+describe('a done action closes its dialog', () => {
+  test('an action answering with a redirect (its toast a flash) closes the confirm dialog', async () => {
+    const onClose = vi.fn();
+    function Page() {
+      const [open, setOpen] = useState(true);
+      return (
+        <ConfirmDialog open={open} onClose={() => { onClose(); setOpen(false); }} message="Subscribe to Gold?" intent="subscribe" fields={{ planId: 2 }} />
+      );
+    }
+    stub(() => <Page />, () => redirect('/'));
+    fireEvent.click(await screen.findByRole('button', { name: 'Yes' }));
+    await waitFor(() => expect(onClose).toHaveBeenCalledTimes(1));
+    expect(screen.queryByRole('dialog')).toBeNull();
+  });
+
+  test('a refusal after a redirecting success is still a refusal: the dialog stays', async () => {
+    const onClose = vi.fn();
+    function Page() {
+      return <ConfirmDialog open onClose={onClose} message="Subscribe to Gold?" intent="subscribe" />;
+    }
+    stub(() => <Page />, () => ({ ok: false, toast: 'This is already your plan' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Yes' }));
+    await waitFor(() => expect(toasts()).toEqual(['This is already your plan']));
+    expect(onClose).not.toHaveBeenCalled();
   });
 });

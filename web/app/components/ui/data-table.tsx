@@ -27,9 +27,11 @@ export interface DataTableProps<T> {
   caption?: string;
   /** bounded pagination: the pager reaches this many rows deep at most (the total still shows in full) */
   maxRows?: number;
+  /** what an empty list says, translated ('No open positions'); 'No data found' when omitted */
+  emptyText?: string;
 }
 
-export function DataTable<T>({ columns, data, total, getRowId, searchable = true, selectable, onSelectionChange, toolbar, paramPrefix = '', caption, maxRows }: DataTableProps<T>) {
+export function DataTable<T>({ columns, data, total, getRowId, searchable = true, selectable, onSelectionChange, toolbar, paramPrefix = '', caption, maxRows, emptyText }: DataTableProps<T>) {
   const { t } = useTranslation();
   const f = useFormat();
   const [params, setParams] = useSearchParams();
@@ -109,17 +111,17 @@ export function DataTable<T>({ columns, data, total, getRowId, searchable = true
           {selectable && all ? <span className="muted">{t('All {{count}} selected', { count: f.amount(total) as unknown as number })}</span> : null}
         </div>
       </div>
-      <div className="table-scroll">
+      <ScrollRegion label={caption ?? t('Table')}>
         <table>
           {caption ? <caption className="sr-only">{caption}</caption> : null}
           {selectable || !plainColumns(columns) ? (
             <InstanceBody columns={selectable ? [selectColumn, ...columns] : columns} data={data} getRowId={getRowId} selectable={!!selectable}
-              rowSelection={rowSelection} setRowSelection={setRowSelection} all={all} state={state} toggleSort={toggleSort} />
+              rowSelection={rowSelection} setRowSelection={setRowSelection} all={all} state={state} toggleSort={toggleSort} emptyText={emptyText} />
           ) : (
-            <PlainBody columns={columns} data={data} getRowId={getRowId} state={state} toggleSort={toggleSort} />
+            <PlainBody columns={columns} data={data} getRowId={getRowId} state={state} toggleSort={toggleSort} emptyText={emptyText} />
           )}
         </table>
-      </div>
+      </ScrollRegion>
       <div className="table-footer">
         <span>{t('Total: {{count}}', { count: f.amount(total) as unknown as number })}</span>
         <label className="page-size">
@@ -154,16 +156,49 @@ function HeaderCell({ id, sortable, state, toggleSort, children }: { id: string;
   );
 }
 
-function EmptyRow({ span }: { span: number }) {
+function EmptyRow({ span, text }: { span: number; text?: string }) {
   const { t } = useTranslation();
-  return <tr><td colSpan={span} className="table-empty">{t('No data found')}</td></tr>;
+  return <tr><td colSpan={span} className="table-empty">{text ?? t('No data found')}</td></tr>;
+}
+
+/**
+ * The table's horizontal scroll box. A table wider than the screen (a phone, a long language) shows
+ * that it scrolls: a shade on each edge that has more beyond it (data-more="start end"). The box is
+ * a labelled, focusable region so a keyboard can scroll it (axe: scrollable-region-focusable).
+ */
+export function ScrollRegion({ label, children }: { label: string; children: ReactNode }) {
+  const ref = useRef<HTMLDivElement>(null);
+  const [more, setMore] = useState('');
+  useEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    const measure = () => {
+      const start = el.scrollLeft > 1;
+      const end = el.scrollLeft + el.clientWidth < el.scrollWidth - 1;
+      setMore([start ? 'start' : '', end ? 'end' : ''].filter(Boolean).join(' '));
+    };
+    measure();
+    el.addEventListener('scroll', measure, { passive: true });
+    const ro = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(measure);
+    ro?.observe(el);
+    if (el.firstElementChild) ro?.observe(el.firstElementChild);
+    return () => {
+      el.removeEventListener('scroll', measure);
+      ro?.disconnect();
+    };
+  }, []);
+  return (
+    <div className="table-scroll-frame" data-more={more || undefined}>
+      <div ref={ref} className="table-scroll" role="region" aria-label={label} tabIndex={0}>{children}</div>
+    </div>
+  );
 }
 
 /** The table through a react-table instance: selection, and any column that needs more than its row's data. */
-export function InstanceBody<T>({ columns, data, getRowId, selectable, rowSelection, setRowSelection, all, state, toggleSort }: {
+export function InstanceBody<T>({ columns, data, getRowId, selectable, rowSelection, setRowSelection, all, state, toggleSort, emptyText }: {
   columns: ColumnDef<T, any>[]; data: T[]; getRowId?: (row: T) => string; selectable: boolean; // eslint-disable-line @typescript-eslint/no-explicit-any -- as DataTableProps
   rowSelection: RowSelectionState; setRowSelection: (s: RowSelectionState | ((old: RowSelectionState) => RowSelectionState)) => void;
-  all: boolean; state: SortState; toggleSort: (id: string) => void;
+  all: boolean; state: SortState; toggleSort: (id: string) => void; emptyText?: string;
 }) {
   const table = useReactTable({
     data,
@@ -192,7 +227,7 @@ export function InstanceBody<T>({ columns, data, getRowId, selectable, rowSelect
         ))}
       </thead>
       <tbody>
-        {table.getRowModel().rows.length === 0 ? <EmptyRow span={table.getAllLeafColumns().length} /> : table.getRowModel().rows.map((row) => (
+        {table.getRowModel().rows.length === 0 ? <EmptyRow span={table.getAllLeafColumns().length} text={emptyText} /> : table.getRowModel().rows.map((row) => (
           <tr key={row.id} data-selected={all || row.getIsSelected() || undefined}>
             {row.getVisibleCells().map((cell) => <td key={cell.id}>{flexRender(cell.column.columnDef.cell, cell.getContext())}</td>)}
           </tr>
@@ -237,8 +272,8 @@ function cellValue<T>(c: AnyColumn<T>, row: T, index: number): unknown {
  * cell needs the instance itself (`table`, `cell`, row models) belongs in a selectable table or
  * needs plainColumns to send it to InstanceBody.
  */
-export function PlainBody<T>({ columns, data, getRowId, state, toggleSort }: {
-  columns: AnyColumn<T>[]; data: T[]; getRowId?: (row: T) => string; state: SortState; toggleSort: (id: string) => void;
+export function PlainBody<T>({ columns, data, getRowId, state, toggleSort, emptyText }: {
+  columns: AnyColumn<T>[]; data: T[]; getRowId?: (row: T) => string; state: SortState; toggleSort: (id: string) => void; emptyText?: string;
 }) {
   const cols = columns.map((c) => ({ def: c, id: columnId(c), column: { id: columnId(c), columnDef: c } }));
   return (
@@ -253,7 +288,7 @@ export function PlainBody<T>({ columns, data, getRowId, state, toggleSort }: {
         </tr>
       </thead>
       <tbody>
-        {data.length === 0 ? <EmptyRow span={cols.length} /> : data.map((original, index) => {
+        {data.length === 0 ? <EmptyRow span={cols.length} text={emptyText} /> : data.map((original, index) => {
           const id = getRowId ? getRowId(original) : String(index);
           const row = { id, index, original };
           return (

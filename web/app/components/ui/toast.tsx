@@ -54,6 +54,7 @@ const answered = new WeakSet<object>();
 
 export function useReplyToast<R extends Reply>(reply: R | null | undefined, opts: ReplyToastOptions<R> = {}) {
   const { push } = useToast();
+  const { t } = useTranslation();
   // the latest callbacks, without answering the same reply again when they change
   const latest = useRef(opts);
   useEffect(() => { latest.current = opts; });
@@ -63,14 +64,43 @@ export function useReplyToast<R extends Reply>(reply: R | null | undefined, opts
     if (o.intent && reply.intent !== o.intent) return;
     answered.add(reply);
     const title = reply.ok ? reply.toast : o.quietErrors ? null : o.errorToast ?? (reply.toast === null ? null : reply.toast || GENERIC_ERROR);
-    if (title) push({ type: reply.ok ? 'success' : 'error', title, values: reply.values, position: o.position });
+    const toast = { type: reply.ok ? 'success' as const : 'error' as const, title: title!, values: reply.values, position: o.position };
+    if (title && reply.ok) push(toast);
+    else if (title && typeof document !== 'undefined') {
+      // one message per problem: an error the form shows (under a field or above the form) is not
+      // toasted again. The form renders this answer's errors a turn later (Conform's lastResult).
+      setTimeout(() => {
+        const onForm = [...document.querySelectorAll('.field-error')].some((el) => el.textContent === t(title, reply.values));
+        if (!onForm) push(toast);
+      }, 0);
+    } else if (title) push(toast);
     if (reply.ok) o.onSuccess?.(reply); else o.onError?.(reply);
-  }, [reply, push]);
+  }, [reply, push, t]);
 }
 
-/** useReplyToast for a fetcher: its answer once it is idle again (the page's data reloaded). */
+const NOT_SUBMITTED = Symbol('not submitted');
+
+/**
+ * useReplyToast for a fetcher: its answer once it is idle again (the page's data reloaded). An
+ * action that answered with a redirect (its toast comes as a flash) leaves the fetcher without a
+ * new answer: that is done too, and onSuccess runs, so the dialog that posted it closes.
+ */
 export function useFetcherToast<R extends Reply>(fetcher: { state: string; data?: R | undefined }, opts: ReplyToastOptions<R> = {}) {
   useReplyToast(fetcher.state === 'idle' ? fetcher.data : undefined, opts);
+  const latest = useRef(opts);
+  useEffect(() => { latest.current = opts; });
+  // the answer the fetcher held when this submission started
+  const before = useRef<unknown>(NOT_SUBMITTED);
+  useEffect(() => {
+    if (fetcher.state === 'submitting') {
+      if (before.current === NOT_SUBMITTED) before.current = fetcher.data ?? null;
+      return;
+    }
+    if (fetcher.state !== 'idle' || before.current === NOT_SUBMITTED) return;
+    const redirected = (fetcher.data ?? null) === before.current;
+    before.current = NOT_SUBMITTED;
+    if (redirected) latest.current.onSuccess?.({ ok: true } as R);
+  }, [fetcher.state, fetcher.data]);
 }
 
 export function ToastProvider({ children, flash }: { children: ReactNode; flash?: ToastMessage | null }) {
@@ -83,7 +113,18 @@ export function ToastProvider({ children, flash }: { children: ReactNode; flash?
   }, []);
   const push = useCallback((t: ToastMessage) => {
     const id = t.id ?? Math.random().toString(36).slice(2);
-    setItems((xs) => (xs.some((x) => x.id === id) ? xs : [...xs, { ...t, id }]));
+    setItems((xs) => {
+      if (xs.some((x) => x.id === id)) return xs;
+      // a success replaces the errors before it (the problem is solved); the same message again
+      // replaces the one shown (one toast per problem, its time restarted)
+      const same = (x: Shown) => x.type === t.type && x.title === t.title && JSON.stringify(x.values ?? null) === JSON.stringify(t.values ?? null);
+      const gone = xs.filter((x) => (t.type === 'success' && x.type === 'error') || same(x));
+      for (const x of gone) {
+        clearTimeout(timers.current.get(x.id));
+        timers.current.delete(x.id);
+      }
+      return [...xs.filter((x) => !gone.includes(x)), { ...t, id }];
+    });
     timers.current.set(id, setTimeout(() => dismiss(id), 5000));
   }, [dismiss]);
   useEffect(() => {

@@ -366,9 +366,17 @@ export async function requestPasswordReset(sql: Sql, store: RateLimitStore, cfg:
 }
 
 /** Whether a reset token is still usable (for the reset screen's loader). */
+/** Where a reset link stands: the page shows the form only for a valid one, else says why, with a way to ask for a new one. */
+export type ResetLinkState = 'valid' | 'used' | 'expired' | 'invalid';
+
+export async function resetTokenState(sql: Sql, token: string): Promise<ResetLinkState> {
+  const [row] = await sql`SELECT used_at IS NOT NULL AS used, expires_at <= now() AS expired FROM password_reset_tokens WHERE token_hash = ${sha256(token)}`;
+  if (!row) return 'invalid';
+  return row.used ? 'used' : row.expired ? 'expired' : 'valid';
+}
+
 export async function resetTokenValid(sql: Sql, token: string): Promise<boolean> {
-  const [row] = await sql`SELECT 1 FROM password_reset_tokens WHERE token_hash = ${sha256(token)} AND used_at IS NULL AND expires_at > now()`;
-  return !!row;
+  return (await resetTokenState(sql, token)) === 'valid';
 }
 
 export async function resetPassword(sql: Sql, store: RateLimitStore, input: { token: string; password: string; ip: string | null }) {

@@ -10,6 +10,8 @@ export const MESSAGES = {
   emailTaken: 'This email is already registered.',
   promoInvalid: 'Invalid promo code',
   resetInvalid: 'This reset link is invalid or has expired.',
+  resetUsed: 'This reset link has already been used.',
+  resetExpired: 'This reset link has expired.',
   verifyInvalid: 'This verification link is invalid or has expired.',
   somethingWrong: 'Something went wrong',
   invalidCode: 'The code is not valid or was already used.',

@@ -158,6 +158,13 @@ export const CALLS: readonly CallRule[] = [
   call('/two-factor', 'public'),
   call('/verify-email/:token', 'public'),
   call('/auth/logout', 'public'),
+  // the usual spellings of sign-in, each sent to '/' (sign-in-alias.ts)
+  call('/login', 'public'),
+  call('/signin', 'public'),
+  call('/sign-in', 'public'),
+  call('/admin/login', 'public'),
+  call('/admin/signin', 'public'),
+  call('/admin/sign-in', 'public'),
   // the language switch and the translations every page loads
   call('/lang', 'public'),
   call('/i18n/:lng', 'public'),

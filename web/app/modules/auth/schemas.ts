@@ -86,7 +86,10 @@ export const ForgotPasswordSchema = z.object({ email, humanKey: z.string().max(4
 /** 'Resend verification' on the sign-in page: the address typed there. */
 export const ResendVerificationSchema = z.object({ email });
 
-export const ResetPasswordSchema = z.object({ password: newPassword });
+/** Reset password: the new password typed twice, checked here on the server as in the browser. */
+export const ResetPasswordSchema = z
+  .object({ password: newPassword, passwordConfirmation: z.string({ required_error: 'Passwords must match' }) })
+  .and(passwordsMatch);
 
 /** /security: change password (docs/specs.md#client-validation). */
 export const ChangePasswordSchema = z.object({

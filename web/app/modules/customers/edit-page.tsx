@@ -294,7 +294,7 @@ function moneyColumns(kind: 'deposits' | 'withdraws', t: (k: string) => string, 
     { id: 'fee', header: t('Fee'), enableSorting: false, cell: ({ row: { original: o } }) => f.money(o.fee, o.currency) },
     { id: 'total', header: t('Total'), enableSorting: false, cell: ({ row: { original: o } }) => f.money(o.total, o.currency) },
     { id: 'status', header: t('Status'), enableSorting: false, cell: ({ row: { original: o } }) => statusChip(o.status, t) },
-    ...(kind === 'withdraws' ? [{ id: 'reason', header: t('Decline Reason'), enableSorting: false, cell: ({ row: { original: o } }: { row: { original: MoneyRow } }) => o.declineReason ?? '—' }] : []),
+    ...(kind === 'withdraws' ? [{ id: 'reason', header: t('Decline Reason'), enableSorting: false, cell: ({ row: { original: o } }: { row: { original: MoneyRow } }) => o.declineReason ? <span className="cell-text">{o.declineReason}</span> : '—' }] : []),
     { id: 'date', header: t('Date'), enableSorting: false, cell: ({ row: { original: o } }) => <span className="nowrap">{f.dateTime(o.createdAt)}</span> },
   ];
 }

@@ -1,5 +1,5 @@
 // The customer's /kyc page (docs/specs.md#kyc): with no document the form; a document under
-// review or approved shows the 'KYC Submitted' card with its status; a declined one its reason
+// review shows the 'KYC Submitted' card, an approved one 'KYC Approved', each with its status; a declined one its reason
 // and Resubmit, which opens the form again (the new document is a new row).
 import { useId, useState, type InputHTMLAttributes } from 'react';
 import { useFetcher } from '@remix-run/react';
@@ -72,7 +72,8 @@ function Submitted({ document }: { document: KycDocument }) {
   return (
     <div className="card kyc-card">
       <div className="kyc-card-head">
-        <h2>{t('KYC Submitted')}</h2>
+        {/* once approved the heading says so: 'Submitted' read as still waiting */}
+        <h2>{document.status === 'approved' ? t('KYC Approved') : t('KYC Submitted')}</h2>
         <KycStatusChip status={document.status} />
       </div>
       <p className="muted">

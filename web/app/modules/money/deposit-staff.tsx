@@ -32,7 +32,8 @@ export interface StaffDepositsData {
 }
 
 type T = (key: string, values?: Record<string, unknown>) => string;
-type Acting = { decision: 'approve' | 'decline'; id: number } | { decision: 'debitDispute'; id: number; amount: string; currency: string } | null;
+// approve and decline restate whose deposit and how much, so the confirm names what it decides
+type Acting = { decision: 'approve' | 'decline'; id: number; customer: string; amount: string } | { decision: 'debitDispute'; id: number; amount: string; currency: string } | null;
 
 export function StaffDepositsPage({ data }: { data: StaffDepositsData }) {
   const { t } = useTranslation();
@@ -71,7 +72,8 @@ export function StaffDepositsPage({ data }: { data: StaffDepositsData }) {
       <DateRangeDialog open={filterOpen} value={{ start: filters.dateStart, end: filters.dateEnd }} onClose={() => setFilterOpen(false)}
         onSubmit={({ start, end }) => { setFilterOpen(false); setFilter({ dateStart: start, dateEnd: end }); }} />
       <ConfirmDialog open={acting?.decision === 'approve'} onClose={() => setActing(null)} intent="approve" fields={{ id: acting?.id ?? '' }}
-        title={t('Approve deposit')} message={t('Are you sure to approve this deposit?')} confirmLabel={t('Approve')} danger={false} />
+        title={t('Approve deposit')} confirmLabel={t('Approve')} danger={false}
+        message={acting?.decision === 'approve' ? t('Approve deposit #{{id}} of {{amount}} for {{customer}}?', { id: acting.id, amount: acting.amount, customer: acting.customer }) : ''} />
       <ConfirmDialog open={acting?.decision === 'debitDispute'} onClose={() => setActing(null)} intent="debitDispute" fields={{ id: acting?.id ?? '' }}
         title={t('Debit the disputed amount')}
         message={acting?.decision === 'debitDispute'
@@ -82,7 +84,7 @@ export function StaffDepositsPage({ data }: { data: StaffDepositsData }) {
         intent="decline" id={acting?.id} submitLabel={t('Decline')} size="sm">
         {(fields) => (
           <>
-            <p>{t('Are you sure to decline this deposit?')}</p>
+            <p>{acting?.decision === 'decline' ? t('Decline deposit #{{id}} of {{amount}} for {{customer}}?', { id: acting.id, amount: acting.amount, customer: acting.customer }) : null}</p>
             <div className="field">
               <label htmlFor={fields.declineReason.id}>{t('Decline reason (optional)')}</label>
               <textarea {...getTextareaProps(fields.declineReason)} rows={3} maxLength={500} />
@@ -97,13 +99,14 @@ export function StaffDepositsPage({ data }: { data: StaffDepositsData }) {
 
 function staffColumns(t: T, f: Formatter, act: (a: Acting) => void): ColumnDef<StaffDepositRow>[] {
   const money = (v: string, r: StaffDepositRow) => f.money(v, r.currency);
+  const subject = (r: StaffDepositRow) => ({ id: r.id, customer: r.email, amount: money(r.amount, r) });
   return [
     { id: 'id', header: t('ID'), cell: ({ row }) => row.original.id },
     {
       id: 'user', header: t('User'), enableSorting: false,
       cell: ({ row }) => <Link to={`/admin/customers/edit/${row.original.userId}`}>{row.original.email}</Link>,
     },
-    { id: 'gateway', header: t('Gateway'), enableSorting: false, cell: ({ row }) => gatewayLabel(t, row.original.gateway) },
+    { id: 'gateway', header: t('Gateway'), enableSorting: false, cell: ({ row }) => <span className="cell-text">{gatewayLabel(t, row.original.gateway)}</span> },
     { id: 'description', header: t('Description'), enableSorting: false, cell: ({ row }) => <StaffDescription row={row.original} /> },
     {
       id: 'reference', header: t('Reference'), enableSorting: false,
@@ -135,9 +138,9 @@ function staffColumns(t: T, f: Formatter, act: (a: Acting) => void): ColumnDef<S
         <span className="row-actions">
           {row.original.status === 'pending' ? (
             <>
-              <button type="button" className="btn btn-sm btn-primary" onClick={() => act({ decision: 'approve', id: row.original.id })}
+              <button type="button" className="btn btn-sm btn-primary" onClick={() => act({ decision: 'approve', ...subject(row.original) })}
                 aria-label={t('Approve deposit #{{id}}', { id: row.original.id })}>{t('Approve')}</button>
-              <button type="button" className="btn btn-sm btn-danger" onClick={() => act({ decision: 'decline', id: row.original.id })}
+              <button type="button" className="btn btn-sm btn-danger" onClick={() => act({ decision: 'decline', ...subject(row.original) })}
                 aria-label={t('Decline deposit #{{id}}', { id: row.original.id })}>{t('Decline')}</button>
             </>
           ) : row.original.dispute && !row.original.dispute.debitedAt && row.original.status === 'approved' ? null : <NoDecision />}

@@ -45,24 +45,24 @@ export function PayoutCell({ withdrawalId, payout }: { withdrawalId: number; pay
  * Approve with a choice of how the money leaves: manually (the bank transfer staff make) or through
  * a gateway that can pay this withdrawal. The server checks the choice again.
  */
-export function ApprovePayoutDialog({ id, options, onClose }: { id: number | null; options: string[]; onClose: () => void }) {
+export function ApprovePayoutDialog({ id, options, onClose, question }: { id: number | null; options: string[]; onClose: () => void; question: string }) {
   const { t } = useTranslation();
   return (
     <FormDialog open={id !== null} onClose={onClose} title={t('Approve withdrawal')} schema={DecisionSchemas.approve} parse={WITHDRAW_PARSE}
       intent="approve" id={id ?? undefined} submitLabel={t('Approve')} size="sm" defaultValue={{ payout: 'manual' }}>
-      {(fields) => <PayoutChoice id={id ?? 0} options={options} fields={fields} />}
+      {(fields) => <PayoutChoice id={id ?? 0} question={question} options={options} fields={fields} />}
     </FormDialog>
   );
 }
 
 type ApproveFields = ReturnType<typeof useSchemaForm<typeof DecisionSchemas.approve>>[1];
 
-function PayoutChoice({ id, options, fields }: { id: number; options: string[]; fields: ApproveFields }) {
+function PayoutChoice({ id, question, options, fields }: { id: number; question: string; options: string[]; fields: ApproveFields }) {
   const { t } = useTranslation();
   const [chosen, setChosen] = useState('manual');
   return (
     <>
-      <p>{t('Are you sure to approve withdrawal #{{id}}?', { id })}</p>
+      <p>{question}</p>
       <fieldset className="payout-choice">
         <legend>{t('How is it paid?')}</legend>
         <label>

@@ -40,11 +40,13 @@ export interface StaffWithdrawalsData {
 }
 
 type T = (key: string, values?: Record<string, unknown>) => string;
-type Acting = { decision: 'approve' | 'decline'; id: number; options?: string[] } | null;
+// approve and decline restate whose withdrawal and how much, so the confirm names what it decides
+type Acting = { decision: 'approve' | 'decline'; id: number; customer: string; amount: string; total: string; options?: string[] } | null;
 
 export function StaffWithdrawalsPage({ mode, data }: { mode: 'pending' | 'history'; data: StaffWithdrawalsData }) {
   const { t } = useTranslation();
   const f = useFormat();
+  const approveQuestion = (a: NonNullable<Acting>) => t('Approve withdrawal #{{id}} of {{amount}} for {{customer}}?', { id: a.id, amount: a.amount, customer: a.customer });
   const method = useMethodLabel();
   const [, setParams] = useSearchParams();
   const [filterOpen, setFilterOpen] = useState(false);
@@ -90,15 +92,16 @@ export function StaffWithdrawalsPage({ mode, data }: { mode: 'pending' | 'histor
       ) : null}
       {mode === 'pending' ? (
         <>
-          <ApprovePayoutDialog id={acting?.decision === 'approve' && acting.options?.length ? acting.id : null} options={acting?.options ?? []} onClose={() => setActing(null)} />
+          <ApprovePayoutDialog id={acting?.decision === 'approve' && acting.options?.length ? acting.id : null} options={acting?.options ?? []} onClose={() => setActing(null)}
+            question={acting ? approveQuestion(acting) : ''} />
           <ConfirmDialog open={acting?.decision === 'approve' && !acting.options?.length} onClose={() => setActing(null)} intent="approve" fields={{ id: acting?.id ?? '' }}
-            title={t('Approve withdrawal')} message={t('Are you sure to approve withdrawal #{{id}}?', { id: acting?.id ?? '' })}
+            title={t('Approve withdrawal')} message={acting ? approveQuestion(acting) : ''}
             confirmLabel={t('Approve')} danger={false} />
           <FormDialog open={acting?.decision === 'decline'} onClose={() => setActing(null)} title={t('Decline withdrawal')}
             schema={DecisionSchemas.decline} parse={WITHDRAW_PARSE} intent="decline" id={acting?.id} submitLabel={t('Decline')} size="sm">
             {(fields) => (
               <>
-                <p>{t('Are you sure to decline withdrawal #{{id}}? Its total goes back to the wallet.', { id: acting?.id ?? '' })}</p>
+                <p>{acting ? t('Decline withdrawal #{{id}} of {{amount}} for {{customer}}? Its total of {{total}} goes back to the wallet.', { id: acting.id, amount: acting.amount, customer: acting.customer, total: acting.total }) : null}</p>
                 <div className="field">
                   <label htmlFor={fields.declineReason.id}>{t('Decline Reason')}</label>
                   <textarea {...getTextareaProps(fields.declineReason)} rows={3} maxLength={500}
@@ -117,6 +120,7 @@ export function StaffWithdrawalsPage({ mode, data }: { mode: 'pending' | 'histor
 
 function staffColumns(t: T, f: Formatter, method: (g: string) => string, act: ((a: Acting) => void) | null): ColumnDef<StaffPayoutRow>[] {
   const money = (v: string, r: StaffPayoutRow) => f.money(v, r.currency);
+  const subject = (r: StaffPayoutRow) => ({ id: r.id, customer: r.email, amount: money(r.amount, r), total: money(r.total, r) });
   const columns: ColumnDef<StaffPayoutRow>[] = [
     { id: 'id', header: t('ID'), cell: ({ row }) => row.original.id },
     {
@@ -130,7 +134,7 @@ function staffColumns(t: T, f: Formatter, method: (g: string) => string, act: ((
     },
     {
       id: 'reason', header: t('Decline Reason'), enableSorting: false,
-      cell: ({ row }) => (row.original.declineReason ? <span className="cell-wrap">{row.original.declineReason}</span> : '—'),
+      cell: ({ row }) => (row.original.declineReason ? <span className="cell-text">{row.original.declineReason}</span> : '—'),
     },
     { id: 'amount', header: t('Amount'), cell: ({ row }) => money(row.original.amount, row.original) },
     { id: 'fee', header: t('Fee'), enableSorting: false, cell: ({ row }) => money(row.original.fee, row.original) },
@@ -152,9 +156,9 @@ function staffColumns(t: T, f: Formatter, method: (g: string) => string, act: ((
       id: 'actions', header: t('Actions'), enableSorting: false,
       cell: ({ row }) => (row.original.status === 'pending' ? (
         <span className="row-actions">
-          <button type="button" className="btn btn-sm btn-primary" onClick={() => act({ decision: 'approve', id: row.original.id, options: row.original.payoutOptions })}
+          <button type="button" className="btn btn-sm btn-primary" onClick={() => act({ decision: 'approve', ...subject(row.original), options: row.original.payoutOptions })}
             aria-label={t('Approve withdrawal #{{id}}', { id: row.original.id })}>{t('Approve')}</button>
-          <button type="button" className="btn btn-sm btn-danger" onClick={() => act({ decision: 'decline', id: row.original.id })}
+          <button type="button" className="btn btn-sm btn-danger" onClick={() => act({ decision: 'decline', ...subject(row.original) })}
             aria-label={t('Decline withdrawal #{{id}}', { id: row.original.id })}>{t('Decline')}</button>
         </span>
       ) : '—'),

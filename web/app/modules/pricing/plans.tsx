@@ -76,12 +76,14 @@ export function PlanCards({ view, onChoose, level = 2, focusId }: {
  * charged, converted at the live rate when its currency is not the plan's. Posts to /pricing; on
  * success the page reloads with a toast, a short balance goes to /deposits ('Not enough balance').
  */
-export function SubscribeForm({ view, plan, redirectTo, onBack, backLabel = 'Back' }: {
+export function SubscribeForm({ view, plan, redirectTo, onBack, backLabel = 'Back', onDone }: {
   view: PricingView;
   plan: Plan;
   redirectTo: string;
   onBack: () => void;
   backLabel?: 'Back' | 'Cancel';
+  /** the subscription went through (the page reloads with its toast): close the dialog */
+  onDone?: () => void;
 }) {
   const { t } = useTranslation();
   const f = useFormat();
@@ -92,8 +94,9 @@ export function SubscribeForm({ view, plan, redirectTo, onBack, backLabel = 'Bac
     id: `subscribe-${plan.id}`, schema: SubscribeSchema, lastResult: fetcher.data?.result,
     defaultValue: { intent: 'subscribe', planId: plan.id, balanceId: free ? undefined : walletId, redirectTo },
   });
-  useFetcherToast(fetcher);
+  useFetcherToast(fetcher, { onSuccess: () => onDone?.() });
   const wallet = view.wallets.find((w) => w.id === walletId);
+  const current = view.plans.find((p) => p.id === view.currentPlanId && p.id !== plan.id);
   const charge = wallet ? view.charges[`${plan.id}:${wallet.currency}`] : undefined;
   const converted = !!wallet && wallet.currency !== plan.currency;
   const available = wallet ? dec(wallet.balance).minus(wallet.margin) : null;
@@ -122,6 +125,17 @@ export function SubscribeForm({ view, plan, redirectTo, onBack, backLabel = 'Bac
         ) : null}
       </dl>
       {free ? <p className="muted">{t('This plan is free: nothing is charged.')}</p> : null}
+      {current ? (
+        // switching: what the customer gives up and what they pay, before they confirm
+        <div className="notice plan-switch" data-testid="plan-switch">
+          <p>{t('You leave {{current}} now: its leverage and stop-out no longer apply, and what you paid for it is not refunded.', { current: current.name })}</p>
+          <p>
+            {free ? t('{{plan}} costs nothing.', { plan: plan.name })
+              : t('You pay {{amount}} for {{plan}} now.', { plan: plan.name, amount: wallet && charge != null ? f.money(charge, wallet.currency) : f.money(plan.price, plan.currency) })}
+            {' '}{t("{{plan}}'s leverage applies to your open positions at once, which changes their margin.", { plan: plan.name })}
+          </p>
+        </div>
+      ) : null}
       {!free && view.wallets.length === 0 ? (
         <p className="notice notice-error">{t('You have no real wallet to pay from.')} <Link to="/deposits">{t('Deposit')}</Link></p>
       ) : null}

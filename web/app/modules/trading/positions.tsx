@@ -142,7 +142,8 @@ export function Positions({ rows, total, openOnly, prices, currency }: { rows: P
         <Link role="tab" aria-selected={openOnly} className={`tab ${openOnly ? 'active' : ''}`} to={tabHref(true)} preventScrollReset replace>{t('Opened Positions')}</Link>
         <span className="tabs-note muted">{t('Wallet currency: {{currency}}', { currency })}</span>
       </div>
-      <DataTable columns={columns} data={rows} total={total} searchable={false} paramPrefix={POSITIONS_PREFIX} getRowId={(r) => String(r.id)} caption={t('Positions')} />
+      <DataTable columns={columns} data={rows} total={total} searchable={false} paramPrefix={POSITIONS_PREFIX} getRowId={(r) => String(r.id)} caption={t('Positions')}
+        emptyText={openOnly ? t('No open positions') : undefined} />
       {modal ? <LevelModal row={modal.row} field={modal.field} price={prices[modal.row.instrument]} onClose={() => setModal(null)} /> : null}
       <ConfirmDialog open={!!closing} onClose={() => setClosing(null)} intent="close" action="/dashboard" quietErrors
         fields={closing ? { orderId: closing.id } : undefined} title={t('Close position #{{id}}', { id: closing?.id ?? '' })} confirmLabel={t('Close position')}

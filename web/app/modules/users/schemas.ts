@@ -63,6 +63,8 @@ export const USER_TOASTS = {
   added: 'User added successfully',
   updated: 'User updated successfully',
   deleted: 'User deleted successfully',
+  // the customers' lists word it as the spec does (docs/specs.md#customers-and-staff-lists)
+  customersDeleted: 'Customers deleted successfully',
 } as const;
 
 export const USER_MESSAGES = {

@@ -249,7 +249,7 @@ export async function deleteUser(sql: Sql, actor: Actor, id: number, list: UserL
         after: { deleted: true, sessionsRevoked: true },
       });
     });
-    return { ok: true, toast: USER_TOASTS.deleted };
+    return { ok: true, toast: list === 'customers' ? USER_TOASTS.customersDeleted : USER_TOASTS.deleted };
   } catch (e) {
     if (e instanceof Refusal) return e.result;
     throw e;
