@@ -24,6 +24,8 @@ const REVIEWED: Record<string, string> = {
   'shortcut': 'SHORTCUT_LABEL (collected)', 'screen.title': 'the CRM screens: literal titles (collected)',
   'label': 'literal labels of the same file', 'fd.label': 'the API settings cards: literal labels', 'field.title': 'the gateway kinds: literal titles',
   'o.title': 'the gateway kinds: literal option titles',
+  'data.callBlocked': "click-to-call's refusal: CALL_TOASTS (literal messages, collected)", 'b.message': 'boundText: the level hints (literal messages)',
+  'title': "a reply's toast compared with the form's errors (toast.tsx: the reply's literal messages)", 'qtyProblem.message': 'quantityProblem: literal messages of trading/dialog.ts',
   'field.options.find((o) => o.value === g.values[field.key])?.title ?? String(g.values[field.key])': 'an option title, else the stored value (options are literal)',
   'x.label': "the dashboard's tabs: literal labels", 'TABS.find((x) => x.category === tab)!.label': "the dashboard's tabs: literal labels",
   'stateHeader': 'one of two literals', 'moveLabel(screen, target)': 'literal labels', 'MESSAGES.resetInvalid': 'auth messages (collected)',

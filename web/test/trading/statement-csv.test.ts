@@ -24,8 +24,8 @@ describe('statement CSV formats', () => {
     const s = await sessionFor(sql, u.id);
     const res = (await exportLoader({ request: get('/statements/export', s.cookie), params: {}, context: {} })) as Response;
     const lines = (await res.text()).trimEnd().split('\r\n');
-    expect(lines[0]).toBe('Ticket,Open Time (ISO 8601 UTC),Close Time (ISO 8601 UTC),Type,Instrument,Units,Open Rate,Close Rate,Profit/Loss,Status');
-    expect(lines[1]).toBe(`${o.id},2024-03-01T08:00:00.000Z,2024-03-01T12:34:56.789Z,sell,CSVF/USD,1000,1.08556,1.0855,-1234.56789012,CLOSED`);
+    expect(lines[0]).toBe('Ticket,Open Time (ISO 8601 UTC),Close Time (ISO 8601 UTC),Type,Instrument,Units,Open Rate,Close Rate,Profit/Loss,Status,Wallet,Currency');
+    expect(lines[1]).toBe(`${o.id},2024-03-01T08:00:00.000Z,2024-03-01T12:34:56.789Z,sell,CSVF/USD,1000,1.08556,1.0855,-1234.56789012,CLOSED,Real,USD`);
   });
 
   test('plain decimals: the exact value, no grouping, no trailing zeros', () => {

@@ -236,7 +236,7 @@ function EditTradeDialog({ row, onClose }: { row: Row | null; onClose: () => voi
         const diff = next !== null && row.proLoss !== null ? money(next).minus(row.proLoss).toFixed(8) : null;
         // an open trade's levels have the customer's bounds against the open rate (the form's, once valid):
         // shown under the fields, and the engine refuses the rest (a wrong-side stop-loss would close it at once)
-        const typedOpen = parseDecimal(String(fields.openRate.value ?? ''), 'openRate');
+        const typedOpen = parseDecimal(readNumber(String(fields.openRate.value ?? ''), f.locale) ?? '', 'openRate');
         const bounds = closed ? null : modifyRanges(row.type, typedOpen.ok ? typedOpen.value : row.openRate);
         const levelHint = (which: 'takeProfit' | 'stopLoss') => {
           if (!bounds) return t('Empty: not set');
