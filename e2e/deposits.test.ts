@@ -5,6 +5,7 @@
 // declined with a reason that the customer's history shows. A German customer types '12,50'
 // (docs/specs.md#number-input). axe-core runs on every page touched.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { randomBytes } from 'node:crypto';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { BASE_URL, database, insertUser, launch, signIn } from './support/browser.ts';
 import { expectNoAxeViolations } from './support/axe.ts';
@@ -159,12 +160,15 @@ describe('deposits', () => {
     // the total in BTC at the engine's rate, or a clear word that there is none
     await page.locator('.crypto-quote').getByText(/BTC|Rate unavailable/).first().waitFor();
     await expectNoAxeViolations(page);
+    // the transfer's hash, as the customer's wallet shows it (one deposit per transfer)
+    const hash = randomBytes(32).toString('hex');
+    await page.getByLabel('Transaction hash').fill(hash);
     await page.getByRole('button', { name: 'Confirm' }).click();
     await page.waitForURL('**/deposits?status=pending&amount=100.00&currency=USD');
     await page.getByRole('dialog', { name: 'Deposit Submitted' }).waitFor();
 
-    const [deposit] = await sql`SELECT id, status, gateway, details FROM deposits WHERE user_id = ${c.id}`;
-    expect(deposit).toMatchObject({ status: 'pending', gateway: 'btc' });
+    const [deposit] = await sql`SELECT id, status, gateway, details, reference FROM deposits WHERE user_id = ${c.id}`;
+    expect(deposit).toMatchObject({ status: 'pending', gateway: 'btc', reference: hash });
     expect(deposit.details.walletAddress).toBe(address);
 
     // declined by a manager, with a reason

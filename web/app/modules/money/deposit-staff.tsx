@@ -112,7 +112,7 @@ function staffColumns(t: T, f: Formatter, act: (a: Acting) => void): ColumnDef<S
       id: 'reference', header: t('Reference'), enableSorting: false,
       cell: ({ row }) => (
         <span className="status-cell">
-          <span className="cell-text">{row.original.reference ?? '-'}</span>
+          <span className="cell-text cell-code">{row.original.reference ?? '-'}</span>
           <PaymentEventsButton depositId={row.original.id} events={row.original.paymentEvents} />
         </span>
       ),
