@@ -190,7 +190,7 @@ function StaffDescription({ row }: { row: StaffDepositRow }) {
     return (
       <span className="bank-description">
         <span className="cell-text">{row.description}</span>
-        <span>{t('Transaction hash')}: <code className="mono">{row.reference}</code></span>
+        <span className="cell-text">{t('Transaction hash')}: <code className="mono cell-code">{row.reference}</code></span>
       </span>
     );
   }
