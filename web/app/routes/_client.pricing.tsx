@@ -9,6 +9,7 @@ import { useTranslation } from 'react-i18next';
 import { db } from '~/shared/db.server.ts';
 import { clientIp } from '~/shared/request.server.ts';
 import { replyRefused } from '~/shared/reply.server.ts';
+import { replyRefusal } from '~/shared/result.server.ts';
 import { redirectWithToast } from '~/shared/toast.server.ts';
 import { safeRedirect } from '~/shared/safe-redirect.ts';
 import { requireAccess } from '~/modules/auth/guards.server.ts';
@@ -41,10 +42,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const { planId, balanceId, redirectTo } = submission.value;
   const r = await subscribePlan(sql, { userId: s.user.id, actorId: actingUserId(s), planId, balanceId, ip: clientIp(request, context) });
   // docs/specs.md#pricing-plans: a subscription the balance cannot pay sends the customer to fund it
-  if (!r.ok && r.short) return redirectWithToast('/deposits', { type: 'error', title: 'Not enough balance' });
-  if (!r.ok) {
-    return replyRefused(submission, { status: r.status, toast: r.toast, values: r.values, fieldErrors: r.field ? { [r.field]: [r.toast] } : undefined });
-  }
+  if (!r.ok && r.code === 'short') return redirectWithToast('/deposits', { type: 'error', title: r.message });
+  if (!r.ok) return replyRefusal(submission, r);
   return redirectWithToast(safeRedirect(redirectTo, '/pricing'), { type: 'success', title: r.toast, values: r.values });
 }
 

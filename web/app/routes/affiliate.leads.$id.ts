@@ -20,7 +20,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const id = params.id ?? '';
   if (!ID.test(id) || !Number.isSafeInteger(Number(id))) return Response.json({ message: 'Lead not found' }, { status: 404 });
   const r = await deleteOwnLead(sql, { id: s.user.id, roleId: s.user.roleId }, Number(id), clientIp(request, context));
-  return Response.json({ message: r.toast }, { status: r.status });
+  return r.ok ? Response.json({ message: r.toast }) : Response.json({ message: r.message }, { status: r.status });
 }
 
 export async function loader() {

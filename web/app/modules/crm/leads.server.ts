@@ -7,6 +7,7 @@ import { isIP } from 'node:net';
 import type postgres from 'postgres';
 import type { Db, Sql } from '~/shared/db.server.ts';
 import { audit } from '~/shared/audit.server.ts';
+import { pgCode, refuse, refuseFields, type Outcome, type Refusal } from '~/shared/result.server.ts';
 import { notifyStaff, publishNotices, type Notice } from '~/shared/notify.server.ts';
 import { getSetting } from '~/shared/settings.server.ts';
 import { hashPassword } from '~/modules/auth/password.server.ts';
@@ -349,15 +350,13 @@ export async function staffChoices(sql: Sql, caller: Caller, roleId: typeof ROLE
 
 // ------------------------------------------------------------------ actions
 
-export interface ActionResult {
-  ok: boolean; status: number; toast: string;
+/** What a lead action answers: its toast (with the rows it changed, or a contact revealed), or a refusal that changed nothing. */
+export type ActionResult = Outcome<{
   values?: Record<string, string | number>;
-  fieldErrors?: Record<string, string[]>;
   count?: number;
   /** a contact revealed to a masked agent ('reveal') */
   revealed?: { id: number; field: 'email' | 'phone'; value: string };
-}
-const refuse = (status: number, toast: string, fieldErrors?: Record<string, string[]>): ActionResult => ({ ok: false, status, toast, fieldErrors });
+}>;
 const NOT_FOUND = refuse(404, 'Lead not found');
 
 export interface Selection { all: boolean; ids: number[] }
@@ -367,7 +366,7 @@ export interface Selection { all: boolean; ids: number[] }
  * selection is 'all'. Selected ids outside it (another's lead, a deleted one, one that left the list)
  * refuse the whole action: nothing changes. (Answers { cond }: a bare fragment from an async function would run.)
  */
-async function selectionCondition(sql: Db, ctx: ListContext, f: LeadFilters, sel: Selection): Promise<{ cond: Fragment } | ActionResult> {
+async function selectionCondition(sql: Db, ctx: ListContext, f: LeadFilters, sel: Selection): Promise<{ cond: Fragment } | Refusal> {
   const resolved = await resolveScope(sql, ctx.caller);
   if (!resolved) return refuse(403, 'Forbidden');
   const cond = leadCondition(sql, ctx, f, resolved);
@@ -379,7 +378,7 @@ async function selectionCondition(sql: Db, ctx: ListContext, f: LeadFilters, sel
   return { cond: sql`${cond} AND l.id IN ${sql(sel.ids)}` };
 }
 
-const isFragment = (v: { cond: Fragment } | ActionResult): v is { cond: Fragment } => 'cond' in v;
+const isFragment = (v: { cond: Fragment } | Refusal): v is { cond: Fragment } => 'cond' in v;
 
 /**
  * Runs a bulk action's one UPDATE (built by `update` around its `updated_at` value) and answers how
@@ -402,7 +401,7 @@ async function withTracker(sql: Sql, actorId: number, token: string | null, run:
     result = await run(tracker);
     return result;
   } finally {
-    await tracker?.progress.finish(result?.count ?? null);
+    await tracker?.progress.finish(result?.ok ? result.count ?? null : null);
   }
 }
 
@@ -425,7 +424,7 @@ export async function bulkMove(sql: Sql, ctx: ListContext, f: LeadFilters, sel: 
       before: { screen: ctx.screen.key, from, selection: sel.all ? { all: true, filter: f } : { ids: sel.ids } },
       after: { group: target, count },
     });
-    return { ok: true, status: 200, toast: 'Lead moved successfully', count, values: { count } };
+    return { ok: true, toast: 'Lead moved successfully', count, values: { count } };
   }));
 }
 
@@ -434,7 +433,7 @@ export async function bulkAssign(sql: Sql, ctx: ListContext, f: LeadFilters, sel
   if (!isBackOffice(ctx.caller.roleId)) return refuse(403, 'Forbidden');
   const role = ctx.screen.agentField === 'retId' ? ROLE.retention : ROLE.sales;
   const agents = await staffChoices(sql, ctx.caller, role);
-  if (!agents.some((a) => a.id === agentId)) return refuse(400, 'Agent not found', { agentId: ['Agent not found'] });
+  if (!agents.some((a) => a.id === agentId)) return refuse(400, 'Agent not found', 'agentId');
   const notices: Notice[] = [];
   return withTracker(sql, ctx.caller.id, progress, (tracker) => sql.begin(async (t) => {
     const picked = await selectionCondition(t, ctx, f, sel);
@@ -450,7 +449,7 @@ export async function bulkAssign(sql: Sql, ctx: ListContext, f: LeadFilters, sel
       after: { [ctx.screen.agentField]: agentId, count },
     });
     notices.push(...await notifyAssigned(t, ctx.caller, agentId, ctx.screen.agentField === 'retId' ? 'retention' : 'sales', count));
-    return { ok: true, status: 200, toast: 'Agents assigned successfully', count, values: { count } };
+    return { ok: true, toast: 'Agents assigned successfully', count, values: { count } };
   })).then(async (r) => {
     if (r.ok) await publishNotices(notices);
     return r;
@@ -521,11 +520,11 @@ export async function editLead(sql: Sql, caller: Caller, v: LeadEdit, ip: string
     if (!lead) return NOT_FOUND;
     const agent = isAgent(caller.roleId);
     if (v.leadStatus !== undefined && v.leadStatus !== lead.lead_status && !(await statusExists(t, v.leadStatus))) {
-      return refuse(400, 'Status not found', { leadStatus: ['Status not found'] });
+      return refuse(400, 'Status not found', 'leadStatus');
     }
     // staff who edit the fields check them with the one lead schema (the API's and the import's)
     const checked = agent ? null : checkLeadFields({ ...v });
-    if (checked && !checked.ok) return refuse(400, Object.values(checked.fieldErrors)[0][0], checked.fieldErrors);
+    if (checked && !checked.ok) return refuseFields(400, checked.fieldErrors);
     const c = checked?.ok ? checked.value : null;
     const next = agent || !c ? {
       first_name: lead.first_name, last_name: lead.last_name, email: lead.email, phone: lead.phone, country: lead.country,
@@ -546,7 +545,7 @@ export async function editLead(sql: Sql, caller: Caller, v: LeadEdit, ip: string
       }
       if (!errors.agentId && !(await staffOfRole(t, next.agent_id, ROLE.sales))) errors.agentId = ['Agent not found'];
       if (!errors.retId && !(await staffOfRole(t, next.ret_id, ROLE.retention))) errors.retId = ['Agent not found'];
-      if (Object.keys(errors).length) return refuse(400, Object.values(errors)[0][0], errors);
+      if (Object.keys(errors).length) return refuseFields(400, errors);
     }
     await t`
       UPDATE leads SET first_name = ${next.first_name}, last_name = ${next.last_name}, email = ${next.email}, phone = ${next.phone},
@@ -559,7 +558,7 @@ export async function editLead(sql: Sql, caller: Caller, v: LeadEdit, ip: string
     // a new agent or retention agent hears of it (not one who already had the lead)
     if (next.agent_id !== null && next.agent_id !== lead.agent_id) notices.push(...await notifyAssigned(t, caller, next.agent_id, 'sales', 1));
     if (next.ret_id !== null && next.ret_id !== lead.ret_id) notices.push(...await notifyAssigned(t, caller, next.ret_id, 'retention', 1));
-    return { ok: true, status: 200, toast: 'Lead edited successfully' };
+    return { ok: true, toast: 'Lead edited successfully' };
   });
   if (result.ok) await publishNotices(notices);
   return result;
@@ -573,7 +572,7 @@ export async function deleteLead(sql: Sql, caller: Caller, id: number, ip: strin
     if (!lead) return NOT_FOUND;
     await t`UPDATE leads SET deleted_at = now(), updated_at = now() WHERE id = ${id}`;
     await audit(t, { actorId: caller.id, action: 'lead.delete', targetKind: 'lead', targetId: id, before: { ...lead }, after: { deleted: true }, ip: auditIp(ip) });
-    return { ok: true, status: 200, toast: 'Lead deleted successfully' };
+    return { ok: true, toast: 'Lead deleted successfully' };
   });
 }
 
@@ -590,7 +589,7 @@ export async function deleteOwnLead(sql: Sql, caller: Caller, id: number, ip: st
        RETURNING id, first_name, last_name, email, phone, country, lead_status, "group"`;
     if (!lead) return NOT_FOUND;
     await audit(t, { actorId: caller.id, action: 'lead.delete', targetKind: 'lead', targetId: id, before: { ...lead }, after: { deleted: true }, ip: auditIp(ip) });
-    return { ok: true, status: 200, toast: 'Lead deleted successfully' };
+    return { ok: true, toast: 'Lead deleted successfully' };
   });
 }
 
@@ -611,7 +610,7 @@ export async function addNote(sql: Sql, caller: Caller, leadId: number, content:
     const [n] = await t`INSERT INTO notes (lead_id, user_id, content) VALUES (${leadId}, ${caller.id}, ${content}) RETURNING id`;
     await t`UPDATE leads SET updated_at = now() WHERE id = ${leadId}`;
     await audit(t, { actorId: caller.id, action: 'lead.note', targetKind: 'lead', targetId: leadId, after: { noteId: Number(n.id), content }, ip: auditIp(ip) });
-    return { ok: true, status: 200, toast: 'Notes created successfully' };
+    return { ok: true, toast: 'Notes created successfully' };
   });
 }
 
@@ -624,9 +623,9 @@ export interface LeadAdd {
 export async function addLead(sql: Sql, caller: Caller, v: LeadAdd, ip: string | null): Promise<ActionResult> {
   if (!isBackOffice(caller.roleId)) return refuse(403, 'Forbidden');
   const checked = checkLeadFields({ ...v });
-  if (!checked.ok) return refuse(400, Object.values(checked.fieldErrors)[0][0], checked.fieldErrors);
+  if (!checked.ok) return refuseFields(400, checked.fieldErrors);
   const c = checked.value;
-  if (!(await statusExists(sql, v.leadStatus))) return refuse(400, 'Status not found', { leadStatus: ['Status not found'] });
+  if (!(await statusExists(sql, v.leadStatus))) return refuse(400, 'Status not found', 'leadStatus');
   return sql.begin(async (t) => {
     const [l] = await t`
       INSERT INTO leads (first_name, last_name, email, phone, phone_e164, country, city, funnel_link, reference, lead_status, "group", is_live, manager_id)
@@ -634,7 +633,7 @@ export async function addLead(sql: Sql, caller: Caller, v: LeadAdd, ip: string |
               ${c.funnelLink ?? null}, ${c.reference ?? null}, ${v.leadStatus}, 'sales', false, ${isManager(caller.roleId) ? caller.id : null})
       RETURNING id`;
     await audit(t, { actorId: caller.id, action: 'lead.create', targetKind: 'lead', targetId: Number(l.id), after: v, ip: auditIp(ip) });
-    return { ok: true, status: 200, toast: 'Leads added successfully', values: { id: Number(l.id) } };
+    return { ok: true, toast: 'Leads added successfully', values: { id: Number(l.id) } };
   });
 }
 
@@ -664,13 +663,13 @@ export async function convertLead(sql: Sql, caller: Caller, id: number, password
       await openCustomerWallets(t, userId, cfg.currencies[0], cfg.demoInitialBalance);
       await t`UPDATE leads SET user_id = ${userId}, updated_at = now() WHERE id = ${id}`;
       await audit(t, { actorId: caller.id, action: 'lead.convert', targetKind: 'lead', targetId: id, before: { userId: null }, after: { userId, mailed: true }, ip: auditIp(ip) });
-      return { ok: true, status: 200, toast: 'Lead converted: the customer was mailed a link to choose their password and sign in', values: { userId, email: String(lead.email) } };
+      return { ok: true, toast: 'Lead converted: the customer was mailed a link to choose their password and sign in', values: { userId, email: String(lead.email) } };
     });
     // the customer's way in (docs/specs.md#crm-lead-lists): a link that sets their password and verifies the address
     if (r.ok && r.values) await sendAccountOpenedMail(sql, cfg, Number(r.values.userId), String(r.values.email));
     return r;
   } catch (e) {
-    if ((e as { code?: string })?.code === '23505') return refuse(409, 'Email already exists');
+    if (pgCode(e) === '23505') return refuse(409, 'Email already exists');
     throw e;
   }
 }
@@ -686,6 +685,6 @@ export async function revealContact(sql: Sql, caller: Caller, id: number, field:
     const lead = await leadInScope(t, caller, id);
     if (!lead) return NOT_FOUND;
     await audit(t, { actorId: caller.id, action: 'lead.reveal', targetKind: 'lead', targetId: id, after: { field }, ip: auditIp(ip) });
-    return { ok: true, status: 200, toast: '', revealed: { id, field, value: String(lead[field] ?? '') } };
+    return { ok: true, toast: '', revealed: { id, field, value: String(lead[field] ?? '') } };
   });
 }

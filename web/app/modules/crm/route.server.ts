@@ -10,6 +10,7 @@ import type { Sql } from '~/shared/sql.ts';
 import { PROGRESS_TOKEN, readProgress } from '~/shared/statement-progress.server.ts';
 import { parseListQuery } from '~/components/ui/list-params.ts';
 import { replyDone, replyRefused } from '~/shared/reply.server.ts';
+import { refuse, replyRefusal } from '~/shared/result.server.ts';
 import { SCREENS, SORTABLE, type ScreenKey, type SortKey } from './screens.ts';
 import { LEAD_FILTERS, parseLeadForm } from './schemas.ts';
 import {
@@ -121,10 +122,12 @@ export async function leadScreenAction(sql: Sql, caller: Caller, key: ScreenKey,
       case 'add': r = await addLead(sql, caller, v as unknown as Parameters<typeof addLead>[2], ip); break;
       case 'convert': r = await convertLead(sql, caller, v.id as number, v.password as string, ip); break;
       case 'reveal': r = await revealContact(sql, caller, v.id as number, v.field as 'email' | 'phone', ip); break;
-      default: r = { ok: false, status: 400, toast: 'Something went wrong' };
+      default: r = refuse(400, 'Something went wrong');
     }
-    const extra = { count: r.count ?? null, revealed: r.revealed ?? null };
-    if (r.ok) return replyDone(submission, r.toast, { intent, status: r.status, values: r.values, hideFields: ['password'], resetForm: intent === 'note', extra });
-    return replyRefused(submission, { intent, status: r.status, toast: r.toast, values: r.values, fieldErrors: r.fieldErrors, hideFields: ['password'], extra });
+    if (r.ok) {
+      const extra = { count: r.count ?? null, revealed: r.revealed ?? null };
+      return replyDone(submission, r.toast, { intent, values: r.values, hideFields: ['password'], resetForm: intent === 'note', extra });
+    }
+    return replyRefusal(submission, r, { intent, hideFields: ['password'], extra: { count: null, revealed: null } });
   }
 }

@@ -29,6 +29,7 @@ import { defaultStore, hitLimit, type Limit, type RateLimitStore } from '~/modul
 import { maskPhone } from '~/shared/mask.ts';
 import { auditIp, resolveScope, scopeCondition, type Caller } from './leads.server.ts';
 import { isAdmin, isAgent } from '~/shared/roles.ts';
+import type { Result } from '~/shared/result.server.ts';
 
 export const VOISO_TIMEOUT_MS = 10_000;
 /** Calls one user may start: a person dials at most a few a minute. */
@@ -138,9 +139,7 @@ export function e164Digits(phone: string, country?: string | null): string | nul
 /** An agent as Voiso's `agent` takes it: an extension or a sign-in email. */
 const AGENT = /^(?:[0-9]{1,12}|[^\s@]{1,64}@[^\s@]{1,190})$/;
 
-export type CallResult =
-  | { ok: true; callId: string | null }
-  | { ok: false; status: number; message: string };
+export type CallResult = Result<{ callId: string | null }>;
 
 export interface CallOptions { ip?: string | null; store?: RateLimitStore }
 

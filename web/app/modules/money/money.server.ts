@@ -14,7 +14,7 @@ import { UNAVAILABLE_GATEWAYS } from '~/modules/gateways/kinds.ts';
 import { parseDecimal } from '@broker/engine/domain';
 import type { Db, Sql } from '~/shared/db.server.ts';
 import { audit } from '~/shared/audit.server.ts';
-import { pgCode, refuse, type Refusal } from '~/shared/result.server.ts';
+import { pgCode, refuse, type Refusal, type Result } from '~/shared/result.server.ts';
 import { auditLoginAs, type ChangeSource } from '~/modules/auth/impersonation.server.ts';
 import { getSetting } from '~/shared/settings.server.ts';
 import { kycBlocks, KYC_MESSAGES } from '~/modules/kyc/kyc-gate.server.ts';
@@ -293,9 +293,7 @@ export interface DecisionInput {
   destination?: string;
 }
 
-export type DecisionResult =
-  | { ok: true; state: 'approved' | 'declined' | 'awaiting_second'; id: number }
-  | Refusal;
+export type DecisionResult = Result<{ state: 'approved' | 'declined' | 'awaiting_second'; id: number }>;
 
 const LABEL: Record<MoneyKind, string> = { deposit: 'Deposit', withdrawal: 'Withdrawal' };
 const notFound = (kind: MoneyKind) => (kind === 'deposit' ? refuse(404, 'Deposit not found') : refuse(404, 'Withdrawal not found'));

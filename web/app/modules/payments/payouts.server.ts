@@ -34,7 +34,7 @@
 // provider about payouts without news.
 import { randomBytes } from 'node:crypto';
 import type { Db, Sql } from '~/shared/db.server.ts';
-import type { Refusal } from '~/shared/result.server.ts';
+import type { Result } from '~/shared/result.server.ts';
 import { audit } from '~/shared/audit.server.ts';
 import { gatewayConfig } from '~/modules/gateways/gateways.server.ts';
 import { decideMoney } from '~/modules/money/money.server.ts';
@@ -175,9 +175,7 @@ export async function payoutsOf(sql: Sql, withdrawalIds: number[]): Promise<Map<
 
 export type PayoutChoice = 'manual' | string;
 
-export type ApproveResult =
-  | { ok: true; state: 'approved' | 'awaiting_second'; payout: PayoutView | null }
-  | Refusal;
+export type ApproveResult = Result<{ state: 'approved' | 'awaiting_second'; payout: PayoutView | null }>;
 
 /**
  * A staff member approves a pending withdrawal, paid manually or through a gateway. The gateway is

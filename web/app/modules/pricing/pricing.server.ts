@@ -11,6 +11,7 @@ import { audit } from '~/shared/audit.server.ts';
 import { engine } from '~/shared/engine.server.ts';
 import { currencyDecimals } from '~/components/ui/format.ts';
 import { isCustomer } from '~/shared/roles.ts';
+import { abort, pgCode, refuse, refusalOf, Refused, type Outcome, type Refusal } from '~/shared/result.server.ts';
 
 export interface Plan {
   id: number;
@@ -146,18 +147,9 @@ export interface SubscribeInput {
   ip?: string | null;
 }
 
-export type SubscribeResult =
-  | { ok: true; toast: string; values: Record<string, string>; charged: string | null; currency: string | null; entryId: number | null }
-  | { ok: false; status: number; toast: string; values?: Record<string, string>; field?: 'balanceId' | 'planId'; short?: boolean };
-
-type Refused = Extract<SubscribeResult, { ok: false }>;
-class Refusal extends Error {
-  constructor(public r: Refused) { super(r.toast); }
-}
-/** Ends the subscription with this refusal (the transaction, if open, rolls back). */
-function refuse(r: Omit<Refused, 'ok'>): never {
-  throw new Refusal({ ok: false, ...r });
-}
+/** A subscription made (what was charged, if anything), or refused having changed nothing: code 'short' when the wallet cannot pay. */
+export type SubscribeResult = Outcome<{ values: Record<string, string>; charged: string | null; currency: string | null; entryId: number | null }>;
+const notEnoughBalance = (): Refusal => ({ ...refuse(402, 'Not enough balance'), code: 'short' });
 
 /**
  * Subscribes the customer to a plan. One transaction: the user row is locked (two submissions of
@@ -176,9 +168,9 @@ export async function subscribePlan(sql: Sql, input: SubscribeInput): Promise<Su
       sql`SELECT id, name, price::text AS price, price_currency FROM pricing_plans WHERE id = ${input.planId}`,
       pricingOn(sql),
     ]);
-    if (!user || !isCustomer(user.role_id)) refuse({ status: 403, toast: 'Only customers can choose a plan' });
-    if (!on) refuse({ status: 409, toast: 'Pricing plans are not available' });
-    if (!plan) refuse({ status: 404, toast: 'Plan not found', field: 'planId' });
+    if (!user || !isCustomer(user.role_id)) abort(403, 'Only customers can choose a plan');
+    if (!on) abort(409, 'Pricing plans are not available');
+    if (!plan) abort(404, 'Plan not found', 'planId');
     const price = String(plan.price);
     const planCurrency = String(plan.price_currency).trim();
     const free = isZero(price);
@@ -188,19 +180,19 @@ export async function subscribePlan(sql: Sql, input: SubscribeInput): Promise<Su
     let rate: string | null = null;
     let prices: { names: string[]; bids: string[]; asks: string[] } = { names: [], bids: [], asks: [] };
     if (!free) {
-      if (input.balanceId === undefined) refuse({ status: 400, toast: 'Wallet is required', field: 'balanceId' });
+      if (input.balanceId === undefined) abort(400, 'Wallet is required', 'balanceId');
       const [w] = await sql`SELECT id, currency FROM balances WHERE id = ${input.balanceId!} AND user_id = ${input.userId} AND mode = 'real'`;
-      if (!w) refuse({ status: 400, toast: 'Choose one of your real wallets', field: 'balanceId' });
+      if (!w) abort(400, 'Choose one of your real wallets', 'balanceId');
       wallet = { id: Number(w.id), currency: String(w.currency).trim() };
       const r = await rateOf(planCurrency, wallet.currency);
-      if (!r.ok) refuse({ status: r.status, toast: r.toast, values: r.values });
+      if (!r.ok) abort(r.status, r.toast, undefined, r.values);
       rate = r.rate;
       charge = convertPrice(price, rate, wallet.currency);
       // live prices for the floating P/L of the wallet's open positions (none: nothing to ask)
       const [open] = await sql`SELECT EXISTS (SELECT 1 FROM orders WHERE balance_id = ${wallet.id} AND close_time IS NULL AND deleted_at IS NULL) AS any`;
       if (open.any) {
         const q = await engine().quotes();
-        if (!q.ok) refuse({ status: 503, toast: 'Something went wrong' });
+        if (!q.ok) abort(503, 'Something went wrong');
         const quotes = q.quotes.filter((x) => x.bids && x.asks);
         prices = { names: quotes.map((x) => x.name), bids: quotes.map((x) => String(x.bids)), asks: quotes.map((x) => String(x.asks)) };
       }
@@ -209,7 +201,7 @@ export async function subscribePlan(sql: Sql, input: SubscribeInput): Promise<Su
     return await sql.begin(async (tx): Promise<SubscribeResult> => {
       const [u] = await tx`SELECT pricing_plan_id FROM users WHERE id = ${input.userId} FOR NO KEY UPDATE`;
       const before = u.pricing_plan_id === null ? null : Number(u.pricing_plan_id);
-      if (before === input.planId) refuse({ status: 409, toast: 'This is already your plan', field: 'planId' });
+      if (before === input.planId) abort(409, 'This is already your plan', 'planId');
       await tx`UPDATE users SET pricing_plan_id = ${input.planId}, updated_at = now() WHERE id = ${input.userId}`;
       const remargined = await tx`SELECT balance_id, positions, margin_delta::text AS delta FROM apply_plan_leverage(${input.userId})`;
 
@@ -228,8 +220,8 @@ export async function subscribePlan(sql: Sql, input: SubscribeInput): Promise<Su
                               ON px.name = i.name
                            WHERE o.balance_id = b.id AND o.close_time IS NULL AND o.deleted_at IS NULL) x
            WHERE b.id = ${wallet.id}`;
-        if (b.missing > 0) refuse({ status: 503, toast: 'No live prices for your open positions yet' });
-        if (!b.covered) refuse({ status: 402, toast: 'Not enough balance', short: true });
+        if (b.missing > 0) abort(503, 'No live prices for your open positions yet');
+        if (!b.covered) throw new Refused(notEnoughBalance());
         const [posted] = await tx`
           SELECT entry_id FROM post_ledger(${wallet.id}, ${dec(charge).negated().toFixed()}::numeric, 'plan_subscription',
                                            'plan_subscription', ${ref}, ${input.actorId}, ${`plan ${plan.name}`})`;
@@ -248,11 +240,12 @@ export async function subscribePlan(sql: Sql, input: SubscribeInput): Promise<Su
       return { ok: true, toast: 'You are now on the {{plan}} plan', values: { plan: String(plan.name) }, charged: charge, currency: wallet?.currency ?? null, entryId };
     });
   } catch (e) {
-    if (e instanceof Refusal) return e.r;
-    const code = (e as { code?: string }).code;
-    if (code === 'BAL01') return { ok: false, status: 402, toast: 'Not enough balance', short: true };
-    if (code === '23503') return { ok: false, status: 404, toast: 'Plan not found', field: 'planId' }; // deleted meanwhile
-    if (code === '40P01' || code === '40001') return { ok: false, status: 409, toast: 'Something went wrong' };
+    const refused = refusalOf(e);
+    if (refused) return refused;
+    const code = pgCode(e);
+    if (code === 'BAL01') return notEnoughBalance();
+    if (code === '23503') return refuse(404, 'Plan not found', 'planId'); // deleted meanwhile
+    if (code === '40P01' || code === '40001') return refuse(409, 'Something went wrong');
     throw e;
   }
 }

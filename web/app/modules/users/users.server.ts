@@ -7,7 +7,7 @@
 import { BlockList, isIP } from 'node:net';
 import type { Db, Sql } from '~/shared/db.server.ts';
 import { audit } from '~/shared/audit.server.ts';
-import { refuse, type Outcome } from '~/shared/result.server.ts';
+import { abort, refuse, refusalOf, type Outcome } from '~/shared/result.server.ts';
 import { hashPassword } from '~/modules/auth/password.server.ts';
 import { loadAuthConfig, provisionCustomer } from '~/modules/auth/auth.server.ts';
 import { revokeAllSessions } from '~/modules/auth/session.server.ts';
@@ -19,9 +19,6 @@ export interface Actor { id: number; roleId: number; ip: string | null }
 
 export type UserActionResult = Outcome<{ id?: number }>;
 
-class Refusal extends Error {
-  constructor(public result: ReturnType<typeof refuse>) { super(result.message); }
-}
 
 // ---------------------------------------------------------------- whitelist
 
@@ -127,7 +124,7 @@ export async function addUser(sql: Sql, actor: Actor, v: AddUser): Promise<UserA
   const hash = await hashPassword(v.password);
   try {
     const id = await sql.begin(async (tx) => {
-      if (await emailTaken(tx, v.email)) throw new Refusal(refuse(409, USER_MESSAGES.emailTaken, 'email'));
+      if (await emailTaken(tx, v.email)) abort(409, USER_MESSAGES.emailTaken, 'email');
       const [u] = await tx`
         INSERT INTO users (email, password_hash, full_name, role_id, is_active, is_email_verified)
         VALUES (${v.email}, ${hash}, ${v.fullName}, ${v.roleId}, ${v.isActive}, ${v.isEmailVerified}) RETURNING id`;
@@ -147,7 +144,8 @@ export async function addUser(sql: Sql, actor: Actor, v: AddUser): Promise<UserA
     });
     return { ok: true, toast: USER_TOASTS.added, id };
   } catch (e) {
-    if (e instanceof Refusal) return e.result;
+    const refused = refusalOf(e);
+    if (refused) return refused;
     if (isUniqueViolation(e)) return refuse(409, USER_MESSAGES.emailTaken, 'email'); // a concurrent add won
     throw e;
   }
@@ -176,12 +174,12 @@ export async function editUser(sql: Sql, actor: Actor, v: EditUser): Promise<Use
     await sql.begin(async (tx) => {
       const admins = await lockActiveAdmins(tx);
       const before = await lockUser(tx, v.id);
-      if (!before || isCustomer(before.roleId)) throw new Refusal(refuse(404, USER_MESSAGES.notFound));
-      if (v.id === actor.id && v.roleId !== before.roleId) throw new Refusal(refuse(409, USER_MESSAGES.selfDemote, 'roleId'));
-      if (v.id === actor.id && !v.isActive) throw new Refusal(refuse(409, USER_MESSAGES.selfDeactivate, 'isActive'));
+      if (!before || isCustomer(before.roleId)) abort(404, USER_MESSAGES.notFound);
+      if (v.id === actor.id && v.roleId !== before.roleId) abort(409, USER_MESSAGES.selfDemote, 'roleId');
+      if (v.id === actor.id && !v.isActive) abort(409, USER_MESSAGES.selfDeactivate, 'isActive');
       const removesAdmin = isAdmin(before.roleId) && before.isActive && (!isAdmin(v.roleId) || !v.isActive);
-      if (removesAdmin && admins.filter((a) => a !== v.id).length === 0) throw new Refusal(refuse(409, USER_MESSAGES.lastAdmin, !isAdmin(v.roleId) ? 'roleId' : 'isActive'));
-      if (v.email !== before.email && await emailTaken(tx, v.email, v.id)) throw new Refusal(refuse(409, USER_MESSAGES.emailTaken, 'email'));
+      if (removesAdmin && admins.filter((a) => a !== v.id).length === 0) abort(409, USER_MESSAGES.lastAdmin, !isAdmin(v.roleId) ? 'roleId' : 'isActive');
+      if (v.email !== before.email && await emailTaken(tx, v.email, v.id)) abort(409, USER_MESSAGES.emailTaken, 'email');
       const [oldList] = await tx`SELECT coalesce(array_agg(ip_address::text ORDER BY ip_address), '{}') AS list FROM user_ip_whitelist WHERE user_id = ${v.id}`;
       await tx`UPDATE users SET full_name = ${v.fullName}, email = ${v.email}, role_id = ${v.roleId}, is_active = ${v.isActive},
                       is_email_verified = ${v.isEmailVerified}, updated_at = now()
@@ -206,7 +204,8 @@ export async function editUser(sql: Sql, actor: Actor, v: EditUser): Promise<Use
     });
     return { ok: true, toast: USER_TOASTS.updated };
   } catch (e) {
-    if (e instanceof Refusal) return e.result;
+    const refused = refusalOf(e);
+    if (refused) return refused;
     if (isUniqueViolation(e)) return refuse(409, USER_MESSAGES.emailTaken, 'email');
     throw e;
   }
@@ -226,9 +225,9 @@ export async function deleteUser(sql: Sql, actor: Actor, id: number, list: UserL
     await sql.begin(async (tx) => {
       const admins = list === 'users' ? await lockActiveAdmins(tx) : [];
       const before = await lockUser(tx, id);
-      if (!before || (list === 'customers') !== isCustomer(before.roleId)) throw new Refusal(refuse(404, USER_MESSAGES.notFound));
-      if (id === actor.id) throw new Refusal(refuse(409, USER_MESSAGES.selfDelete));
-      if (isAdmin(before.roleId) && before.isActive && admins.filter((a) => a !== id).length === 0) throw new Refusal(refuse(409, USER_MESSAGES.lastAdmin));
+      if (!before || (list === 'customers') !== isCustomer(before.roleId)) abort(404, USER_MESSAGES.notFound);
+      if (id === actor.id) abort(409, USER_MESSAGES.selfDelete);
+      if (isAdmin(before.roleId) && before.isActive && admins.filter((a) => a !== id).length === 0) abort(409, USER_MESSAGES.lastAdmin);
       if (isCustomer(before.roleId)) {
         const wallets = await tx`SELECT id, mode, balance <> 0 OR margin <> 0 AS funded FROM balances WHERE user_id = ${id} ORDER BY id FOR UPDATE`;
         const ids = wallets.map((w) => String(w.id));
@@ -236,10 +235,10 @@ export async function deleteUser(sql: Sql, actor: Actor, id: number, list: UserL
           ? await tx`SELECT 1 FROM orders WHERE balance_id IN ${tx(ids)} AND close_time IS NULL AND deleted_at IS NULL LIMIT 1`
           : [];
         const money = { open: !!open, money: wallets.some((w) => w.mode === 'real' && w.funded) };
-        if (money.open) throw new Refusal(refuse(409, USER_MESSAGES.openPositions));
-        if (money.money) throw new Refusal(refuse(409, USER_MESSAGES.money));
+        if (money.open) abort(409, USER_MESSAGES.openPositions);
+        if (money.money) abort(409, USER_MESSAGES.money);
         const [pending] = await tx`SELECT 1 FROM withdrawals WHERE user_id = ${id} AND status = 'pending' LIMIT 1`;
-        if (pending) throw new Refusal(refuse(409, USER_MESSAGES.pendingWithdrawals));
+        if (pending) abort(409, USER_MESSAGES.pendingWithdrawals);
       }
       await tx`UPDATE users SET deleted_at = now(), is_active = false, updated_at = now() WHERE id = ${id}`;
       await revokeSessions(tx, id);
@@ -251,7 +250,8 @@ export async function deleteUser(sql: Sql, actor: Actor, id: number, list: UserL
     });
     return { ok: true, toast: list === 'customers' ? USER_TOASTS.customersDeleted : USER_TOASTS.deleted };
   } catch (e) {
-    if (e instanceof Refusal) return e.result;
+    const refused = refusalOf(e);
+    if (refused) return refused;
     throw e;
   }
 }
