@@ -5,7 +5,7 @@
 // customers are alice (on a plan) and bob (none: the plan prompt on every client page); the
 // browser is in another time zone than the server, so a time written in the process's own zone
 // would not hydrate.
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { ROUTES, type RoleId } from '../web/app/modules/auth/permissions.ts';
 import { collectErrors, database, hydrated, launch, newPage, signIn } from './support/browser.ts';
@@ -41,9 +41,11 @@ async function visit(page: Page, path: string) {
   return { status: res?.status() ?? 0, url: new URL(page.url()).pathname };
 }
 
-describe('every page for every role', () => {
+// The roles walk side by side (at most e2e/vitest.config.ts's maxConcurrency at once): each in a
+// browser context of its own, reading only; the pages wait on the server and the browser in turn.
+describe.concurrent('every page for every role', () => {
   for (const { email, role } of USERS) {
-    test(`${email}: allowed pages open with no console error and pass axe, the others are refused`, async () => {
+    test(`${email}: allowed pages open with no console error and pass axe, the others are refused`, async ({ expect }) => {
       // a zone other than the server's (UTC)
       const page = await newPage(browser, { timezoneId: 'America/New_York' });
       const errors = collectErrors(page);

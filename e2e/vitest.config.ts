@@ -10,5 +10,7 @@ export default defineConfig({
     hookTimeout: 60_000,
     // one browser-driven flow at a time: the machine has two cores
     fileParallelism: false,
+    // tests a file marks concurrent (every-page's roles): this many at once
+    maxConcurrency: 3,
   },
 });
