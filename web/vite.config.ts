@@ -30,6 +30,10 @@ export default defineConfig({
     include: process.env.VITEST_SERIAL ? ['test/**/*.serial.test.ts'] : ['app/**/*.test.{ts,tsx}', 'test/**/*.test.{ts,tsx}'],
     exclude: process.env.VITEST_SERIAL ? [] : ['**/node_modules/**', '**/*.serial.test.ts'],
     fileParallelism: !process.env.VITEST_SERIAL,
+    // vitest's default is one worker less than the cores: a single file at a time on a 2-core
+    // machine. The files wait on PostgreSQL as much as they compute, so three side by side.
+    maxWorkers: process.env.VITEST_SERIAL ? 1 : 3,
+    minWorkers: 1,
     setupFiles: ['./test/setup.ts'],
     testTimeout: 20000,
     hookTimeout: 30000,

@@ -3,12 +3,12 @@
 // declaration of the route the router matched — so every spelling of a path that reaches a route
 // (another case, percent-encoded letters, extra slashes, a data request) gets the answer of the
 // canonical spelling, for every role.
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, describe, expect, test } from 'vitest';
 import { CALLS, LAYOUT_ACCESS, ROUTES, routeAccess, type RoleId, type RouteAccess } from '~/modules/auth/permissions.ts';
 import { guardRouteModule } from '~/modules/auth/route-gate.server.ts';
 import { appBuild, appHandler, routeTable } from '../app-build.ts';
-import { spellings } from '../spellings.ts';
-import { BASE, createUser, ensureGateways, get, sessionFor, settle, testSql, walletFor, type TestUser } from '../helpers.ts';
+import { BASE, createUser, get, sessionFor, settle, testSql } from '../helpers.ts';
+import { answer, spellingMatrix } from './spelling-matrix.ts';
 
 const sql = testSql();
 afterAll(() => sql.end());
@@ -76,85 +76,16 @@ describe('the gate', () => {
 });
 
 // ------------------------------------------------------------------ spellings, through the real router
+// (a third of the matrix here, the rest in route-access-2 and -3: test/auth/spelling-matrix.ts)
 
-const ROLES: (RoleId | 0)[] = [0, 1, 2, 3, 4, 5, 6];
-const cookies: Record<number, string | undefined> = {};
-const values: Record<string, string> = {};
-let customer: TestUser;
-
-beforeAll(async () => {
-  await ensureGateways(sql);
-  await sql`INSERT INTO languages (code, name) VALUES ('en', 'English') ON CONFLICT (code) DO NOTHING`;
-  for (const roleId of [1, 2, 3, 4, 5, 6]) {
-    const user = await createUser(sql, { roleId });
-    cookies[roleId] = (await sessionFor(sql, user.id)).cookie;
-    await walletFor(sql, user.id);
-  }
-  customer = await createUser(sql, { roleId: 3 });
-  values.id = String(customer.id);
-  values.code = 'en';
-  values.symbol = 'EURUSD';
-  values.category = 'forex';
-  values.lng = 'en';
-});
-
-/** A concrete path of a pattern: known values for its parameters, 'x1' for the rest. */
-function concrete(pattern: string): string {
-  return pattern.replace(/:([a-zA-Z]+)/g, (_m, name: string) => values[name] ?? '1');
-}
-
-async function answer(handler: (r: Request) => Promise<Response>, method: 'GET' | 'POST', url: string, role: RoleId | 0): Promise<string> {
-  const headers: Record<string, string> = { host: 'app.test' };
-  if (cookies[role]) headers.cookie = cookies[role]!;
-  if (method === 'POST') {
-    headers.origin = BASE;
-    headers['content-type'] = 'application/x-www-form-urlencoded';
-  }
-  const res = await handler(new Request(BASE + url, { method, headers, body: method === 'POST' ? 'intent=bogus' : undefined, redirect: 'manual' }));
-  await res.arrayBuffer();
-  const location = res.headers.get('location');
-  // a redirect is told apart by where it sends the user, not by how the path was spelled
-  return location ? `${res.status} → ${location.toLowerCase().replace(/\/+$/, '')}` : String(res.status);
-}
-
-const hasAction: Record<string, boolean> = {};
-beforeAll(async () => {
-  for (const r of table) if (r.pattern) hasAction[r.pattern] = !!(await moduleOf(r.file)).action;
-});
-
-const spelt = [...ROUTES.map((r) => r.path), ...CALLS.filter((c) => c.roles !== 'public').map((c) => c.path)];
-
-describe('every spelling of a protected route gets the canonical answer, for every role', () => {
-  test.each(spelt)('%s', async (pattern) => {
-    const handler = await appHandler();
-    const path = concrete(pattern);
-    const rule = routeAccess(pattern);
-    for (const role of ROLES) {
-      const canonical = await answer(handler, 'GET', path, role);
-      const data = await answer(handler, 'GET', `${path === '/' ? '/_root' : path}.data`, role);
-      for (const other of spellings(path, pattern)) {
-        expect(await answer(handler, 'GET', other, role), `role ${role} GET ${other} (canonical ${path})`).toBe(canonical);
-        if (!other.endsWith('/')) expect(await answer(handler, 'GET', `${other}.data`, role), `role ${role} GET ${other}.data`).toBe(data);
-      }
-      // a role the route refuses is refused its action under every spelling, too
-      const refused = role === 0 || (rule.roles !== 'public' && !rule.roles.includes(role));
-      if (refused && hasAction[pattern]) {
-        const canonicalPost = await answer(handler, 'POST', path, role);
-        expect(canonicalPost, `role ${role} POST ${path}`).toMatch(role === 0 ? /^(302|303|401|403|404|405)/ : /^(403|404|405)/);
-        for (const other of spellings(path, pattern)) {
-          expect(await answer(handler, 'POST', other, role), `role ${role} POST ${other}`).toBe(canonicalPost);
-        }
-      }
-    }
-  }, 60_000);
-});
+const { cookies } = spellingMatrix(0, 3);
 
 test('the attack of the issue: a customer typing /Admin/… gets nothing', async () => {
   const handler = await appHandler();
   await appBuild();
   for (const url of ['/Admin/customers/all', '/ADMIN/users', '/%61dmin/settings', '/Admin/deposits', '/Admin/audit/export', '/admin//users', '/Admin/customers/all.data']) {
     for (const role of [3, 4] as RoleId[]) {
-      const a = await answer(handler, 'GET', url, role);
+      const a = await answer(handler, 'GET', url, cookies[role]);
       expect(a, `role ${role} ${url}`).toMatch(/^(403|404)/);
     }
   }
