@@ -194,6 +194,8 @@ export const CALLS: readonly CallRule[] = [
   call('/statements/export', ALL_ROLES),
   // back-office calls
   call('/admin/audit/export', ADMIN, 'staff'),
+  // the admin dashboard's open exposure, read again when a position opens or closes
+  call('/admin/exposure', ADMIN, 'staff'),
   call('/admin/customers/login-as/:id', [1, 2, 6], 'staff'),
   call('/admin/crm/lead-import', ADMIN_MANAGER, 'staff'),
   call('/admin/crm/lead-import/:id/report', ADMIN_MANAGER, 'staff'),
