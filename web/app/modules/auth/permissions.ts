@@ -77,6 +77,8 @@ export const ROUTES: readonly RouteRule[] = [
   // are edited under Admin & Staffs only.
   r('/admin/customers/edit/:id', [1, 2, 5, 6], 'Edit Customer'),
   r('/admin/users', ADMIN, 'Admin & Staffs'),
+  // the staff top bar's Profile: the staff member's own record (their name, language, password)
+  r('/admin/profile', STAFF_ROLES, 'My Profile'),
   r('/admin/kyc', ADMIN, 'KYC Documents'),
   r('/admin/instruments/forex', ADMIN, 'Forex'),
   r('/admin/instruments/commodity', ADMIN, 'Commodities'),
