@@ -63,7 +63,7 @@ describe('roles', () => {
       page.on('pageerror', (e) => errors.push(e.message));
       await signIn(page, me.email, 'E2e-pass-1234');
       await page.waitForURL((u) => u.pathname === '/admin/crm/sales/all');
-      await page.getByRole('button', { name: 'Profile' }).click();
+      await page.locator('header summary[aria-label="Profile"]').click();
       await page.getByRole('link', { name: 'Profile', exact: true }).click();
       await page.waitForURL((u) => u.pathname === '/admin/profile');
       await page.getByRole('heading', { name: 'My Profile', level: 1 }).waitFor();
