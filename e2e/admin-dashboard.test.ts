@@ -1,6 +1,7 @@
 // The admin dashboard (/admin) in real Chromium against the running stack: the cards and both
 // charts render (server-rendered SVG, no hydration error), each chart has its table; the open
-// exposure lists a position the engine opened and goes live; From / To filter through the URL and
+// exposure lists a position the engine opened and goes live, and a position opened or closed
+// while the page is open comes or goes without a reload (the stream's exposure topic); From / To filter through the URL and
 // Reset clears them; a bad date is a message under the field (400), not an error page; at 390 px
 // nothing overflows the screen. axe-core on each state.
 import { readFileSync, existsSync } from 'node:fs';
@@ -83,6 +84,51 @@ describe('admin dashboard', () => {
     await expect.poll(() => pnl.textContent(), { timeout: 20_000 }).not.toBe(first);
     await expectNoAxeViolations(page);
     expect(errors.filter((e) => /hydrat|recharts|width|height/i.test(e))).toEqual([]);
+    await page.context().close();
+  });
+
+  test('a position opened while the dashboard is open appears without a reload, and goes when it closes', async () => {
+    // a crypto instrument nobody holds a real open position on (the e2e files run one at a time)
+    const [free] = await sql`
+      SELECT i.name FROM instruments i
+       WHERE i.category = 'crypto' AND i.tradable AND i.name <> ${SYMBOL}
+         AND NOT EXISTS (SELECT 1 FROM orders o JOIN balances b ON b.id = o.balance_id
+                          WHERE o.instrument_id = i.id AND o.close_time IS NULL AND o.deleted_at IS NULL AND b.mode = 'real')
+       ORDER BY i.name LIMIT 1`;
+    expect(free, 'a crypto instrument without open positions').toBeTruthy();
+    const symbol: string = free.name;
+    const u = await insertUser(sql, { password: PASSWORD });
+    const [b] = await sql`INSERT INTO balances (user_id, mode, currency) VALUES (${u.id}, 'real', 'USD') RETURNING id`;
+    await sql`SELECT * FROM post_ledger(${b.id}, 100000, 'adjustment', 'e2e', ${`dash-live-${b.id}`})`;
+
+    const { page, errors } = await adminPage();
+    await page.goto('/admin');
+    await page.getByRole('status').filter({ hasText: 'Live' }).waitFor({ timeout: 15_000 });
+    const rowOf = () => page.locator('.admin-dash-exposure tbody tr').filter({ has: page.getByRole('rowheader', { name: new RegExp(`^${symbol}\\b`) }) });
+    expect(await rowOf().count()).toBe(0);
+    // a mark on the window: a reload would drop it
+    await page.evaluate(() => { (window as unknown as { __stayed: boolean }).__stayed = true; });
+
+    const res = await fetch(`${ENGINE}/v1/orders`, {
+      method: 'POST', headers: { 'content-type': 'application/json', 'x-engine-secret': engineSecret() },
+      body: JSON.stringify({ userId: u.id, balanceId: Number(b.id), type: 'sell', instrument: symbol, amount: '1' }),
+    });
+    const placed = await res.json();
+    expect(res.status, JSON.stringify(placed)).toBe(201);
+    await rowOf().waitFor({ timeout: 10_000 });
+    expect(await rowOf().getByRole('cell').nth(0).textContent()).toBe('1'); // one position
+    expect(await rowOf().getByRole('cell').nth(3).textContent()).toMatch(/^[-−]1$/); // net volume: sold 1
+    expect(await page.evaluate(() => (window as unknown as { __stayed?: boolean }).__stayed)).toBe(true);
+
+    const closed = await fetch(`${ENGINE}/v1/orders/${placed.order.id}/close`, {
+      method: 'POST', headers: { 'content-type': 'application/json', 'x-engine-secret': engineSecret() },
+      body: JSON.stringify({ userId: u.id }),
+    });
+    expect(closed.status, JSON.stringify(await closed.clone().json())).toBe(200);
+    await expect.poll(() => rowOf().count(), { timeout: 10_000 }).toBe(0);
+    expect(await page.evaluate(() => (window as unknown as { __stayed?: boolean }).__stayed)).toBe(true);
+    await expectNoAxeViolations(page);
+    expect(errors).toEqual([]);
     await page.context().close();
   });
 

@@ -211,7 +211,7 @@ describe('pricing plans', () => {
     await expectNoAxeViolations(page);
     await edit.getByLabel(market.field).fill('0');
     await edit.getByRole('button', { name: 'Submit' }).click();
-    await edit.getByText(`${market.field.split(' ')[0]} leverage must be a whole number from 1 to 10000, or empty`).waitFor();
+    await edit.getByText(`${market.field.split(' ')[0]} leverage must be a whole number from 1 to 10,000, or empty (for example 100)`).waitFor();
     await edit.getByLabel(market.field).fill(fx ? '50' : '5');
     await edit.getByRole('button', { name: 'Submit' }).click();
     await toast(page, 'Plan updated successfully').waitFor();
@@ -248,7 +248,7 @@ describe('spreads and lots', () => {
     const kept = await forex.inputValue();
     await forex.fill('-1');
     await forex.blur();
-    await page.getByText('Forex spread must be a number from 0 to 999999999999 with at most 8 decimals').waitFor();
+    await page.getByText('Forex spread must be a number from 0 to 999,999,999,999 with at most 8 decimals (for example 12.5)').waitFor();
     await expectNoAxeViolations(page);
     await forex.fill(kept);
     await page.getByRole('button', { name: 'Submit' }).click();

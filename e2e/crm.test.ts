@@ -102,5 +102,20 @@ describe('CRM sales leads', () => {
       if (saved) await sql`UPDATE site_settings SET value = ${sql.json(saved.value)} WHERE key = 'showUserInfoAgent'`;
       else await sql`DELETE FROM site_settings WHERE key = 'showUserInfoAgent'`;
     }
+
+    // a bulk move toasts once (issue 24): its answer, not again when the list reloads after it
+    await page.reload();
+    await page.getByRole('button', { name: 'Select all 3' }).click();
+    await page.getByText('3 selected').first().waitFor();
+    await page.getByRole('button', { name: 'Bulk archive' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Yes' }).click();
+    const moved = page.locator('.toast').filter({ hasText: 'Lead moved successfully' });
+    await moved.first().waitFor();
+    await page.getByText('Total: 0').waitFor();
+    await page.waitForTimeout(1500);
+    expect(await moved.count()).toBe(1);
+    expect(await page.locator('.toast').count()).toBe(1);
+    const groups = await sql`SELECT DISTINCT "group" FROM leads WHERE id IN ${sql(wanted)}`;
+    expect(groups.map((g) => g.group)).toEqual(['archived']);
   }, 120_000);
 });

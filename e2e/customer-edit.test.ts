@@ -126,6 +126,12 @@ describe('Edit Customer', () => {
     expect(await page.getByRole('button', { name: 'Submit' }).count()).toBe(0);
     expect(await page.getByRole('button', { name: /^Add to / }).count()).toBe(0);
     expect(await page.getByRole('button', { name: /^Subtract from / }).count()).toBe(0);
+    // without Submit, nothing in the profile form can be typed into or changed (read-only controls)
+    const controls = page.locator('.customer-profile-form').locator('input:not([type=hidden]), select, textarea');
+    expect(await controls.count()).toBeGreaterThan(6);
+    for (const control of await controls.all()) {
+      expect(await control.isEditable(), `${await control.getAttribute('name') ?? await control.getAttribute('id')} is editable`).toBe(false);
+    }
     await expectNoAxeViolations(page);
     await page.context().close();
   });

@@ -2,7 +2,8 @@
 // language switcher changing the page's text.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { BASE_URL, database, launch, newPage, signInThroughForm as signIn } from './support/browser.ts';
+import { BASE_URL, database, insertUser, launch, newPage, signInThroughForm as signIn } from './support/browser.ts';
+import { expectNoAxeViolations } from './support/axe.ts';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -45,7 +46,42 @@ describe('roles', () => {
       const page = await newPage(browser);
       await signIn(page, email, 'Demo-1234');
       await page.waitForURL((url) => url.pathname === home);
+      // the tab title is the new page's, not the sign-in page's (issue 24)
+      await expect.poll(() => page.title(), { message: email }).toMatch(home === '/dashboard' ? /^Dashboard \| / : / Admin$/);
+      expect(await page.title(), email).not.toMatch(/Sign In/);
       await page.context().close();
+    }
+  });
+
+  test("the staff top bar's Profile opens the staff member's own record: name and language saved, email and role shown", async () => {
+    const sql = database();
+    try {
+      const me = await insertUser(sql, { password: 'E2e-pass-1234', roleId: 5, fullName: 'Agent Before' });
+      const page = await newPage(browser);
+      const errors: string[] = [];
+      page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+      page.on('pageerror', (e) => errors.push(e.message));
+      await signIn(page, me.email, 'E2e-pass-1234');
+      await page.waitForURL((u) => u.pathname === '/admin/crm/sales/all');
+      await page.locator('header summary[aria-label="Profile"]').click();
+      await page.getByRole('link', { name: 'Profile', exact: true }).click();
+      await page.waitForURL((u) => u.pathname === '/admin/profile');
+      await page.getByRole('heading', { name: 'My Profile', level: 1 }).waitFor();
+      expect(await page.getByLabel('Email').inputValue()).toBe(me.email);
+      expect(await page.getByLabel('Email').getAttribute('readonly')).not.toBeNull();
+      expect(await page.getByLabel('Role').inputValue()).toBe('Agent');
+      await expectNoAxeViolations(page);
+      await page.getByLabel('Full Name').fill('Agent After');
+      await page.getByLabel('Language').last().selectOption('de');
+      await page.getByRole('button', { name: 'Save' }).click();
+      await page.getByRole('heading', { name: 'Mein Profil', level: 1 }).waitFor();
+      const [row] = await sql`SELECT full_name, role_id FROM users WHERE id = ${me.id}`;
+      expect(row).toEqual({ full_name: 'Agent After', role_id: 5 });
+      expect(await page.getByLabel('Vollständiger Name').inputValue()).toBe('Agent After');
+      expect(errors).toEqual([]);
+      await page.context().close();
+    } finally {
+      await sql.end();
     }
   });
 });

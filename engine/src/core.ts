@@ -19,7 +19,8 @@ import type { OrderView } from './orders/view.ts';
 import { CloseNotices } from './orders/close-notices.ts';
 import { followOrders, forwardOrder, type OrderMessage } from './orders/forward.ts';
 import { publishEvent } from './realtime/publish.ts';
-import type { PublishedEventName, StreamEvents } from './contract/events.ts';
+import { positionEvent, type PublishedEventName, type StreamEvents } from './contract/events.ts';
+import { EXPOSURE_TOPIC } from './contract/ticket.ts';
 import { Histogram } from './metrics.ts';
 import { TICKS } from './bus/streams.ts';
 
@@ -256,6 +257,7 @@ export class Core {
   private onOpened(o: OrderView, stopout: number, balance: string) {
     this.applyOpened(o, stopout, balance);
     void this.publish(`user:${o.user_id}`, 'order.opened', o);
+    void this.publish(EXPOSURE_TOPIC, 'position.opened', positionEvent(o));
   }
 
   private onClosed(o: OrderView, balanceAfter: string | null) {
@@ -263,6 +265,7 @@ export class Core {
     this.closesByReason[reason] = (this.closesByReason[reason] ?? 0) + 1;
     this.applyClosed(o, balanceAfter);
     void this.publish(`user:${o.user_id}`, 'order.closed', o);
+    void this.publish(EXPOSURE_TOPIC, 'position.closed', positionEvent(o));
     // a position the customer did not close themselves leaves a notification
     if (reason !== 'manual') this.notices.closed(o, reason);
   }
@@ -275,6 +278,8 @@ export class Core {
   private onDeleted(o: OrderView) {
     this.applyDeleted(o);
     void this.publish(`user:${o.user_id}`, 'order.deleted', o);
+    // a deleted open position leaves the book too (a closed one left it when it closed)
+    if (o.close_time === null) void this.publish(EXPOSURE_TOPIC, 'position.closed', positionEvent(o));
   }
 
   /** An order command settled by another core process, for the balance's owner. */

@@ -5,7 +5,7 @@
 import { describe, expect, test, beforeAll, afterAll } from 'bun:test';
 import { db, createUser, createInstrument, engine, SECRET, within } from './helpers.ts';
 import { engineClient, type EngineClient } from '../src/contract/client.ts';
-import { CLOSE_REASON_LABELS, STREAM_EVENTS, USER_EVENTS, isPublishedEvent, type StreamEventName } from '../src/contract/events.ts';
+import { CLOSE_REASON_LABELS, STREAM_EVENTS, USER_EVENTS, EXPOSURE_EVENTS, isPublishedEvent, type StreamEventName } from '../src/contract/events.ts';
 import { EVENTS, type RealtimeEvent } from '../src/bus/streams.ts';
 
 const sql = db(10);
@@ -115,10 +115,10 @@ describe('the realtime contract (contract/events.ts)', () => {
       if (!c.ok) throw new Error(c.message);
       expect((await client.adminCloseOrder(c.order.id, { actorId: admin.userId })).ok).toBe(true);
       expect((await client.adminDeleteOrder(c.order.id, { actorId: admin.userId })).ok).toBe(true);
-      await within(3000, () => USER_EVENTS.every((e) => seen.has(e)));
+      await within(3000, () => [...USER_EVENTS, ...EXPOSURE_EVENTS].every((e) => seen.has(e)));
     } finally { stop(); }
     expect([...seen].filter((e) => !(STREAM_EVENTS as readonly string[]).includes(e))).toEqual([]);
-    expect([...USER_EVENTS].filter((e) => !seen.has(e))).toEqual([]);
+    expect([...USER_EVENTS, ...EXPOSURE_EVENTS].filter((e) => !seen.has(e))).toEqual([]);
   });
 
   test('an event outside the contract does not compile and is not publishable (POST /v1/events: realtime.test.ts)', () => {

@@ -61,6 +61,9 @@ describe('tickets', () => {
     [1, 'track:6', false], [1, 'heartbeat', true], [4, 'heartbeat', false], [3, 'other', false],
     // nobody follows another user's stream, staff included (issue 22): not a customer's, not a staff member's
     [2, 'user:6', false], [1, 'user:6', false], [5, 'user:6', false], [6, 'user:6', false], [2, 'user:5', true], [1, 'user:5', true],
+    // positions opening and closing: the admin dashboard's roles only (EXPOSURE_ROLES, web's '/admin')
+    [1, 'exposure', true], [2, 'exposure', false], [3, 'exposure', false], [4, 'exposure', false], [5, 'exposure', false], [6, 'exposure', false],
+    [1, 'exposure:5', false],
   ])('role %d topic %s → %s', (role, topic, ok) => {
     expect(maySubscribe({ uid: 5, role }, topic)).toBe(ok);
   });
@@ -148,6 +151,33 @@ describe('GET /v1/stream', () => {
     const later = await open(signTicket(SECRET, { uid: admin.userId, role: 1, sid }), 'heartbeat');
     const first = await frames(later, 2000, (f) => f.length >= 1);
     expect(first[0]).toMatchObject({ event: 'heartbeat', data: { api: 'oandaRest', success: true, msg: 'ok' } });
+  });
+
+  test('positions opened and closed reach an admin on the exposure topic; anyone else is refused it', async () => {
+    const admin = await createUser(sql, { role: 1 });
+    const sid = await createSession(sql, admin.userId);
+    for (const role of [2, 3, 5, 6]) {
+      const other = await createUser(sql, { role });
+      const r = await open(signTicket(SECRET, { uid: other.userId, role, sid: await createSession(sql, other.userId) }), 'prices,exposure');
+      expect(r.status).toBe(403);
+      expect(await r.json()).toEqual({ message: 'Not allowed to subscribe to exposure' });
+    }
+    await E.core.reloadInstruments();
+    await E.quote(INST.name, 100, 101);
+    const res = await open(signTicket(SECRET, { uid: admin.userId, role: 1, sid }), 'exposure');
+    expect(res.status).toBe(200);
+    const reading = frames(res, 4000, (f) => f.length >= 2);
+    await Bun.sleep(20);
+    const u = await createUser(sql, { deposit: '100000' });
+    const placed = await E.call('POST', '/orders', { userId: u.userId, type: 'sell', instrument: INST.name, amount: '1' });
+    expect(placed.status).toBe(201);
+    const id = placed.body.order.id;
+    expect((await E.call('POST', `/orders/${id}/close`, { userId: u.userId })).status).toBe(200);
+    const got = await reading;
+    expect(got.map((f) => [f.event, f.data])).toEqual([
+      ['position.opened', { topic: 'exposure', id, instrument: INST.name, side: 'sell' }],
+      ['position.closed', { topic: 'exposure', id, instrument: INST.name, side: 'sell' }],
+    ]);
   });
 
   test('GET /v1/server: the engine process\'s CPU and memory, behind the secret', async () => {

@@ -28,15 +28,19 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return data({ locale, i18n: version, titles, languages, branding, toast }, headers ? { headers } : undefined);
 }
 
+/** The forms whose answer changes the page language: the root reloads after them. */
+const LANGUAGE_FORMS = ['/lang', '/admin/profile'];
+
 /**
  * The root's data (language, translations, branding, a flash toast) changes only with the language
- * switch (POST /lang) or after an action that redirects (the toast it sets travels in a cookie this
+ * (POST /lang, or the staff member's own record: LANGUAGE_FORMS) or after an action that redirects (the toast it sets travels in a cookie this
  * loader reads). So it is not reloaded by an action that answered with data (every fetcher call,
  * a form showing its errors), by a revalidation of the same URL, or by a change of search params
  * only (pagination, filters, tabs).
  */
 export const shouldRevalidate: ShouldRevalidateFunction = ({ formMethod, formAction, actionResult, currentUrl, nextUrl, defaultShouldRevalidate }) => {
-  if (formAction && new URL(formAction, currentUrl).pathname === '/lang') return true;
+  // the forms that change the page language (the switcher; the staff member's own record)
+  if (formAction && LANGUAGE_FORMS.includes(new URL(formAction, currentUrl).pathname)) return true;
   if (formMethod && formMethod.toUpperCase() !== 'GET') return actionResult === undefined ? defaultShouldRevalidate : false;
   if (currentUrl.pathname === nextUrl.pathname) return false;
   return defaultShouldRevalidate;

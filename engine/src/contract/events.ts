@@ -78,8 +78,22 @@ export interface UserEvents {
   notification: NotificationEvent;
 }
 
+/**
+ * A position opened or left the book (closed, or deleted by staff): the staff topic `exposure`
+ * (the admin dashboard's open exposure, docs/specs.md#admin-dashboard). No customer, no money:
+ * the page reads the exposure itself when one arrives.
+ */
+export interface PositionEvent { id: number; instrument: string; side: 'buy' | 'sell' }
+export const positionEvent = (o: Pick<OrderView, 'id' | 'instrument' | 'type'>): PositionEvent => ({ id: o.id, instrument: o.instrument, side: o.type });
+
+/** The events of the staff topic `exposure`. */
+export interface ExposureEvents {
+  'position.opened': PositionEvent;
+  'position.closed': PositionEvent;
+}
+
 /** Every event the stream carries, by name, with its payload (the stream adds the topic to an object). */
-export interface StreamEvents extends UserEvents {
+export interface StreamEvents extends UserEvents, ExposureEvents {
   priceUpdate: PriceUpdateItem[];
   heartbeat: HeartbeatEvent;
   track: TrackEvent;
@@ -97,9 +111,11 @@ export const USER_EVENTS = allOf<UserEvents>()(['order.opened', 'order.closed', 
 export const PRICE_EVENT = 'priceUpdate' satisfies StreamEventName;
 export const HEARTBEAT_EVENT = 'heartbeat' satisfies StreamEventName;
 export const TRACK_EVENT = 'track' satisfies StreamEventName;
+/** The exposure topic's events. */
+export const EXPOSURE_EVENTS = allOf<ExposureEvents>()(['position.opened', 'position.closed']);
 
 /** Every event name the stream carries. */
-export const STREAM_EVENTS = allOf<StreamEvents>()([...USER_EVENTS, PRICE_EVENT, HEARTBEAT_EVENT, TRACK_EVENT]);
+export const STREAM_EVENTS = allOf<StreamEvents>()([...USER_EVENTS, ...EXPOSURE_EVENTS, PRICE_EVENT, HEARTBEAT_EVENT, TRACK_EVENT]);
 
 /** The events a bus message carries (the hub frames them): everything but the hub's own priceUpdate. */
 export type PublishedEventName = Exclude<StreamEventName, typeof PRICE_EVENT>;

@@ -2,7 +2,7 @@
 // engine verifies it before opening a stream. node:crypto only, no Bun APIs, so web imports
 // this module as it is.
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { CUSTOMER_RECORD_ROLES, isBackOffice } from './roles.ts';
+import { CUSTOMER_RECORD_ROLES, ROLE, isBackOffice } from './roles.ts';
 
 export interface TicketClaims {
   uid: number;   // user id
@@ -15,6 +15,15 @@ export interface TicketClaims {
 
 /** The staff roles that open customer records (docs/specs.md#customer-records; which customers is the web's requireCustomerRecord). */
 export const TRACK_ROLES: readonly number[] = CUSTOMER_RECORD_ROLES;
+
+/**
+ * The staff roles that follow the `exposure` topic (positions opened and closed): those who may
+ * open the admin dashboard (its entry '/admin' in web's permission map; web's test holds the two
+ * equal).
+ */
+export const EXPOSURE_ROLES: readonly number[] = [ROLE.admin];
+/** The staff topic of positions opened and closed (contract/events.ts ExposureEvents). */
+export const EXPOSURE_TOPIC = 'exposure';
 
 const b64 = (b: Buffer | string) => Buffer.from(b).toString('base64url');
 const mac = (secret: string, body: string) => createHmac('sha256', secret).update(body).digest();
@@ -48,12 +57,14 @@ export function verifyTicket(secret: string, ticket: string, nowSeconds = Math.f
  * customer's, outside their scope; issue 22). Admins and managers follow heartbeats. A customer's
  * tracking (track:{id}) is staff-only and needs a ticket signed for that customer (trk): the web
  * signs one only after checking the staff member may open the customer, and the engine checks
- * at the stream's start that it is a customer.
+ * at the stream's start that it is a customer. The `exposure` topic (every customer's positions
+ * opening and closing, without names or money) is for the roles of the admin dashboard only.
  */
 export function maySubscribe(c: Pick<TicketClaims, 'uid' | 'role' | 'trk'>, topic: string): boolean {
   const staff = isBackOffice(c.role);
   if (topic === 'prices') return true;
   if (topic === 'heartbeat') return staff;
+  if (topic === EXPOSURE_TOPIC) return EXPOSURE_ROLES.includes(c.role);
   const m = /^(user|track):(\d+)$/.exec(topic);
   if (!m) return false;
   if (m[1] === 'track') return TRACK_ROLES.includes(c.role) && c.trk === Number(m[2]);

@@ -2,7 +2,7 @@
 // from /dashboard/ticket each time the stream opens, so a reconnect after a network drop or an
 // expired ticket works; user events resume after the last id seen.
 import { createContext, useCallback, useContext, useEffect, useRef, useState, type ReactNode } from 'react';
-import { PRICE_EVENT, TRACK_EVENT, USER_EVENTS, type PriceUpdateItem, type StreamEventName } from '@broker/engine/contract/events';
+import { EXPOSURE_EVENTS, PRICE_EVENT, TRACK_EVENT, USER_EVENTS, type PriceUpdateItem, type StreamEventName } from '@broker/engine/contract/events';
 
 export type PriceItem = PriceUpdateItem;
 /** The events and payloads are the engine's contract (engine/src/contract/events.ts). */
@@ -38,10 +38,14 @@ export function useRealtimeStatus() {
  * provider inside it.
  */
 /**
+ * `exposure`: the admin dashboard's open exposure: prices and the positions opened and closed
+ * (the staff topic `exposure`, whose ticket /dashboard/ticket signs only for the dashboard's roles).
+ */
+/**
  * `off`: no stream at all (a staff member who must enrol in two-factor sign-in first, whose
  * ticket the server refuses until then).
  */
-export function RealtimeProvider({ children, pricesOnly = false, userOnly = false, track, off = false }: { children: ReactNode; pricesOnly?: boolean; userOnly?: boolean; track?: number; off?: boolean }) {
+export function RealtimeProvider({ children, pricesOnly = false, userOnly = false, exposure = false, track, off = false }: { children: ReactNode; pricesOnly?: boolean; userOnly?: boolean; exposure?: boolean; track?: number; off?: boolean }) {
   const listeners = useRef(new Set<RealtimeListener>());
   const [connected, setConnected] = useState(false);
 
@@ -83,7 +87,7 @@ export function RealtimeProvider({ children, pricesOnly = false, userOnly = fals
       es = null;
       let t: { url: string; ticket: string; topics: string };
       try {
-        const res = await fetch(`/dashboard/ticket${track ? `?track=${track}` : pricesOnly ? '?topics=prices' : userOnly ? '?topics=user' : ''}`, {
+        const res = await fetch(`/dashboard/ticket${track ? `?track=${track}` : exposure ? '?topics=exposure' : pricesOnly ? '?topics=prices' : userOnly ? '?topics=user' : ''}`, {
           headers: { accept: 'application/json' }, signal: AbortSignal.timeout(TICKET_TIMEOUT_MS),
         });
         if (!res.ok) throw new Error(String(res.status));
@@ -118,7 +122,7 @@ export function RealtimeProvider({ children, pricesOnly = false, userOnly = fals
           emit(PRICE_EVENT, JSON.parse((e as MessageEvent).data));
         } catch { /* malformed frame */ }
       });
-      for (const name of (track ? [TRACK_EVENT] : USER_EVENTS) as readonly StreamEventName[]) {
+      for (const name of (track ? [TRACK_EVENT] : exposure ? EXPOSURE_EVENTS : USER_EVENTS) as readonly StreamEventName[]) {
         source.addEventListener(name, (e) => {
           const m = e as MessageEvent;
           if (m.lastEventId) lastEventId = m.lastEventId;
@@ -160,7 +164,7 @@ export function RealtimeProvider({ children, pricesOnly = false, userOnly = fals
       window.removeEventListener('offline', offline);
       es?.close();
     };
-  }, [pricesOnly, userOnly, track, off]);
+  }, [pricesOnly, userOnly, exposure, track, off]);
 
   return <RealtimeContext.Provider value={{ subscribe, connected }}>{children}</RealtimeContext.Provider>;
 }

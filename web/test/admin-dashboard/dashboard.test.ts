@@ -14,6 +14,10 @@ import { adminEditOrder, closeOrder, placeOrder, type OrderDeps } from '../../..
 import { dec, exact, float } from '@broker/engine/domain';
 import { env } from '~/shared/env.server.ts';
 import { loader } from '~/routes/_staff.admin._index.tsx';
+import { loader as exposureLoader } from '~/routes/admin.exposure.ts';
+import { loader as ticketLoader } from '~/routes/dashboard.ticket.ts';
+import { EXPOSURE_ROLES, maySubscribe, verifyTicket } from '@broker/engine/contract/ticket';
+import { routeAccess } from '~/modules/auth/permissions.ts';
 import { dashboardData } from '~/modules/admin-dashboard/dashboard.server.ts';
 import { getSetting } from '~/shared/settings.server.ts';
 import { forgetQuotes } from '~/modules/trading/quotes.server.ts';
@@ -52,6 +56,8 @@ let DAY = '';
 let NEXT = '';
 const usd = { id: 0, name: '' };
 const eur = { id: 0, name: '' };
+/** an instrument of the exposure read's test alone */
+const own = { id: 0, name: '' };
 
 const addDays = (day: string, n: number) => { const d = new Date(`${day}T00:00:00Z`); d.setUTCDate(d.getUTCDate() + n); return d.toISOString().slice(0, 10); };
 
@@ -80,7 +86,9 @@ beforeAll(async () => {
   }
   Object.assign(usd, await instrument('USD'));
   Object.assign(eur, await instrument('EUR'));
+  Object.assign(own, await instrument('USD'));
   book.setInstruments([
+    { id: own.id, name: own.name, base: 'ADX', quote: 'USD', category: 'crypto', tradable: true, leverage: 10, digits: 2 },
     { id: usd.id, name: usd.name, base: 'ADX', quote: 'USD', category: 'crypto', tradable: true, leverage: 10, digits: 2 },
     { id: eur.id, name: eur.name, base: 'ADX', quote: 'EUR', category: 'crypto', tradable: true, leverage: 10, digits: 2 },
   ]);
@@ -353,5 +361,49 @@ describe('the open exposure', () => {
     const after = (await dashboardData(sql, { dateStart: '', dateEnd: '' }, { quotes: false })).exposure.find((r) => r.instrument === usd.name)!;
     expect(after.positions).toBe(orders.length - 1);
     expect(dec(after.netUnits).toFixed(8)).toBe(net.minus(3).toFixed(8));
+  });
+
+  test('GET /admin/exposure reads the open book afresh: a position closed after a cached read is gone from it; admin only', async () => {
+    forgetQuotes();
+    const inst = own;
+    const a = await customer();
+    book.apply({ symbol: inst.name, bid: 100, ask: 101, ts: Date.now() });
+    const id = await trade(a.id, a.wallets.usd, inst, { amount: '2' });
+    const read = async (cookie = admin.cookie) => (await settle(Promise.resolve().then(() => exposureLoader({ request: get('/admin/exposure', cookie), params: {}, context: {} })))) as Response;
+    const first = await read();
+    expect(first.status).toBe(200);
+    const body = await first.json();
+    expect(body.currency).toBe(base);
+    expect(body.exposure.find((r: { instrument: string }) => r.instrument === inst.name)).toMatchObject({ positions: 1, netUnits: '2' });
+    // the dashboard's own read is cached for a second (and shown stale up to 10 s); this one is not
+    await dashboardData(sql, { dateStart: '', dateEnd: '' }, { exposureMaxAgeMs: 60_000, quotes: false });
+    expect((await closeOrder(deps, { orderId: id, reason: 'manual', userId: a.id })).ok).toBe(true);
+    const after = await (await read()).json();
+    expect(after.exposure.find((r: { instrument: string }) => r.instrument === inst.name)).toBeUndefined();
+    for (const roleId of [2, 3, 4, 5, 6]) {
+      const u = await createUser(sql, { roleId });
+      const { cookie } = await sessionFor(sql, u.id);
+      expect((await read(cookie)).status, `role ${roleId}`).toBe(403);
+    }
+  });
+
+  test("the stream's exposure topic (positions opened and closed): a ticket for the dashboard's roles only", async () => {
+    // the engine's rule (EXPOSURE_ROLES) is the permission map's for the dashboard and its read
+    expect([...EXPOSURE_ROLES].sort()).toEqual([...routeAccess('/admin').roles].sort());
+    expect([...EXPOSURE_ROLES].sort()).toEqual([...routeAccess('/admin/exposure').roles].sort());
+    const ticket = async (cookie: string) => (await ticketLoader({ request: get('/dashboard/ticket?topics=exposure', cookie), params: {}, context: {} })) as Response;
+    const res = await ticket(admin.cookie);
+    expect(res.status).toBe(200);
+    const t = await res.json();
+    expect(t.topics).toBe('prices,exposure');
+    const claims = verifyTicket(env().ENGINE_SECRET, t.ticket)!;
+    expect(t.topics.split(',').every((topic: string) => maySubscribe(claims, topic))).toBe(true);
+    for (const roleId of [2, 3, 4, 5, 6]) {
+      const u = await createUser(sql, { roleId });
+      const { cookie } = await sessionFor(sql, u.id);
+      expect((await ticket(cookie)).status, `role ${roleId}`).toBe(403);
+      // a ticket signed for the role anyway would not open the topic at the engine
+      expect(maySubscribe({ uid: u.id, role: roleId }, 'exposure'), `role ${roleId}`).toBe(false);
+    }
   });
 });

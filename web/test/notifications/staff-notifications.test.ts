@@ -257,7 +257,7 @@ describe('the back-office ticket', () => {
     expect((await plain.json()).topics).toBe(`prices,user:${admin.id}`);
     for (const q of ['abc', '', '-1', '1e308', 'user:1', 'prices,user']) {
       const bad = await ticketLoader({ request: get(`/dashboard/ticket?topics=${encodeURIComponent(q)}`, cookie), params: {}, context: {} }) as Response;
-      expect([bad.status, (await bad.json()).message]).toEqual([400, 'Unknown topics: use prices, heartbeat or user']);
+      expect([bad.status, (await bad.json()).message]).toEqual([400, 'Unknown topics: use prices, heartbeat, user or exposure']);
     }
   });
 });

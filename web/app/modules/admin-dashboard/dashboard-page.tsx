@@ -1,6 +1,8 @@
 // The admin dashboard (/admin; docs/specs.md#admin-dashboard): From / To with Reset (state in the URL), the
 // five cards, the Recent Transactions bar chart and the Trade Engagement pie, and the live open
-// exposure, valued with the domain's exposure formula at the prices the engine streams. The charts
+// exposure, valued with the domain's exposure formula at the prices the engine streams; a position
+// opened or closed (the stream's staff topic `exposure`) has the table read again (GET
+// /admin/exposure, at most once a second), so rows come and go without a reload. The charts
 // are recharts 2 (recharts 3 renders no SVG on the server: recharts/recharts#5997), drawn at a
 // fixed width that fits a 390 px screen on the server and at the card's width once the page runs;
 // each has a table for screen readers, and the SVG itself is hidden from them.
@@ -55,8 +57,8 @@ export function DashboardPage() {
             <RecentChart d={d} />
             <EngagementChart d={d} />
           </div>
-          <RealtimeProvider pricesOnly>
-            <ExposurePanel rows={d.exposure} currency={d.currency} />
+          <RealtimeProvider exposure>
+            <ExposurePanel initial={d.exposure} currency={d.currency} />
           </RealtimeProvider>
         </>
       ) : <p className="muted">{t('Correct the dates to see the figures.')}</p>}
@@ -233,22 +235,72 @@ function brokerPnlAt(r: ExposureRow, bid: number, ask: number): number {
   return -float.exposurePnl({ long: Number(r.long), short: Number(r.short), offset: Number(r.offset) }, bid, ask);
 }
 
-function ExposurePanel({ rows, currency }: { rows: ExposureRow[]; currency: string }) {
+/** The least time between two reads of the exposure after positions opened or closed. */
+const EXPOSURE_READ_GAP_MS = 1000;
+
+/**
+ * The exposure rows: the loader's, then read again (GET /admin/exposure) when the stream says a
+ * position opened or closed, and when the stream (re)opens (what it missed meanwhile): at most one
+ * read at a time, at most one a second, the last event always followed by a read.
+ */
+function useExposureRows(initial: ExposureRow[]) {
+  const [rows, setRows] = useState(initial);
+  const connected = useRealtimeStatus();
+  const state = useRef({ busy: false, again: false, last: 0, timer: undefined as ReturnType<typeof setTimeout> | undefined, gone: false });
+  // new loader data (the dates changed): start from it
+  useEffect(() => setRows(initial), [initial]);
+  const read = useRef(() => {});
+  read.current = () => {
+    const s = state.current;
+    if (s.gone) return;
+    if (s.busy) { s.again = true; return; }
+    const wait = s.last + EXPOSURE_READ_GAP_MS - Date.now();
+    if (wait > 0) {
+      if (!s.timer) s.timer = setTimeout(() => { s.timer = undefined; read.current(); }, wait);
+      return;
+    }
+    s.busy = true;
+    s.last = Date.now();
+    fetch('/admin/exposure', { headers: { accept: 'application/json' } })
+      .then((r) => (r.ok ? (r.json() as Promise<{ exposure: ExposureRow[] }>) : null))
+      .then((body) => { if (body && !s.gone) setRows(body.exposure); })
+      .catch(() => { /* the next event or reconnect reads again */ })
+      .finally(() => {
+        s.busy = false;
+        if (s.again) { s.again = false; read.current(); }
+      });
+  };
+  useEffect(() => {
+    const s = state.current;
+    s.gone = false;
+    return () => { s.gone = true; clearTimeout(s.timer); s.timer = undefined; };
+  }, []);
+  // the stream opened (or reopened): what opened or closed before it did is read once
+  useEffect(() => { if (connected) read.current(); }, [connected]);
+  return [rows, () => read.current()] as const;
+}
+
+function ExposurePanel({ initial, currency }: { initial: ExposureRow[]; currency: string }) {
   const { t } = useTranslation();
   const f = useFormat();
   const connected = useRealtimeStatus();
-  const [live, setLive] = useState<Record<string, number>>({});
+  const [rows, reread] = useExposureRows(initial);
+  // the last streamed quote of each instrument shown: a row's value is its terms at it
+  const [live, setLive] = useState<Record<string, { bid: number; ask: number }>>({});
   useRealtime((event, data) => {
+    if (event === 'position.opened' || event === 'position.closed') return reread();
     if (event !== 'priceUpdate' || !Array.isArray(data)) return;
-    const mine = new Map(rows.map((r) => [r.instrument, r]));
-    const next: Record<string, number> = {};
+    const mine = new Set(rows.map((r) => r.instrument));
+    const next: Record<string, { bid: number; ask: number }> = {};
     for (const p of data as PriceItem[]) {
-      const r = mine.get(p.name);
-      if (r && Number.isFinite(p.bids) && Number.isFinite(p.asks)) next[p.name] = brokerPnlAt(r, p.bids, p.asks);
+      if (mine.has(p.name) && Number.isFinite(p.bids) && Number.isFinite(p.asks)) next[p.name] = { bid: p.bids, ask: p.asks };
     }
     if (Object.keys(next).length) setLive((cur) => ({ ...cur, ...next }));
   });
-  const pnlOf = (r: ExposureRow): number | string | null => live[r.instrument] ?? r.brokerPnl;
+  const pnlOf = (r: ExposureRow): number | string | null => {
+    const q = live[r.instrument];
+    return q ? brokerPnlAt(r, q.bid, q.ask) : r.brokerPnl;
+  };
   const known = rows.map(pnlOf).filter((v): v is number | string => v !== null);
   const total = known.reduce<number>((s, v) => s + Number(v), 0);
   const sign = (v: number | string | null) => (v === null ? '' : Number(v) > 0 ? 'up' : Number(v) < 0 ? 'down' : '');

@@ -163,6 +163,19 @@ export async function dashboardData(sql: Sql, range: DashboardRange, opts: { tod
 }
 
 /**
+ * The open exposure alone, read afresh (GET /admin/exposure): what the dashboard asks for when the
+ * stream says a position opened or closed (the staff topic `exposure`), so a new instrument's row
+ * appears and an emptied one goes without a reload. The read it makes becomes the dashboard's
+ * cached one. The page asks at most once a second (dashboard-page.tsx).
+ */
+export async function exposureNow(sql: Sql): Promise<{ currency: string; exposure: ExposureRow[] }> {
+  const base = (await getSetting(sql, 'branding')).currencies[0] ?? 'USD';
+  const rows = await openBook(sql, 0);
+  const rates = await ratesTo(base, rows.map((r) => r.currency));
+  return { currency: base, exposure: await exposureOf(rows, rates, true) };
+}
+
+/**
  * The rows of trades ('trade': day, category, n) and closes ('closed': day, mode, currency, n,
  * amount = Σ P/L, fee = Σ spread cost) from `from` to `to` (UTC days): the rolled-up rows, the
  * tail after the watermarks aggregated live, less the staff-deleted trades that were rolled up.

@@ -77,6 +77,8 @@ export const ROUTES: readonly RouteRule[] = [
   // are edited under Admin & Staffs only.
   r('/admin/customers/edit/:id', [1, 2, 5, 6], 'Edit Customer'),
   r('/admin/users', ADMIN, 'Admin & Staffs'),
+  // the staff top bar's Profile: the staff member's own record (their name, language, password)
+  r('/admin/profile', STAFF_ROLES, 'My Profile'),
   r('/admin/kyc', ADMIN, 'KYC Documents'),
   r('/admin/instruments/forex', ADMIN, 'Forex'),
   r('/admin/instruments/commodity', ADMIN, 'Commodities'),
@@ -194,6 +196,8 @@ export const CALLS: readonly CallRule[] = [
   call('/statements/export', ALL_ROLES),
   // back-office calls
   call('/admin/audit/export', ADMIN, 'staff'),
+  // the admin dashboard's open exposure, read again when a position opens or closes
+  call('/admin/exposure', ADMIN, 'staff'),
   call('/admin/customers/login-as/:id', [1, 2, 6], 'staff'),
   call('/admin/crm/lead-import', ADMIN_MANAGER, 'staff'),
   call('/admin/crm/lead-import/:id/report', ADMIN_MANAGER, 'staff'),

@@ -26,6 +26,14 @@ export interface DecimalBounds {
 
 interface Messages { required_error: string; message: string }
 
+/**
+ * The refusal of each number field of these forms, with what the field accepts: every one shows
+ * a valid example written in the page's language (docs/specs.md#number-input): a decimal field's
+ * translation ends in '{{example, decimal}}' (NUMBER_EXAMPLE, formatted), a whole number's in a
+ * whole number it accepts; web/test/number-messages.test.ts holds every language to it.
+ */
+export const NUMBER_MESSAGES = new Map<string, { kind: 'decimal'; bounds: DecimalBounds } | { kind: 'whole'; min: number; max: number }>();
+
 const blank = (v: unknown) => v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
 
 /** The canonical decimal string of a value within `b`, or null when it is not one. */
@@ -42,6 +50,7 @@ export function readDecimal(v: unknown, b: DecimalBounds): string | null {
 
 /** A required decimal: its canonical string ('007.50' → '7.5'). */
 export function decimalInput(b: DecimalBounds, m: Messages) {
+  NUMBER_MESSAGES.set(m.message, { kind: 'decimal', bounds: b });
   return z.unknown().transform((v, ctx) => {
     if (blank(v)) { ctx.addIssue({ code: 'custom', message: m.required_error }); return z.NEVER; }
     const r = readDecimal(v, b);
@@ -52,6 +61,7 @@ export function decimalInput(b: DecimalBounds, m: Messages) {
 
 /** An optional decimal: empty is null. */
 export function optionalDecimalInput(b: DecimalBounds, m: Pick<Messages, 'message'>) {
+  NUMBER_MESSAGES.set(m.message, { kind: 'decimal', bounds: b });
   return z.unknown().transform((v, ctx) => {
     if (blank(v)) return null;
     const r = readDecimal(v, b);
@@ -70,6 +80,7 @@ export function readWhole(v: unknown, min: number, max: number): number | null {
 }
 
 export function wholeInput(min: number, max: number, m: Messages) {
+  NUMBER_MESSAGES.set(m.message, { kind: 'whole', min, max });
   return z.unknown().transform((v, ctx) => {
     if (blank(v)) { ctx.addIssue({ code: 'custom', message: m.required_error }); return z.NEVER; }
     const n = readWhole(v, min, max);
@@ -80,6 +91,7 @@ export function wholeInput(min: number, max: number, m: Messages) {
 
 /** An optional whole number: empty is null. */
 export function optionalWholeInput(min: number, max: number, m: Pick<Messages, 'message'>) {
+  NUMBER_MESSAGES.set(m.message, { kind: 'whole', min, max });
   return z.unknown().transform((v, ctx) => {
     if (blank(v)) return null;
     const n = readWhole(v, min, max);

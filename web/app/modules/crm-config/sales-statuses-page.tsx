@@ -93,17 +93,19 @@ export function SalesStatusesPage() {
  * 'Are you sure to delete this sale status?' and Yes; for a status that leads have, the status
  * they move to (required), and the default status cannot be deleted.
  */
-function DeleteStatusDialog({ row, choices, onClose }: { row: SalesStatusRow; choices: { id: number; status: string }[]; onClose: () => void }) {
+function DeleteStatusDialog({ row, choices, onClose }: { row: SalesStatusRow; choices: { id: number; status: string; isDefault: boolean }[]; onClose: () => void }) {
   const { t } = useTranslation();
   const fetcher = useFetcher<Reply>();
   const pending = fetcher.state !== 'idle';
+  const others = choices.filter((c) => c.id !== row.id);
+  // a lead status select starts on a value (issue 24): the default status (a new lead's), else the first other
+  const preset = others.find((c) => c.isDefault) ?? others[0];
   const [form, fields] = useSchemaForm({
     id: `delete-status-${row.id}`, schema: DeleteSalesStatusSchema, parse: CRM_CONFIG_PARSE,
-    defaultValue: { id: String(row.id), replacementId: '' },
+    defaultValue: { id: String(row.id), replacementId: preset ? String(preset.id) : '' },
     lastResult: fetcher.state === 'idle' ? fetcher.data?.result : null,
   });
   useFetcherToast(fetcher, { onSuccess: onClose });
-  const others = choices.filter((c) => c.id !== row.id);
   // leads may have come to it since the page loaded: the server's refusal shows the select too
   const needsReplacement = row.inUse || !!fields.replacementId.errors?.length;
   return (
@@ -121,7 +123,7 @@ function DeleteStatusDialog({ row, choices, onClose }: { row: SalesStatusRow; ch
         ) : needsReplacement ? (
           <>
             <p className="notice notice-warn" role="note">{t('Leads have this status. Choose the status they move to.')}</p>
-            <SelectField label={t('Move its leads to')} errors={fields.replacementId.errors} placeholder={t('Select status')}
+            <SelectField label={t('Move its leads to')} errors={fields.replacementId.errors}
               selectProps={{ ...getSelectProps(fields.replacementId), required: true }}
               options={others.map((c) => ({ value: String(c.id), label: c.status }))} />
           </>

@@ -147,6 +147,9 @@ const text = () => z.unknown().transform((v, ctx) => {
 
 const switchValue = z.unknown().transform((v) => v === 'on' || v === 'true' || v === true);
 
+/** A gateway's fee percent (one schema for every kind, its message registered with the number fields'). */
+const FEE_INPUT = decimalInput({ scale: 4, intDigits: 3, zero: true, max: 100 }, { required_error: 'Fee is required', message: 'Fee must be a percent from 0 to 100 with at most 4 decimals' });
+
 /**
  * One kind's form: its key fields (a secret left empty keeps the stored one; any other field left
  * empty is cleared), the fee (a percent from 0 to 100 with at most 4 decimals, payment_gateways.fee
@@ -167,7 +170,7 @@ export function gatewaySchema(kind: GatewayKind) {
     } else shape[f.key] = text();
   }
   if (spec.fee) {
-    shape.fee = decimalInput({ scale: 4, intDigits: 3, zero: true, max: 100 }, { required_error: 'Fee is required', message: 'Fee must be a percent from 0 to 100 with at most 4 decimals' });
+    shape.fee = FEE_INPUT;
   }
   if (spec.active) shape.isActive = switchValue;
   return z.object(shape);

@@ -17,3 +17,13 @@ export const ProfileSchema = z.object({
 export const ProfileSchemaPhoneLocked = ProfileSchema.omit({ phone: true });
 
 export type ProfileInput = z.infer<typeof ProfileSchemaPhoneLocked> & { phone?: string };
+
+/**
+ * The staff member's own record (/admin/profile, docs/specs.md#profile): the name and the page
+ * language are theirs to change; email, role and status are the admin's (Admin & Staffs).
+ */
+export const StaffProfileSchema = z.object({
+  fullName: required('Full name is required', 200),
+  language: required('Choose a language', 20),
+});
+export type StaffProfileInput = z.infer<typeof StaffProfileSchema>;

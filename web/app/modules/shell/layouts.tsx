@@ -150,7 +150,8 @@ export function StaffLayout({ root, shell, children }: { root: RootBits; shell: 
               <span className="muted">{shell.user.email}</span>
               <span className="chip">{t(ROLE_LABELS[shell.user.roleId as RoleId] ?? '')}</span>
             </div>
-            <Link to="/profile" className="dropdown-item">{t('Profile')}</Link>
+            {/* the staff member's own record (docs/specs.md#profile), not the client area's profile */}
+            <Link to="/admin/profile" className="dropdown-item">{t('Profile')}</Link>
             <LogoutButton className="dropdown-item" />
           </Dropdown>
         </div>
