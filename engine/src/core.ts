@@ -92,6 +92,7 @@ export class Core {
       closed: (o, bal) => this.onClosed(o, bal),
       modified: (o) => this.onModified(o),
       deleted: (o) => this.onDeleted(o),
+      partial: (part, rest, bal) => this.onPartial(part, rest, bal),
     };
     this.orders = {
       sql: opts.sql, book: this.book, hooks, placeCache: new PlaceContextCache(),
@@ -277,12 +278,35 @@ export class Core {
     void this.publish(`user:${o.user_id}`, 'order.deleted', o);
   }
 
+  // a partial close: the part is a closed order, the position is modified (smaller)
+  private onPartial(part: OrderView, rest: OrderView, balanceAfter: string | null) {
+    const reason = part.close_reason ?? 'manual';
+    this.closesByReason[reason] = (this.closesByReason[reason] ?? 0) + 1;
+    this.applyPartial(part, rest, balanceAfter);
+    void this.publish(`user:${part.user_id}`, 'order.closed', part);
+    void this.publish(`user:${rest.user_id}`, 'order.modified', rest);
+  }
+
+  private applyPartial(part: OrderView, rest: OrderView, balanceAfter: string | null) {
+    if (!this.owns(rest.balance_id)) return forwardOrder(this.opts.bus, { op: 'partial', order: part, position: rest, balanceAfter });
+    if (balanceAfter !== null) {
+      this.executor.submit(this.risk.setBalance(rest.balance_id, Number(balanceAfter)));
+      this.replay.replayOf(rest.balance_id)?.setBalance(rest.balance_id, Number(balanceAfter));
+    }
+    // the smaller position: its exposure, margin and stop-out level (applyModified re-adds it)
+    this.applyModified(rest);
+    const rep = this.replay.replayOf(rest.balance_id);
+    const r = rep?.position(rest.id);
+    if (rep && r && !rep.isClosing(rest.id)) rep.addPosition(positionInput(rest, r.stopout), [], false);
+  }
+
   /** An order command settled by another core process, for the balance's owner. */
   private applyRemote(m: OrderMessage) {
     if (!this.owns(m.order.balance_id)) return;
     if (m.op === 'opened') this.applyOpened(m.order, m.stopout, m.balance);
     else if (m.op === 'closed') this.applyClosed(m.order, m.balanceAfter);
     else if (m.op === 'modified') this.applyModified(m.order);
+    else if (m.op === 'partial') this.applyPartial(m.order, m.position, m.balanceAfter);
     else this.applyDeleted(m.order);
   }
 

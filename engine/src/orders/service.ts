@@ -20,6 +20,8 @@ export interface OrderHooks {
   closed?(o: OrderView, balanceAfter: string | null): void;
   modified?(o: OrderView): void;
   deleted?(o: OrderView): void;
+  /** a partial close (orders/partial.ts): the closed part, the position left open */
+  partial?(part: OrderView, position: OrderView, balanceAfter: string | null): void;
 }
 
 export interface OrderDeps {
