@@ -99,8 +99,8 @@ END $$;
 -- 6. The trailing flush: the stop-losses moved since the last flush, in one statement, and one
 --    history row each. Only an open position whose trailing is still on takes the move, and only
 --    forward (a buy's stop up, a sell's down): a slow flush never puts back a stop the customer or
---    a later flush moved on. Answers the ids that moved.
-CREATE FUNCTION engine_trail_stops(p_ids bigint[], p_losses numeric[]) RETURNS SETOF bigint
+--    a later flush moved on. Answers the orders that moved, with their user (to tell them live).
+CREATE FUNCTION engine_trail_stops(p_ids bigint[], p_losses numeric[]) RETURNS TABLE (order_id bigint, user_id bigint, loss numeric)
 LANGUAGE sql AS $$
   WITH moved AS (
     UPDATE orders x SET loss = m.loss, updated_at = now()
@@ -108,11 +108,11 @@ LANGUAGE sql AS $$
      WHERE x.id = m.id AND y.id = x.id AND x.close_time IS NULL AND x.deleted_at IS NULL
        AND x.trailing_distance IS NOT NULL
        AND (x.loss IS NULL OR CASE WHEN x.type = 'buy' THEN m.loss > x.loss ELSE m.loss < x.loss END)
-    RETURNING x.id, y.loss AS loss_from, x.loss AS loss_to
+    RETURNING x.id, x.user_id, y.loss AS loss_from, x.loss AS loss_to
   ), hist AS (
-    INSERT INTO order_level_moves (order_id, loss_from, loss_to) SELECT id, loss_from, loss_to FROM moved RETURNING order_id
+    INSERT INTO order_level_moves (order_id, loss_from, loss_to) SELECT id, loss_from, loss_to FROM moved RETURNING order_id, loss_to
   )
-  SELECT order_id FROM hist
+  SELECT h.order_id, m.user_id, h.loss_to FROM hist h JOIN moved m ON m.id = h.order_id
 $$;
 
 -- Down Migration
