@@ -97,9 +97,9 @@ describe('partial close: SQL = domain, and = two positions closed one by one', (
     expect(await sql`SELECT 1 FROM ledger_entries WHERE balance_id = ${a.balanceId} AND kind <> 'deposit'`).toHaveLength(0);
     // the domain says the same before any statement
     const p = { category: c.category, trade_amount: units(c.lots), lots: c.lots, spread: f.spread, margin_used: f.margin };
-    expect(partialSplit(p, c.lots)).toEqual({ ok: false, message: `Lots must be less than the position's ${dec(c.lots).toFixed()}` });
-    expect(partialSplit(p, '0.015')).toEqual({ ok: false, message: 'Lots must be a multiple of 0.01' });
-    expect(partialSplit(p, '0')).toEqual({ ok: false, message: 'Lots must be greater than 0' });
+    expect(partialSplit(p, c.lots)).toMatchObject({ ok: false, message: `Lots must be less than the position's ${dec(c.lots).toFixed()}` });
+    expect(partialSplit(p, '0.015')).toMatchObject({ ok: false, message: 'Lots must be a multiple of 0.01' });
+    expect(partialSplit(p, '0')).toMatchObject({ ok: false, message: 'Lots must be greater than 0' });
   });
 });
 

@@ -16,9 +16,20 @@ export const partShare = (total: Num, part: Num, whole: Num) => money(dec(total)
 
 export interface PartialPosition { category: Category; trade_amount: string; lots: string | null; spread: string; margin_used: string }
 
+/** Every refusal partialSplit and the trailing distance can answer, as i18n keys (the web's key list takes them). */
+export const DEPTH_MESSAGES = [
+  'Amount must be greater than 0', 'Lots must be greater than 0', 'Lots must be a multiple of {{step}}',
+  "Lots must be less than the position's {{max}}", "Amount must be less than the position's {{max}}",
+  'The lots left open must be at least {{min}}', 'Trailing distance must be at least {{min}}',
+] as const;
+
 export type PartialSplit =
   | { ok: true; amount: string; lots: string | null; spread: string; margin: string; rest: { amount: string; lots: string | null; spread: string; margin: string } }
-  | { ok: false; message: string };
+  /** message: in English; key and values: the same as an i18n key (the web's dialog translates it) */
+  | { ok: false; message: string; key: string; values: Record<string, string> };
+
+const no = (key: string, values: Record<string, string> = {}) =>
+  ({ ok: false as const, key, values, message: key.replace(/\{\{(\w+)\}\}/g, (_, k: string) => values[k] ?? '') });
 
 /**
  * What closing `qty` of a position cuts off: lots (on the category's lot step, the rest at least
@@ -27,18 +38,18 @@ export type PartialSplit =
  */
 export function partialSplit(p: PartialPosition, qty: string): PartialSplit {
   const q = dec(qty);
-  if (!q.isFinite() || q.lte(0)) return { ok: false, message: p.lots === null ? 'Amount must be greater than 0' : 'Lots must be greater than 0' };
+  if (!q.isFinite() || q.lte(0)) return no(p.lots === null ? 'Amount must be greater than 0' : 'Lots must be greater than 0');
   let amount: ReturnType<typeof dec>;
   let lots: string | null = null;
   if (p.lots !== null) {
     const step = LOT_STEP[p.category], min = MIN_LOTS[p.category];
-    if (!q.mod(step).isZero()) return { ok: false, message: `Lots must be a multiple of ${step}` };
-    if (q.gte(p.lots)) return { ok: false, message: `Lots must be less than the position's ${dec(p.lots).toFixed()}` };
-    if (dec(p.lots).minus(q).lt(min)) return { ok: false, message: `The lots left open must be at least ${min}` };
+    if (!q.mod(step).isZero()) return no('Lots must be a multiple of {{step}}', { step });
+    if (q.gte(p.lots)) return no("Lots must be less than the position's {{max}}", { max: dec(p.lots).toFixed() });
+    if (dec(p.lots).minus(q).lt(min)) return no('The lots left open must be at least {{min}}', { min });
     lots = q.toFixed();
     amount = exact.lotsToUnits(p.category, q);
   } else {
-    if (q.gte(p.trade_amount)) return { ok: false, message: `Amount must be less than the position's ${dec(p.trade_amount).toFixed()}` };
+    if (q.gte(p.trade_amount)) return no("Amount must be less than the position's {{max}}", { max: dec(p.trade_amount).toFixed() });
     amount = q;
   }
   const spread = partShare(p.spread, amount, p.trade_amount), margin = partShare(p.margin_used, amount, p.trade_amount);

@@ -34,7 +34,7 @@ const order = (o: Partial<EngineOrder> = {}): EngineOrder => ({
   id: 1, user_id: 1, balance_id: 1, instrument_id: 1, instrument: 'TST_USD', type: 'buy', kind: 'forex', trade_amount: '1000.00000000',
   lots: null, open_rate: '1.1002000000', close_rate: null, exchange_rate: '1.0000000000', spread: '0.00000000', profit: null, loss: null,
   pro_loss: null, margin_used: '11.00000000', leverage: 100, created_at: new Date().toISOString(), close_time: null, close_reason: null,
-  closed_by: null, deleted_at: null, ...o,
+  closed_by: null, deleted_at: null, position_id: null, trailing_distance: null, ...o,
 });
 const refusal = () => (down ? HttpResponse.error() : refuse ? HttpResponse.json({ message: refuse.message, code: refuse.code }, { status: refuse.status }) : null);
 mockServer(
@@ -337,7 +337,7 @@ describe('dashboard action', () => {
       id: Number(newestClosed.id), createdAt: (newestClosed.created_at as Date).toISOString(), type: 'buy', amount: '1000.00000000', lots: null,
       instrument: 'TST_USD', base: 'TST', quote: 'USD', openRate: '1.1000000000', closeRate: '1.2000000000', exchangeRate: '1.0000000000',
       spread: '0.00000000', profit: null, loss: null, proLoss: '100.00000000', closeTime: (newestClosed.close_time as Date).toISOString(),
-      closeReason: 'manual', digits: 5,
+      closeReason: 'manual', digits: 5, positionId: null, trailing: null, category: 'forex', trailingMin: null,
     });
     expect((await load('?pos_page=2')).positions.rows).toHaveLength(8);
     // a page past the end has no rows and still the count
@@ -430,7 +430,7 @@ describe('statements', () => {
     expect(lines).toHaveLength(2501);
     // every line names the wallet and its currency
     expect(lines[0].split(',').slice(-2)).toEqual(['Wallet', 'Currency']);
-    expect(lines[1].split(',')).toHaveLength(12);
+    expect(lines[1].split(',')).toHaveLength(13);
     expect(lines[1].split(',').slice(-2)).toEqual(['Real', 'USD']);
   });
 });
