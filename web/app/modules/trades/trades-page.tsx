@@ -67,7 +67,23 @@ export function TradesPage() {
       )),
     },
     { id: 'profit', header: t('Take Profit'), enableSorting: false, cell: ({ row: { original: o } }) => f.rate(o.profit, o.digits) },
-    { id: 'loss', header: t('Stop Loss'), enableSorting: false, cell: ({ row: { original: o } }) => f.rate(o.loss, o.digits) },
+    {
+      id: 'loss', header: t('Stop Loss'), enableSorting: false, cell: ({ row: { original: o } }) => (
+        <div className="trade-stop">
+          <span>{f.rate(o.loss, o.digits)}</span>
+          {o.trailing ? <span className="muted">{t('Trailing {{distance}}', { distance: f.rate(o.trailing, o.digits) })}</span> : null}
+          {/* the trailing stop's moves (docs/specs.md#trailing-stop), newest first */}
+          {o.moves?.length ? (
+            <details className="trail-moves">
+              <summary>{t('Trailing moves ({{count}})', { count: o.moves.length })}</summary>
+              <ol>{o.moves.map((m) => (
+                <li key={m.movedAt + m.lossTo}>{f.dateTime(m.movedAt)}: {f.rate(m.lossFrom, o.digits)} → {f.rate(m.lossTo, o.digits)}</li>
+              ))}</ol>
+            </details>
+          ) : null}
+        </div>
+      ),
+    },
     { id: 'leverage', header: t('Leverage'), enableSorting: false, cell: ({ row: { original: o } }) => `1:${f.amount(o.leverage)}` },
     {
       id: 'status', header: t('Status'), enableSorting: false,

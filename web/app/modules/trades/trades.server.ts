@@ -22,7 +22,13 @@ export interface TradeRow {
   createdAt: string; closeTime: string | null; closeReason: string | null;
   /** set when it was ordered in lots; a partial close's part: the position it was cut from */
   lots?: string | null; positionId?: number | null;
+  /** the trailing stop's distance, and its latest moves (newest first, at most TRAIL_MOVES_SHOWN) */
+  trailing?: string | null; moves?: TrailMoveRow[];
 }
+
+/** A trailing stop's move as the staff trade view lists it (order_level_moves). */
+export interface TrailMoveRow { lossFrom: string | null; lossTo: string; movedAt: string }
+export const TRAIL_MOVES_SHOWN = 10;
 
 /** The filters' user and instrument as ids (looked up first, so the planner sees the values); null: nothing can match. */
 async function resolve(sql: Sql, f: TradeFilters): Promise<{ users: number[] | null; instrument: number | null } | null> {
@@ -79,7 +85,10 @@ export async function listTrades(sql: Sql, type: TradeType, q: TradeListQuery, o
              o.trade_amount::text AS amount, o.open_rate::text AS open_rate, o.close_rate::text AS close_rate,
              o.exchange_rate::text AS exchange_rate, o.spread::text AS spread, o.margin_used::text AS margin_used,
              o.pro_loss::text AS pro_loss, o.profit::text AS profit, o.loss::text AS loss, o.leverage,
-             o.created_at, o.close_time, o.close_reason, o.lots::text AS lots, o.position_id
+             o.created_at, o.close_time, o.close_reason, o.lots::text AS lots, o.position_id, o.trailing_distance::text AS trailing,
+             (SELECT coalesce(json_agg(json_build_object('lossFrom', m.loss_from::text, 'lossTo', m.loss_to::text, 'movedAt', m.moved_at) ORDER BY m.id DESC), '[]'::json)
+                FROM (SELECT x.id, x.loss_from, x.loss_to, x.moved_at FROM order_level_moves x
+                       WHERE x.order_id = o.id ORDER BY x.id DESC LIMIT ${TRAIL_MOVES_SHOWN}) m) AS moves
         FROM (SELECT o.id FROM orders o WHERE ${cond} ORDER BY o.id ${dir} LIMIT ${q.limit} OFFSET ${q.offset}) p
         JOIN orders o ON o.id = p.id
         JOIN instruments i ON i.id = o.instrument_id
@@ -100,6 +109,8 @@ export async function listTrades(sql: Sql, type: TradeType, q: TradeListQuery, o
       marginUsed: r.margin_used, proLoss: r.pro_loss, profit: r.profit, loss: r.loss, leverage: Number(r.leverage),
       createdAt: (r.created_at as Date).toISOString(), closeTime: r.close_time ? (r.close_time as Date).toISOString() : null,
       closeReason: r.close_reason, lots: r.lots ?? null, positionId: r.position_id === null ? null : Number(r.position_id),
+      trailing: r.trailing ?? null,
+      moves: (r.moves as { lossFrom: string | null; lossTo: string; movedAt: string }[]).map((m) => ({ ...m, movedAt: new Date(m.movedAt).toISOString() })),
     })),
   };
 }
