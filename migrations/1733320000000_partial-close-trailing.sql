@@ -102,17 +102,24 @@ END $$;
 --    a later flush moved on. Answers the orders that moved, with their user (to tell them live).
 CREATE FUNCTION engine_trail_stops(p_ids bigint[], p_losses numeric[]) RETURNS TABLE (order_id bigint, user_id bigint, loss numeric)
 LANGUAGE sql AS $$
-  WITH moved AS (
+  -- the stops before (the statement's snapshot), by the primary key: no self-join for the planner to get wrong
+  WITH m AS (
+    SELECT * FROM unnest(p_ids, p_losses) AS m (id, loss)
+  ), old AS (
+    SELECT o.id, o.loss FROM orders o WHERE o.id = ANY (p_ids)
+  ), moved AS (
     UPDATE orders x SET loss = m.loss, updated_at = now()
-      FROM unnest(p_ids, p_losses) AS m (id, loss), orders y
-     WHERE x.id = m.id AND y.id = x.id AND x.close_time IS NULL AND x.deleted_at IS NULL
+      FROM m
+     WHERE x.id = m.id AND x.close_time IS NULL AND x.deleted_at IS NULL
        AND x.trailing_distance IS NOT NULL
        AND (x.loss IS NULL OR CASE WHEN x.type = 'buy' THEN m.loss > x.loss ELSE m.loss < x.loss END)
-    RETURNING x.id, x.user_id, y.loss AS loss_from, x.loss AS loss_to
+    RETURNING x.id, x.user_id, x.loss AS loss_to
   ), hist AS (
-    INSERT INTO order_level_moves (order_id, loss_from, loss_to) SELECT id, loss_from, loss_to FROM moved RETURNING order_id, loss_to
+    INSERT INTO order_level_moves (order_id, loss_from, loss_to)
+    SELECT mv.id, o.loss, mv.loss_to FROM moved mv JOIN old o ON o.id = mv.id
+    RETURNING order_id, loss_to
   )
-  SELECT h.order_id, m.user_id, h.loss_to FROM hist h JOIN moved m ON m.id = h.order_id
+  SELECT h.order_id, mv.user_id, h.loss_to FROM hist h JOIN moved mv ON mv.id = h.order_id
 $$;
 
 -- Down Migration

@@ -297,6 +297,13 @@ export class RiskEvaluator {
     if (p?.member) this.side(p, this.book(p.instrumentId)).markDirty(p.member);
   }
 
+  /** Trailing stops moved so far, one per position per move (metrics, the bench). */
+  get trailMovesCount() {
+    let n = 0;
+    for (const b of this.books.values()) n += (b.trailBuy?.stopMoves ?? 0) + (b.trailSell?.stopMoves ?? 0);
+    return n;
+  }
+
   /** Whether trailing stops moved since the last takeTrailMoves(). */
   get trailMoved() {
     for (const b of this.books.values()) if (b.trailBuy?.moved || b.trailSell?.moved) return true;

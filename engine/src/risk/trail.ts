@@ -41,6 +41,8 @@ export class TrailSide {
   private dirty = new Set<Group>();
   private dirtyLoose = new Set<TrailMember>();
   live = 0;
+  /** stops moved, one per position per move (metrics, the bench) */
+  stopMoves = 0;
 
   /** A trailing position with distance `d` and stop `S` (P-space; −Infinity: none). */
   add(pos: TrailPos, d: number, S: number): TrailMember {
@@ -103,6 +105,7 @@ export class TrailSide {
       for (const m of joined ?? []) { this.dirtyLoose.delete(m); this.join(base, m); }
       base.M = P;
       base.gen++;
+      this.stopMoves += base.size;
       this.groups.push(entry(P, base));
       this.armStop(base);
       this.dirty.add(base);
@@ -166,7 +169,8 @@ export class TrailSide {
       if (g.closing) continue;
       for (const e of g.members.items) if (this.valid(e, g)) out.push({ pos: (e.ref as TrailMember).pos, S: g.M - (e.ref as TrailMember).d });
     }
-    for (const m of this.dirtyLoose) if (!m.closing && !m.pos.closing && !m.group) out.push({ pos: m.pos, S: m.S });
+    // a loose member without a stop yet (−Infinity) has nothing to write
+    for (const m of this.dirtyLoose) if (!m.closing && !m.pos.closing && !m.group && Number.isFinite(m.S)) out.push({ pos: m.pos, S: m.S });
     this.dirty.clear();
     this.dirtyLoose.clear();
     return out;
