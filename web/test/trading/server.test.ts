@@ -191,6 +191,29 @@ describe('dashboard action', () => {
     expect(calls).toEqual([{ path: `/v1/orders/${o.id}`, body: expect.objectContaining({ loss: null }) }]);
   });
 
+  test('a partial close sends the quantity read in the page\'s language; a trailing stop its distance, keeping the stop-loss', async () => {
+    const c = await customer();
+    const [o] = await closedOrders(c.id, c.balanceId, 1, { open: true });
+    const send = (body: Record<string, string>, lang = 'en') => reply(action({ request: post('/dashboard', body, { cookie: `${c.cookie}; lang=${lang}` }), params: {}, context: {} }));
+    const part = await send({ intent: 'close', orderId: String(o.id), unit: 'amount', quantity: '500' });
+    expect([part.status, part.body?.toast]).toEqual([200, 'Position Partially Closed']);
+    const bad = await send({ intent: 'close', orderId: String(o.id), unit: 'lots', quantity: 'abc' });
+    expect([bad.status, bad.body?.toast]).toEqual([400, 'Lots must be a number like 12.5']);
+    const whole = await send({ intent: 'close', orderId: String(o.id), unit: 'amount', quantity: '' });
+    expect(whole.body?.toast).toBe('Order Closed Successfully');
+    // the stop-loss dialog with a trailing stop on: no rate sent, the stop-loss is the engine's to keep and move
+    const trail = await send({ intent: 'modify', orderId: String(o.id), field: 'loss', trailing: '0.0015' });
+    expect([trail.status, trail.body?.toast]).toEqual([200, 'Trailing Stop Set Successfully']);
+    const off = await send({ intent: 'modify', orderId: String(o.id), field: 'loss', value: '1.05', trailing: '' });
+    expect(off.status).toBe(200);
+    const badTrail = await send({ intent: 'modify', orderId: String(o.id), field: 'loss', trailing: '-1' });
+    expect(badTrail.status).toBe(400);
+    expect(calls.map((x) => x.body)).toEqual([
+      { userId: c.id, quantity: '500' }, { userId: c.id },
+      { userId: c.id, trailing: '0.0015' }, { userId: c.id, loss: '1.05', trailing: null },
+    ]);
+  });
+
   test("close and modify go to the engine with the signed-in user's id; its 'not found' (another's order) is a 404", async () => {
     const owner = await customer();
     const other = await customer();
