@@ -309,6 +309,8 @@ export class Core {
     this.applyPartial(part, rest, balanceAfter);
     void this.publish(`user:${part.user_id}`, 'order.closed', part);
     void this.publish(`user:${rest.user_id}`, 'order.modified', rest);
+    // a part the customer did not close themselves (staff) leaves a notification, as a close does
+    if (reason !== 'manual') this.notices.closed(part, reason);
   }
 
   private applyPartial(part: OrderView, rest: OrderView, balanceAfter: string | null) {
