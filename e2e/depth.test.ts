@@ -92,6 +92,18 @@ describe('partial close and trailing stop', () => {
     await expect.poll(() => page.getByTestId(`status-${id}`).textContent()).toBe('OPENED');
     await expect.poll(() => row.getByRole('cell').nth(3).textContent()).toBe('0.1');
     await expectNoAxeViolations(page);
+
+    // at 390 px the dialog fits the screen, its field usable
+    await page.setViewportSize({ width: 390, height: 844 });
+    await row.getByRole('button', { name: 'Close', exact: true }).click();
+    const small = page.getByRole('dialog');
+    const box = (await small.boundingBox())!;
+    expect(box.x).toBeGreaterThanOrEqual(0);
+    expect(box.x + box.width).toBeLessThanOrEqual(390);
+    expect(await small.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+    await small.getByRole('textbox', { name: 'Units to close' }).fill('0.05');
+    await small.getByText('The rest stays open').waitFor();
+    await small.getByRole('button', { name: 'Cancel' }).click();
     await page.context().close();
   });
 
@@ -107,8 +119,13 @@ describe('partial close and trailing stop', () => {
 
     const { ask } = await quote(SYMBOL);
     const distance = Math.round(ask * 0.03); // far beyond the feed's own moves during the test
+    // at 390 px: the stop-loss dialog with its trailing stop fits the screen
+    await page.setViewportSize({ width: 390, height: 844 });
     await page.getByTestId(`loss-${id}`).click();
     const dialog = page.getByRole('dialog');
+    const box = (await dialog.boundingBox())!;
+    expect(box.x + box.width).toBeLessThanOrEqual(390);
+    expect(await dialog.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
     await dialog.getByRole('switch', { name: 'Trailing stop' }).check();
     const field = dialog.getByRole('textbox', { name: 'Trailing distance' });
     await field.fill('0');
