@@ -143,6 +143,9 @@ describe('trailing stops on the engine', () => {
     expect(await E.core.flushTrails()).toBe(3);
     expect(E.core.trails.statements - statements).toBe(1);
     expect(E.core.trails.writes - writes).toBe(3);
+    const metrics = await (await E.app.handle(new Request('http://engine/v1/metrics'))).text();
+    expect(metrics).toMatch(new RegExp(`^engine_trail_writes_total ${E.core.trails.writes}$`, 'm'));
+    expect(metrics).toMatch(new RegExp(`^engine_trail_statements_total ${E.core.trails.statements}$`, 'm'));
     expect(await loss(ids[0])).toBe('147.0000000000');
     expect([...await moves(ids[0])]).toEqual([{ loss_from: '98.0000000000', loss_to: '147.0000000000' }]);
     await within(1000, () => events.some((e) => e.topic === `user:${u.userId}`));
