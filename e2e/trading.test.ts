@@ -342,12 +342,12 @@ describe('statements', () => {
     const file = await download.path();
     const text = readFileSync(file!, 'utf8');
     const lines = text.trimEnd().split('\r\n');
-    expect(lines[0]).toBe('Ticket,Open Time (ISO 8601 UTC),Close Time (ISO 8601 UTC),Type,Instrument,Units,Open Rate,Close Rate,Profit/Loss,Status,Wallet,Currency');
+    expect(lines[0]).toBe('Ticket,Open Time (ISO 8601 UTC),Close Time (ISO 8601 UTC),Type,Instrument,Units,Open Rate,Close Rate,Profit/Loss,Status,Part of Position,Wallet,Currency');
     expect(lines).toHaveLength(10_001);
     const rows = lines.slice(1).map((l) => l.split(','));
     expect(new Set(rows.map((r) => r[0])).size).toBe(10_000);
     for (const r of rows) {
-      expect(r).toHaveLength(12);
+      expect(r).toHaveLength(13);
       expect(r[4]).toBe('EUR/USD');
       expect(r[9]).toBe('CLOSED');
       expect(Number.isFinite(Number(r[8]))).toBe(true);

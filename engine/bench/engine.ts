@@ -1,6 +1,11 @@
 // bench:engine — 100,000 open positions over 10,000 accounts and 60 instruments, take-profit
 // and stop-loss set, 1,000,000 ticks through the risk evaluator in one process; compared with
 // a reference evaluator that scans every open position on every tick (it lives only here).
+// Beside them, 50,000 trailing-stop positions (BENCH_TRAILING) on 60 instruments of their own
+// whose price rises on every one of their ticks (every other tick of the run), so every such tick
+// moves every trailing stop of its instrument; the moves are taken as the core's throttled flush
+// takes them (TrailWriter: once a second, each moved position once) and the rows it would write
+// are counted: writes/s stay bounded by the trailing positions, whatever the tick rate.
 import { RiskEvaluator, type PositionInput } from '../src/risk/evaluator.ts';
 import { autoCloseReason } from '../src/domain/index.ts';
 import { rng } from '../src/feed/rng.ts';
@@ -12,6 +17,9 @@ const INSTRUMENTS = 60;
 const TICKS = Number(process.env.BENCH_TICKS ?? 1_000_000);
 const NAIVE_TICKS = Number(process.env.BENCH_NAIVE_TICKS ?? 500);
 const SEED = Number(process.env.BENCH_SEED ?? 7);
+const TRAILING = Number(process.env.BENCH_TRAILING ?? 50_000);
+const TRAIL_BASE = 1000; // the trailing positions' instruments: TRAIL_BASE + 0..INSTRUMENTS-1
+const FLUSH_MS = 1000;
 
 function world(seed: number) {
   const rnd = rng(seed);
@@ -53,18 +61,47 @@ const r = new RiskEvaluator();
 for (let i = 0; i < INSTRUMENTS; i++) r.setQuote(i, w.mid[i], w.mid[i] + w.spread[i]);
 for (let a = 0; a < ACCOUNTS; a++) r.setBalance(a + 1, w.balances[a]);
 for (const p of w.positions) r.addPosition(p);
+// the trailing positions: buys, on their own accounts, no stop-loss yet (it starts behind the ask)
+const trnd = rng(SEED + 2);
+const tmid = Array.from({ length: INSTRUMENTS }, () => 100 + trnd() * 50);
+for (let i = 0; i < INSTRUMENTS; i++) r.setQuote(TRAIL_BASE + i, tmid[i], tmid[i] * 1.0001);
+for (let a = 0; a < 1000; a++) r.setBalance(ACCOUNTS + 1 + a, 1e9);
+for (let k = 0; k < TRAILING; k++) {
+  const i = k % INSTRUMENTS;
+  r.addPosition({
+    id: POSITIONS + 1 + k, accountId: ACCOUNTS + 1 + (k % 1000), instrumentId: TRAIL_BASE + i, side: 'buy', amount: 1,
+    open: tmid[i], spread: 0, exchangeRate: 1, margin: 0, stopout: 50, tp: null, sl: null, trail: tmid[i] * (0.005 + trnd() * 0.02),
+  });
+}
+r.takeTrailMoves(); // what their placing wrote
 const tk = ticks(SEED + 1, w.mid, w.spread, TICKS);
 const lat = new Float64Array(TICKS);
-let closes = 0;
+let closes = 0, trailTicks = 0, trailWrites = 0, flushes = 0, maxFlush = 0;
 const t0 = performance.now();
+let nextFlush = t0 + FLUSH_MS;
 for (let t = 0; t < TICKS; t++) {
+  let inst = tk.inst[t], bid = tk.bid[t], ask = tk.ask[t];
+  if (TRAILING > 0 && t % 2 === 1) {
+    // a trailing instrument's tick: its price rises, every trailing stop on it moves
+    const i = tk.inst[t];
+    tmid[i] *= 1.00002;
+    inst = TRAIL_BASE + i; bid = tmid[i]; ask = tmid[i] * 1.0001;
+    trailTicks++;
+  }
   const s = performance.now();
-  const out = r.onTick(tk.inst[t], tk.bid[t], tk.ask[t]);
+  const out = r.onTick(inst, bid, ask);
   lat[t] = performance.now() - s;
   // settle at once, as the close executor would (balance moves by the P/L)
   for (const c of out) { closes++; r.removePosition(c.positionId); }
+  if ((t & 1023) === 0 && performance.now() >= nextFlush) {
+    // the throttled flush: each moved stop once (one statement in the core)
+    const n = r.takeTrailMoves().length;
+    trailWrites += n; flushes++; maxFlush = Math.max(maxFlush, n);
+    nextFlush += FLUSH_MS;
+  }
 }
 const elapsed = (performance.now() - t0) / 1000;
+{ const n = r.takeTrailMoves().length; trailWrites += n; flushes++; maxFlush = Math.max(maxFlush, n); }
 lat.sort();
 
 // ---- reference: scan every open position on every tick
@@ -103,5 +140,12 @@ console.log(JSON.stringify({
   naive_ticks_per_s: Math.round(naivePerS),
   naive_closes: naiveCloses, // the reference does the same work: it closes too
   ratio: +(ticksPerS / naivePerS).toFixed(1),
-  target: { ticks_per_s: 200_000, ratio: 100 },
+  trailing: TRAILING,
+  trailing_ticks: trailTicks,
+  trailing_stop_moves: r.trailMovesCount,
+  trail_flushes: flushes,
+  trail_writes: trailWrites,
+  trail_writes_per_s: Math.round(trailWrites / elapsed),
+  trail_max_rows_per_flush: maxFlush,
+  target: { ticks_per_s: 200_000, ratio: 100, trail_rows_per_flush_max: TRAILING },
 }));

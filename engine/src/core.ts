@@ -12,6 +12,7 @@ import { BookWriter } from './book/persist.ts';
 import { InstrumentReloader } from './book/instrument-reload.ts';
 import { RiskEvaluator, type CloseRequest } from './risk/evaluator.ts';
 import { CloseExecutor } from './risk/executor.ts';
+import { TrailWriter } from './risk/trail-writer.ts';
 import { FailoverReplay } from './risk/failover.ts';
 import { loadOpenPositions, planStopouts, positionInput } from './risk/open-positions.ts';
 import { PlaceContextCache, type OrderDeps, type OrderHooks } from './orders/service.ts';
@@ -46,6 +47,8 @@ export interface CoreOptions {
   leased?: boolean;
   /** a feed price older than this is not traded on (PRICE_MAX_AGE_MS); 0: no age limit */
   priceMaxAgeMs?: number;
+  /** write the trailing stops moved every this many ms (default 1000; 0: only on demand) */
+  trailFlushMs?: number;
   /** automatic closes per batch statement (CLOSE_BATCH_SIZE, default 1000); 1: one statement per close */
   closeBatchSize?: number;
   /** batch close statements running at once (CLOSE_BATCH_CONCURRENCY, default 4) */
@@ -69,6 +72,8 @@ export class Core {
   private writer: BookWriter;
   private notices: CloseNotices;
   private replay: FailoverReplay;
+  /** trailing stops to PostgreSQL and the customers' pages, throttled */
+  readonly trails: TrailWriter;
   /** staff changes applied from engine_cache notifications (tests wait on it) */
   cacheChanges = 0;
   /** every settled close, by reason (manual, tp, sl, stop_out, zero_equity, admin) */
@@ -93,12 +98,15 @@ export class Core {
       closed: (o, bal) => this.onClosed(o, bal),
       modified: (o) => this.onModified(o),
       deleted: (o) => this.onDeleted(o),
+      partial: (part, rest, bal) => this.onPartial(part, rest, bal),
     };
     this.orders = {
       sql: opts.sql, book: this.book, hooks, placeCache: new PlaceContextCache(),
       instrumentOf: (id) => this.risk.position(id)?.instrumentId,
       instrumentsOf: (id) => this.risk.instrumentsOf(id),
+      stopOf: (id) => (this.risk.position(id) ? this.risk.stopOf(id) : undefined),
     };
+    this.trails = new TrailWriter(opts.sql, this.risk, (userId, e) => void this.publish(`user:${userId}`, 'order.trailed', e));
     this.replay = new FailoverReplay({
       bus: opts.bus, book: this.book, risk: this.risk, owned: this.owned,
       submit: (closes) => this.executor.submit(closes),
@@ -107,7 +115,13 @@ export class Core {
       rebuild: (parts) => this.rebuild(parts),
       loadOpen: (parts) => loadOpenPositions(opts.sql, this.partition.count, parts),
     });
-    this.executor = new CloseExecutor(this.replay.closers(this.orders),
+    // a trailing stop's close writes the stop it trailed to first (TrailWriter.beforeClose)
+    const closers = this.replay.closers(this.orders);
+    this.executor = new CloseExecutor({
+      ...closers,
+      close: async (r) => { await this.trails.beforeClose([r]); return closers.close(r); },
+      closeMany: async (rs) => { await this.trails.beforeClose(rs); return closers.closeMany(rs); },
+    },
       { batchSize: opts.closeBatchSize, batchConcurrency: opts.closeBatchConcurrency ?? 4 });
     this.writer = new BookWriter(opts.sql, this.book, this.candles);
     this.instruments = new InstrumentReloader(opts.sql, this.book, (list, dropped) => {
@@ -135,11 +149,18 @@ export class Core {
   livePartitions() { return this.replay.livePartitions(); }
   replaying() { return this.replay.replaying(); }
   /** The stream id a new owner replays from (FailoverReplay.safeTickId). */
-  safeTickId() { return this.replay.safeTickId(); }
+  safeTickId() { return this.trails.bound(this.replay.safeTickId()); }
   /** Failover: this process now holds the lease of partition `p` (FailoverReplay.takeOver). */
   takeOver(p: number, fromId: string | null) { return this.replay.takeOver(p, fromId); }
   /** Failover: the lease of partition `p` is given up; resolves to the id to replay from. */
-  giveUp(p: number) { return this.replay.giveUp(p); }
+  async giveUp(p: number) {
+    // the partition's trailed stops are written before it goes (the next owner reads them)
+    await this.flushTrails().catch((e) => console.error('[core] trailing flush', (e as Error).message));
+    return this.trails.bound(await this.replay.giveUp(p));
+  }
+
+  /** Write the trailing stops moved since the last flush (TrailWriter). */
+  flushTrails() { return this.trails.flush(); }
 
   onQuote(fn: (q: Quote) => void) { this.quoteListeners.add(fn); return () => this.quoteListeners.delete(fn); }
   /** Called with the whole instrument list after staff added, edited or deleted one. */
@@ -188,6 +209,8 @@ export class Core {
     const flushMs = this.opts.flushMs ?? 5000;
     if (flushMs > 0) this.timers.push(setInterval(() => void this.flush().catch((e) => console.error('[core] flush', e.message)), flushMs));
     this.timers.push(setInterval(() => void this.reloadInstruments().catch(() => {}), 30_000));
+    const trailMs = this.opts.trailFlushMs ?? 1000;
+    if (trailMs > 0) this.timers.push(setInterval(() => void this.flushTrails().catch((e) => console.error('[core] trailing flush', e.message)), trailMs));
     this.started = true;
   }
 
@@ -200,6 +223,7 @@ export class Core {
     await this.executor.idle();
     await this.notesIdle();
     await this.flush().catch(() => {});
+    await this.flushTrails().catch(() => {});
     this.started = false;
   }
 
@@ -242,6 +266,7 @@ export class Core {
     const closes = this.risk.onTick(inst.id, t.bid, t.ask, t.ts);
     this.evalLatency.observe((performance.now() - s) * 1000);
     if (prevId !== undefined) this.replay.closesAsked(closes, prevId);
+    this.trails.ticked(prevId);
     this.executor.submit(closes);
     for (const fn of this.quoteListeners) fn(q);
   }
@@ -282,12 +307,37 @@ export class Core {
     if (o.close_time === null) void this.publish(EXPOSURE_TOPIC, 'position.closed', positionEvent(o));
   }
 
+  // a partial close: the part is a closed order, the position is modified (smaller)
+  private onPartial(part: OrderView, rest: OrderView, balanceAfter: string | null) {
+    const reason = part.close_reason ?? 'manual';
+    this.closesByReason[reason] = (this.closesByReason[reason] ?? 0) + 1;
+    this.applyPartial(part, rest, balanceAfter);
+    void this.publish(`user:${part.user_id}`, 'order.closed', part);
+    void this.publish(`user:${rest.user_id}`, 'order.modified', rest);
+    // a part the customer did not close themselves (staff) leaves a notification, as a close does
+    if (reason !== 'manual') this.notices.closed(part, reason);
+  }
+
+  private applyPartial(part: OrderView, rest: OrderView, balanceAfter: string | null) {
+    if (!this.owns(rest.balance_id)) return forwardOrder(this.opts.bus, { op: 'partial', order: part, position: rest, balanceAfter });
+    if (balanceAfter !== null) {
+      this.executor.submit(this.risk.setBalance(rest.balance_id, Number(balanceAfter)));
+      this.replay.replayOf(rest.balance_id)?.setBalance(rest.balance_id, Number(balanceAfter));
+    }
+    // the smaller position: its exposure, margin and stop-out level (applyModified re-adds it)
+    this.applyModified(rest, true);
+    const rep = this.replay.replayOf(rest.balance_id);
+    const r = rep?.position(rest.id);
+    if (rep && r && !rep.isClosing(rest.id)) rep.addPosition(positionInput(rest, r.stopout), [], false);
+  }
+
   /** An order command settled by another core process, for the balance's owner. */
   private applyRemote(m: OrderMessage) {
     if (!this.owns(m.order.balance_id)) return;
     if (m.op === 'opened') this.applyOpened(m.order, m.stopout, m.balance);
     else if (m.op === 'closed') this.applyClosed(m.order, m.balanceAfter);
     else if (m.op === 'modified') this.applyModified(m.order);
+    else if (m.op === 'partial') this.applyPartial(m.order, m.position, m.balanceAfter);
     else this.applyDeleted(m.order);
   }
 
@@ -305,11 +355,17 @@ export class Core {
     this.executor.submit(this.risk.removePosition(o.id, after));
   }
 
-  private applyModified(o: OrderView) {
+  private applyModified(o: OrderView, keepStop = false) {
     if (!this.owns(o.balance_id)) return forwardOrder(this.opts.bus, { op: 'modified', order: o });
     const cur = this.risk.position(o.id);
     if (cur && !o.close_time && !this.risk.isClosing(o.id)) {
-      this.executor.submit(this.risk.addPosition(positionInput(o, cur.stopout)));
+      const next = positionInput(o, cur.stopout);
+      // a partial close keeps the stop as trailed so far (the row holds the last one written)
+      const mem = keepStop && next.trail ? this.risk.stopOf(o.id) : null;
+      const ahead = mem !== null && (next.sl === null || (o.type === 'buy' ? mem > next.sl : mem < next.sl));
+      if (ahead) next.sl = mem;
+      this.executor.submit(this.risk.addPosition(next));
+      if (ahead) this.risk.markTrailed(o.id);
     } else if (cur && !o.close_time) {
       // a close is under way on the old levels: should it be refused (the new level is not
       // reached: migration close-at-trigger-tick), the position is watched on the new ones

@@ -115,6 +115,14 @@ describe('the realtime contract (contract/events.ts)', () => {
       if (!c.ok) throw new Error(c.message);
       expect((await client.adminCloseOrder(c.order.id, { actorId: admin.userId })).ok).toBe(true);
       expect((await client.adminDeleteOrder(c.order.id, { actorId: admin.userId })).ok).toBe(true);
+      // a trailing stop moved by the price (order.trailed, with the throttled flush)
+      const d = await client.placeOrder({ userId: u.userId, type: 'buy', instrument: BTC.name, amount: '1', profit: null, loss: null });
+      if (!d.ok) throw new Error(d.message);
+      expect((await client.modifyOrder(d.order.id, { userId: u.userId, trailing: '1' })).ok).toBe(true);
+      await E.quote(BTC.name, 103, 104);
+      await E.core.flushTrails();
+      expect((await client.closeOrder(d.order.id, u.userId)).ok).toBe(true);
+      await E.quote(BTC.name, 100, 101);
       await within(3000, () => [...USER_EVENTS, ...EXPOSURE_EVENTS].every((e) => seen.has(e)));
     } finally { stop(); }
     expect([...seen].filter((e) => !(STREAM_EVENTS as readonly string[]).includes(e))).toEqual([]);

@@ -16,6 +16,7 @@ const REVIEWED: Record<string, string> = {
   'e': 'a field error: a schema message (collected)', 'e!': 'a field error: a schema message (collected)',
   'err.message': 'a schema message (collected)', 'data.filterError.message': 'a schema message (collected)',
   'answer.message': "a reply's message (refuse(…), collected)", 'hint.message': 'the level hint: literal messages of level-input',
+  'problem.message': "the positions' partial close and trailing stop dialogs: literal messages of trading/depth.ts and the engine's DEPTH_MESSAGES (collected)",
   'reason': "the order dialog's refusal: literal messages or the decimal parser's (collected)",
   'refusal': 'a withdrawal refusal: literal messages', 'error.data': "an error response's text: the app's literal messages",
   "d.message || 'Something went wrong'": "the import's refusal: literal messages",

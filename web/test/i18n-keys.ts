@@ -3,7 +3,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { CLOSE_REASON_LABELS } from '@broker/engine/contract/events';
-import { DECIMAL_INPUTS, decimalMessages, type DecimalSpec } from '@broker/engine/domain';
+import { DECIMAL_INPUTS, DEPTH_MESSAGES, decimalMessages, type DecimalSpec } from '@broker/engine/domain';
 import { GATEWAY_TITLES } from '~/modules/gateways/kinds.ts';
 import { MONEY_INPUT } from '~/modules/money/fees.ts';
 import { ADJUST_AMOUNT } from '~/modules/customers/edit-schemas.ts';
@@ -25,6 +25,8 @@ const DECIMAL_SPECS_SHOWN: DecimalSpec[] = [
   ...(['amount', 'lots', 'profit', 'loss', 'openRate', 'closeRate', 'spread'] as const).map((f) => DECIMAL_INPUTS[f]),
   // take profit / stop loss as levels (0 allowed: not set), and at the column's scale in a staff edit
   ...(['profit', 'loss'] as const).flatMap((f) => [{ ...DECIMAL_INPUTS[f], zero: true }, { ...DECIMAL_INPUTS[f], scale: 10, zero: true }]),
+  // the stop-loss dialog's trailing distance, a level (0 or blank: off)
+  DECIMAL_INPUTS.trailing, { ...DECIMAL_INPUTS.trailing, zero: true },
   MONEY_INPUT, ADJUST_AMOUNT,
 ];
 
@@ -68,6 +70,8 @@ export function collectKeys(): Set<string> {
   // what the decimal parser answers for the numbers the pages take (an order's fields, their
   // levels, a staff edit's rates at the columns' scale, money): built from the field's label
   for (const spec of DECIMAL_SPECS_SHOWN) for (const m of decimalMessages(spec)) keys.add(m);
+  // a partial close's and a trailing stop's refusals (engine/src/domain/partial.ts), shown by the positions' dialogs
+  for (const m of DEPTH_MESSAGES) keys.add(m);
   for (const k of [...keys]) if (!k.trim() || (/^[a-z0-9_.:/-]+$/.test(k) && /[_.:/-]/.test(k)) || k.includes('${')) keys.delete(k);
   return keys;
 }

@@ -50,7 +50,9 @@ export function engineClient(target: string | App, opts: EngineClientOptions) {
   return {
     /** A customer's order. Without balanceId: the user's active wallet (the engine resolves it). */
     placeOrder: (body: Body<typeof api.orders.post>) => settle(() => api.orders.post(body, within())),
-    closeOrder: (orderId: number, userId: number) => settle(() => api.orders({ id: orderId }).close.post({ userId }, within())),
+    /** the whole position, or `quantity` of it (lots, or units for a position in units): a partial close */
+    closeOrder: (orderId: number, userId: number, quantity?: string) =>
+      settle(() => api.orders({ id: orderId }).close.post(quantity === undefined ? { userId } : { userId, quantity }, within())),
     /** absent leaves a level, null removes it */
     modifyOrder: (orderId: number, body: Body<ReturnType<typeof api.orders>['patch']>) =>
       settle(() => api.orders({ id: orderId }).patch(body, within())),

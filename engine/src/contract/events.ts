@@ -68,12 +68,16 @@ export interface HeartbeatEvent { api: string; success: boolean; msg: string }
 /** The `track` event: a page a customer opened (the Edit Customer page's Tracking tab). */
 export interface TrackEvent { id: number; url: string; time: string }
 
+/** The `order.trailed` event: trailing stops the engine moved (throttled, about once a second). */
+export interface TrailedEvent { moves: { id: number; loss: string }[] }
+
 /** The events of a user topic (user:{id}): order lifecycle, balance and notifications. */
 export interface UserEvents {
   'order.opened': OrderView;
   'order.closed': OrderView;
   'order.modified': OrderView;
   'order.deleted': OrderView;
+  'order.trailed': TrailedEvent;
   balance: BalanceEvent;
   notification: NotificationEvent;
 }
@@ -107,7 +111,7 @@ type AllKeys<T, L extends readonly (keyof T)[]> = [keyof T] extends [L[number]] 
 const allOf = <T>() => <const L extends readonly (keyof T)[]>(list: AllKeys<T, L>) => list;
 
 /** The user topic's events, for a browser to listen to each. */
-export const USER_EVENTS = allOf<UserEvents>()(['order.opened', 'order.closed', 'order.modified', 'order.deleted', 'balance', 'notification']);
+export const USER_EVENTS = allOf<UserEvents>()(['order.opened', 'order.closed', 'order.modified', 'order.deleted', 'order.trailed', 'balance', 'notification']);
 export const PRICE_EVENT = 'priceUpdate' satisfies StreamEventName;
 export const HEARTBEAT_EVENT = 'heartbeat' satisfies StreamEventName;
 export const TRACK_EVENT = 'track' satisfies StreamEventName;

@@ -33,14 +33,22 @@ export function orderFields(opts: { form?: boolean } = {}) {
 /** POST /v1/orders. Without balanceId the engine uses the user's active wallet; either way it must be theirs. */
 export const PlaceOrderBody = z.object({ userId: ref, balanceId: ref.optional(), ...orderFields() });
 
-/** POST /v1/orders/:id/close: the customer's own order. */
-export const CloseOrderBody = z.object({ userId: ref });
+/**
+ * A partial close's quantity (docs/specs.md#partial-close): lots for a position in lots, else
+ * units; absent: the whole position closes.
+ */
+const quantity = z.union([z.string().max(64), z.number()]).optional();
+
+/** POST /v1/orders/:id/close: the customer's own order, whole or `quantity` of it. */
+export const CloseOrderBody = z.object({ userId: ref, quantity });
 
 /** PATCH /v1/orders/:id: absent leaves a level as it is, null (or 0) removes it. */
 export const ModifyOrderBody = z.object({
   userId: ref,
   profit: levelSchema('profit', { blank: false }).optional(),
   loss: levelSchema('loss', { blank: false }).optional(),
+  /** trailing stop distance in price units (docs/specs.md#trailing-stop); null (or 0) switches it off */
+  trailing: levelSchema('trailing', { blank: false }).optional(),
 });
 
 /** PUT /v1/admin/orders/:id: staff edit of a trade (absent: unchanged). */
@@ -55,8 +63,8 @@ export const AdminEditBody = z.object({
   openTime: z.string().max(64).nullable().optional(),
 });
 
-/** POST /v1/admin/orders/:id/close: staff force close. */
-export const AdminCloseBody = z.object({ actorId: ref, ip });
+/** POST /v1/admin/orders/:id/close: staff force close, whole or `quantity` of it. */
+export const AdminCloseBody = z.object({ actorId: ref, ip, quantity });
 
 export type PlaceOrderInput = z.input<typeof PlaceOrderBody>;
 export type ModifyOrderInput = z.input<typeof ModifyOrderBody>;

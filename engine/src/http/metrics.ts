@@ -25,6 +25,8 @@ export function metricsText(core: Core, hub?: Hub): string {
     metric('engine_partition_releases_total', 'counter', 'Partitions this process gave up', [[null, core.failover.releases]]),
     metric('engine_replayed_ticks_total', 'counter', 'Missed ticks replayed after a takeover', [[null, core.failover.replayedTicks]]),
     metric('engine_replay_closes_total', 'counter', 'Closes a replayed tick asked for', [[null, core.failover.replayCloses]]),
+    metric('engine_trail_writes_total', 'counter', 'Trailing stops written by the throttled flush (rows)', [[null, core.trails.writes]]),
+    metric('engine_trail_statements_total', 'counter', 'Trailing-stop flush statements run', [[null, core.trails.statements]]),
     metric('engine_last_takeover_milliseconds', 'gauge', 'Time of the last takeover (rebuild and replay)', [[null, core.failover.lastTakeoverMs]]),
     metric('engine_close_batches_total', 'counter', 'Batch close statements (engine_close_orders) run', [[null, core.executor.batches]]),
     metric('engine_close_batch_failures_total', 'counter', 'Batch close statements that failed and were closed one by one', [[null, core.executor.batchFailures]]),

@@ -3,6 +3,7 @@
 import { Elysia, t } from 'elysia';
 import type { Core } from '../core.ts';
 import { placeOrder, closeOrder, modifyOrder, adminEditOrder, adminDeleteOrder } from '../orders/service.ts';
+import { partialClose } from '../orders/partial.ts';
 import { STATUS, Refused, type Result } from '../orders/results.ts';
 import { requireSecret } from './internal.ts';
 import { HttpError } from './errors.ts';
@@ -30,15 +31,17 @@ export function orderRoutes(core: Core, secret: string) {
       const r = await placeOrder(deps, body);
       return answer(r, set, r.ok && !r.replayed ? 201 : 200);
     }, { body: PlaceOrderBody })
-    .post('/orders/:id/close', async ({ params, body, set }) =>
-      answer(await closeOrder(deps, { orderId: params.id, userId: body.userId, actorId: body.userId, reason: 'manual' }), set),
+    .post('/orders/:id/close', async ({ params, body, set }) => answer(body.quantity === undefined
+      ? await closeOrder(deps, { orderId: params.id, userId: body.userId, actorId: body.userId, reason: 'manual' })
+      : await partialClose(deps, { orderId: params.id, userId: body.userId, actorId: body.userId, reason: 'manual', quantity: body.quantity }), set),
     { params: id, body: CloseOrderBody })
     .patch('/orders/:id', async ({ params, body, set }) =>
       answer(await modifyOrder(deps, { orderId: params.id, ...body }), set), { params: id, body: ModifyOrderBody })
     .put('/admin/orders/:id', async ({ params, body, set }) =>
       answer(await adminEditOrder(deps, { orderId: params.id, ...body }), set), { params: id, body: AdminEditBody })
-    .post('/admin/orders/:id/close', async ({ params, body, set }) =>
-      answer(await closeOrder(deps, { orderId: params.id, actorId: body.actorId, ip: body.ip, reason: 'admin' }), set),
+    .post('/admin/orders/:id/close', async ({ params, body, set }) => answer(body.quantity === undefined
+      ? await closeOrder(deps, { orderId: params.id, actorId: body.actorId, ip: body.ip, reason: 'admin' })
+      : await partialClose(deps, { orderId: params.id, actorId: body.actorId, ip: body.ip, reason: 'admin', quantity: body.quantity }), set),
     { params: id, body: AdminCloseBody })
     .delete('/admin/orders/:id', async ({ params, query, set }) =>
       answer(await adminDeleteOrder(deps, { orderId: params.id, actorId: query.actorId, ip: query.ip }), set), {

@@ -7,7 +7,8 @@ import type { OrderView } from './view.ts';
 export type OrderMessage =
   | { op: 'opened'; order: OrderView; stopout: number; balance: string }
   | { op: 'closed'; order: OrderView; balanceAfter: string | null }
-  | { op: 'modified' | 'deleted'; order: OrderView };
+  | { op: 'modified' | 'deleted'; order: OrderView }
+  | { op: 'partial'; order: OrderView; position: OrderView; balanceAfter: string | null };
 
 export function forwardOrder(bus: Bus, m: OrderMessage) {
   bus.publish(ORDERS, m).catch((err) => console.error('[core] orders bus', (err as Error).message));

@@ -7,7 +7,7 @@ import type { Sql } from '../db.ts';
 import type { Book } from '../book/book.ts';
 import {
   DEFAULT_STOPOUT, MIN_LOTS, exact, checkDialogLevels, checkLevelsNotTriggered, checkModifyLevels, dec, effectiveLeverage,
-  levelOrNull, marginRequired, markRate, money, moneyStr, orderPnl, parseDecimal, parseLevel, planValue, rate, spreadCost,
+  levelOrNull, marginRequired, markRate, minTrailingDistance, money, moneyStr, orderPnl, parseDecimal, parseLevel, planValue, rate, spreadCost, trailedStop,
   type Category, type CloseReason, type DecimalField,
 } from '../domain/index.ts';
 import { refuse, type RefusalCode, type Result } from './results.ts';
@@ -20,6 +20,8 @@ export interface OrderHooks {
   closed?(o: OrderView, balanceAfter: string | null): void;
   modified?(o: OrderView): void;
   deleted?(o: OrderView): void;
+  /** a partial close (orders/partial.ts): the closed part, the position left open */
+  partial?(part: OrderView, position: OrderView, balanceAfter: string | null): void;
 }
 
 export interface OrderDeps {
@@ -29,6 +31,8 @@ export interface OrderDeps {
   /** the instruments of a balance's open positions this engine holds (prices sent with a place) */
   instrumentsOf?(balanceId: number): Iterable<number>;
   placeCache?: PlaceContextCache;
+  /** the stop-loss of an open position as this engine's evaluator has trailed it (a trailing stop) */
+  stopOf?(orderId: number): number | null | undefined;
 }
 
 /** The body of POST /v1/orders (contract/orders.ts), as callers inside the engine may also pass it (numbers or strings). */
@@ -43,7 +47,7 @@ const MONEY_LIMIT = dec(10).pow(16);
 const num = (v: unknown) => (v === null || v === undefined ? undefined : dec(v as string));
 
 /** The refusal code of a bad number, per field (the order dialog's codes, 422); else 'invalid' (400). */
-const NUMBER_CODE: Partial<Record<DecimalField, RefusalCode>> = { amount: 'invalid_amount', lots: 'invalid_amount', profit: 'bad_take_profit', loss: 'bad_stop_loss' };
+const NUMBER_CODE: Partial<Record<DecimalField, RefusalCode>> = { amount: 'invalid_amount', lots: 'invalid_amount', profit: 'bad_take_profit', loss: 'bad_stop_loss', trailing: 'bad_trailing' };
 export const numberRefusal = (f: DecimalField): RefusalCode => NUMBER_CODE[f] ?? 'invalid';
 
 /**
@@ -410,27 +414,66 @@ function openLevelsRefusal(deps: OrderDeps, side: 'buy' | 'sell', name: string, 
 }
 
 export async function modifyOrder(deps: OrderDeps, raw: ModifyInput): Promise<Result<{ order: OrderView }>> {
-  const parsed = parseNumbers(raw, [], ['profit', 'loss']);
+  const parsed = parseNumbers(raw, [], ['profit', 'loss', 'trailing']);
   if (!parsed.ok) return parsed;
   const input = parsed.input;
   const out = await deps.sql.begin(async (tx) => {
-    const [cur] = await tx<(OrderRow & { name: string })[]>`
-      SELECT o.*, i.name FROM orders o JOIN instruments i ON i.id = o.instrument_id WHERE o.id = ${input.orderId} FOR UPDATE OF o`;
+    const [cur] = await tx<(OrderRow & TrailingInstrument & { name: string })[]>`
+      SELECT o.*, i.name, i.category, i.quote, i.digits, i.trailing_min_distance
+        FROM orders o JOIN instruments i ON i.id = o.instrument_id WHERE o.id = ${input.orderId} FOR UPDATE OF o`;
     if (!cur || cur.deleted_at || Number(cur.user_id) !== input.userId) return refuse('not_found', 'Order not found');
     if (cur.close_time) return refuse('already_closed', 'Order is already closed');
     const tp = input.profit === undefined ? cur.profit : levelOrNull(input.profit as string);
-    const sl = input.loss === undefined ? cur.loss : levelOrNull(input.loss as string);
+    let sl = input.loss === undefined ? trailedLoss(deps, cur) : levelOrNull(input.loss as string);
     const bad = openLevelsRefusal(deps, cur.type, cur.name, cur.open_rate,
       input.profit === undefined ? null : tp, input.loss === undefined ? null : sl);
     if (bad) return bad;
+    // a trailing stop (docs/specs.md#trailing-stop): at least the instrument's smallest distance;
+    // the stop-loss starts behind the live price by it, unless the stop-loss is already closer
+    const trailing = input.trailing === undefined ? cur.trailing_distance ?? null : levelOrNull(input.trailing as string);
+    if (input.trailing !== undefined && trailing !== null) {
+      const t = trailingStart(deps, cur, trailing, sl);
+      if (!t.ok) return t;
+      sl = t.sl;
+    }
     const [row] = await tx<OrderRow[]>`
-      UPDATE orders SET profit = ${tp}, loss = ${sl}, updated_at = now() WHERE id = ${input.orderId} RETURNING *`;
+      UPDATE orders SET profit = ${tp}, loss = ${sl}, trailing_distance = ${trailing}, updated_at = now()
+       WHERE id = ${input.orderId} RETURNING *`;
     return { ok: true as const, row, name: cur.name };
   });
   if (!out.ok) return out;
   const order = orderView(out.row, out.name);
   deps.hooks?.modified?.(order);
   return { ok: true, order };
+}
+
+type TrailingInstrument = { category: Category; quote: string; digits: number; trailing_min_distance: string | null };
+
+/**
+ * The stop-loss a modify keeps when it does not set one: a trailing position's as the evaluator
+ * has trailed it (its flush may not have written it yet), never behind the stored one.
+ */
+function trailedLoss(deps: OrderDeps, cur: OrderRow): string | null {
+  const mem = cur.trailing_distance ? deps.stopOf?.(Number(cur.id)) : undefined;
+  if (mem === undefined || mem === null) return cur.loss;
+  if (cur.loss === null) return rate(mem).toString();
+  const better = cur.type === 'buy' ? dec(mem).gt(cur.loss) : dec(mem).lt(cur.loss);
+  return better ? rate(mem).toString() : cur.loss;
+}
+
+/** A trailing distance switched on or changed: its bound, and the stop-loss it starts from. */
+function trailingStart(deps: OrderDeps, cur: OrderRow & TrailingInstrument & { name: string }, distance: string, sl: string | null):
+  { ok: true; sl: string } | ReturnType<typeof refuse> {
+  const min = minTrailingDistance(cur);
+  if (dec(distance).lt(min)) return refuse('bad_trailing', `Trailing distance must be at least ${min}`);
+  const q = deps.book.tradable(cur.name);
+  if (!q) return refuse('no_price', noPrice(cur.name));
+  const next = trailedStop(cur.type, q.bid, q.ask, Number(distance), sl === null ? null : Number(sl));
+  if (next === null) {
+    if (sl !== null) return { ok: true, sl };
+    return refuse('bad_trailing', 'Trailing distance must be less than the price');
+  }
+  return { ok: true, sl: rate(dec(markRate(cur.type, q.bid, q.ask)).minus(cur.type === 'buy' ? distance : dec(distance).neg())).toString() };
 }
 
 export type AdminEditInput = ContractAdminEditInput & { orderId: number };

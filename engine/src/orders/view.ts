@@ -6,6 +6,10 @@ export interface OrderRow {
   spread: string; profit: string | null; loss: string | null; pro_loss: string | null; margin_used: string;
   leverage: number; close_time: Date | null; close_reason: string | null; closed_by: bigint | null;
   idempotency_key: string | null; created_at: Date; updated_at: Date; deleted_at: Date | null;
+  /** a partial close's part: the position it was cut from (docs/specs.md#partial-close) */
+  position_id?: bigint | null;
+  /** the trailing stop's distance in price units; null: none (docs/specs.md#trailing-stop) */
+  trailing_distance?: string | null;
 }
 
 export interface OrderView {
@@ -14,6 +18,7 @@ export interface OrderView {
   close_rate: string | null; exchange_rate: string; spread: string; profit: string | null; loss: string | null;
   pro_loss: string | null; margin_used: string; leverage: number; created_at: string; close_time: string | null;
   close_reason: string | null; closed_by: number | null; deleted_at: string | null;
+  position_id: number | null; trailing_distance: string | null;
 }
 
 export function orderView(r: OrderRow, instrument: string): OrderView {
@@ -24,5 +29,7 @@ export function orderView(r: OrderRow, instrument: string): OrderView {
     pro_loss: r.pro_loss, margin_used: r.margin_used, leverage: r.leverage, created_at: r.created_at.toISOString(),
     close_time: r.close_time?.toISOString() ?? null, close_reason: r.close_reason,
     closed_by: r.closed_by === null ? null : Number(r.closed_by), deleted_at: r.deleted_at?.toISOString() ?? null,
+    position_id: r.position_id === null || r.position_id === undefined ? null : Number(r.position_id),
+    trailing_distance: r.trailing_distance ?? null,
   };
 }

@@ -9,6 +9,7 @@
 // Pure in-memory code: no I/O; closes are returned to the caller, who settles them in
 // PostgreSQL and then calls confirmClose().
 import { TriggerHeap, type Entry } from './heap.ts';
+import { TrailSide, type TrailMember, type TrailPos } from './trail.ts';
 import { float, type CloseReason, type Exposure, type Side } from '../domain/index.ts';
 
 export interface PositionInput {
@@ -24,9 +25,11 @@ export interface PositionInput {
   tp: number | null;
   sl: number | null;
   stopout: number;         // percent
+  /** trailing stop distance (price units); the stop-loss then follows the price (risk/trail.ts) */
+  trail?: number | null;
 }
 
-interface Position extends PositionInput { gen: number; closing: boolean }
+interface Position extends PositionInput { gen: number; closing: boolean; member?: TrailMember }
 
 /** An account's open positions on one instrument, summed (domain Exposure), and how many. */
 interface Held extends Exposure<number> { count: number }
@@ -46,6 +49,8 @@ interface Book {
   askUp: TriggerHeap; askDown: TriggerHeap; bidUp: TriggerHeap; bidDown: TriggerHeap;
   live: number;            // positions + armed accounts, to know when to compact
   waiting: Set<Account>;   // accounts whose equity needs this instrument's first fresh price
+  trailBuy?: TrailSide;    // buys' trailing stops (P = ask)
+  trailSell?: TrailSide;   // sells' trailing stops (P = −bid)
 }
 
 /**
@@ -62,7 +67,15 @@ export interface CloseRequest {
   reason: CloseReason;
   /** the position's instrument's quote the trigger fired on (its tick), never a later one */
   tick: TriggerTick;
+  /** a trailing stop's close: the stop-loss it had trailed to (persisted before the close) */
+  stop?: number;
 }
+
+/** A trailing stop the evaluator moved (takeTrailMoves): the position and its new stop-loss. */
+export interface TrailMove { id: number; accountId: number; sl: number }
+
+/** A trailed stop as stored: numeric(24, 10). */
+const level = (x: number) => Number(x.toFixed(10));
 
 const TP = 0, SL = 1, SO = 2, ACCT = 3;
 const REASON: CloseReason[] = ['tp', 'sl', 'stop_out'];
@@ -78,6 +91,8 @@ export class RiskEvaluator {
   constructor(private fresh: (instrumentId: number) => boolean = () => true) {}
   /** counters for metrics */
   ticks = 0;
+  /** a trailing stop moved since the owner last looked (TrailWriter.ticked resets it) */
+  trailTicked = false;
   rearms = 0;
 
   get openPositions() { return this.positions.size; }
@@ -139,6 +154,7 @@ export class RiskEvaluator {
     const b = this.book(p.instrumentId);
     b.live++;
     this.pushLevels(p, b);
+    this.trail(p, b);
     this.arm(a, out);
     // a position born past its own trigger closes on the next tick; check now too
     if (evaluate && this.priced(p.instrumentId, b)) this.evaluateInstrument(p.instrumentId, b, out);
@@ -152,7 +168,7 @@ export class RiskEvaluator {
     p.gen++;
     p.tp = tp; p.sl = sl;
     const b = this.book(p.instrumentId);
-    if (!p.closing) this.pushLevels(p, b);
+    if (!p.closing) { this.pushLevels(p, b); this.trail(p, b); }
     if (this.priced(p.instrumentId, b)) this.evaluateInstrument(p.instrumentId, b, out);
     return out;
   }
@@ -162,6 +178,7 @@ export class RiskEvaluator {
     const p = this.positions.get(id);
     if (!p) return out;
     this.positions.delete(id);
+    this.untrail(p);
     p.gen++; p.closing = true;
     const a = this.account(p.accountId);
     a.positions.delete(p);
@@ -180,6 +197,7 @@ export class RiskEvaluator {
     p.closing = false;
     p.gen++;
     this.pushLevels(p, this.book(p.instrumentId));
+    this.trail(p, this.book(p.instrumentId));
     const a = this.account(p.accountId);
     a.closing = false;
     this.arm(a, []);
@@ -207,6 +225,8 @@ export class RiskEvaluator {
   }
 
   private evaluateInstrument(instrumentId: number, b: Book, out: CloseRequest[]) {
+    if (b.trailBuy?.live && b.trailBuy.onPrice(b.ask, (p, S) => this.fire(p as Position, 'sl', out, S))) this.trailTicked = true;
+    if (b.trailSell?.live && b.trailSell.onPrice(-b.bid, (p, S) => this.fire(p as Position, 'sl', out, -S))) this.trailTicked = true;
     const rearm = new Set<Account>();
     this.drain(b.askUp, b.ask, out, rearm);
     this.drain(b.askDown, b.ask, out, rearm);
@@ -234,17 +254,83 @@ export class RiskEvaluator {
   // takes that quote with it, so however long it waits to be settled it settles at the price that
   // crossed the level, for the position's own instrument (zero equity on a tick of another one
   // closes each position at its own instrument's quote, the one the equity was computed with).
-  private fire(p: Position, reason: CloseReason, out: CloseRequest[]) {
+  private fire(p: Position, reason: CloseReason, out: CloseRequest[], stop?: number) {
     p.closing = true;
     const b = this.book(p.instrumentId);
-    out.push({ positionId: p.id, accountId: p.accountId, instrumentId: p.instrumentId, reason, tick: { bid: b.bid, ask: b.ask, ts: this.tickTs ?? b.ts } });
+    const req: CloseRequest = { positionId: p.id, accountId: p.accountId, instrumentId: p.instrumentId, reason, tick: { bid: b.bid, ask: b.ask, ts: this.tickTs ?? b.ts } };
+    if (stop !== undefined) { p.sl = level(stop); req.stop = p.sl; }
+    out.push(req);
+  }
+
+  private side(p: Position, b: Book): TrailSide {
+    return p.side === 'buy' ? (b.trailBuy ??= new TrailSide()) : (b.trailSell ??= new TrailSide());
+  }
+
+  /** (Re)place a trailing position's stop in its instrument's trail index, from its stop-loss now. */
+  private trail(p: Position, b: Book) {
+    this.untrail(p);
+    if (!p.trail || !(p.trail > 0) || p.closing) return;
+    const S = p.sl && p.sl > 0 ? (p.side === 'buy' ? p.sl : -p.sl) : -Infinity;
+    p.member = this.side(p, b).add(p as TrailPos, p.trail, S);
+  }
+
+  private untrail(p: Position) {
+    if (!p.member) return;
+    this.side(p, this.book(p.instrumentId)).remove(p.member);
+    p.member = undefined;
+  }
+
+  /** A position's stop-loss now (a trailing one's, as trailed so far). */
+  stopOf(id: number): number | null {
+    const p = this.positions.get(id);
+    if (!p) return null;
+    if (p.member && !p.member.closing) {
+      const S = this.side(p, this.book(p.instrumentId)).stopOf(p.member);
+      if (S > -Infinity) return level(p.side === 'buy' ? S : -S);
+    }
+    return p.sl;
+  }
+
+  /** Persist this trailing position's stop with the next moves (a replay handed it over). */
+  markTrailed(id: number) {
+    const p = this.positions.get(id);
+    if (p?.member) this.side(p, this.book(p.instrumentId)).markDirty(p.member);
+  }
+
+  /** Trailing stops moved so far, one per position per move (metrics, the bench). */
+  get trailMovesCount() {
+    let n = 0;
+    for (const b of this.books.values()) n += (b.trailBuy?.stopMoves ?? 0) + (b.trailSell?.stopMoves ?? 0);
+    return n;
+  }
+
+  /** Whether trailing stops moved since the last takeTrailMoves(). */
+  get trailMoved() {
+    for (const b of this.books.values()) if (b.trailBuy?.moved || b.trailSell?.moved) return true;
+    return false;
+  }
+
+  /** The trailing stops moved since the last call, each once, with their stop-loss now (kept on the position too). */
+  takeTrailMoves(): TrailMove[] {
+    const out: TrailMove[] = [];
+    const moves: { pos: TrailPos; S: number }[] = [];
+    for (const b of this.books.values()) {
+      moves.length = 0;
+      b.trailBuy?.takeMoves(moves);
+      for (const m of moves) { const p = m.pos as Position; p.sl = level(m.S); out.push({ id: p.id, accountId: p.accountId, sl: p.sl }); }
+      moves.length = 0;
+      b.trailSell?.takeMoves(moves);
+      for (const m of moves) { const p = m.pos as Position; p.sl = level(-m.S); out.push({ id: p.id, accountId: p.accountId, sl: p.sl }); }
+    }
+    return out;
   }
 
   private pushLevels(p: Position, b: Book) {
     const buy = p.side === 'buy';
     // buy: tp when ask ≥ tp, sl/stop-out when ask ≤ level; sell: tp when bid ≤ tp, sl/stop-out when bid ≥ level
     if (p.tp && p.tp > 0) (buy ? b.askUp : b.bidDown).push(entry(p.tp, TP, p));
-    if (p.sl && p.sl > 0) (buy ? b.askDown : b.bidUp).push(entry(p.sl, SL, p));
+    // a trailing stop-loss is watched by the trail index (trail())
+    if (p.sl && p.sl > 0 && !p.trail) (buy ? b.askDown : b.bidUp).push(entry(p.sl, SL, p));
     if (p.margin > 0) {
       const level = float.stopOutLevel(p.side, p.amount, p.open, p.spread, p.exchangeRate, p.margin, p.stopout);
       (buy ? b.askDown : b.bidUp).push(entry(level, SO, p));
@@ -275,7 +361,12 @@ export class RiskEvaluator {
   }
 
   /** Every position held, with whether a close is under way (a replay hands them over). */
-  *held(): Iterable<PositionInput & { closing: boolean }> { yield* this.positions.values(); }
+  *held(): Iterable<PositionInput & { closing: boolean }> {
+    for (const p of this.positions.values()) {
+      const { gen: _g, member, ...input } = p;
+      yield member ? { ...input, sl: this.stopOf(p.id) } : input;
+    }
+  }
 
   /** The balance the evaluator holds for an account (undefined: unknown here). */
   balanceOf(accountId: number): number | undefined { return this.accounts.get(accountId)?.balance; }

@@ -208,6 +208,8 @@ export class FailoverReplay {
           risk.setBalance(input.accountId, rep.risk.balanceOf(input.accountId) ?? 0, out);
         }
         risk.addPosition(input, out);
+        // a stop the replay trailed is written with the live process's next flush
+        if (input.trail) risk.markTrailed(input.id);
       }
       this.d.submit(out);
     } finally {

@@ -14,6 +14,7 @@ export function positionInput(o: OrderView, stopout: number): PositionInput {
     id: o.id, accountId: o.balance_id, instrumentId: o.instrument_id, side: o.type, amount: +o.trade_amount,
     open: +o.open_rate, spread: +o.spread, exchangeRate: +o.exchange_rate, margin: +o.margin_used,
     tp: o.profit === null ? null : +o.profit, sl: o.loss === null ? null : +o.loss, stopout,
+    trail: o.trailing_distance ? +o.trailing_distance : null,
   };
 }
 
@@ -22,10 +23,10 @@ export async function loadOpenPositions(sql: Sql, count: number, parts: number[]
   const rows = await sql<{
     id: bigint; balance_id: bigint; instrument_id: bigint; type: 'buy' | 'sell'; kind: Category; trade_amount: string;
     open_rate: string; spread: string; exchange_rate: string; margin_used: string; profit: string | null; loss: string | null;
-    plan: Record<string, unknown> | null; balance: string; open_ms: string;
+    plan: Record<string, unknown> | null; balance: string; open_ms: string; trailing_distance: string | null;
   }[]>`
     SELECT o.id, o.balance_id, o.instrument_id, o.type, o.kind, o.trade_amount, o.open_rate, o.spread, o.exchange_rate,
-           o.margin_used, o.profit, o.loss, to_jsonb(p) AS plan, b.balance,
+           o.margin_used, o.profit, o.loss, o.trailing_distance, to_jsonb(p) AS plan, b.balance,
            floor(extract(epoch FROM o.created_at) * 1000)::bigint::text AS open_ms
       FROM orders o JOIN balances b ON b.id = o.balance_id JOIN users u ON u.id = o.user_id
       LEFT JOIN pricing_plans p ON p.id = u.pricing_plan_id
@@ -39,6 +40,7 @@ export async function loadOpenPositions(sql: Sql, count: number, parts: number[]
       amount: +r.trade_amount, open: +r.open_rate, spread: +r.spread, exchangeRate: +r.exchange_rate, margin: +r.margin_used,
       tp: r.profit === null ? null : +r.profit, sl: r.loss === null ? null : +r.loss,
       stopout: planValue(r.plan, r.kind, 'stopout') ?? DEFAULT_STOPOUT,
+      trail: r.trailing_distance ? +r.trailing_distance : null,
     },
   }));
 }

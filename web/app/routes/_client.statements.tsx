@@ -36,7 +36,9 @@ export default function Page() {
   const [, setParams] = useSearchParams();
   const [filterOpen, setFilterOpen] = useState(false);
   const columns = useMemo<ColumnDef<StatementRow>[]>(() => [
-    { id: 'id', header: t('Ticket'), enableSorting: false, cell: ({ row }) => row.original.id },
+    { id: 'id', header: t('Ticket'), enableSorting: false, cell: ({ row }) => (row.original.positionId
+      ? <span className="cell-wrap"><span>{row.original.id}</span> <span className="muted part-of">{t('Part of #{{id}}', { id: row.original.positionId })}</span></span>
+      : row.original.id) },
     { id: 'open', header: t('Open Time'), enableSorting: false, cell: ({ row }) => f.clientDateTime(row.original.createdAt) },
     { id: 'close', header: t('Close Time'), enableSorting: false, cell: ({ row }) => f.clientDateTime(row.original.closeTime) },
     { id: 'type', header: t('Type'), enableSorting: false, cell: ({ row }) => (row.original.type === 'buy' ? t('Buy') : t('Sell')) },

@@ -118,7 +118,14 @@ describe('add', () => {
     ['a huge bid', { bids: '123456789012345678', asks: '123456789012345679' }, 'bids', 'Bids must be a number greater than 0 with at most 10 decimals'],
     ['11 decimals', { bids: '1.00000000001', asks: '2' }, 'bids', 'Bids must be a number greater than 0 with at most 10 decimals'],
     ['an alias of 81 characters', { alias: 'x'.repeat(81) }, 'alias', 'Alias allows at most 80 characters'],
+    ['a zero minimum trailing distance', { trailingMin: '0' }, 'trailingMin', 'Minimum trailing distance must be a number greater than 0 with at most 10 decimals'],
+    ['a word as minimum trailing distance', { trailingMin: 'far' }, 'trailingMin', 'Minimum trailing distance must be a number greater than 0 with at most 10 decimals'],
   ];
+
+  test('the minimum trailing distance is saved, and empty means the default (10 pips)', async () => {
+    expect((await created({ trailingMin: '0.0005' })).trailing_min_distance).toBe('0.0005000000');
+    expect((await created()).trailing_min_distance).toBeNull();
+  });
   test.each(refusals)('%s is refused with its message, nothing written', async (_, over, field, message) => {
     const body = valid(over);
     const r = await act(forex, body);

@@ -11,6 +11,7 @@ import { AdminCloseBody, AdminEditBody } from '@broker/engine/contract/orders';
 import { Book } from '../../../engine/src/book/book.ts';
 import { connect as engineConnect } from '../../../engine/src/db.ts';
 import { adminDeleteOrder, adminEditOrder, closeOrder, numberRefusal, placeOrder, type OrderDeps } from '../../../engine/src/orders/service.ts';
+import { partialClose } from '../../../engine/src/orders/partial.ts';
 import { STATUS, type Result } from '../../../engine/src/orders/results.ts';
 import { DECIMAL_INPUTS, type DecimalField } from '@broker/engine/domain';
 import { testSql, createUser, sessionFor, get, post, settle, unique, walletFor } from '../helpers.ts';
@@ -63,6 +64,9 @@ mockServer(
     if (down) return HttpResponse.error();
     const body = AdminCloseBody.safeParse(await request.json());
     if (!body.success) return invalid(body.error.issues);
+    if (body.data.quantity !== undefined) {
+      return answer(await partialClose(deps, { orderId: Number(params.id), actorId: body.data.actorId, ip: body.data.ip, reason: 'admin', quantity: body.data.quantity }));
+    }
     return answer(await closeOrder(deps, { orderId: Number(params.id), actorId: body.data.actorId, ip: body.data.ip, reason: 'admin' }));
   }),
   http.delete<{ id: string }>(`${ENGINE}/v1/admin/orders/:id`, async ({ request, params }) => {
@@ -421,6 +425,34 @@ describe('force close and delete', () => {
     expect(audit).toMatchObject({ actor_id: manager.id, ip: '2001:db8::7', after: { close_rate: '105.0000000000', pro_loss: '8.00000000' } });
     const again = await act({ intent: 'close', id: String(id) });
     expect([again.status, again.data.toast]).toEqual([409, 'Order is already closed']);
+  });
+
+  test('part of an open trade: the part is a closed trade linked to it, audited; a bad quantity is refused, nothing closed', async () => {
+    const c = await customer();
+    const id = await openTrade(c.id, c.balanceId);
+    book.apply({ symbol: inst.name, bid: 104, ask: 105, ts: Date.now() });
+    const bad = await act({ intent: 'close', id: String(id), unit: 'amount', quantity: '2' }, { cookie: manager.cookie });
+    expect(bad.data).toMatchObject({ ok: false, toast: "Amount must be less than the position's 2" });
+    const r = await act({ intent: 'close', id: String(id), unit: 'amount', quantity: '1' }, { cookie: manager.cookie, ip: '2001:db8::7' });
+    expect(r.data).toMatchObject({ ok: true, toast: 'Part of the order closed successfully' });
+    const [part] = await sql`SELECT id, trade_amount::text AS amount, close_reason FROM orders WHERE position_id = ${id}`;
+    expect(part).toMatchObject({ amount: '1.00000000', close_reason: 'admin' });
+    expect(await orderRow(id)).toMatchObject({ close_time: null });
+    const [audit] = await sql`SELECT actor_id, after FROM audit_events WHERE action = 'order.partial_close' AND target_id = ${String(id)}`;
+    expect(audit).toMatchObject({ actor_id: manager.id, after: { part_id: String(part.id), trade_amount: '1.00000000' } });
+    // the list shows the part linked to its trade
+    const all = await list(`/admin/trades/all?user=${c.id}`);
+    expect(all.data.rows.find((x: any) => x.id === Number(part.id))).toMatchObject({ positionId: id });
+  });
+
+  test("a trailing stop's moves are listed with the trade, newest first", async () => {
+    const c = await customer();
+    const id = await openTrade(c.id, c.balanceId);
+    await sql`UPDATE orders SET trailing_distance = 5 WHERE id = ${id}`;
+    await sql`INSERT INTO order_level_moves (order_id, loss_from, loss_to) VALUES (${id}, 150, 140), (${id}, 140, 130)`;
+    const row = (await list(`/admin/trades/open?user=${c.id}`)).data.rows.find((x: any) => x.id === id);
+    expect(row.trailing).toBe('5.0000000000');
+    expect(row.moves.map((m: any) => [m.lossFrom, m.lossTo])).toEqual([['140.0000000000', '130.0000000000'], ['150.0000000000', '140.0000000000']]);
   });
 
   test('no live price: the close is refused with the instrument named; the engine down: 503', async () => {

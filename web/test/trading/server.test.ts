@@ -34,7 +34,7 @@ const order = (o: Partial<EngineOrder> = {}): EngineOrder => ({
   id: 1, user_id: 1, balance_id: 1, instrument_id: 1, instrument: 'TST_USD', type: 'buy', kind: 'forex', trade_amount: '1000.00000000',
   lots: null, open_rate: '1.1002000000', close_rate: null, exchange_rate: '1.0000000000', spread: '0.00000000', profit: null, loss: null,
   pro_loss: null, margin_used: '11.00000000', leverage: 100, created_at: new Date().toISOString(), close_time: null, close_reason: null,
-  closed_by: null, deleted_at: null, ...o,
+  closed_by: null, deleted_at: null, position_id: null, trailing_distance: null, ...o,
 });
 const refusal = () => (down ? HttpResponse.error() : refuse ? HttpResponse.json({ message: refuse.message, code: refuse.code }, { status: refuse.status }) : null);
 mockServer(
@@ -191,6 +191,29 @@ describe('dashboard action', () => {
     expect(calls).toEqual([{ path: `/v1/orders/${o.id}`, body: expect.objectContaining({ loss: null }) }]);
   });
 
+  test('a partial close sends the quantity read in the page\'s language; a trailing stop its distance, keeping the stop-loss', async () => {
+    const c = await customer();
+    const [o] = await closedOrders(c.id, c.balanceId, 1, { open: true });
+    const send = (body: Record<string, string>, lang = 'en') => reply(action({ request: post('/dashboard', body, { cookie: `${c.cookie}; lang=${lang}` }), params: {}, context: {} }));
+    const part = await send({ intent: 'close', orderId: String(o.id), unit: 'amount', quantity: '500' });
+    expect([part.status, part.body?.toast]).toEqual([200, 'Position Partially Closed']);
+    const bad = await send({ intent: 'close', orderId: String(o.id), unit: 'lots', quantity: 'abc' });
+    expect([bad.status, bad.body?.toast]).toEqual([400, 'Lots must be a number like 12.5']);
+    const whole = await send({ intent: 'close', orderId: String(o.id), unit: 'amount', quantity: '' });
+    expect(whole.body?.toast).toBe('Order Closed Successfully');
+    // the stop-loss dialog with a trailing stop on: no rate sent, the stop-loss is the engine's to keep and move
+    const trail = await send({ intent: 'modify', orderId: String(o.id), field: 'loss', trailing: '0.0015' });
+    expect([trail.status, trail.body?.toast]).toEqual([200, 'Trailing Stop Set Successfully']);
+    const off = await send({ intent: 'modify', orderId: String(o.id), field: 'loss', value: '1.05', trailing: '' });
+    expect(off.status).toBe(200);
+    const badTrail = await send({ intent: 'modify', orderId: String(o.id), field: 'loss', trailing: '-1' });
+    expect(badTrail.status).toBe(400);
+    expect(calls.map((x) => x.body)).toEqual([
+      { userId: c.id, quantity: '500' }, { userId: c.id },
+      { userId: c.id, trailing: '0.0015' }, { userId: c.id, loss: '1.05', trailing: null },
+    ]);
+  });
+
   test("close and modify go to the engine with the signed-in user's id; its 'not found' (another's order) is a 404", async () => {
     const owner = await customer();
     const other = await customer();
@@ -337,7 +360,7 @@ describe('dashboard action', () => {
       id: Number(newestClosed.id), createdAt: (newestClosed.created_at as Date).toISOString(), type: 'buy', amount: '1000.00000000', lots: null,
       instrument: 'TST_USD', base: 'TST', quote: 'USD', openRate: '1.1000000000', closeRate: '1.2000000000', exchangeRate: '1.0000000000',
       spread: '0.00000000', profit: null, loss: null, proLoss: '100.00000000', closeTime: (newestClosed.close_time as Date).toISOString(),
-      closeReason: 'manual', digits: 5,
+      closeReason: 'manual', digits: 5, positionId: null, trailing: null, category: 'forex', trailingMin: null,
     });
     expect((await load('?pos_page=2')).positions.rows).toHaveLength(8);
     // a page past the end has no rows and still the count
@@ -430,7 +453,7 @@ describe('statements', () => {
     expect(lines).toHaveLength(2501);
     // every line names the wallet and its currency
     expect(lines[0].split(',').slice(-2)).toEqual(['Wallet', 'Currency']);
-    expect(lines[1].split(',')).toHaveLength(12);
+    expect(lines[1].split(',')).toHaveLength(13);
     expect(lines[1].split(',').slice(-2)).toEqual(['Real', 'USD']);
   });
 });

@@ -103,8 +103,23 @@ describe('positions', () => {
     expect(confirm.textContent).toContain('Buy 0.5 lots EUR/USD');
     expect(posted).toEqual([]);
     fireEvent.click(within(confirm).getByRole('button', { name: 'Close position' }));
-    await waitFor(() => expect(posted).toEqual([{ intent: 'close', orderId: '42' }]));
+    await waitFor(() => expect(posted).toEqual([{ intent: 'close', orderId: '42', unit: 'lots' }]));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+  });
+
+  test('Close takes fewer lots: a partial close of them, said under the field; a bad amount disables it', async () => {
+    const posted = mount(() => <Positions rows={[position]} total={1} openOnly={false} prices={{}} currency="USD" />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Close' }));
+    const confirm = await screen.findByRole('dialog');
+    const qty = within(confirm).getByRole('textbox', { name: 'Lots to close' }) as HTMLInputElement;
+    expect(qty.value).toBe('0.5');
+    fireEvent.change(qty, { target: { value: '0.255' } });
+    expect(await within(confirm).findByText('Lots must be a multiple of 0.01')).toBeTruthy();
+    expect((within(confirm).getByRole('button', { name: 'Close position' }) as HTMLButtonElement).disabled).toBe(true);
+    fireEvent.change(qty, { target: { value: '0.25' } });
+    expect(await within(confirm).findByText('The rest stays open')).toBeTruthy();
+    fireEvent.click(within(confirm).getByRole('button', { name: 'Close part' }));
+    await waitFor(() => expect(posted).toEqual([{ intent: 'close', orderId: '42', unit: 'lots', quantity: '0.25' }]));
   });
 
   test('Cancel closes nothing', async () => {
@@ -113,6 +128,22 @@ describe('positions', () => {
     fireEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Cancel' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(posted).toEqual([]);
+  });
+
+  test("the stop-loss modal's trailing stop: the distance in pips too, at least 10 pips; on, the rate is the engine's and not sent", async () => {
+    const posted = mount(() => <Positions rows={[{ ...position, category: 'forex' }]} total={1} openOnly={false} prices={{ EUR_USD: { bid: 1.085, ask: 1.0852 } }} currency="USD" />,
+      () => ({ ok: true, intent: 'modify', toast: 'Trailing Stop Set Successfully' }));
+    fireEvent.click(await screen.findByRole('button', { name: /^Stop Loss #42/ }));
+    const modal = await screen.findByRole('dialog');
+    fireEvent.click(within(modal).getByRole('switch', { name: 'Trailing stop' }));
+    const field = within(modal).getByRole('textbox', { name: 'Trailing distance' });
+    fireEvent.change(field, { target: { value: '0.0005' } });
+    expect(await within(modal).findByText('Trailing distance must be at least 0.00100')).toBeTruthy();
+    expect((within(modal).getByRole('button', { name: 'Set Stop Loss' }) as HTMLButtonElement).disabled).toBe(true);
+    fireEvent.change(field, { target: { value: '0.0025' } });
+    expect(await within(modal).findByText('25 pips · at least 0.00100')).toBeTruthy();
+    fireEvent.click(within(modal).getByRole('button', { name: 'Set Stop Loss' }));
+    await waitFor(() => expect(posted).toEqual([{ intent: 'modify', orderId: '42', field: 'loss', trailing: '0.0025' }]));
   });
 
   test("the stop-loss modal's button reads 'Set Stop Loss'", async () => {

@@ -23,6 +23,8 @@ type Sort = (typeof INSTRUMENT_SORTS)[number];
 export interface InstrumentAdminRow {
   id: number; name: string; base: string; quote: string; alias: string | null; tradingview: string;
   leverage: number; digits: number; swap: string; bids: string | null; asks: string | null; tradable: boolean;
+  /** the smallest trailing stop distance (price units); null: 10 pips (docs/specs.md#trailing-stop) */
+  trailingMin?: string | null;
   /** open positions on it now (deleting it, or making it untradable, depends on them) */
   openPositions: number;
 }
@@ -45,7 +47,8 @@ export async function listInstruments(sql: Sql, category: Category, q: Pick<List
   const dir = q.dir === 'asc' ? sql`ASC` : sql`DESC`;
   const order = matches && sort === 'id' ? sql`array_position(${matches}::bigint[], id)` : sql`${sql(sort)} ${dir} NULLS LAST, id ${dir}`;
   const [rows, [count]] = await Promise.all([
-    sql`SELECT id, name, base, quote, alias, tradingview, leverage, digits, swap::text AS swap, bids::text AS bids, asks::text AS asks, tradable
+    sql`SELECT id, name, base, quote, alias, tradingview, leverage, digits, swap::text AS swap, bids::text AS bids, asks::text AS asks, tradable,
+               trailing_min_distance::text AS trailing_min
           FROM instruments WHERE ${where}
          ORDER BY ${order} LIMIT ${q.limit} OFFSET ${q.offset}`,
     sql`SELECT count(*)::int AS n FROM instruments WHERE ${where}`,
@@ -56,7 +59,7 @@ export async function listInstruments(sql: Sql, category: Category, q: Pick<List
     total: count.n as number,
     rows: rows.map((r): InstrumentAdminRow => ({
       id: Number(r.id), name: r.name, base: r.base, quote: r.quote, alias: r.alias, tradingview: r.tradingview,
-      leverage: r.leverage, digits: r.digits, swap: r.swap, bids: r.bids, asks: r.asks, tradable: r.tradable,
+      leverage: r.leverage, digits: r.digits, swap: r.swap, bids: r.bids, asks: r.asks, tradable: r.tradable, trailingMin: r.trailing_min,
       openPositions: open.get(Number(r.id)) ?? 0,
     })),
   };
@@ -77,6 +80,7 @@ function snapshot(r: Record<string, unknown>) {
   return {
     name: r.name, base: r.base, quote: r.quote, alias: r.alias, category: r.category, tradingview: r.tradingview,
     leverage: r.leverage, digits: r.digits, swap: r.swap, bids: r.bids, asks: r.asks, tradable: r.tradable,
+    ...(r.trailing_min_distance != null ? { trailing_min_distance: r.trailing_min_distance } : {}),
   };
 }
 
@@ -103,6 +107,7 @@ export async function saveInstrument(sql: Sql, category: Category, input: Instru
       const fields = {
         name: input.name, base: input.base, quote: input.quote, alias: input.alias, tradingview: input.tradingview,
         leverage: input.leverage, digits: input.digits, swap: input.swap, tradable: input.tradable,
+        trailing_min_distance: input.trailingMin,
       };
       if (input.id === undefined) {
         const [row] = await tx`

@@ -77,6 +77,7 @@ export function InstrumentsPage() {
     ? {
       name: row.name, base: row.base, quote: row.quote, tradingview: row.tradingview, alias: row.alias ?? '', leverage: String(row.leverage),
       digits: String(row.digits), swap: plainDecimal(row.swap), bids: '', asks: '', tradable: row.tradable ? 'on' : undefined,
+      trailingMin: plainDecimal(row.trailingMin ?? ''),
     }
     : { tradingview: category === 'crypto' ? 'COINBASE' : category === 'stock' ? 'NASDAQ' : 'OANDA', leverage: '0', digits: category === 'forex' ? '5' : '2', swap: '0', tradable: 'on' };
 
@@ -120,6 +121,8 @@ export function InstrumentsPage() {
                     : t('Bids and asks are optional: the starting price until the feed sends one.')}
                 </p>
                 <Field label={t('Swap (%)')} errors={fields.swap.errors} inputProps={{ ...getInputProps(fields.swap, { type: 'text' }), inputMode: 'decimal' }} />
+                <Field label={t('Minimum trailing distance')} errors={fields.trailingMin.errors} hint={t('Price units; empty: 10 pips')}
+                  inputProps={{ ...getInputProps(fields.trailingMin, { type: 'text' }), inputMode: 'decimal' }} />
                 <div className="tradable-box">
                   <CheckboxField label={t('Tradable')} inputProps={getInputProps(fields.tradable, { type: 'checkbox' })} />
                 </div>

@@ -35,6 +35,8 @@ export const InstrumentSchema = z.object({
   // instruments.bids / asks numeric(24, 10), > 0; on an edit, empty keeps the saved quote
   bids: optionalDecimalInput({ scale: 10, intDigits: 14 }, { message: 'Bids must be a number greater than 0 with at most 10 decimals' }),
   asks: optionalDecimalInput({ scale: 10, intDigits: 14 }, { message: 'Asks must be a number greater than 0 with at most 10 decimals' }),
+  // instruments.trailing_min_distance numeric(24, 10), > 0: the smallest trailing stop distance; empty: 10 pips
+  trailingMin: optionalDecimalInput({ scale: 10, intDigits: 14 }, { message: 'Minimum trailing distance must be a number greater than 0 with at most 10 decimals' }),
   tradable: checkbox,
   /** the admin read that open positions stay open when the instrument becomes untradable */
   confirmOpen: checkbox,

@@ -20,13 +20,15 @@ export interface StatementRow {
   openRate: string; closeRate: string; proLoss: string;
   /** the instrument's price digits, for showing its rates */
   digits: number;
+  /** a partial close: the position it was cut from (docs/specs.md#partial-close) */
+  positionId: number | null;
 }
 
 export async function listStatement(sql: Sql, balanceId: number, r: DateRange, page: number) {
   const offset = (Math.max(1, page) - 1) * STATEMENT_PAGE_SIZE;
   const [rows, [count]] = await Promise.all([
     sql`SELECT o.id, o.created_at, o.close_time, i.base || '/' || i.quote AS instrument, o.type, o.trade_amount::text AS amount,
-               o.open_rate::text AS open_rate, o.close_rate::text AS close_rate, o.pro_loss::text AS pro_loss, i.digits
+               o.open_rate::text AS open_rate, o.close_rate::text AS close_rate, o.pro_loss::text AS pro_loss, i.digits, o.position_id
           FROM orders o JOIN instruments i ON i.id = o.instrument_id
          WHERE ${where(sql, balanceId, r)}
          ORDER BY o.close_time DESC, o.id DESC LIMIT ${STATEMENT_PAGE_SIZE} OFFSET ${offset}`,
@@ -37,6 +39,7 @@ export async function listStatement(sql: Sql, balanceId: number, r: DateRange, p
     rows: rows.map((o): StatementRow => ({
       id: Number(o.id), createdAt: (o.created_at as Date).toISOString(), closeTime: (o.close_time as Date).toISOString(),
       instrument: o.instrument, type: o.type, amount: o.amount, openRate: o.open_rate, closeRate: o.close_rate, proLoss: o.pro_loss, digits: Number(o.digits),
+      positionId: o.position_id === null ? null : Number(o.position_id),
     })),
   };
 }
@@ -56,7 +59,7 @@ export const csvLine = (fields: unknown[]) => fields.map(csvField).join(',') + '
  * decimals with a point and no grouping (the exact stored value, trailing zeros dropped). The
  * header says so, since a spreadsheet user would otherwise expect the page's formats.
  */
-export const STATEMENT_COLUMNS = ['Ticket', 'Open Time (ISO 8601 UTC)', 'Close Time (ISO 8601 UTC)', 'Type', 'Instrument', 'Units', 'Open Rate', 'Close Rate', 'Profit/Loss', 'Status', 'Wallet', 'Currency'] as const;
+export const STATEMENT_COLUMNS = ['Ticket', 'Open Time (ISO 8601 UTC)', 'Close Time (ISO 8601 UTC)', 'Type', 'Instrument', 'Units', 'Open Rate', 'Close Rate', 'Profit/Loss', 'Status', 'Part of Position', 'Wallet', 'Currency'] as const;
 
 /** The wallet a statement is of: every line names it, so a file read alone says whose money and in what. */
 export interface StatementWallet { id: number; mode: 'demo' | 'real'; currency: string }
@@ -69,7 +72,7 @@ export function statementCsvRow(o: Record<string, unknown>, w: StatementWallet):
   const iso = (d: unknown) => (d instanceof Date ? d.toISOString() : d);
   const num = (v: unknown) => plainDecimal(v as string | null);
   return [o.id, iso(o.created_at), iso(o.close_time), o.type, o.instrument, num(o.amount), num(o.open_rate), num(o.close_rate), num(o.pro_loss), 'CLOSED',
-    walletName(w), w.currency.trim()];
+    o.position_id ?? '', walletName(w), w.currency.trim()];
 }
 
 /** The download's file name: the wallet, its currency and the range. */
@@ -88,7 +91,7 @@ export function statementCsv(sql: Sql, wallet: StatementWallet, r: DateRange, he
       controller.enqueue(enc.encode(csvLine([...header])));
       iterator = sql`
         SELECT o.id, o.created_at, o.close_time, o.type, i.base || '/' || i.quote AS instrument, o.trade_amount::text AS amount,
-               o.open_rate::text AS open_rate, o.close_rate::text AS close_rate, o.pro_loss::text AS pro_loss
+               o.open_rate::text AS open_rate, o.close_rate::text AS close_rate, o.pro_loss::text AS pro_loss, o.position_id::text AS position_id
           FROM orders o JOIN instruments i ON i.id = o.instrument_id
          WHERE ${where(sql, wallet.id, r)}
          ORDER BY o.close_time DESC, o.id DESC`.cursor(1000)[Symbol.asyncIterator]();

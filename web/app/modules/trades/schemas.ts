@@ -110,7 +110,17 @@ export const EditTradeSchema = z.object({
   }),
 });
 
-export const CloseTradeSchema = z.object({ intent: z.literal('close'), id: ORDER_ID });
+/** Force close: the whole trade, or `quantity` of it (lots, or units for a trade in units); empty: all. */
+export const CloseTradeSchema = z.object({
+  intent: z.literal('close'), id: ORDER_ID,
+  unit: z.enum(['lots', 'amount']).optional(),
+  quantity: z.unknown().describe(NUMBER_FIELD).optional(),
+}).transform((o, ctx) => {
+  if (o.quantity === undefined || o.quantity === null || o.quantity === '') return { intent: o.intent, id: o.id, quantity: null };
+  const r = parseDecimal(o.quantity, o.unit ?? 'lots');
+  if (!r.ok) { ctx.addIssue({ code: z.ZodIssueCode.custom, message: r.message, path: ['quantity'] }); return z.NEVER; }
+  return { intent: o.intent, id: o.id, quantity: r.value };
+});
 export const DeleteTradeSchema = z.object({ intent: z.literal('delete'), id: ORDER_ID });
 
 export const TRADE_ACTIONS = { edit: EditTradeSchema, close: CloseTradeSchema, delete: DeleteTradeSchema };

@@ -41,7 +41,8 @@ export function TradesPage() {
     {
       id: 'id', accessorKey: 'id', header: t('ID'),
       cell: ({ row: { original: o } }) => (
-        <div className="trade-id"><span>{o.id}</span><OpenTime iso={o.createdAt} f={f} /></div>
+        <div className="trade-id"><span>{o.id}</span><OpenTime iso={o.createdAt} f={f} />
+          {o.positionId ? <span className="muted part-of">{t('Part of #{{id}}', { id: o.positionId })}</span> : null}</div>
       ),
     },
     {
@@ -66,7 +67,23 @@ export function TradesPage() {
       )),
     },
     { id: 'profit', header: t('Take Profit'), enableSorting: false, cell: ({ row: { original: o } }) => f.rate(o.profit, o.digits) },
-    { id: 'loss', header: t('Stop Loss'), enableSorting: false, cell: ({ row: { original: o } }) => f.rate(o.loss, o.digits) },
+    {
+      id: 'loss', header: t('Stop Loss'), enableSorting: false, cell: ({ row: { original: o } }) => (
+        <div className="trade-stop">
+          <span>{f.rate(o.loss, o.digits)}</span>
+          {o.trailing ? <span className="muted">{t('Trailing {{distance}}', { distance: f.rate(o.trailing, o.digits) })}</span> : null}
+          {/* the trailing stop's moves (docs/specs.md#trailing-stop), newest first */}
+          {o.moves?.length ? (
+            <details className="trail-moves">
+              <summary>{t('Trailing moves ({{count}})', { count: o.moves.length })}</summary>
+              <ol>{o.moves.map((m) => (
+                <li key={m.movedAt + m.lossTo}>{f.dateTime(m.movedAt)}: {f.rate(m.lossFrom, o.digits)} → {f.rate(m.lossTo, o.digits)}</li>
+              ))}</ol>
+            </details>
+          ) : null}
+        </div>
+      ),
+    },
     { id: 'leverage', header: t('Leverage'), enableSorting: false, cell: ({ row: { original: o } }) => `1:${f.amount(o.leverage)}` },
     {
       id: 'status', header: t('Status'), enableSorting: false,
@@ -98,11 +115,19 @@ export function TradesPage() {
           <TypeTabs current={data.type as TradeType} />
         </>} />
       <EditTradeDialog row={editing} onClose={() => setEditing(null)} />
-      <ConfirmDialog open={!!closing} onClose={() => setClosing(null)} intent="close" fields={closing ? { id: closing.id } : undefined}
+      <ConfirmDialog open={!!closing} onClose={() => setClosing(null)} intent="close"
+        fields={closing ? { id: closing.id, unit: closing.lots ? 'lots' : 'amount' } : undefined}
         title={t('Close order #{{id}}', { id: closing?.id ?? '' })} confirmLabel={t('Close trade')} danger={false}
         message={<>
           {t('Are you sure to close this trade?')}
           <span className="confirm-note">{t('It is closed at the live price and its profit/loss is posted to the wallet.')}</span>
+          {/* part of it (docs/specs.md#partial-close): empty closes all; the engine checks the lot step and the rest */}
+          {closing ? <span className="confirm-note">
+            <label htmlFor={`close-qty-${closing.id}`}>{closing.lots ? t('Lots to close') : t('Units to close')}</label>{' '}
+            <input id={`close-qty-${closing.id}`} name="quantity" className="input" inputMode="decimal" autoComplete="off"
+              placeholder={f.amount(closing.lots ?? closing.amount)} aria-describedby={`close-qty-${closing.id}-hint`} />{' '}
+            <span id={`close-qty-${closing.id}-hint`} className="muted">{t('Empty: the whole trade')}</span>
+          </span> : null}
         </>} />
       <ConfirmDialog open={!!deleting} onClose={() => setDeleting(null)} intent="delete" fields={deleting ? { id: deleting.id } : undefined}
         title={t('Delete order #{{id}}', { id: deleting?.id ?? '' })} confirmLabel={t('Delete')}

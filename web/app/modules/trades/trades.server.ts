@@ -20,7 +20,15 @@ export interface TradeRow {
   amount: string; openRate: string; closeRate: string | null; exchangeRate: string; spread: string; marginUsed: string;
   proLoss: string | null; profit: string | null; loss: string | null; leverage: number;
   createdAt: string; closeTime: string | null; closeReason: string | null;
+  /** set when it was ordered in lots; a partial close's part: the position it was cut from */
+  lots?: string | null; positionId?: number | null;
+  /** the trailing stop's distance, and its latest moves (newest first, at most TRAIL_MOVES_SHOWN) */
+  trailing?: string | null; moves?: TrailMoveRow[];
 }
+
+/** A trailing stop's move as the staff trade view lists it (order_level_moves). */
+export interface TrailMoveRow { lossFrom: string | null; lossTo: string; movedAt: string }
+export const TRAIL_MOVES_SHOWN = 10;
 
 /** The filters' user and instrument as ids (looked up first, so the planner sees the values); null: nothing can match. */
 async function resolve(sql: Sql, f: TradeFilters): Promise<{ users: number[] | null; instrument: number | null } | null> {
@@ -77,7 +85,10 @@ export async function listTrades(sql: Sql, type: TradeType, q: TradeListQuery, o
              o.trade_amount::text AS amount, o.open_rate::text AS open_rate, o.close_rate::text AS close_rate,
              o.exchange_rate::text AS exchange_rate, o.spread::text AS spread, o.margin_used::text AS margin_used,
              o.pro_loss::text AS pro_loss, o.profit::text AS profit, o.loss::text AS loss, o.leverage,
-             o.created_at, o.close_time, o.close_reason
+             o.created_at, o.close_time, o.close_reason, o.lots::text AS lots, o.position_id, o.trailing_distance::text AS trailing,
+             (SELECT coalesce(json_agg(json_build_object('lossFrom', m.loss_from::text, 'lossTo', m.loss_to::text, 'movedAt', m.moved_at) ORDER BY m.id DESC), '[]'::json)
+                FROM (SELECT x.id, x.loss_from, x.loss_to, x.moved_at FROM order_level_moves x
+                       WHERE x.order_id = o.id ORDER BY x.id DESC LIMIT ${TRAIL_MOVES_SHOWN}) m) AS moves
         FROM (SELECT o.id FROM orders o WHERE ${cond} ORDER BY o.id ${dir} LIMIT ${q.limit} OFFSET ${q.offset}) p
         JOIN orders o ON o.id = p.id
         JOIN instruments i ON i.id = o.instrument_id
@@ -97,7 +108,9 @@ export async function listTrades(sql: Sql, type: TradeType, q: TradeListQuery, o
       amount: r.amount, openRate: r.open_rate, closeRate: r.close_rate, exchangeRate: r.exchange_rate, spread: r.spread,
       marginUsed: r.margin_used, proLoss: r.pro_loss, profit: r.profit, loss: r.loss, leverage: Number(r.leverage),
       createdAt: (r.created_at as Date).toISOString(), closeTime: r.close_time ? (r.close_time as Date).toISOString() : null,
-      closeReason: r.close_reason,
+      closeReason: r.close_reason, lots: r.lots ?? null, positionId: r.position_id === null ? null : Number(r.position_id),
+      trailing: r.trailing ?? null,
+      moves: (r.moves as { lossFrom: string | null; lossTo: string; movedAt: string }[]).map((m) => ({ ...m, movedAt: new Date(m.movedAt).toISOString() })),
     })),
   };
 }
@@ -178,8 +191,11 @@ export async function runTradeAction(sql: Sql, actor: { id: number; ip: string |
     }
     case 'close': {
       if (o.close_time) return refuse(409, 'Order is already closed');
-      const r = await engine().adminCloseOrder(a.id, { actorId: actor.id, ip });
-      return r.ok ? { ok: true, toast: DONE.close } : refusal(r, o.symbol);
+      // a quantity: part of the trade (docs/specs.md#partial-close), audited by the engine
+      const r = await engine().adminCloseOrder(a.id, { actorId: actor.id, ip, ...(a.quantity ? { quantity: a.quantity } : {}) });
+      if (!r.ok) return refusal(r, o.symbol);
+      if (a.quantity) return { ok: true, toast: 'Part of the order closed successfully' };
+      return { ok: true, toast: DONE.close };
     }
     case 'delete': {
       const r = await engine().adminDeleteOrder(a.id, ip ? { actorId: actor.id, ip } : { actorId: actor.id });

@@ -169,7 +169,7 @@ export function Dashboard({ data, theme, pricingPlanOn }: { data: DashboardData;
         });
       }
       refresh();
-    } else if (event === 'order.opened' || event === 'order.modified' || event === 'order.deleted' || event === 'balance') {
+    } else if (event === 'order.opened' || event === 'order.modified' || event === 'order.deleted' || event === 'order.trailed' || event === 'balance') {
       refresh();
     }
   });

@@ -8,7 +8,6 @@ import type { ColumnDef } from '~/components/ui/data-table.tsx';
 import { float } from '@broker/engine/domain';
 import { DataTable } from '~/components/ui/data-table.tsx';
 import { Modal } from '~/components/ui/modal.tsx';
-import { ConfirmDialog } from '~/components/ui/confirm-dialog.tsx';
 import { useFetcherToast } from '~/components/ui/toast.tsx';
 import { SubmitButton, useSchemaForm } from '~/components/ui/fields.tsx';
 import { useFormat } from '~/components/ui/format.ts';
@@ -18,6 +17,7 @@ import { DASHBOARD_PARSE, ModifyOrderSchema, type ActionReply } from './schemas.
 import type { PositionRow } from './trading.server.ts';
 import { closeReasonLabel } from '@broker/engine/contract/events';
 import { inputNumber, readNumber } from '~/components/ui/number-input.ts';
+import { CloseDialog, TrailingFields, trailingBlocked } from './position-dialogs.tsx';
 
 export const POSITIONS_PREFIX = 'pos_';
 
@@ -35,7 +35,13 @@ function LevelModal({ row, field, price, onClose }: { row: PositionRow; field: '
   const current = field === 'profit' ? row.profit : row.loss;
   const [on, setOn] = useState(current !== null);
   const [text, setText] = useState(() => inputNumber(current !== null ? Number(current) : initialLevel(allowedRange(bound, live)), f.locale));
-  const problem = on ? levelProblem(readNumber(text, f.locale) ?? '', bound, live) : null;
+  // the stop-loss dialog's trailing stop: while on, the engine moves the stop-loss (its rate is not sent)
+  const trails = field === 'loss';
+  const [trailOn, setTrailOn] = useState(row.trailing != null);
+  const [trailText, setTrailText] = useState(() => inputNumber(row.trailing != null ? Number(row.trailing) : '', f.locale));
+  const manual = on && !(trails && trailOn);
+  const problem = manual ? levelProblem(readNumber(text, f.locale) ?? '', bound, live) : null;
+  const blocked = !!problem || (trails && trailingBlocked(row, trailOn, trailText, f.locale));
   useFetcherToast(fetcher, { onSuccess: onClose });
   const [form, fields] = useSchemaForm({
     id: `level-form-${field}-${row.id}`, schema: ModifyOrderSchema, parse: DASHBOARD_PARSE,
@@ -45,7 +51,7 @@ function LevelModal({ row, field, price, onClose }: { row: PositionRow; field: '
   const label = isProfit ? t('Close at profit') : t('Close at loss');
   return (
     <Modal open onClose={onClose} size="sm" title={isProfit ? t('Take Profit') : t('Stop Loss')}
-      footer={<SubmitButton form={form.id} pending={fetcher.state !== 'idle'} disabled={!!problem}>
+      footer={<SubmitButton form={form.id} pending={fetcher.state !== 'idle'} disabled={blocked}>
         {isProfit ? t('Set Take Profit') : t('Set Stop Loss')}
       </SubmitButton>}>
       <fetcher.Form method="post" action="/dashboard" {...getFormProps(form)}>
@@ -54,11 +60,12 @@ function LevelModal({ row, field, price, onClose }: { row: PositionRow; field: '
         <input type="hidden" name="field" value={field} />
         <p className="muted">{t('Ticket #{{id}} · open rate {{rate}}', { id: row.id, rate: f.rate(row.openRate, row.digits) })}</p>
         <label className="switch">
-          <input type="checkbox" role="switch" checked={on} onChange={(e) => setOn(e.target.checked)} />
+          <input type="checkbox" role="switch" checked={on} disabled={trails && trailOn} onChange={(e) => setOn(e.target.checked)} />
           <span>{label}</span>
         </label>
-        {/* switched off, the input is disabled and not sent: the level is removed */}
-        <LevelInput id={`level-${field}-${row.id}`} name="value" label={label} inputLabel={t('Rate')} text={text} setText={setText} bound={bound} live={live} digits={row.digits} disabled={!on} errors={fields.value.errors} />
+        {/* switched off, the input is disabled and not sent: the level is removed (with a trailing stop on: kept, and moved by the engine) */}
+        <LevelInput id={`level-${field}-${row.id}`} name="value" label={label} inputLabel={t('Rate')} text={text} setText={setText} bound={bound} live={live} digits={row.digits} disabled={!manual} errors={fields.value.errors} />
+        {trails ? <TrailingFields row={row} on={trailOn} setOn={setTrailOn} text={trailText} setText={setTrailText} /> : null}
       </fetcher.Form>
     </Modal>
   );
@@ -98,13 +105,19 @@ export function Positions({ rows, total, openOnly, prices, currency }: { rows: P
     const v = field === 'profit' ? row.profit : row.loss;
     const text = v === null ? t('N/A') : f.rate(v, row.digits);
     if (row.closeTime) return <span>{text}</span>;
+    const trail = field === 'loss' && row.trailing ? t('Trailing {{distance}}', { distance: f.rate(row.trailing, row.digits) }) : null;
     return (
-      <button type="button" className="link-btn" onClick={() => setModal({ row, field })}
-        aria-label={`${field === 'profit' ? t('Take Profit') : t('Stop Loss')} #${row.id}: ${text}`}>{text}</button>
+      <span className="cell-wrap">
+        <button type="button" className="link-btn" onClick={() => setModal({ row, field })} data-testid={`${field}-${row.id}`}
+          aria-label={`${field === 'profit' ? t('Take Profit') : t('Stop Loss')} #${row.id}: ${text}${trail ? ` (${trail})` : ''}`}>{text}</button>
+        {trail ? <span className="muted trailing-note"> {trail}</span> : null}
+      </span>
     );
   };
   const columns = useMemo<ColumnDef<PositionRow>[]>(() => [
-    { id: 'id', header: t('Ticket'), enableSorting: false, cell: ({ row }) => row.original.id },
+    { id: 'id', header: t('Ticket'), enableSorting: false, cell: ({ row }) => (row.original.positionId
+      ? <span className="cell-wrap"><span>{row.original.id}</span> <span className="muted part-of" data-testid={`part-${row.original.id}`}>{t('Part of #{{id}}', { id: row.original.positionId })}</span></span>
+      : row.original.id) },
     { id: 'created', header: t('Open Time'), enableSorting: false, cell: ({ row }) => {
         // the date over the time when the column is narrow, never broken inside either
         const [day, ...time] = f.clientDateTime(row.original.createdAt).split(' ');
@@ -145,16 +158,7 @@ export function Positions({ rows, total, openOnly, prices, currency }: { rows: P
       <DataTable columns={columns} data={rows} total={total} searchable={false} paramPrefix={POSITIONS_PREFIX} getRowId={(r) => String(r.id)} caption={t('Positions')}
         emptyText={openOnly ? t('No open positions') : undefined} />
       {modal ? <LevelModal row={modal.row} field={modal.field} price={prices[modal.row.instrument]} onClose={() => setModal(null)} /> : null}
-      <ConfirmDialog open={!!closing} onClose={() => setClosing(null)} intent="close" action="/dashboard" quietErrors
-        fields={closing ? { orderId: closing.id } : undefined} title={t('Close position #{{id}}', { id: closing?.id ?? '' })} confirmLabel={t('Close position')}
-        message={closing ? <>
-          {t('Close this position at the market price?')}
-          <span className="confirm-note">{t('{{side}} {{quantity}} {{instrument}}', {
-            side: closing.type === 'buy' ? t('Buy') : t('Sell'),
-            quantity: closing.lots !== null ? t('{{lots}} lots', { lots: f.amount(closing.lots) }) : t('{{units}} units', { units: f.amount(closing.amount) }),
-            instrument: `${closing.base}/${closing.quote}`,
-          })}</span>
-        </> : null} />
+      {closing ? <CloseDialog row={closing} onClose={() => setClosing(null)} /> : null}
     </section>
   );
 }

@@ -1,7 +1,7 @@
 // Input of the dashboard's calls, one zod schema per intent, shared by the dialogs and the action.
 import { z } from 'zod';
 import { parseIntent, type ParseOptions, type Reply } from '~/shared/forms.ts';
-import { NUMBER_FIELD, parseLevel } from '@broker/engine/domain';
+import { NUMBER_FIELD, parseDecimal, parseLevel } from '@broker/engine/domain';
 import { orderFields } from '@broker/engine/contract/orders';
 import type { Category } from '@broker/engine/domain';
 import { numberReader } from '~/components/ui/number-input.ts';
@@ -18,7 +18,21 @@ export const FIRST_CATEGORY: Category = 'forex';
 /** The order form: the engine's order fields (engine/src/contract/orders.ts), read from a form. */
 export const PlaceOrderSchema = z.object({ intent: z.literal('place'), ...orderFields({ form: true }) }).refine((o) => o.amount !== undefined || o.lots !== undefined, { message: 'Amount is required', path: ['amount'] });
 
-export const CloseOrderSchema = z.object({ intent: z.literal('close'), orderId: z.coerce.number().int().positive() });
+/**
+ * Close: the whole position, or `quantity` of it (docs/specs.md#partial-close), read as the
+ * position's unit says (lots or units) so a bad one is named as the field shows it.
+ */
+export const CloseOrderSchema = z.object({
+  intent: z.literal('close'),
+  orderId: z.coerce.number().int().positive(),
+  unit: z.enum(['lots', 'amount']).optional(),
+  quantity: z.unknown().describe(NUMBER_FIELD).optional(),
+}).transform((o, ctx) => {
+  if (o.quantity === undefined || o.quantity === null || o.quantity === '') return { intent: o.intent, orderId: o.orderId, quantity: null };
+  const r = parseDecimal(o.quantity, o.unit ?? 'lots');
+  if (!r.ok) { ctx.addIssue({ code: z.ZodIssueCode.custom, message: r.message, path: ['quantity'] }); return z.NEVER; }
+  return { intent: o.intent, orderId: o.orderId, quantity: r.value };
+});
 
 /** Take-profit / stop-loss modal: only the field being set is sent; null removes the level. */
 export const ModifyOrderSchema = z.object({
@@ -26,11 +40,17 @@ export const ModifyOrderSchema = z.object({
   orderId: z.coerce.number().int().positive(),
   field: z.enum(['profit', 'loss']),
   value: z.unknown().describe(NUMBER_FIELD),
+  /** the stop-loss modal's trailing distance (docs/specs.md#trailing-stop): blank switches it off; absent leaves it */
+  trailing: z.unknown().describe(NUMBER_FIELD).optional(),
 }).transform((o, ctx) => {
   // the value is read as the field it sets, so a bad one is named 'Take profit' or 'Stop loss'
   const r = parseLevel(o.value, o.field, { blank: true });
   if (!r.ok) { ctx.addIssue({ code: z.ZodIssueCode.custom, message: r.message, path: ['value'] }); return z.NEVER; }
-  return { ...o, value: r.value };
+  if (o.trailing === undefined) return { ...o, value: r.value as string | null | undefined, trailing: undefined };
+  const tr = parseLevel(o.trailing, 'trailing', { blank: true });
+  if (!tr.ok) { ctx.addIssue({ code: z.ZodIssueCode.custom, message: tr.message, path: ['trailing'] }); return z.NEVER; }
+  // a trailing stop on and no rate sent: the stop-loss is the engine's to move (kept as it is)
+  return { ...o, value: tr.value !== null && o.value === undefined ? undefined : r.value, trailing: tr.value };
 });
 
 export const FavoriteSchema = z.object({

@@ -30,6 +30,12 @@ export interface PositionRow {
   proLoss: string | null; closeTime: string | null; closeReason: string | null;
   /** the instrument's price digits, for showing its rates */
   digits: number;
+  /** a partial close's part: the position it was cut from (docs/specs.md#partial-close) */
+  positionId?: number | null;
+  /** the trailing stop's distance (price units), null: none; the instrument's category (its pip size) */
+  trailing?: string | null; category?: Category;
+  /** the instrument's smallest trailing distance; null: 10 pips */
+  trailingMin?: string | null;
 }
 
 /** Open positions of a wallet summed per instrument (the domain's Exposure): enough to mark the floating P/L live. */
@@ -52,7 +58,8 @@ async function readUserDashboard(sql: Sql, userId: number, balanceId: number | n
               SELECT o.id, o.created_at, o.type, o.trade_amount::text AS amount, o.lots::text AS lots, i.name AS instrument, i.base, i.quote,
                      o.open_rate::text AS open_rate, o.close_rate::text AS close_rate, o.exchange_rate::text AS exchange_rate,
                      o.spread::text AS spread, o.profit::text AS profit, o.loss::text AS loss, o.pro_loss::text AS pro_loss,
-                     o.close_time, o.close_reason, i.digits
+                     o.close_time, o.close_reason, i.digits, o.position_id, o.trailing_distance::text AS trailing, i.category,
+                     i.trailing_min_distance::text AS trailing_min
                 FROM orders o JOIN instruments i ON i.id = o.instrument_id
                WHERE o.balance_id = ${balanceId}::bigint AND o.deleted_at IS NULL ${open()}
                ORDER BY o.id DESC LIMIT ${opts.limit} OFFSET ${offset}) x) AS positions,
@@ -73,6 +80,8 @@ async function readUserDashboard(sql: Sql, userId: number, balanceId: number | n
     profit: r.profit as string | null, loss: r.loss as string | null, proLoss: r.pro_loss as string | null,
     closeTime: r.close_time ? new Date(r.close_time as string).toISOString() : null, closeReason: r.close_reason as string | null,
     digits: Number(r.digits),
+    positionId: r.position_id === null || r.position_id === undefined ? null : Number(r.position_id),
+    trailing: (r.trailing ?? null) as string | null, category: r.category as Category, trailingMin: (r.trailing_min ?? null) as string | null,
   }));
   return {
     plan: (row?.plan ?? null) as Record<string, unknown> | null,
@@ -200,18 +209,24 @@ export async function runDashboardAction(sql: Sql, userId: number, a: DashboardA
       return r.ok ? { ok: true, intent, toast: 'Order Placed Successfully', status: 200 } : refused(intent, r);
     }
     case 'close': {
-      const r = await engine().closeOrder(a.orderId, userId);
-      return r.ok ? { ok: true, intent: a.intent, toast: 'Order Closed Successfully', status: 200 } : refused(a.intent, r);
+      // a quantity: part of the position (docs/specs.md#partial-close); its refusal says why
+      const r = await engine().closeOrder(a.orderId, userId, a.quantity ?? undefined);
+      if (!r.ok) return refused(a.intent, r);
+      if (a.quantity) return { ok: true, intent: a.intent, toast: 'Position Partially Closed', status: 200 };
+      return { ok: true, intent: a.intent, toast: 'Order Closed Successfully', status: 200 };
     }
     case 'modify': {
-      const r = await engine().modifyOrder(a.orderId, { userId, [a.field]: a.value });
+      const r = await engine().modifyOrder(a.orderId, {
+        userId, ...(a.value === undefined ? {} : { [a.field]: a.value }), ...(a.trailing === undefined ? {} : { trailing: a.trailing }),
+      });
       // a level switched off (null) was removed, not set: the toast says so
-      const done = a.value === null
+      if (r.ok && a.trailing) return { ok: true, intent: a.intent, toast: 'Trailing Stop Set Successfully', status: 200 };
+      const done = a.value === null || a.value === undefined
         ? (a.field === 'profit' ? 'Take Profit Removed Successfully' : 'Stop Loss Removed Successfully')
         : (a.field === 'profit' ? 'Take Profit Set Successfully' : 'Stop Loss Set Successfully');
       if (r.ok) return { ok: true, intent: a.intent, toast: done, status: 200 };
       // a refused level says why (wrong side of the open rate or of the live price); the rest stays generic (§8)
-      const said = r.code === 'bad_take_profit' || r.code === 'bad_stop_loss';
+      const said = r.code === 'bad_take_profit' || r.code === 'bad_stop_loss' || r.code === 'bad_trailing';
       return { ...refused(a.intent, r), toast: said ? r.message : 'Something went wrong' };
     }
     case 'favorite-add':
