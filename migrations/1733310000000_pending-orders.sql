@@ -1,0 +1,160 @@
+-- Up Migration
+-- Pending orders (issue 25 §1; docs/specs.md#pending-orders): Buy/Sell Limit and Buy/Sell Stop,
+-- kept in their own table, never as rows of `orders`: every query of the product reads an
+-- `orders` row without close_time as an open position (margin, exposure, stop-out, lists), and a
+-- pending order reserves nothing and is none of those. The engine holds the pending orders of
+-- the partitions it owns in trigger heaps (engine/src/risk/pending.ts) and fills one on the
+-- first fresh tick that reaches its price through engine_activate_pendings below: the pending
+-- row's status change and the position's insert (engine_place_order, the market order's
+-- margin checks under the balance lock) in one transaction, conditional on the row still being
+-- pending, so an order is filled or cancelled exactly once whatever races (a customer's cancel,
+-- a takeover's replay, two engines).
+
+CREATE TYPE pending_order_type AS ENUM ('limit', 'stop');
+CREATE TYPE pending_expiry AS ENUM ('gtc', 'day', 'at');
+CREATE TYPE pending_status AS ENUM ('pending', 'filled', 'cancelled', 'expired');
+
+-- The minimum distance of a pending order's price from the live price, per instrument, in price
+-- units (0: anywhere on the correct side). Staff set it on the instrument form.
+ALTER TABLE instruments ADD COLUMN pending_min_distance numeric(24, 10) NOT NULL DEFAULT 0 CHECK (pending_min_distance >= 0);
+
+CREATE TABLE pending_orders (
+  id              bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  user_id         bigint NOT NULL,
+  balance_id      bigint NOT NULL,
+  instrument_id   bigint NOT NULL REFERENCES instruments (id),
+  type            order_side NOT NULL,
+  order_type      pending_order_type NOT NULL,
+  price           numeric(24, 10) NOT NULL CHECK (price > 0),
+  trade_amount    numeric(24, 8) NOT NULL CHECK (trade_amount > 0),
+  lots            numeric(20, 8) CHECK (lots > 0),
+  profit          numeric(24, 10) CHECK (profit > 0),   -- take-profit rate of the position it becomes
+  loss            numeric(24, 10) CHECK (loss > 0),     -- stop-loss rate
+  expiry          pending_expiry NOT NULL DEFAULT 'gtc',
+  expires_at      timestamptz,
+  status          pending_status NOT NULL DEFAULT 'pending',
+  order_id        bigint REFERENCES orders (id),        -- the position it became
+  fill_rate       numeric(24, 10),
+  -- fill rate − price for a buy, price − fill rate for a sell: > 0 worse than asked, < 0 better
+  slippage        numeric(24, 10),
+  trigger_bid     numeric(24, 10),                      -- the tick that filled or cancelled it
+  trigger_ask     numeric(24, 10),
+  trigger_at      timestamptz,
+  cancel_reason   text,
+  cancelled_by    bigint REFERENCES users (id),         -- staff who cancelled it (a customer's own cancel: their id)
+  idempotency_key text,
+  created_at      timestamptz NOT NULL DEFAULT now(),
+  updated_at      timestamptz NOT NULL DEFAULT now(),
+  done_at         timestamptz,                          -- when it stopped being pending
+  CHECK ((expiry = 'gtc') = (expires_at IS NULL)),
+  CHECK ((status = 'filled') = (order_id IS NOT NULL)),
+  CHECK ((status = 'pending') = (done_at IS NULL)),
+  FOREIGN KEY (balance_id, user_id) REFERENCES balances (id, user_id)
+);
+CREATE UNIQUE INDEX pending_orders_idempotency_key ON pending_orders (user_id, idempotency_key) WHERE idempotency_key IS NOT NULL;
+-- a balance's pending orders, newest first (the positions area, the engine's per-balance reads)
+CREATE INDEX pending_orders_balance_idx ON pending_orders (balance_id, id DESC);
+-- the engine's load at start and takeover: every live one (a small partial index)
+CREATE INDEX pending_orders_live_idx ON pending_orders (balance_id) WHERE status = 'pending';
+-- staff list filtered by status, newest first
+CREATE INDEX pending_orders_status_idx ON pending_orders (status, id DESC);
+CREATE UNIQUE INDEX pending_orders_order_id ON pending_orders (order_id) WHERE order_id IS NOT NULL;
+
+-- Ends a pending order (customer or staff cancel, expiry, a refusal at activation): balance
+-- locked first, then the row, conditional on it still being pending. p_user_id: the customer's
+-- own order only. Staff cancels (p_audit) write an audit_events row. Answers 'ok', 'not_found'
+-- or 'done' (already filled, cancelled or expired: nothing changed).
+CREATE FUNCTION engine_end_pending(
+  p_id bigint, p_user_id bigint, p_status pending_status, p_reason text, p_actor_id bigint, p_audit boolean, p_ip text,
+  p_bid numeric, p_ask numeric, p_at timestamptz,
+  OUT status text, OUT p pending_orders
+) LANGUAGE plpgsql AS $$
+DECLARE
+  v_balance bigint;
+BEGIN
+  SELECT x.balance_id INTO v_balance FROM pending_orders x WHERE x.id = p_id AND (p_user_id IS NULL OR x.user_id = p_user_id);
+  IF NOT FOUND THEN status := 'not_found'; RETURN; END IF;
+  PERFORM 1 FROM balances b WHERE b.id = v_balance FOR UPDATE;
+  SELECT * INTO p FROM pending_orders x WHERE x.id = p_id FOR UPDATE;
+  IF p.status <> 'pending' THEN status := 'done'; RETURN; END IF;
+  UPDATE pending_orders x SET status = p_status, cancel_reason = p_reason, cancelled_by = p_actor_id,
+         trigger_bid = p_bid, trigger_ask = p_ask, trigger_at = p_at, done_at = now(), updated_at = now()
+   WHERE x.id = p_id RETURNING * INTO p;
+  IF p_audit THEN
+    INSERT INTO audit_events (actor_id, action, target_kind, target_id, before, after, ip)
+    VALUES (p_actor_id, 'pending.cancel', 'pending_order', p_id::text, jsonb_build_object('status', 'pending'),
+            jsonb_build_object('status', p.status, 'reason', p_reason), p_ip);
+  END IF;
+  status := 'ok';
+END $$;
+
+-- Fills pending orders at their trigger ticks, one statement for a batch (a flash move crossing
+-- thousands of prices): every balance of the batch locked in id order first (never deadlocks
+-- with another batch or a single command), then each order in input order, only if still
+-- pending, through engine_place_order at its fill rate (a limit: the tick's side at its price
+-- or better; a stop: the tick's side, the slippage recorded) with the market order's balance and
+-- free-margin checks (the floating P/L of the balance's positions at the prices passed in;
+-- p_complete: an instrument without a price counts 0). A margin refusal cancels the order with
+-- the refusal as its reason. 'stale' (the place context's fingerprint changed under the lock)
+-- changes nothing for that order; an order whose expiry is not after its tick expires instead: the engine reads the context again and retries it. With
+-- p_stamp (found replaying missed ticks) the position's open time is its tick's time.
+CREATE FUNCTION engine_activate_pendings(
+  p_ids bigint[], p_fill_rates numeric[], p_bids numeric[], p_asks numeric[], p_ats timestamptz[], p_stamps boolean[],
+  p_kinds instrument_category[], p_spreads numeric[], p_exchange_rates numeric[], p_margins numeric[], p_leverages integer[],
+  p_instruments text[], p_fps text[], p_price_ids bigint[], p_price_bids numeric[], p_price_asks numeric[]
+) RETURNS TABLE (pending_id bigint, status text, balance numeric, o orders, p pending_orders)
+LANGUAGE plpgsql AS $$
+DECLARE
+  k int;
+  r record;
+  v pending_orders;
+  v_order orders;
+BEGIN
+  PERFORM 1 FROM balances b WHERE b.id IN (SELECT x.balance_id FROM pending_orders x WHERE x.id = ANY (p_ids))
+   ORDER BY b.id FOR UPDATE;
+  FOR k IN 1 .. coalesce(cardinality(p_ids), 0) LOOP
+    pending_id := p_ids[k]; balance := NULL; o := NULL; p := NULL;
+    SELECT * INTO v FROM pending_orders x WHERE x.id = p_ids[k] FOR UPDATE;
+    IF NOT FOUND THEN status := 'not_found'; RETURN NEXT; CONTINUE; END IF;
+    IF v.status <> 'pending' THEN status := 'done'; p := v; RETURN NEXT; CONTINUE; END IF;
+    IF v.expires_at IS NOT NULL AND v.expires_at <= p_ats[k] THEN
+      -- its tick came after its expiry (a replay, a late timer): it expired, unfilled
+      UPDATE pending_orders x SET status = 'expired', cancel_reason = 'expired', done_at = now(), updated_at = now()
+       WHERE x.id = v.id RETURNING * INTO p;
+      status := 'expired'; RETURN NEXT; CONTINUE;
+    END IF;
+    SELECT f.status, f.balance, f.o INTO r
+      FROM engine_place_order(v.user_id, v.balance_id, v.instrument_id, v.type, p_kinds[k], v.trade_amount, v.lots,
+             p_fill_rates[k], p_exchange_rates[k], p_spreads[k], v.profit, v.loss, p_margins[k], p_leverages[k], NULL,
+             p_price_ids, p_price_bids, p_price_asks, true, p_instruments[k], v.balance_id, p_fps[k]) f;
+    status := r.status; balance := r.balance;
+    IF status = 'ok' THEN
+      v_order := r.o;
+      IF p_stamps[k] THEN
+        UPDATE orders x SET created_at = p_ats[k] WHERE x.id = v_order.id RETURNING * INTO v_order;
+      END IF;
+      o := v_order;
+      UPDATE pending_orders x SET status = 'filled', order_id = v_order.id, fill_rate = p_fill_rates[k],
+             slippage = CASE WHEN v.type = 'buy' THEN p_fill_rates[k] - v.price ELSE v.price - p_fill_rates[k] END,
+             trigger_bid = p_bids[k], trigger_ask = p_asks[k], trigger_at = p_ats[k], done_at = now(), updated_at = now()
+       WHERE x.id = v.id RETURNING * INTO p;
+    ELSIF status IN ('insufficient_balance', 'insufficient_free_margin') THEN
+      UPDATE pending_orders x SET status = 'cancelled', cancel_reason = r.status,
+             trigger_bid = p_bids[k], trigger_ask = p_asks[k], trigger_at = p_ats[k], done_at = now(), updated_at = now()
+       WHERE x.id = v.id RETURNING * INTO p;
+    ELSE
+      p := v; -- 'stale': unchanged
+    END IF;
+    RETURN NEXT;
+  END LOOP;
+END $$;
+
+-- Down Migration
+DROP FUNCTION IF EXISTS engine_activate_pendings(bigint[], numeric[], numeric[], numeric[], timestamptz[], boolean[],
+  instrument_category[], numeric[], numeric[], numeric[], integer[], text[], text[], bigint[], numeric[], numeric[]);
+DROP FUNCTION IF EXISTS engine_end_pending(bigint, bigint, pending_status, text, bigint, boolean, text, numeric, numeric, timestamptz);
+DROP TABLE IF EXISTS pending_orders;
+ALTER TABLE instruments DROP COLUMN IF EXISTS pending_min_distance;
+DROP TYPE IF EXISTS pending_status;
+DROP TYPE IF EXISTS pending_expiry;
+DROP TYPE IF EXISTS pending_order_type;
