@@ -83,7 +83,7 @@ BEGIN
   IF p_audit THEN
     INSERT INTO audit_events (actor_id, action, target_kind, target_id, before, after, ip)
     VALUES (p_actor_id, 'pending.cancel', 'pending_order', p_id::text, jsonb_build_object('status', 'pending'),
-            jsonb_build_object('status', p.status, 'reason', p_reason), p_ip);
+            jsonb_build_object('status', p.status, 'reason', p_reason), p_ip::inet);
   END IF;
   status := 'ok';
 END $$;

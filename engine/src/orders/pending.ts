@@ -273,7 +273,7 @@ export async function activatePendings(deps: PendingDeps, acts: ActivateInput[],
     const res = await sql<ActivateOut[]>`
       SELECT f.pending_id, f.status, f.balance, (f.o).id AS order_id
         FROM engine_activate_pendings(${cols.ids}::bigint[], ${cols.rates}::numeric[], ${cols.bids}::numeric[], ${cols.asks}::numeric[],
-             ${cols.ats}::timestamptz[], ${cols.stamps}::boolean[], ${cols.kinds}::instrument_category[], ${cols.spreads}::numeric[],
+             ${cols.ats}::timestamptz[], ${cols.stamps.map(Number)}::int[]::boolean[], ${cols.kinds}::instrument_category[], ${cols.spreads}::numeric[],
              ${cols.xrs}::numeric[], ${cols.margins}::numeric[], ${cols.levs}::int[], ${cols.names}::text[], ${cols.fps}::text[],
              ${pids.map(String)}::bigint[], ${pids.map((id) => String(prices.get(id)!.bid))}::numeric[],
              ${pids.map((id) => String(prices.get(id)!.ask))}::numeric[]) f`;
