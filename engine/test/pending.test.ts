@@ -106,7 +106,7 @@ describe('activation', () => {
     const id = r.body.pending.id;
     for (const [b, a] of misses) await E.quote(inst.name, b, a);
     expect((await row(id)).status).toBe('pending');
-    expect(await positions(u.balanceId)).toEqual([]);
+    expect((await positions(u.balanceId)).length).toBe(0);
     await E.quote(inst.name, hit[0], hit[1]);
     const p = await row(id);
     expect(p.status).toBe('filled');
@@ -143,7 +143,7 @@ describe('activation', () => {
     expect(r.status).toBe(201);
     await E.quote(inst.name, 94, 95);
     expect(await row(r.body.pending.id)).toMatchObject({ status: 'cancelled', cancel_reason: 'insufficient_balance', order_id: null });
-    expect(await positions(u.balanceId)).toEqual([]);
+    expect((await positions(u.balanceId)).length).toBe(0);
     expect(await margin(u.balanceId)).toBe('0.00000000');
     await E.core.notesIdle();
     const [n] = await sql<{ title: string; data: { kind: string; id: number; reason: string } }[]>`SELECT title, data FROM notifications WHERE user_id = ${u.userId}`;
@@ -171,7 +171,7 @@ describe('activation', () => {
     expect(r.status).toBe(201);
     await within(5000, async () => (await row(r.body.pending.id)).status === 'expired');
     await E.quote(inst.name, 94, 95);
-    expect(await positions(u.balanceId)).toEqual([]);
+    expect((await positions(u.balanceId)).length).toBe(0);
     await E.core.notesIdle();
     const [n] = await sql<{ data: { kind: string; reason: string } }[]>`SELECT data FROM notifications WHERE user_id = ${u.userId}`;
     expect(n.data).toMatchObject({ kind: 'pending.cancelled', reason: 'expired' });
@@ -229,7 +229,7 @@ describe('modify and cancel', () => {
     expect(c.body.pending).toMatchObject({ status: 'cancelled', cancel_reason: 'customer' });
     expect((await E.call('POST', `/pending-orders/${id}/cancel`, { userId: u.userId })).body).toMatchObject({ code: 'already_closed', message: 'Order is no longer pending' });
     await E.quote(inst.name, 106, 107);
-    expect(await positions(u.balanceId)).toEqual([]);
+    expect((await positions(u.balanceId)).length).toBe(0);
     expect(E.core.pending.get(id)).toBeUndefined();
   });
 
