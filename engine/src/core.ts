@@ -14,7 +14,7 @@ import { RiskEvaluator, type CloseRequest } from './risk/evaluator.ts';
 import { CloseExecutor } from './risk/executor.ts';
 import { FailoverReplay } from './risk/failover.ts';
 import { loadOpenPositions, planStopouts, positionInput } from './risk/open-positions.ts';
-import { PendingIndex, type Activation } from './risk/pending.ts';
+import { PendingIndex } from './risk/pending.ts';
 import {
   PendingActivator, activatePendings, expirePending, loadPending, pendingInput,
   type ActivateInput, type ActivateOutcome, type PendingDeps, type PendingHooks,
