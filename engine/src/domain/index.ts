@@ -8,3 +8,4 @@ export * from './triggers.ts';
 export * from './hours.ts';
 export * from './rates.ts';
 export * from './decimal-input.ts';
+export * from './pending.ts';

@@ -7,7 +7,7 @@
 // pending row filled in the same statement; margin missing at that moment cancels the order
 // with the refusal as its reason. No margin is reserved while an order is pending.
 import type { Sql } from '../db.ts';
-import { dec, markRate, sessionEnd, type Category } from '../domain/index.ts';
+import { dec, fillValues, markRate, pendingPriceProblem, sessionEnd, type Category } from '../domain/index.ts';
 import { refuse, type Result } from './results.ts';
 import { checkPlace, noPrice, parseNumbers, parseOpenTime, type OrderDeps, type PlaceCtx, type PlaceInput } from './service.ts';
 import { orderView, pendingView, type OrderRow, type OrderView, type PendingRow, type PendingView } from './view.ts';
@@ -29,25 +29,11 @@ export interface PendingDeps { orders: OrderDeps; hooks?: PendingHooks; now?: ()
 type Answer = Result<{ pending: PendingView; margin: string; replayed?: boolean }>;
 
 const notPending = () => refuse('already_closed', 'Order is no longer pending');
-const sideName = (side: 'buy' | 'sell', type: 'limit' | 'stop') => `${side === 'buy' ? 'Buy' : 'Sell'} ${type === 'limit' ? 'Limit' : 'Stop'}`;
 
-/**
- * Where a pending order's price may be, against the live quote and the instrument's minimum
- * distance (instruments.pending_min_distance): a Buy Limit at or below ask − distance, a Buy Stop
- * at or above ask + distance, a Sell Limit at or above bid + distance, a Sell Stop at or below
- * bid − distance, and never at the quote itself (it would fill at once: that is a market order).
- */
+/** The refusal of a price not on its side of the quote by the instrument's minimum distance (domain/pending.ts). */
 export function pendingPriceRefusal(side: 'buy' | 'sell', type: 'limit' | 'stop', price: string, bid: number | string, ask: number | string, minDistance: string | number) {
-  const ref = dec(side === 'buy' ? ask : bid), d = dec(minDistance), p = dec(price);
-  const below = (side === 'buy') === (type === 'limit');
-  const bound = below ? ref.minus(d) : ref.plus(d);
-  const ok = below ? p.lt(ref) && p.lte(bound) : p.gt(ref) && p.gte(bound);
-  if (ok) return null;
-  const quote = `${side === 'buy' ? 'the ask' : 'the bid'} (${ref.toFixed()})`;
-  const msg = d.isZero()
-    ? `${sideName(side, type)} price must be ${below ? 'below' : 'above'} ${quote}`
-    : `${sideName(side, type)} price must be ${below ? 'at or below' : 'at or above'} ${bound.toFixed()} (${quote} ${below ? '−' : '+'} the minimum distance ${d.toFixed()})`;
-  return refuse('bad_price', msg);
+  const p = pendingPriceProblem(side, type, price, bid, ask, minDistance);
+  return p ? refuse('bad_price', fillValues(p)) : null;
 }
 
 /** When an order of this expiry expires: null (good till cancelled), the session's end, or the time given. */
