@@ -154,13 +154,15 @@ describe('activation', () => {
   test('free margin counts the open positions at their live prices', async () => {
     const inst = await fresh();
     const u = await createUser(sql, { deposit: '100' });
-    // a position holding 50.5 of margin (101 × 5 / 10), then an order needing 28.5 at 95 (95 × 3 / 10): the free
-    // margin covers it at the open price (100 − 50.5), not once the position is down (95 − 101) × 5 = −30
+    // a position holding 50.5 of margin (101 × 5 / 10), then an order needing 38.8 at 97 (97 × 4 / 10): the free
+    // margin covers it at the open price (100 − 50.5), not once the position is down (97 − 101) × 5 = −20
+    // (less than the position's stop-out, half its margin)
     const open = await E.call('POST', '/orders', { userId: u.userId, type: 'buy', instrument: inst.name, amount: 5 });
     expect(open.status).toBe(201);
-    const r = await place({ userId: u.userId, type: 'buy', orderType: 'limit', price: 95, amount: 3, instrument: inst.name });
-    await E.quote(inst.name, 94, 95); // free margin 100 − 30 − 50.5 = 19.5 < 28.5; margin level 139 %: no stop-out
+    const r = await place({ userId: u.userId, type: 'buy', orderType: 'limit', price: 97, amount: 4, instrument: inst.name });
+    await E.quote(inst.name, 96, 97); // free margin 100 − 20 − 50.5 = 29.5 < 38.8
     expect(await row(r.body.pending.id)).toMatchObject({ status: 'cancelled', cancel_reason: 'insufficient_free_margin' });
+    expect((await positions(u.balanceId)).length).toBe(1);
   });
 
   test('expiry: the engine expires the order at its time; a later tick at its price fills nothing', async () => {
