@@ -55,8 +55,10 @@ export interface CoreOptions {
   closeBatchSize?: number;
   /** batch close statements running at once (CLOSE_BATCH_CONCURRENCY, default 4) */
   closeBatchConcurrency?: number;
-  /** pending order activations per batch statement (default 1000) */
+  /** pending order activations per batch statement (default 1000; 1: one statement per fill) */
   activateBatchSize?: number;
+  /** activation statements running at once (default 4) */
+  activateConcurrency?: number;
 }
 
 export class Core {
@@ -125,7 +127,7 @@ export class Core {
     };
     this.pendingDeps = { orders: this.orders, hooks: pendingHooks, now: opts.now };
     this.activator = new PendingActivator((acts) => activatePendings(this.pendingDeps, acts), (a, o) => this.activated(a, o),
-      { batchSize: opts.activateBatchSize, concurrency: 2 });
+      { batchSize: opts.activateBatchSize, concurrency: opts.activateConcurrency ?? 4 });
     this.replay = new FailoverReplay({
       bus: opts.bus, book: this.book, risk: this.risk, owned: this.owned,
       submit: (closes) => this.executor.submit(closes),
