@@ -91,13 +91,19 @@ END $$;
 -- Fills pending orders at their trigger ticks, one statement for a batch (a flash move crossing
 -- thousands of prices): every balance of the batch locked in id order first (never deadlocks
 -- with another batch or a single command), then each order in input order, only if still
--- pending, through engine_place_order at its fill rate (a limit: the tick's side at its price
--- or better; a stop: the tick's side, the slippage recorded) with the market order's balance and
--- free-margin checks (the floating P/L of the balance's positions at the prices passed in;
--- p_complete: an instrument without a price counts 0). A margin refusal cancels the order with
--- the refusal as its reason. 'stale' (the place context's fingerprint changed under the lock)
--- changes nothing for that order; an order whose expiry is not after its tick expires instead: the engine reads the context again and retries it. With
--- p_stamp (found replaying missed ticks) the position's open time is its tick's time.
+-- pending, as engine_place_order places a market order at its fill rate (a limit: the tick's
+-- side at its price or better; a stop: the tick's side, the slippage recorded): the place
+-- context's fingerprint re-checked under the lock ('stale' changes nothing for that order: the
+-- engine reads the context again and retries it), then margin_refusal(margin, balance, used
+-- margin, floating P/L of the balance's open positions at the prices passed in; an instrument
+-- without a price counts 0, as engine_place_order with p_complete), the margin reserved and the
+-- position inserted. The figures of a balance are read once and carried from one of its fills
+-- to the next (its used margin plus each fill's margin, its floating P/L plus each new
+-- position's position_pnl at the same prices): the same numbers engine_place_order would read
+-- back fill after fill, without a statement per fill for them; a balance's used margin is
+-- written when the batch moves to another balance and at the end. A margin refusal cancels the
+-- order with the refusal as its reason; an order whose expiry is not after its tick expires
+-- instead. With p_stamps (found replaying missed ticks) the position's open time is its tick's.
 CREATE FUNCTION engine_activate_pendings(
   p_ids bigint[], p_fill_rates numeric[], p_bids numeric[], p_asks numeric[], p_ats timestamptz[], p_stamps boolean[],
   p_kinds instrument_category[], p_spreads numeric[], p_exchange_rates numeric[], p_margins numeric[], p_leverages integer[],
@@ -106,12 +112,24 @@ CREATE FUNCTION engine_activate_pendings(
 LANGUAGE plpgsql AS $$
 DECLARE
   k int;
-  r record;
   v pending_orders;
   v_order orders;
+  v_fresh boolean[];
+  v_cur bigint;           -- the balance whose figures are held
+  v_balance numeric;
+  v_used numeric;
+  v_floating numeric;
+  v_bid numeric;
+  v_ask numeric;
+  v_refusal text;
 BEGIN
   PERFORM 1 FROM balances b WHERE b.id IN (SELECT x.balance_id FROM pending_orders x WHERE x.id = ANY (p_ids))
    ORDER BY b.id FOR UPDATE;
+  -- the contexts' fingerprints, under the locks, in one statement
+  SELECT array_agg(a.fp IS NOT DISTINCT FROM (SELECT c.fp FROM engine_place_context(x.user_id, x.balance_id, a.inst) c) ORDER BY a.k)
+    INTO v_fresh
+    FROM unnest(p_ids, p_fps, p_instruments) WITH ORDINALITY AS a (id, fp, inst, k)
+    LEFT JOIN pending_orders x ON x.id = a.id;
   FOR k IN 1 .. coalesce(cardinality(p_ids), 0) LOOP
     pending_id := p_ids[k]; balance := NULL; o := NULL; p := NULL;
     SELECT * INTO v FROM pending_orders x WHERE x.id = p_ids[k] FOR UPDATE;
@@ -123,30 +141,47 @@ BEGIN
        WHERE x.id = v.id RETURNING * INTO p;
       status := 'expired'; RETURN NEXT; CONTINUE;
     END IF;
-    SELECT f.status, f.balance, f.o INTO r
-      FROM engine_place_order(v.user_id, v.balance_id, v.instrument_id, v.type, p_kinds[k], v.trade_amount, v.lots,
-             p_fill_rates[k], p_exchange_rates[k], p_spreads[k], v.profit, v.loss, p_margins[k], p_leverages[k], NULL,
-             p_price_ids, p_price_bids, p_price_asks, true, p_instruments[k], v.balance_id, p_fps[k]) f;
-    status := r.status; balance := r.balance;
-    IF status = 'ok' THEN
-      v_order := r.o;
-      IF p_stamps[k] THEN
-        UPDATE orders x SET created_at = p_ats[k] WHERE x.id = v_order.id RETURNING * INTO v_order;
-      END IF;
-      o := v_order;
-      UPDATE pending_orders x SET status = 'filled', order_id = v_order.id, fill_rate = p_fill_rates[k],
-             slippage = CASE WHEN v.type = 'buy' THEN p_fill_rates[k] - v.price ELSE v.price - p_fill_rates[k] END,
-             trigger_bid = p_bids[k], trigger_ask = p_asks[k], trigger_at = p_ats[k], done_at = now(), updated_at = now()
-       WHERE x.id = v.id RETURNING * INTO p;
-    ELSIF status IN ('insufficient_balance', 'insufficient_free_margin') THEN
-      UPDATE pending_orders x SET status = 'cancelled', cancel_reason = r.status,
-             trigger_bid = p_bids[k], trigger_ask = p_asks[k], trigger_at = p_ats[k], done_at = now(), updated_at = now()
-       WHERE x.id = v.id RETURNING * INTO p;
-    ELSE
-      p := v; -- 'stale': unchanged
+    IF NOT v_fresh[k] THEN status := 'stale'; p := v; RETURN NEXT; CONTINUE; END IF;
+    IF v_cur IS DISTINCT FROM v.balance_id THEN
+      IF v_cur IS NOT NULL THEN UPDATE balances SET margin = v_used, updated_at = now() WHERE id = v_cur; END IF;
+      v_cur := v.balance_id;
+      SELECT b.balance, b.margin INTO v_balance, v_used FROM balances b WHERE b.id = v_cur;
+      SELECT coalesce(sum(position_pnl(x.type, x.trade_amount, x.open_rate, x.spread, x.exchange_rate, px.bid, px.ask))
+                      FILTER (WHERE px.id IS NOT NULL), 0)
+        INTO v_floating
+        FROM orders x
+        LEFT JOIN unnest(p_price_ids, p_price_bids, p_price_asks) AS px (id, bid, ask) ON px.id = x.instrument_id
+       WHERE x.balance_id = v_cur AND x.close_time IS NULL AND x.deleted_at IS NULL;
     END IF;
+    balance := v_balance;
+    v_refusal := margin_refusal(p_margins[k], v_balance, v_used, v_floating);
+    IF v_refusal IS NOT NULL THEN
+      status := v_refusal;
+      UPDATE pending_orders x SET status = 'cancelled', cancel_reason = v_refusal,
+             trigger_bid = p_bids[k], trigger_ask = p_asks[k], trigger_at = p_ats[k], done_at = now(), updated_at = now()
+       WHERE x.id = v.id RETURNING * INTO p;
+      RETURN NEXT; CONTINUE;
+    END IF;
+    INSERT INTO orders (user_id, balance_id, instrument_id, type, kind, trade_amount, lots, open_rate, exchange_rate,
+                        spread, profit, loss, margin_used, leverage, created_at)
+    VALUES (v.user_id, v.balance_id, v.instrument_id, v.type, p_kinds[k], v.trade_amount, v.lots, p_fill_rates[k], p_exchange_rates[k],
+            p_spreads[k], v.profit, v.loss, p_margins[k], p_leverages[k], CASE WHEN p_stamps[k] THEN p_ats[k] ELSE now() END)
+    RETURNING * INTO v_order;
+    v_used := v_used + p_margins[k];
+    -- the new position's P/L at the prices passed (its instrument's is always among them)
+    SELECT px.bid, px.ask INTO v_bid, v_ask FROM unnest(p_price_ids, p_price_bids, p_price_asks) AS px (id, bid, ask) WHERE px.id = v.instrument_id;
+    IF FOUND THEN
+      v_floating := v_floating + position_pnl(v_order.type, v_order.trade_amount, v_order.open_rate, v_order.spread, v_order.exchange_rate, v_bid, v_ask);
+    END IF;
+    o := v_order;
+    status := 'ok';
+    UPDATE pending_orders x SET status = 'filled', order_id = v_order.id, fill_rate = p_fill_rates[k],
+           slippage = CASE WHEN v.type = 'buy' THEN p_fill_rates[k] - v.price ELSE v.price - p_fill_rates[k] END,
+           trigger_bid = p_bids[k], trigger_ask = p_asks[k], trigger_at = p_ats[k], done_at = now(), updated_at = now()
+     WHERE x.id = v.id RETURNING * INTO p;
     RETURN NEXT;
   END LOOP;
+  IF v_cur IS NOT NULL THEN UPDATE balances SET margin = v_used, updated_at = now() WHERE id = v_cur; END IF;
 END $$;
 
 -- Down Migration

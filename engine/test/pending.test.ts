@@ -165,6 +165,21 @@ describe('activation', () => {
     expect((await positions(u.balanceId)).length).toBe(1);
   });
 
+  test('one tick filling several orders of one balance checks each against the margin the earlier ones took', async () => {
+    const inst = await fresh();
+    const u = await createUser(sql, { deposit: '100' });
+    const ids: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const r = await place({ userId: u.userId, type: 'buy', orderType: 'limit', price: 95, amount: 4, instrument: inst.name }); // 38 each
+      ids.push(r.body.pending.id);
+    }
+    await E.quote(inst.name, 94, 95); // 100 − 38 − 38 = 24 free: the third does not fit
+    const rows = await Promise.all(ids.map(row));
+    expect(rows.map((r) => [r.status, r.cancel_reason])).toEqual([['filled', null], ['filled', null], ['cancelled', 'insufficient_free_margin']]);
+    expect(await margin(u.balanceId)).toBe('76.00000000');
+    expect((await positions(u.balanceId)).length).toBe(2);
+  });
+
   test('expiry: the engine expires the order at its time; a later tick at its price fills nothing', async () => {
     const inst = await fresh();
     const u = await createUser(sql, { deposit: '1000' });

@@ -193,7 +193,7 @@ export const expirePending = (deps: PendingDeps, id: number) => endPending(deps,
 // ---------------------------------------------------------------- activation
 
 /** A pending order its trigger tick reached; `replayed`: found replaying missed ticks (the position opens at the tick's time). */
-export interface ActivateInput { pendingId: number; tick: PendingTick; replayed?: boolean }
+export interface ActivateInput { pendingId: number; tick: PendingTick; replayed?: boolean; /** its balance: a batch keeps a balance's fills together */ accountId?: number }
 
 /** filled, cancelled (margin or another refusal), expired, done (filled or ended elsewhere), retry (not settled: fire again later) */
 export type ActivateOutcome = 'filled' | 'cancelled' | 'expired' | 'done' | 'retry';
@@ -336,6 +336,13 @@ export class PendingActivator {
 
   private pump() {
     const size = Math.max(1, this.opts.batchSize ?? 1000), conc = Math.max(1, this.opts.concurrency ?? 2);
+    // more than a batch waiting (one tick reaching thousands): grouped by balance, in the order
+    // asked within each, so concurrent batches seldom wait on each other's balance locks (as
+    // the close executor does)
+    if (this.queue.length > size && this.running < conc) {
+      this.queue = this.queue.map((a, i) => ({ a, i }))
+        .sort((x, y) => (x.a.accountId ?? 0) - (y.a.accountId ?? 0) || x.i - y.i).map((x) => x.a);
+    }
     while (this.running < conc && this.queue.length) {
       const batch = this.queue.splice(0, size);
       this.running++;

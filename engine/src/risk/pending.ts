@@ -103,15 +103,20 @@ export class PendingIndex {
     for (const [id, h] of this.held) if (which(h.accountId)) this.remove(id);
   }
 
-  /** The orders one tick of an instrument reaches; each fires once (until released). */
+  /** The orders one tick of an instrument reaches, in the order they were placed (id); each fires once (until released). */
   onTick(instrumentId: number, bid: number, ask: number, ts: number, out: Activation[] = []): Activation[] {
     const h = this.byInstrument.get(instrumentId);
     if (!h) return out;
     const tick = { bid, ask, ts };
+    const from = out.length;
     this.drain(h.buyLimit, ask, tick, out);
     this.drain(h.buyStop, ask, tick, out);
     this.drain(h.sellLimit, bid, tick, out);
     this.drain(h.sellStop, bid, tick, out);
+    if (out.length - from > 1) {
+      const mine = out.splice(from).sort((a, b) => a.pendingId - b.pendingId);
+      for (const a of mine) out.push(a);
+    }
     return out;
   }
 
