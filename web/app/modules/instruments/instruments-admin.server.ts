@@ -23,6 +23,8 @@ type Sort = (typeof INSTRUMENT_SORTS)[number];
 export interface InstrumentAdminRow {
   id: number; name: string; base: string; quote: string; alias: string | null; tradingview: string;
   leverage: number; digits: number; swap: string; bids: string | null; asks: string | null; tradable: boolean;
+  /** a pending order's minimum distance from the live price (docs/specs.md#pending-orders) */
+  pendingMinDistance: string;
   /** open positions on it now (deleting it, or making it untradable, depends on them) */
   openPositions: number;
 }
@@ -45,7 +47,8 @@ export async function listInstruments(sql: Sql, category: Category, q: Pick<List
   const dir = q.dir === 'asc' ? sql`ASC` : sql`DESC`;
   const order = matches && sort === 'id' ? sql`array_position(${matches}::bigint[], id)` : sql`${sql(sort)} ${dir} NULLS LAST, id ${dir}`;
   const [rows, [count]] = await Promise.all([
-    sql`SELECT id, name, base, quote, alias, tradingview, leverage, digits, swap::text AS swap, bids::text AS bids, asks::text AS asks, tradable
+    sql`SELECT id, name, base, quote, alias, tradingview, leverage, digits, swap::text AS swap, bids::text AS bids, asks::text AS asks, tradable,
+           pending_min_distance::text AS pending_min_distance
           FROM instruments WHERE ${where}
          ORDER BY ${order} LIMIT ${q.limit} OFFSET ${q.offset}`,
     sql`SELECT count(*)::int AS n FROM instruments WHERE ${where}`,
@@ -57,6 +60,7 @@ export async function listInstruments(sql: Sql, category: Category, q: Pick<List
     rows: rows.map((r): InstrumentAdminRow => ({
       id: Number(r.id), name: r.name, base: r.base, quote: r.quote, alias: r.alias, tradingview: r.tradingview,
       leverage: r.leverage, digits: r.digits, swap: r.swap, bids: r.bids, asks: r.asks, tradable: r.tradable,
+      pendingMinDistance: r.pending_min_distance,
       openPositions: open.get(Number(r.id)) ?? 0,
     })),
   };
@@ -77,6 +81,7 @@ function snapshot(r: Record<string, unknown>) {
   return {
     name: r.name, base: r.base, quote: r.quote, alias: r.alias, category: r.category, tradingview: r.tradingview,
     leverage: r.leverage, digits: r.digits, swap: r.swap, bids: r.bids, asks: r.asks, tradable: r.tradable,
+    pending_min_distance: r.pending_min_distance,
   };
 }
 
@@ -103,6 +108,7 @@ export async function saveInstrument(sql: Sql, category: Category, input: Instru
       const fields = {
         name: input.name, base: input.base, quote: input.quote, alias: input.alias, tradingview: input.tradingview,
         leverage: input.leverage, digits: input.digits, swap: input.swap, tradable: input.tradable,
+        pending_min_distance: input.pendingMinDistance,
       };
       if (input.id === undefined) {
         const [row] = await tx`

@@ -77,8 +77,9 @@ export function InstrumentsPage() {
     ? {
       name: row.name, base: row.base, quote: row.quote, tradingview: row.tradingview, alias: row.alias ?? '', leverage: String(row.leverage),
       digits: String(row.digits), swap: plainDecimal(row.swap), bids: '', asks: '', tradable: row.tradable ? 'on' : undefined,
+      pendingMinDistance: plainDecimal(row.pendingMinDistance),
     }
-    : { tradingview: category === 'crypto' ? 'COINBASE' : category === 'stock' ? 'NASDAQ' : 'OANDA', leverage: '0', digits: category === 'forex' ? '5' : '2', swap: '0', tradable: 'on' };
+    : { tradingview: category === 'crypto' ? 'COINBASE' : category === 'stock' ? 'NASDAQ' : 'OANDA', leverage: '0', digits: category === 'forex' ? '5' : '2', swap: '0', tradable: 'on', pendingMinDistance: '0' };
 
   return (
     <section className="page">
@@ -120,6 +121,8 @@ export function InstrumentsPage() {
                     : t('Bids and asks are optional: the starting price until the feed sends one.')}
                 </p>
                 <Field label={t('Swap (%)')} errors={fields.swap.errors} inputProps={{ ...getInputProps(fields.swap, { type: 'text' }), inputMode: 'decimal' }} />
+                <Field label={t('Pending order distance')} errors={fields.pendingMinDistance.errors} hint={t('How far from the live price a pending order\'s price must be, in price units; 0: anywhere on its side')}
+                  inputProps={{ ...getInputProps(fields.pendingMinDistance, { type: 'text' }), inputMode: 'decimal' }} />
                 <div className="tradable-box">
                   <CheckboxField label={t('Tradable')} inputProps={getInputProps(fields.tradable, { type: 'checkbox' })} />
                 </div>

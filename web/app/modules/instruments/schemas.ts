@@ -35,6 +35,9 @@ export const InstrumentSchema = z.object({
   // instruments.bids / asks numeric(24, 10), > 0; on an edit, empty keeps the saved quote
   bids: optionalDecimalInput({ scale: 10, intDigits: 14 }, { message: 'Bids must be a number greater than 0 with at most 10 decimals' }),
   asks: optionalDecimalInput({ scale: 10, intDigits: 14 }, { message: 'Asks must be a number greater than 0 with at most 10 decimals' }),
+  // instruments.pending_min_distance numeric(24, 10) >= 0: how far from the live price a pending order's price must be
+  pendingMinDistance: optionalDecimalInput({ scale: 10, intDigits: 14, zero: true }, { message: 'Pending order distance must be a number from 0 with at most 10 decimals' })
+    .transform((v) => v ?? '0'),
   tradable: checkbox,
   /** the admin read that open positions stay open when the instrument becomes untradable */
   confirmOpen: checkbox,
