@@ -5,7 +5,7 @@ import path from 'node:path';
 import { CLOSE_REASON_LABELS } from '@broker/engine/contract/events';
 import { PENDING_END_LABELS } from '@broker/engine/contract/pending';
 import { DECIMAL_INPUTS, PENDING_PRICE_MESSAGES, decimalMessages, type DecimalSpec } from '@broker/engine/domain';
-import { PENDING_EXPIRY_LABELS, PENDING_TYPE_LABELS } from '~/modules/trading/pending-labels.ts';
+import { PENDING_EXPIRY_LABELS, PENDING_TYPE_LABELS } from '~/shared/pending-labels.ts';
 import { PENDING_SUMMARY } from '~/modules/trading/order-dialog.tsx';
 import { GATEWAY_TITLES } from '~/modules/gateways/kinds.ts';
 import { MONEY_INPUT } from '~/modules/money/fees.ts';

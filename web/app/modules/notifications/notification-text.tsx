@@ -9,7 +9,7 @@ import { useRealtime } from '~/shared/realtime.tsx';
 import type { NotificationEvent } from '@broker/engine/contract/events';
 import { closeReasonLabel } from '@broker/engine/contract/events';
 import { pendingEndLabel } from '@broker/engine/contract/pending';
-import { pendingTypeLabel } from '~/modules/trading/pending-labels.ts';
+import { pendingTypeLabel } from '~/shared/pending-labels.ts';
 import { KYC_TYPE_LABELS, type KycType } from '~/modules/kyc/kyc.ts';
 import { DISPUTE_LABELS } from '~/modules/money/dispute.ts';
 import type { NotificationItem } from './notifications.server.ts';

@@ -10,7 +10,7 @@ import { pendingEndLabel } from '@broker/engine/contract/pending';
 import { DataTable } from '~/components/ui/data-table.tsx';
 import { ConfirmDialog } from '~/components/ui/confirm-dialog.tsx';
 import { useFormat } from '~/components/ui/format.ts';
-import { PENDING_EXPIRY_LABELS, pendingTypeLabel } from '~/modules/trading/pending-labels.ts';
+import { PENDING_EXPIRY_LABELS, pendingTypeLabel } from '~/shared/pending-labels.ts';
 import type { PendingLoader } from './route.server.ts';
 import type { StaffPendingRow } from './pending.server.ts';
 

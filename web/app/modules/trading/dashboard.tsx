@@ -15,7 +15,7 @@ import { OrderDialog } from './order-dialog.tsx';
 import { Positions } from './positions.tsx';
 import { closeReasonLabel } from '@broker/engine/contract/events';
 import { pendingEndLabel } from '@broker/engine/contract/pending';
-import { pendingTypeLabel } from './pending-labels.ts';
+import { pendingTypeLabel } from '~/shared/pending-labels.ts';
 import { useRealtime, useRealtimeStatus, type PriceItem } from '~/shared/realtime.tsx';
 import { setStreamOpen, useStreamRefresh } from './stream-refresh.ts';
 import { accountSummary, floatingFromExposure, leverageFor } from './dialog.ts';

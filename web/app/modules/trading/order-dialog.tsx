@@ -19,7 +19,7 @@ import {
 } from './dialog.ts';
 import { LevelInput } from './level-input.tsx';
 import { isoToLocal, localToIso } from './dialog.ts';
-import { PENDING_EXPIRY_LABELS, pendingTypeLabel } from './pending-labels.ts';
+import { PENDING_EXPIRY_LABELS, pendingTypeLabel } from '~/shared/pending-labels.ts';
 import { DASHBOARD_PARSE, PlaceOrderSchema, PlacePendingSchema, type ActionReply } from './schemas.ts';
 import { inputNumber, numberValue, readNumber } from '~/components/ui/number-input.ts';
 

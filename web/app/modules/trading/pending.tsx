@@ -17,7 +17,7 @@ import { inputNumber, numberValue, readNumber } from '~/components/ui/number-inp
 import { pendingPriceProblem, pendingQuote } from '@broker/engine/domain';
 import { dialogLevelRanges, initialLevel, allowedRange, isoToLocal, levelProblem, liveLevelRanges, localToIso, stepPrice } from './dialog.ts';
 import { LevelInput } from './level-input.tsx';
-import { PENDING_EXPIRY_LABELS, pendingTypeLabel } from './pending-labels.ts';
+import { PENDING_EXPIRY_LABELS, pendingTypeLabel } from '~/shared/pending-labels.ts';
 import { DASHBOARD_PARSE, ModifyPendingSchema, type ActionReply } from './schemas.ts';
 import type { PendingRow } from './trading.server.ts';
 
