@@ -9,7 +9,7 @@ import { Core, TICKS } from '../src/core.ts';
 import { MemoryBus, RedisBus } from '../src/bus/index.ts';
 import { placePending } from '../src/orders/pending.ts';
 import { reaches, PendingIndex } from '../src/risk/pending.ts';
-import { sessionEnd } from '../src/domain/index.ts';
+import { pendingPriceProblem, sessionEnd } from '../src/domain/index.ts';
 import { REDIS_URL as REDIS, needsRedis, redisUp } from './redis.ts';
 
 const sql = db(30);
@@ -265,6 +265,29 @@ describe('modify and cancel', () => {
     await E.core.notesIdle();
     const [n] = await sql<{ data: { reason: string } }[]>`SELECT data FROM notifications WHERE user_id = ${u.userId}`;
     expect(n.data.reason).toBe('staff');
+  });
+});
+
+describe('rules', () => {
+  test('end of day: the instrument\'s trading day', () => {
+    const at = (s: string) => sessionEnd('crypto', new Date(s)).toISOString();
+    expect(at('2026-11-27T15:00:00Z')).toBe('2026-11-28T00:00:00.000Z');
+    expect(sessionEnd('forex', new Date('2026-11-27T15:00:00Z')).toISOString()).toBe('2026-11-27T22:00:00.000Z');
+    expect(sessionEnd('index', new Date('2026-11-26T23:00:00Z')).toISOString()).toBe('2026-11-27T22:00:00.000Z');
+    // NYSE: 16:00 New York (EST, UTC−5) of the open session, else of the next one
+    expect(sessionEnd('stock', new Date('2026-11-27T15:00:00Z')).toISOString()).toBe('2026-11-27T21:00:00.000Z');
+    expect(sessionEnd('stock', new Date('2026-11-28T12:00:00Z')).toISOString()).toBe('2026-11-30T21:00:00.000Z');
+    expect(sessionEnd('stock', new Date('2026-07-01T13:00:00Z')).toISOString()).toBe('2026-07-01T20:00:00.000Z'); // EDT
+  });
+
+  test('the price rule names its bound', () => {
+    expect(pendingPriceProblem('sell', 'stop', 99, 100, 101, 0)).toEqual(null);
+    expect(pendingPriceProblem('sell', 'stop', 99, 100, 101, 1.5)).toEqual({
+      message: 'Sell Stop price must be at or below {{bound}} (the bid ({{price}}) − the minimum distance {{distance}})',
+      values: { bound: '98.5', price: '100', distance: '1.5' },
+    });
+    expect(pendingPriceProblem('buy', 'stop', 101, 100, 101, 0)?.message).toBe('Buy Stop price must be above the ask ({{price}})');
+    expect(pendingPriceProblem('sell', 'limit', 102, 100, 101, 2)).toEqual(null);
   });
 });
 
