@@ -13,6 +13,7 @@ import { useFormat } from '~/components/ui/format.ts';
 import { PENDING_EXPIRY_LABELS, pendingTypeLabel } from '~/shared/pending-labels.ts';
 import type { PendingLoader } from './route.server.ts';
 import type { StaffPendingRow } from './pending.server.ts';
+import { EXACT_COUNT_LIMIT } from '~/shared/count-limits.ts';
 
 /** How a status reads (i18n keys). */
 export const PENDING_STATUS_LABELS: Record<StaffPendingRow['status'], string> = { pending: 'Pending', filled: 'Filled', cancelled: 'Cancelled', expired: 'Expired' };
@@ -57,7 +58,8 @@ export function PendingOrdersPage() {
       <h1 className="page-title">{title}</h1>
       <PendingFiltersForm />
       {data.filterError ? <p className="field-error" role="alert">{t(data.filterError.message)}</p> : null}
-      <DataTable columns={columns} data={data.rows} total={data.total} searchable={false} getRowId={(r) => String(r.id)} caption={title} />
+      <DataTable columns={columns} data={data.rows} total={data.total} searchable={false} getRowId={(r) => String(r.id)} caption={title}
+        toolbar={data.estimated ? <span className="muted trade-estimate">{t('More than {{limit}} trades match: the total is an estimate.', { limit: f.amount(EXACT_COUNT_LIMIT) })}</span> : undefined} />
       <ConfirmDialog open={!!cancelling} onClose={() => setCancelling(null)} intent="cancel-pending" fields={cancelling ? { id: cancelling.id } : undefined}
         title={t('Cancel pending order #{{id}}', { id: cancelling?.id ?? '' })} confirmLabel={t('Cancel order')}
         message={<>

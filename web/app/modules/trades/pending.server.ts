@@ -7,6 +7,7 @@ import { engine } from '~/shared/engine.server.ts';
 import { refuse, type Outcome } from '~/shared/result.server.ts';
 import { parseUserRef } from './schemas.ts';
 import { auditIp } from './trades.server.ts';
+import { EXACT_COUNT_LIMIT } from '~/shared/count-limits.ts';
 
 export const PENDING_STATUSES = ['pending', 'filled', 'cancelled', 'expired'] as const;
 export type PendingStatus = (typeof PENDING_STATUSES)[number];
@@ -21,12 +22,15 @@ export interface StaffPendingRow {
   fillRate: string | null; slippage: string | null; cancelReason: string | null; createdAt: string; doneAt: string | null;
 }
 
-/** A page of pending orders, newest first, and how many match. */
-export async function listPendingOrders(sql: Sql, f: PendingFilters, page: { limit: number; offset: number }): Promise<{ rows: StaffPendingRow[]; total: number }> {
+/**
+ * A page of pending orders, newest first, and how many match: counted up to EXACT_COUNT_LIMIT,
+ * beyond it PostgreSQL's estimate (`estimated`), as the trade lists count.
+ */
+export async function listPendingOrders(sql: Sql, f: PendingFilters, page: { limit: number; offset: number }): Promise<{ rows: StaffPendingRow[]; total: number; estimated: boolean }> {
   const user = f.user ? parseUserRef(f.user) : null;
   const users = !user ? null : 'id' in user ? [user.id] : (await sql`SELECT id FROM users WHERE email = ${user.email}`).map((r) => Number(r.id));
   const [inst] = f.instrument ? await sql`SELECT id FROM instruments WHERE name = ${f.instrument}` : [null];
-  if ((users && !users.length) || (f.instrument && !inst)) return { rows: [], total: 0 };
+  if ((users && !users.length) || (f.instrument && !inst)) return { rows: [], total: 0, estimated: false };
   const cond = sql`true
     ${f.status ? sql`AND x.status = ${f.status}::pending_status` : sql``}
     ${users ? sql`AND x.balance_id IN (SELECT b.id FROM balances b WHERE b.user_id IN ${sql(users)})` : sql``}
@@ -43,10 +47,17 @@ export async function listPendingOrders(sql: Sql, f: PendingFilters, page: { lim
           JOIN users u ON u.id = x.user_id
           JOIN balances b ON b.id = x.balance_id
          ORDER BY x.id DESC`,
-    sql`SELECT count(*)::int AS n FROM pending_orders x WHERE ${cond}`,
+    sql`SELECT count(*)::int AS n FROM (SELECT 1 FROM pending_orders x WHERE ${cond} LIMIT ${EXACT_COUNT_LIMIT + 1}) c`,
   ]);
+  let total = n as number, estimated = false;
+  if (total > EXACT_COUNT_LIMIT) {
+    const [plan] = await sql`EXPLAIN (FORMAT JSON) SELECT 1 FROM pending_orders x WHERE ${cond}`;
+    const est = Number((plan['QUERY PLAN'] as { Plan: { 'Plan Rows': number } }[])[0]?.Plan?.['Plan Rows']);
+    total = Math.max(total, Number.isFinite(est) ? Math.round(est) : 0, page.offset + rows.length);
+    estimated = true;
+  }
   return {
-    total: n as number,
+    total, estimated,
     rows: rows.map((r): StaffPendingRow => ({
       id: Number(r.id), userId: Number(r.user_id), email: r.email, mode: r.mode, currency: String(r.currency).trim(), type: r.type,
       orderType: r.order_type, instrument: r.instrument, digits: Number(r.digits), price: r.price, amount: r.amount, profit: r.profit,

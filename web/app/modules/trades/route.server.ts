@@ -61,12 +61,12 @@ export async function pendingLoader(sql: Sql, params: URLSearchParams) {
   const parsed = parseListQuery(params, { sortable: TRADE_SORTABLE, extra: PENDING_FILTERS });
   const instruments = await instrumentChoices(sql);
   if (!parsed.ok) {
-    return { status: 400, body: { rows: [] as Awaited<ReturnType<typeof listPendingOrders>>['rows'], total: 0, filters, instruments, filterError: { field: parsed.field, message: parsed.message } } };
+    return { status: 400, body: { rows: [] as Awaited<ReturnType<typeof listPendingOrders>>['rows'], total: 0, estimated: false, filters, instruments, filterError: { field: parsed.field, message: parsed.message } } };
   }
   const q = parsed.query;
   const f: PendingFilters = { status: q.status, user: q.user, instrument: q.instrument, side: q.side };
   const list = await listPendingOrders(sql, f, { limit: q.limit, offset: q.offset });
-  return { status: 200, body: { rows: list.rows, total: list.total, filters: f, instruments, filterError: null as { field: string; message: string } | null } };
+  return { status: 200, body: { rows: list.rows, total: list.total, estimated: list.estimated, filters: f, instruments, filterError: null as { field: string; message: string } | null } };
 }
 export type PendingLoader = () => Promise<Awaited<ReturnType<typeof pendingLoader>>['body']>;
 
