@@ -111,37 +111,40 @@ CREATE FUNCTION engine_activate_pendings(
 ) RETURNS TABLE (pending_id bigint, status text, balance numeric, o orders, p pending_orders)
 LANGUAGE plpgsql AS $$
 DECLARE
+  n int := coalesce(cardinality(p_ids), 0);
   k int;
+  j int;
   v pending_orders;
-  v_order orders;
+  v_rows pending_orders[];
   v_fresh boolean[];
+  v_order_id bigint;
   v_cur bigint;           -- the balance whose figures are held
   v_balance numeric;
   v_used numeric;
   v_floating numeric;
-  v_bid numeric;
-  v_ask numeric;
   v_refusal text;
+  r_status text[] := array_fill(NULL::text, ARRAY[n]);
+  r_balance numeric[] := array_fill(NULL::numeric, ARRAY[n]);
+  r_order bigint[] := array_fill(NULL::bigint, ARRAY[n]);
 BEGIN
+  -- balances in id order, then the orders in id order (a single command locks its balance, then its order)
   PERFORM 1 FROM balances b WHERE b.id IN (SELECT x.balance_id FROM pending_orders x WHERE x.id = ANY (p_ids))
    ORDER BY b.id FOR UPDATE;
+  PERFORM 1 FROM pending_orders x WHERE x.id = ANY (p_ids) ORDER BY x.id FOR UPDATE;
+  SELECT array_agg(x ORDER BY a.k) INTO v_rows
+    FROM unnest(p_ids) WITH ORDINALITY AS a (id, k) LEFT JOIN pending_orders x ON x.id = a.id;
   -- the contexts' fingerprints, under the locks, in one statement
   SELECT array_agg(a.fp IS NOT DISTINCT FROM (SELECT c.fp FROM engine_place_context(x.user_id, x.balance_id, a.inst) c) ORDER BY a.k)
     INTO v_fresh
     FROM unnest(p_ids, p_fps, p_instruments) WITH ORDINALITY AS a (id, fp, inst, k)
     LEFT JOIN pending_orders x ON x.id = a.id;
-  FOR k IN 1 .. coalesce(cardinality(p_ids), 0) LOOP
-    pending_id := p_ids[k]; balance := NULL; o := NULL; p := NULL;
-    SELECT * INTO v FROM pending_orders x WHERE x.id = p_ids[k] FOR UPDATE;
-    IF NOT FOUND THEN status := 'not_found'; RETURN NEXT; CONTINUE; END IF;
-    IF v.status <> 'pending' THEN status := 'done'; p := v; RETURN NEXT; CONTINUE; END IF;
-    IF v.expires_at IS NOT NULL AND v.expires_at <= p_ats[k] THEN
-      -- its tick came after its expiry (a replay, a late timer): it expired, unfilled
-      UPDATE pending_orders x SET status = 'expired', cancel_reason = 'expired', done_at = now(), updated_at = now()
-       WHERE x.id = v.id RETURNING * INTO p;
-      status := 'expired'; RETURN NEXT; CONTINUE;
-    END IF;
-    IF NOT v_fresh[k] THEN status := 'stale'; p := v; RETURN NEXT; CONTINUE; END IF;
+  FOR k IN 1 .. n LOOP
+    v := v_rows[k];
+    IF v.id IS NULL THEN r_status[k] := 'not_found'; CONTINUE; END IF;
+    IF v.status <> 'pending' THEN r_status[k] := 'done'; CONTINUE; END IF;
+    -- its tick came after its expiry (a replay, a late timer): it expires, unfilled
+    IF v.expires_at IS NOT NULL AND v.expires_at <= p_ats[k] THEN r_status[k] := 'expired'; CONTINUE; END IF;
+    IF NOT v_fresh[k] THEN r_status[k] := 'stale'; CONTINUE; END IF;
     IF v_cur IS DISTINCT FROM v.balance_id THEN
       IF v_cur IS NOT NULL THEN UPDATE balances SET margin = v_used, updated_at = now() WHERE id = v_cur; END IF;
       v_cur := v.balance_id;
@@ -153,35 +156,43 @@ BEGIN
         LEFT JOIN unnest(p_price_ids, p_price_bids, p_price_asks) AS px (id, bid, ask) ON px.id = x.instrument_id
        WHERE x.balance_id = v_cur AND x.close_time IS NULL AND x.deleted_at IS NULL;
     END IF;
-    balance := v_balance;
+    r_balance[k] := v_balance;
     v_refusal := margin_refusal(p_margins[k], v_balance, v_used, v_floating);
-    IF v_refusal IS NOT NULL THEN
-      status := v_refusal;
-      UPDATE pending_orders x SET status = 'cancelled', cancel_reason = v_refusal,
-             trigger_bid = p_bids[k], trigger_ask = p_asks[k], trigger_at = p_ats[k], done_at = now(), updated_at = now()
-       WHERE x.id = v.id RETURNING * INTO p;
-      RETURN NEXT; CONTINUE;
-    END IF;
+    IF v_refusal IS NOT NULL THEN r_status[k] := v_refusal; CONTINUE; END IF;
     INSERT INTO orders (user_id, balance_id, instrument_id, type, kind, trade_amount, lots, open_rate, exchange_rate,
                         spread, profit, loss, margin_used, leverage, created_at)
     VALUES (v.user_id, v.balance_id, v.instrument_id, v.type, p_kinds[k], v.trade_amount, v.lots, p_fill_rates[k], p_exchange_rates[k],
             p_spreads[k], v.profit, v.loss, p_margins[k], p_leverages[k], CASE WHEN p_stamps[k] THEN p_ats[k] ELSE now() END)
-    RETURNING * INTO v_order;
+    RETURNING id INTO v_order_id;
+    r_order[k] := v_order_id;
+    r_status[k] := 'ok';
     v_used := v_used + p_margins[k];
     -- the new position's P/L at the prices passed (its instrument's is always among them)
-    SELECT px.bid, px.ask INTO v_bid, v_ask FROM unnest(p_price_ids, p_price_bids, p_price_asks) AS px (id, bid, ask) WHERE px.id = v.instrument_id;
-    IF FOUND THEN
-      v_floating := v_floating + position_pnl(v_order.type, v_order.trade_amount, v_order.open_rate, v_order.spread, v_order.exchange_rate, v_bid, v_ask);
+    j := array_position(p_price_ids, v.instrument_id);
+    IF j IS NOT NULL THEN
+      v_floating := v_floating + position_pnl(v.type, v.trade_amount, p_fill_rates[k], p_spreads[k], p_exchange_rates[k], p_price_bids[j], p_price_asks[j]);
     END IF;
-    o := v_order;
-    status := 'ok';
-    UPDATE pending_orders x SET status = 'filled', order_id = v_order.id, fill_rate = p_fill_rates[k],
-           slippage = CASE WHEN v.type = 'buy' THEN p_fill_rates[k] - v.price ELSE v.price - p_fill_rates[k] END,
-           trigger_bid = p_bids[k], trigger_ask = p_asks[k], trigger_at = p_ats[k], done_at = now(), updated_at = now()
-     WHERE x.id = v.id RETURNING * INTO p;
-    RETURN NEXT;
   END LOOP;
   IF v_cur IS NOT NULL THEN UPDATE balances SET margin = v_used, updated_at = now() WHERE id = v_cur; END IF;
+  -- the orders' new states, one statement
+  UPDATE pending_orders x
+     SET status = CASE u.st WHEN 'ok' THEN 'filled' WHEN 'expired' THEN 'expired' ELSE 'cancelled' END::pending_status,
+         order_id = u.oid,
+         fill_rate = CASE WHEN u.st = 'ok' THEN u.rate END,
+         slippage = CASE WHEN u.st <> 'ok' THEN NULL WHEN x.type = 'buy' THEN u.rate - x.price ELSE x.price - u.rate END,
+         cancel_reason = CASE WHEN u.st = 'ok' THEN NULL ELSE u.st END,
+         trigger_bid = CASE WHEN u.st = 'expired' THEN NULL ELSE u.bid END,
+         trigger_ask = CASE WHEN u.st = 'expired' THEN NULL ELSE u.ask END,
+         trigger_at = CASE WHEN u.st = 'expired' THEN NULL ELSE u.at END,
+         done_at = now(), updated_at = now()
+    FROM unnest(p_ids, r_status, r_order, p_fill_rates, p_bids, p_asks, p_ats) AS u (id, st, oid, rate, bid, ask, at)
+   WHERE x.id = u.id AND u.st IN ('ok', 'expired', 'insufficient_balance', 'insufficient_free_margin');
+  RETURN QUERY
+    SELECT u.id, u.st, u.bal, ord, pnd
+      FROM unnest(p_ids, r_status, r_balance, r_order) WITH ORDINALITY AS u (id, st, bal, oid, k)
+      LEFT JOIN orders ord ON ord.id = u.oid
+      LEFT JOIN pending_orders pnd ON pnd.id = u.id
+     ORDER BY u.k;
 END $$;
 
 -- Down Migration
