@@ -56,8 +56,9 @@ CREATE UNIQUE INDEX pending_orders_idempotency_key ON pending_orders (user_id, i
 CREATE INDEX pending_orders_balance_idx ON pending_orders (balance_id, id DESC);
 -- the engine's load at start and takeover: every live one (a small partial index)
 CREATE INDEX pending_orders_live_idx ON pending_orders (balance_id) WHERE status = 'pending';
--- staff list filtered by status, newest first
+-- staff list filtered by status, newest first; and by instrument
 CREATE INDEX pending_orders_status_idx ON pending_orders (status, id DESC);
+CREATE INDEX pending_orders_instrument_idx ON pending_orders (instrument_id, id DESC);
 CREATE UNIQUE INDEX pending_orders_order_id ON pending_orders (order_id) WHERE order_id IS NOT NULL;
 
 -- Ends a pending order (customer or staff cancel, expiry, a refusal at activation): balance
