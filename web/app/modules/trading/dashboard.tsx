@@ -280,7 +280,7 @@ export function Dashboard({ data, theme, pricingPlanOn }: { data: DashboardData;
           </section>
         ) : null}
 
-        <Positions rows={data.positions.rows} total={data.positions.total} openOnly={data.positions.openOnly} prices={prices} currency={balance?.currency ?? ''}
+        <Positions rows={data.positions.rows} total={data.positions.total} openOnly={data.positions.openOnly} closedOnly={data.positions.closedOnly} prices={prices} currency={balance?.currency ?? ''}
           pending={data.pending} />
       </div>
 

@@ -74,9 +74,9 @@ export interface Exposure { instrument: string; long: number; short: number; off
  * first), how many there are, and the open positions summed per instrument. One round trip, where
  * each of these was one (every query is a write to PostgreSQL's socket and a wait for its answer).
  */
-async function readUserDashboard(sql: Sql, userId: number, balanceId: number | null, opts: { openOnly: boolean; page: number; limit: number }) {
+async function readUserDashboard(sql: Sql, userId: number, balanceId: number | null, opts: { openOnly: boolean; closedOnly?: boolean; page: number; limit: number }) {
   const offset = (Math.max(1, opts.page) - 1) * opts.limit;
-  const open = () => (opts.openOnly ? sql`AND o.close_time IS NULL` : sql``);
+  const open = () => (opts.openOnly ? sql`AND o.close_time IS NULL` : opts.closedOnly ? sql`AND o.close_time IS NOT NULL` : sql``);
   const [row] = await sql`
     SELECT to_jsonb(p) AS plan,
            ${kycApprovedSql(sql, userId)} AS kyc_ok,
@@ -170,7 +170,7 @@ async function firstQuotes(sql: Sql, instruments: readonly InstrumentRow[], quot
  * right after (allInstruments, GET /dashboard/instruments): a third of the instruments, where the
  * whole list and its prices were most of the page's own data.
  */
-export async function loadDashboard(sql: Sql, userId: number, opts: { openOnly: boolean; pendingTab?: boolean; page: number; limit: number; request?: Request }) {
+export async function loadDashboard(sql: Sql, userId: number, opts: { openOnly: boolean; closedOnly?: boolean; pendingTab?: boolean; page: number; limit: number; request?: Request }) {
   const balance = (await accountSummary(sql, userId, opts.request)).active;
   const [instruments, mine, spreads, settings, quotes, pending] = await Promise.all([
     listInstruments(sql),
@@ -200,7 +200,7 @@ export async function loadDashboard(sql: Sql, userId: number, opts: { openOnly: 
     kycTrade: settings.kyc.trade === 'on',
     /** the 'verify KYC to trade' notice: only while the KYC trade switch makes trading wait for it */
     kycNotice: kycGate(settings.kyc, 'trade', mine.kycOk),
-    positions: { ...mine.positions, page: opts.page, openOnly: opts.openOnly, pageSize: opts.limit },
+    positions: { ...mine.positions, page: opts.page, openOnly: opts.openOnly, closedOnly: !!opts.closedOnly, pageSize: opts.limit },
     /** the live pending orders: a page of them on the Pending tab, their count always (the tab's label) */
     pending: { ...pending, tab: !!opts.pendingTab },
     exposure: mine.exposure,
