@@ -1,17 +1,21 @@
 // bench:engine — 100,000 open positions over 10,000 accounts and 60 instruments, take-profit
-// and stop-loss set, 1,000,000 ticks through the risk evaluator in one process; compared with
-// a reference evaluator that scans every open position on every tick (it lives only here).
+// and stop-loss set, and 100,000 pending orders (Buy/Sell Limit/Stop, risk/pending.ts) beside
+// them, 1,000,000 ticks through the risk evaluator and the pending index in one process;
+// compared with a reference evaluator that scans every open position and every pending order on
+// every tick (it lives only here).
 // Beside them, 50,000 trailing-stop positions (BENCH_TRAILING) on 60 instruments of their own
 // whose price rises on every one of their ticks (every other tick of the run), so every such tick
 // moves every trailing stop of its instrument; the moves are taken as the core's throttled flush
 // takes them (TrailWriter: once a second, each moved position once) and the rows it would write
 // are counted: writes/s stay bounded by the trailing positions, whatever the tick rate.
 import { RiskEvaluator, type PositionInput } from '../src/risk/evaluator.ts';
+import { PendingIndex, reaches, type PendingInput } from '../src/risk/pending.ts';
 import { autoCloseReason } from '../src/domain/index.ts';
 import { rng } from '../src/feed/rng.ts';
 import { percentile } from './stats.ts';
 
 const POSITIONS = Number(process.env.BENCH_POSITIONS ?? 100_000);
+const PENDING = Number(process.env.BENCH_PENDING ?? 100_000);
 const ACCOUNTS = Number(process.env.BENCH_ACCOUNTS ?? 10_000);
 const INSTRUMENTS = 60;
 const TICKS = Number(process.env.BENCH_TICKS ?? 1_000_000);
@@ -40,7 +44,17 @@ function world(seed: number) {
       sl: side === 'buy' ? open - dist : open + dist,
     });
   }
-  return { rnd, mid, spread, balances, positions };
+  // pending orders 0.2 % to 2.2 % away from the price, on their valid side
+  const pending: PendingInput[] = [];
+  for (let id = 1; id <= PENDING; id++) {
+    const i = Math.floor(rnd() * INSTRUMENTS);
+    const side = rnd() < 0.5 ? 'buy' : 'sell';
+    const orderType = rnd() < 0.5 ? 'limit' : 'stop';
+    const below = (side === 'buy') === (orderType === 'limit');
+    const dist = mid[i] * (0.002 + rnd() * 0.02);
+    pending.push({ id, accountId: 1 + Math.floor(rnd() * ACCOUNTS), instrumentId: i, side, orderType, price: below ? mid[i] - dist : mid[i] + dist, expiresMs: null });
+  }
+  return { rnd, mid, spread, balances, positions, pending };
 }
 
 function ticks(seed: number, mid: number[], spread: number[], n: number) {
@@ -74,9 +88,11 @@ for (let k = 0; k < TRAILING; k++) {
   });
 }
 r.takeTrailMoves(); // what their placing wrote
+const pend = new PendingIndex();
+for (const p of w.pending) pend.add(p);
 const tk = ticks(SEED + 1, w.mid, w.spread, TICKS);
 const lat = new Float64Array(TICKS);
-let closes = 0, trailTicks = 0, trailWrites = 0, flushes = 0, maxFlush = 0;
+let closes = 0, activations = 0, trailTicks = 0, trailWrites = 0, flushes = 0, maxFlush = 0;
 const t0 = performance.now();
 let nextFlush = t0 + FLUSH_MS;
 for (let t = 0; t < TICKS; t++) {
@@ -90,9 +106,11 @@ for (let t = 0; t < TICKS; t++) {
   }
   const s = performance.now();
   const out = r.onTick(inst, bid, ask);
+  const acts = pend.onTick(inst, bid, ask, t);
   lat[t] = performance.now() - s;
-  // settle at once, as the close executor would (balance moves by the P/L)
+  // settle at once, as the close executor and the activator would (balance moves by the P/L)
   for (const c of out) { closes++; r.removePosition(c.positionId); }
+  for (const a of acts) { activations++; pend.remove(a.pendingId); }
   if ((t & 1023) === 0 && performance.now() >= nextFlush) {
     // the throttled flush: each moved stop once (one statement in the core)
     const n = r.takeTrailMoves().length;
@@ -107,10 +125,11 @@ lat.sort();
 // ---- reference: scan every open position on every tick
 const n = world(SEED);
 const open = new Map(n.positions.map((p) => [p.id, p]));
+const waiting = new Map(n.pending.map((p) => [p.id, p]));
 const bids = n.mid.slice(), asks = n.mid.map((m, i) => m + n.spread[i]);
 const ntk = ticks(SEED + 1, n.mid, n.spread, NAIVE_TICKS);
 const eq = new Float64Array(ACCOUNTS + 1);
-let naiveCloses = 0;
+let naiveCloses = 0, naiveActivations = 0;
 const n0 = performance.now();
 for (let t = 0; t < NAIVE_TICKS; t++) {
   const i = ntk.inst[t];
@@ -126,19 +145,22 @@ for (let t = 0; t < NAIVE_TICKS; t++) {
   }
   for (const p of open.values()) if (eq[p.accountId] <= 0) hit.push(p.id);
   for (const id of hit) if (open.delete(id)) naiveCloses++;
+  for (const p of waiting.values()) if (p.instrumentId === i && reaches(p, bids[i], asks[i])) { waiting.delete(p.id); naiveActivations++; }
 }
 const naiveElapsed = (performance.now() - n0) / 1000;
 
 const ticksPerS = TICKS / elapsed, naivePerS = NAIVE_TICKS / naiveElapsed;
 console.log(JSON.stringify({
-  bench: 'engine', positions: POSITIONS, accounts: ACCOUNTS, instruments: INSTRUMENTS, ticks: TICKS, seed: SEED,
+  bench: 'engine', positions: POSITIONS, pending_orders: PENDING, accounts: ACCOUNTS, instruments: INSTRUMENTS, ticks: TICKS, seed: SEED,
   ticks_per_s: Math.round(ticksPerS),
   p50_us: +(percentile(lat, 50) * 1000).toFixed(2),
   p99_us: +(percentile(lat, 99) * 1000).toFixed(2),
   closes,
+  activations,
   naive_ticks: NAIVE_TICKS,
   naive_ticks_per_s: Math.round(naivePerS),
-  naive_closes: naiveCloses, // the reference does the same work: it closes too
+  naive_closes: naiveCloses, // the reference does the same work: it closes and activates too
+  naive_activations: naiveActivations,
   ratio: +(ticksPerS / naivePerS).toFixed(1),
   trailing: TRAILING,
   trailing_ticks: trailTicks,

@@ -15,6 +15,12 @@ import { CloseExecutor } from './risk/executor.ts';
 import { TrailWriter } from './risk/trail-writer.ts';
 import { FailoverReplay } from './risk/failover.ts';
 import { loadOpenPositions, planStopouts, positionInput } from './risk/open-positions.ts';
+import { PendingIndex } from './risk/pending.ts';
+import {
+  PendingActivator, activatePendings, expirePending, loadPending, pendingInput,
+  type ActivateInput, type ActivateOutcome, type PendingDeps, type PendingHooks,
+} from './orders/pending.ts';
+import type { PendingView } from './orders/view.ts';
 import { PlaceContextCache, type OrderDeps, type OrderHooks } from './orders/service.ts';
 import type { OrderView } from './orders/view.ts';
 import { CloseNotices } from './orders/close-notices.ts';
@@ -53,6 +59,10 @@ export interface CoreOptions {
   closeBatchSize?: number;
   /** batch close statements running at once (CLOSE_BATCH_CONCURRENCY, default 4) */
   closeBatchConcurrency?: number;
+  /** pending order activations per batch statement (default 1000; 1: one statement per fill) */
+  activateBatchSize?: number;
+  /** activation statements running at once (default 4) */
+  activateConcurrency?: number;
 }
 
 export class Core {
@@ -61,6 +71,12 @@ export class Core {
   readonly candles = new CandleBuilder();
   readonly executor: CloseExecutor;
   readonly orders: OrderDeps;
+  /** pending orders' trigger levels (of the partitions owned) and their activations */
+  readonly pending = new PendingIndex();
+  readonly pendingDeps: PendingDeps;
+  readonly activator: PendingActivator;
+  /** pending orders filled, cancelled at activation, expired (metrics, tests) */
+  readonly pendingCounts = { filled: 0, cancelled: 0, expired: 0 };
   readonly evalLatency = new Histogram([1, 2, 5, 10, 20, 50, 100, 250, 1000]); // µs
   private quoteListeners = new Set<(q: Quote) => void>();
   private stops: (() => void)[] = [];
@@ -107,6 +123,20 @@ export class Core {
       stopOf: (id) => (this.risk.position(id) ? this.risk.stopOf(id) : undefined),
     };
     this.trails = new TrailWriter(opts.sql, this.risk, (userId, e) => void this.publish(`user:${userId}`, 'order.trailed', e));
+    const pendingHooks: PendingHooks = {
+      placed: (p) => this.onPending('pending.placed', p),
+      modified: (p) => this.onPending('pending.modified', p),
+      filled: (p, o, stopout, balance) => { this.pendingCounts.filled++; this.onPending('pending.filled', p); this.onOpened(o, stopout, balance); },
+      ended: (p) => {
+        if (p.status === 'expired') this.pendingCounts.expired++; else if (p.cancel_reason !== 'customer' && p.cancel_reason !== 'staff') this.pendingCounts.cancelled++;
+        this.onPending('pending.cancelled', p);
+        // the customer did not cancel it themselves: a notification says why
+        if (p.cancel_reason !== 'customer') this.notices.pendingEnded(p);
+      },
+    };
+    this.pendingDeps = { orders: this.orders, hooks: pendingHooks, now: opts.now };
+    this.activator = new PendingActivator((acts) => activatePendings(this.pendingDeps, acts), (a, o) => this.activated(a, o),
+      { batchSize: opts.activateBatchSize, concurrency: opts.activateConcurrency ?? 4 });
     this.replay = new FailoverReplay({
       bus: opts.bus, book: this.book, risk: this.risk, owned: this.owned,
       submit: (closes) => this.executor.submit(closes),
@@ -114,6 +144,10 @@ export class Core {
       lastTickId: () => this.lastTickId,
       rebuild: (parts) => this.rebuild(parts),
       loadOpen: (parts) => loadOpenPositions(opts.sql, this.partition.count, parts),
+      pending: this.pending,
+      loadPending: (parts) => loadPending(opts.sql, this.partition.count, parts),
+      activate: (acts) => this.activator.submit(acts),
+      expire: (ids) => this.expire(ids),
     });
     // a trailing stop's close writes the stop it trailed to first (TrailWriter.beforeClose)
     const closers = this.replay.closers(this.orders);
@@ -211,6 +245,8 @@ export class Core {
     this.timers.push(setInterval(() => void this.reloadInstruments().catch(() => {}), 30_000));
     const trailMs = this.opts.trailFlushMs ?? 1000;
     if (trailMs > 0) this.timers.push(setInterval(() => void this.flushTrails().catch((e) => console.error('[core] trailing flush', e.message)), trailMs));
+    // pending orders whose expiry time came (a tick also checks, before it activates anything)
+    this.timers.push(setInterval(() => this.expire(this.pending.expired(Date.now())), 1000));
     this.started = true;
   }
 
@@ -221,6 +257,7 @@ export class Core {
     await this.cacheListen?.unlisten().catch(() => {});
     this.instruments.stop();
     await this.executor.idle();
+    await this.activator.idle();
     await this.notesIdle();
     await this.flush().catch(() => {});
     await this.flushTrails().catch(() => {});
@@ -252,6 +289,7 @@ export class Core {
     for (const r of rows) this.risk.setBalance(r.input.accountId, r.balance, out);
     for (const r of rows) this.risk.addPosition(r.input, out);
     this.executor.submit(out);
+    for (const p of await loadPending(this.opts.sql, this.partition.count, parts)) this.pending.add(p.input);
     return rows.length;
   }
 
@@ -268,7 +306,68 @@ export class Core {
     if (prevId !== undefined) this.replay.closesAsked(closes, prevId);
     this.trails.ticked(prevId);
     this.executor.submit(closes);
+    // pending orders: those expired by this tick's time first, then those its price reaches
+    if (this.pending.size) {
+      this.expire(this.pending.expired(t.ts));
+      const acts = this.pending.onTick(inst.id, t.bid, t.ask, t.ts);
+      if (acts.length) {
+        if (prevId !== undefined) this.replay.activationsAsked(acts, prevId);
+        this.activator.submit(acts);
+      }
+    }
     for (const fn of this.quoteListeners) fn(q);
+  }
+
+  /** Resolves when every activation asked for so far is settled (tests, the test quotes route). */
+  async pendingIdle() {
+    await this.activator.idle();
+    await this.expiring;
+  }
+
+  private expiring: Promise<unknown> = Promise.resolve();
+
+  /** Expires pending orders whose time came (each was answered once by the index). */
+  private expire(ids: number[]) {
+    if (!ids.length) return;
+    this.expiring = Promise.all([this.expiring, ...ids.map(async (id) => {
+      try {
+        const r = await expirePending(this.pendingDeps, id);
+        // filled or ended elsewhere: it leaves all the same
+        this.pendingGone(id);
+        if (!r.ok && r.code !== 'already_closed' && r.code !== 'not_found') this.pending.release(id);
+      } catch (e) {
+        console.error('[core] pending expiry', (e as Error).message);
+        this.pending.release(id);
+      }
+    })]);
+  }
+
+  /** An activation settled (or failed: 'retry', the order fires again later). */
+  private activated(a: ActivateInput, outcome: ActivateOutcome) {
+    this.replay.activationDone(a.pendingId);
+    if (outcome === 'retry') {
+      if (!this.replay.releasePending(a.pendingId)) this.pending.release(a.pendingId);
+    } else this.pendingGone(a.pendingId);
+  }
+
+  /** A pending order is no longer pending: out of the live index and of a replay's. */
+  private pendingGone(id: number) {
+    this.pending.remove(id);
+    this.replay.pendingGone(id);
+  }
+
+  /** A pending order placed, modified or ended here: the owner's index learns it; the user's event is published once, here. */
+  private onPending(event: 'pending.placed' | 'pending.modified' | 'pending.filled' | 'pending.cancelled', p: PendingView) {
+    this.applyPending(p);
+    void this.publish(`user:${p.user_id}`, event, p);
+  }
+
+  private applyPending(p: PendingView) {
+    if (!this.owns(p.balance_id)) return forwardOrder(this.opts.bus, { op: 'pending', pending: p });
+    if (p.status === 'pending') {
+      this.pending.add(pendingInput(p));
+      this.replay.pendingChanged(p);
+    } else this.pendingGone(p.id);
   }
 
   /** Persist candles and the last quote of each instrument that moved. */
@@ -333,6 +432,7 @@ export class Core {
 
   /** An order command settled by another core process, for the balance's owner. */
   private applyRemote(m: OrderMessage) {
+    if (m.op === 'pending') { if (this.owns(m.pending.balance_id)) this.applyPending(m.pending); return; }
     if (!this.owns(m.order.balance_id)) return;
     if (m.op === 'opened') this.applyOpened(m.order, m.stopout, m.balance);
     else if (m.op === 'closed') this.applyClosed(m.order, m.balanceAfter);

@@ -115,6 +115,15 @@ describe('the realtime contract (contract/events.ts)', () => {
       if (!c.ok) throw new Error(c.message);
       expect((await client.adminCloseOrder(c.order.id, { actorId: admin.userId })).ok).toBe(true);
       expect((await client.adminDeleteOrder(c.order.id, { actorId: admin.userId })).ok).toBe(true);
+      // pending orders: placed, modified, cancelled, and one filled
+      const p = await client.placePending({ userId: u.userId, type: 'buy', instrument: BTC.name, amount: '1', profit: null, loss: null, orderType: 'limit', price: '95', expiry: 'gtc' });
+      if (!p.ok) throw new Error(p.message);
+      expect((await client.modifyPending(p.pending.id, { userId: u.userId, price: '96' })).ok).toBe(true);
+      expect((await client.cancelPending(p.pending.id, u.userId)).ok).toBe(true);
+      const f = await client.placePending({ userId: u.userId, type: 'buy', instrument: BTC.name, amount: '1', profit: null, loss: null, orderType: 'limit', price: '95', expiry: 'gtc' });
+      if (!f.ok) throw new Error(f.message);
+      await E.quote(BTC.name, 94, 95);
+      await E.quote(BTC.name, 100, 101);
       // a trailing stop moved by the price (order.trailed, with the throttled flush)
       const d = await client.placeOrder({ userId: u.userId, type: 'buy', instrument: BTC.name, amount: '1', profit: null, loss: null });
       if (!d.ok) throw new Error(d.message);

@@ -61,9 +61,11 @@ export async function engine(sql: Sql, opts: { now?: () => Date; hub?: boolean }
     try { json = JSON.parse(text); } catch { json = text; }
     return { status: res.status, body: json };
   };
-  const quote = (symbol: string, bid: number, ask: number) => {
+  const quote = async (symbol: string, bid: number, ask: number) => {
     core.ingest({ symbol, bid, ask, ts: Date.now() });
-    return core.executor.idle();
+    await core.executor.idle();
+    await core.pendingIdle();
+    await core.executor.idle();
   };
   const stop = async () => { hub?.close(); await core.stop(); await bus.close(); };
   return { core, app, bus, hub, call, quote, stop };

@@ -34,6 +34,14 @@ const REVIEWED: Record<string, string> = {
   'closeReasonLabel(d.reason)': 'CLOSE_REASON_LABELS (collected)', 'closeReasonLabel(o.close_reason)': 'CLOSE_REASON_LABELS (collected)',
   'closeReasonLabel(row.original.closeReason)': 'CLOSE_REASON_LABELS (collected)',
   'r.msg': 'only the three literal messages it is compared with', 'GATEWAY_TITLES[nameOrTitle]': 'GATEWAY_TITLES (collected)',
+  'pendingEndLabel(d.reason)': 'PENDING_END_LABELS (collected)', 'pendingEndLabel(o.cancel_reason)': 'PENDING_END_LABELS (collected)',
+  'pendingTypeLabel(d.side, d.orderType)': 'PENDING_TYPE_LABELS (collected)', 'pendingTypeLabel(o.type, o.order_type)': 'PENDING_TYPE_LABELS (collected)',
+  'pendingTypeLabel(side, pendingKind)': 'PENDING_TYPE_LABELS (collected)', 'pendingTypeLabel(row.type, row.orderType)': 'PENDING_TYPE_LABELS (collected)',
+  'pendingTypeLabel(row.original.type, row.original.orderType)': 'PENDING_TYPE_LABELS (collected)',
+  'pendingTypeLabel(cancelling.type, cancelling.orderType)': 'PENDING_TYPE_LABELS (collected)',
+  'pendingTypeLabel(o.type, o.orderType)': 'PENDING_TYPE_LABELS (collected)', 'pendingEndLabel(o.cancelReason)': 'PENDING_END_LABELS (collected)',
+  'k.label': "the order dialog's kinds: literal labels", 'priceProblem.message': "pendingPriceProblem (PENDING_PRICE_MESSAGES, collected) or 'Enter a price'",
+  'expiryProblem': 'one literal message', 'PENDING_SUMMARY[side][pendingKind]': 'PENDING_SUMMARY (collected)',
   'nameOrTitle': 'only when it is one of GATEWAY_TITLES', 'kinds[e.kind]': 'PAYMENT_KINDS or PAYOUT_KINDS, literal texts (checked below)',
 };
 

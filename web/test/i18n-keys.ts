@@ -3,7 +3,10 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { CLOSE_REASON_LABELS } from '@broker/engine/contract/events';
-import { DECIMAL_INPUTS, DEPTH_MESSAGES, decimalMessages, type DecimalSpec } from '@broker/engine/domain';
+import { PENDING_END_LABELS } from '@broker/engine/contract/pending';
+import { DECIMAL_INPUTS, DEPTH_MESSAGES, PENDING_PRICE_MESSAGES, decimalMessages, type DecimalSpec } from '@broker/engine/domain';
+import { PENDING_EXPIRY_LABELS, PENDING_TYPE_LABELS } from '~/shared/pending-labels.ts';
+import { PENDING_SUMMARY } from '~/modules/trading/order-dialog.tsx';
 import { GATEWAY_TITLES } from '~/modules/gateways/kinds.ts';
 import { MONEY_INPUT } from '~/modules/money/fees.ts';
 import { ADJUST_AMOUNT } from '~/modules/customers/edit-schemas.ts';
@@ -22,7 +25,7 @@ const unquote = (q: string, s: string) => s.replace(new RegExp(`\\\\${q}`, 'g'),
 
 /** The decimal fields whose refusals a page shows (bid and ask are the engine's test controls only). */
 const DECIMAL_SPECS_SHOWN: DecimalSpec[] = [
-  ...(['amount', 'lots', 'profit', 'loss', 'openRate', 'closeRate', 'spread'] as const).map((f) => DECIMAL_INPUTS[f]),
+  ...(['amount', 'lots', 'profit', 'loss', 'openRate', 'closeRate', 'spread', 'price'] as const).map((f) => DECIMAL_INPUTS[f]),
   // take profit / stop loss as levels (0 allowed: not set), and at the column's scale in a staff edit
   ...(['profit', 'loss'] as const).flatMap((f) => [{ ...DECIMAL_INPUTS[f], zero: true }, { ...DECIMAL_INPUTS[f], scale: 10, zero: true }]),
   // the stop-loss dialog's trailing distance, a level (0 or blank: off)
@@ -65,6 +68,12 @@ export function collectKeys(): Set<string> {
   }
   // the engine's contract: how a close reason reads (web translates the label)
   for (const label of Object.values(CLOSE_REASON_LABELS)) keys.add(label);
+  // pending orders: how their type, expiry and end read, what the dialog says they will do, and the price rule's messages
+  for (const label of Object.values(PENDING_END_LABELS)) keys.add(label);
+  for (const side of Object.values(PENDING_TYPE_LABELS)) for (const label of Object.values(side)) keys.add(label);
+  for (const label of Object.values(PENDING_EXPIRY_LABELS)) keys.add(label);
+  for (const side of Object.values(PENDING_SUMMARY)) for (const text of Object.values(side)) keys.add(text);
+  for (const m of PENDING_PRICE_MESSAGES) keys.add(m);
   // the gateways' names (gatewayLabel)
   for (const title of Object.values(GATEWAY_TITLES)) keys.add(title);
   // what the decimal parser answers for the numbers the pages take (an order's fields, their

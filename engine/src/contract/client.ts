@@ -65,6 +65,15 @@ export function engineClient(target: string | App, opts: EngineClientOptions) {
     /** staff: soft delete (margin released, audited) */
     adminDeleteOrder: (orderId: number, actor: NonNullable<Parameters<ReturnType<typeof api.admin.orders>['delete']>[1]>['query']) =>
       settle(() => api.admin.orders({ id: orderId }).delete(undefined, { query: actor, ...within() })),
+    /** a pending order (docs/specs.md#pending-orders): Buy/Sell Limit or Stop at a price, with an expiry */
+    placePending: (body: Body<(typeof api)['pending-orders']['post']>) => settle(() => api['pending-orders'].post(body, within())),
+    /** the customer changes a pending order's price, amount, levels or expiry */
+    modifyPending: (id: number, body: Body<ReturnType<(typeof api)['pending-orders']>['patch']>) =>
+      settle(() => api['pending-orders']({ id }).patch(body, within())),
+    cancelPending: (id: number, userId: number) => settle(() => api['pending-orders']({ id }).cancel.post({ userId }, within())),
+    /** staff: cancel a customer's pending order (audited) */
+    adminCancelPending: (id: number, body: Body<ReturnType<(typeof api.admin)['pending-orders']>['cancel']['post']>) =>
+      settle(() => api.admin['pending-orders']({ id }).cancel.post(body, within())),
     /** a wallet's live figures: balance, used margin, floating P/L at live prices, equity, free margin */
     account: (balanceId: number) => settle(() => api.accounts({ balanceId }).get(within(5000))),
     /** a realtime event to a user's stream (notifications) or a staff page (tracking) */

@@ -4,7 +4,7 @@
 // here (Core.publish, POST /v1/events) and web listens for exactly these names, so neither side
 // spells an event by hand (docs/specs.md#realtime-tickets, #notifications).
 // Pure TypeScript: web runs it under Node. The only imports are types.
-import type { OrderView } from '../orders/view.ts';
+import type { OrderView, PendingView } from '../orders/view.ts';
 import type { CloseReason } from '../domain/triggers.ts';
 
 export type { CloseReason };
@@ -27,6 +27,8 @@ export const closeReasonLabel = (reason: string): string => (CLOSE_REASON_LABELS
 /** The values a notification carries (notifications.data) for the web to word and format in the reader's language. */
 export type NotificationData =
   | { kind: 'position.closed'; id: number; reason: string; side: 'buy' | 'sell'; amount: string; instrument: string; rate: string | null; digits: number; pnl: string }
+  // a pending order the engine cancelled (margin missing at activation, expiry, ...): reason as pending_orders.cancel_reason
+  | { kind: 'pending.cancelled'; id: number; reason: string; side: 'buy' | 'sell'; orderType: 'limit' | 'stop'; amount: string; instrument: string; price: string; digits: number }
   | { kind: 'money.decided'; subject: 'deposit' | 'withdrawal'; id: number; decision: 'approved' | 'declined'; amount: string; currency: string; reason: string | null }
   | { kind: 'kyc.decided'; id: number; decision: 'approved' | 'declined'; reason: string | null }
   // staff: what waits for them
@@ -78,6 +80,11 @@ export interface UserEvents {
   'order.modified': OrderView;
   'order.deleted': OrderView;
   'order.trailed': TrailedEvent;
+  /** pending orders (docs/specs.md#pending-orders): placed, modified, filled (order_id: the position), cancelled or expired */
+  'pending.placed': PendingView;
+  'pending.modified': PendingView;
+  'pending.filled': PendingView;
+  'pending.cancelled': PendingView;
   balance: BalanceEvent;
   notification: NotificationEvent;
 }
@@ -111,7 +118,10 @@ type AllKeys<T, L extends readonly (keyof T)[]> = [keyof T] extends [L[number]] 
 const allOf = <T>() => <const L extends readonly (keyof T)[]>(list: AllKeys<T, L>) => list;
 
 /** The user topic's events, for a browser to listen to each. */
-export const USER_EVENTS = allOf<UserEvents>()(['order.opened', 'order.closed', 'order.modified', 'order.deleted', 'order.trailed', 'balance', 'notification']);
+export const USER_EVENTS = allOf<UserEvents>()([
+  'order.opened', 'order.closed', 'order.modified', 'order.deleted', 'order.trailed',
+  'pending.placed', 'pending.modified', 'pending.filled', 'pending.cancelled', 'balance', 'notification',
+]);
 export const PRICE_EVENT = 'priceUpdate' satisfies StreamEventName;
 export const HEARTBEAT_EVENT = 'heartbeat' satisfies StreamEventName;
 export const TRACK_EVENT = 'track' satisfies StreamEventName;

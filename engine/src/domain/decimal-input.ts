@@ -26,6 +26,7 @@ export const DECIMAL_INPUTS = {
   profit: { label: 'Take profit', scale: INPUT_STEP_DP, intDigits: 24 - 10 }, // orders.profit numeric(24, 10)
   loss: { label: 'Stop loss', scale: INPUT_STEP_DP, intDigits: 24 - 10 },     // orders.loss numeric(24, 10)
   trailing: { label: 'Trailing distance', scale: INPUT_STEP_DP, intDigits: 24 - 10 }, // orders.trailing_distance numeric(24, 10)
+  price: { label: 'Price', scale: INPUT_STEP_DP, intDigits: 24 - 10 },        // pending_orders.price numeric(24, 10)
   // staff edit of a trade: the columns' own scale (staff type what the provider quoted)
   openRate: { label: 'Open rate', scale: 10, intDigits: 24 - 10 },            // orders.open_rate numeric(24, 10)
   closeRate: { label: 'Close rate', scale: 10, intDigits: 24 - 10 },          // orders.close_rate numeric(24, 10)

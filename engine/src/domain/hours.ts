@@ -51,3 +51,28 @@ export function marketStatus(at: Date): MarketStatus {
   const s = (g: MarketGroup) => (groupOpen(g, at) ? 'open' : 'closed') as 'open' | 'closed';
   return { fx: s('fx'), stock: s('stock'), crypto: s('crypto') };
 }
+
+/**
+ * The end of the trading day an order placed at `at` lives in (a pending order's "End of day"
+ * expiry, docs/specs.md#pending-orders): crypto the next 00:00 UTC; forex, commodities and
+ * indices the next 22:00 UTC (the daily rollover; Friday's is the week's close); stocks the NYSE
+ * close (16:00 New York) of the session open at `at`, else of the next one.
+ */
+export function sessionEnd(category: Category, at: Date): Date {
+  const ms = at.getTime();
+  const group = marketGroup(category);
+  if (group !== 'stock') {
+    const d = new Date(ms);
+    d.setUTCHours(group === 'crypto' ? 24 : 22, 0, 0, 0);
+    if (d.getTime() <= ms) d.setUTCDate(d.getUTCDate() + 1);
+    return d;
+  }
+  // the session opens and closes on half hours: step over them to the first close
+  const step = 30 * 60_000;
+  let open = nyseOpen(at);
+  for (let t = Math.floor(ms / step) * step + step, n = 0; n < 8 * 48; t += step, n++) {
+    if (nyseOpen(new Date(t))) open = true;
+    else if (open) return new Date(t);
+  }
+  return new Date(ms + 86_400_000);
+}

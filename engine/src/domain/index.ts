@@ -9,3 +9,4 @@ export * from './hours.ts';
 export * from './rates.ts';
 export * from './decimal-input.ts';
 export * from './partial.ts';
+export * from './pending.ts';

@@ -8,6 +8,7 @@ import type { Gateway } from '../realtime/gateway.ts';
 import type { FeedStatus } from '../feed/feed.ts';
 import { HttpError } from './errors.ts';
 import { orderRoutes } from './orders.ts';
+import { pendingRoutes } from './pending.ts';
 import { marketRoutes } from './market.ts';
 import { realtimeRoutes, streamRoutes } from './realtime.ts';
 import { metricsText, gatewayMetricsText } from './metrics.ts';
@@ -107,6 +108,7 @@ function coreRoutes(core: Core, hub: Hub | undefined, secret: string, testContro
     })
     .use(marketRoutes(core))
     .use(orderRoutes(core, secret))
+    .use(pendingRoutes(core, secret))
     .use(testControls ? testRoutes(core, secret) : (new Elysia() as unknown as ReturnType<typeof testRoutes>));
 }
 
@@ -134,6 +136,8 @@ function testRoutes(core: Core, secret: string) {
       core.ingest({ symbol: q.symbol, bid: q.bid, ask: q.ask, ts: Date.now() });
     }
     await core.executor.idle(); // the closes these prices trigger are settled when this answers
+    await core.pendingIdle();   // and the pending orders they fill
+    await core.executor.idle();
     return { ok: true };
   }, { body: t.Union([quote, t.Array(quote)]) });
 }

@@ -18,6 +18,13 @@ export function metricsText(core: Core, hub?: Hub): string {
     metric('engine_closes_total', 'counter', 'Closes settled by this process, by reason',
       Object.entries(core.closesByReason).map(([reason, n]) => [{ reason }, n])),
     metric('engine_close_failures_total', 'counter', 'Close attempts that failed and were retried', [[null, core.executor.failures]]),
+    // pending orders (docs/specs.md#pending-orders)
+    metric('engine_pending_orders', 'gauge', 'Pending orders held by the pending index', [[null, core.pending.size]]),
+    metric('engine_pending_ends_total', 'counter', 'Pending orders this process filled, cancelled at activation or expired',
+      Object.entries(core.pendingCounts).map(([outcome, n]) => [{ outcome }, n])),
+    metric('engine_pending_activation_batches_total', 'counter', 'Activation statements (engine_activate_pendings) run', [[null, core.activator.batches]]),
+    metric('engine_pending_activation_failures_total', 'counter', 'Activation statements that failed (retried one by one)', [[null, core.activator.failures]]),
+    metric('engine_replay_activations_total', 'counter', 'Pending activations a replayed tick asked for', [[null, core.failover.replayActivations]]),
     // failover (partitions.ts): the partitions this process owns, and its takeovers
     metric('engine_partition_owned', 'gauge', 'Balance partitions this process owns (1) or is replaying into (0.5)',
       [...core.owned].sort((a, b) => a - b).map((p) => [{ partition: String(p), owner: core.ownerName }, core.replaying().includes(p) ? 0.5 : 1])),

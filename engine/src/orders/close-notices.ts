@@ -5,13 +5,14 @@
 // crash) are written with one INSERT, then each published.
 import type { Sql } from '../db.ts';
 import { dec } from '../domain/index.ts';
-import { closeReasonLabel, type NotificationEvent, type NotificationOf } from '../contract/events.ts';
-import type { OrderView } from './view.ts';
+import { closeReasonLabel, type NotificationData, type NotificationEvent, type NotificationOf } from '../contract/events.ts';
+import { pendingEndLabel } from '../contract/pending.ts';
+import type { OrderView, PendingView } from './view.ts';
 
 /** Where a close notification leads. */
 const CLOSE_URL = '/dashboard';
 
-interface CloseNote { userId: number; title: string; description: string; data: NotificationOf<'position.closed'> }
+interface CloseNote { userId: number; title: string; description: string; data: NotificationOf<'position.closed'> | NotificationOf<'pending.cancelled'> }
 
 /**
  * The notification of a close: its values (data) travel for the web to word and format in the
@@ -25,6 +26,18 @@ export function closeNotice(o: OrderView, reason: string, digits: number): Omit<
   };
   const title = `Position #${o.id} closed: ${closeReasonLabel(reason)}`;
   const description = `${o.type === 'buy' ? 'Buy' : 'Sell'} ${data.amount} ${data.instrument} at ${dec(o.close_rate ?? 0).toFixed(digits)}, P/L ${dec(data.pnl).toFixed(5)}`;
+  return { title, description, data };
+}
+
+/** The notification of a pending order the engine or staff ended (margin missing at activation, expiry, a staff cancel). */
+export function pendingNotice(p: PendingView, digits: number): Omit<CloseNote, 'userId'> {
+  const data: NotificationOf<'pending.cancelled'> = {
+    kind: 'pending.cancelled', id: p.id, reason: p.cancel_reason ?? p.status, side: p.type, orderType: p.order_type,
+    amount: dec(p.trade_amount).toFixed(), instrument: p.instrument.replace('_', '/'), price: p.price, digits,
+  };
+  const what = `${p.type === 'buy' ? 'Buy' : 'Sell'} ${p.order_type === 'limit' ? 'Limit' : 'Stop'}`;
+  const title = `Pending order #${p.id} ${p.status === 'expired' ? 'expired' : 'cancelled'}: ${pendingEndLabel(data.reason)}`;
+  const description = `${what} ${data.amount} ${data.instrument} at ${dec(p.price).toFixed(digits)}`;
   return { title, description, data };
 }
 
@@ -44,6 +57,12 @@ export class CloseNotices {
   /** Queues the notification of a close; the closes of one turn are written together. */
   closed(o: OrderView, reason: string) {
     this.notes.push({ userId: o.user_id, ...closeNotice(o, reason, this.digitsOf(o.instrument_id) ?? 5) });
+    if (this.notes.length === 1) setImmediate(() => void this.write());
+  }
+
+  /** Queues the notification of a pending order ended without the customer (written with the closes of the turn). */
+  pendingEnded(p: PendingView) {
+    this.notes.push({ userId: p.user_id, ...pendingNotice(p, this.digitsOf(p.instrument_id) ?? 5) });
     if (this.notes.length === 1) setImmediate(() => void this.write());
   }
 
@@ -67,10 +86,10 @@ export class CloseNotices {
                       ${notes.map((n) => n.description)}::text[], ${notes.map((n) => JSON.stringify(n.data))}::text[])
                WITH ORDINALITY AS n (user_id, title, description, data, k)
          ORDER BY n.k
-        RETURNING id, data->>'id' AS order_id`;
+        RETURNING id, (data->>'kind') || ':' || (data->>'id') AS order_id`;
       const ids = new Map(rows.map((r) => [r.order_id, Number(r.id)]));
       for (const n of notes) {
-        this.publish(n.userId, { id: ids.get(String(n.data.id)), title: n.title, description: n.description, url: CLOSE_URL, data: n.data, toast: false });
+        this.publish(n.userId, { id: ids.get(`${n.data.kind}:${n.data.id}`), title: n.title, description: n.description, url: CLOSE_URL, data: n.data as NotificationData, toast: false });
       }
     } catch (err) {
       // one bad row (say, a user gone) must not cost the others theirs: write them one by one

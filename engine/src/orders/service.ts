@@ -47,14 +47,16 @@ const MONEY_LIMIT = dec(10).pow(16);
 const num = (v: unknown) => (v === null || v === undefined ? undefined : dec(v as string));
 
 /** The refusal code of a bad number, per field (the order dialog's codes, 422); else 'invalid' (400). */
-const NUMBER_CODE: Partial<Record<DecimalField, RefusalCode>> = { amount: 'invalid_amount', lots: 'invalid_amount', profit: 'bad_take_profit', loss: 'bad_stop_loss', trailing: 'bad_trailing' };
+const NUMBER_CODE: Partial<Record<DecimalField, RefusalCode>> = {
+  amount: 'invalid_amount', lots: 'invalid_amount', profit: 'bad_take_profit', loss: 'bad_stop_loss', trailing: 'bad_trailing', price: 'bad_price',
+};
 export const numberRefusal = (f: DecimalField): RefusalCode => NUMBER_CODE[f] ?? 'invalid';
 
 /**
  * The numbers of a command, each through the one decimal parser (domain/decimal-input.ts):
  * canonical strings, or the refusal naming the first bad field. `levels` may be null (not set).
  */
-function parseNumbers<T extends object>(input: T, quantities: (keyof T & DecimalField)[], levels: (keyof T & DecimalField)[]):
+export function parseNumbers<T extends object>(input: T, quantities: (keyof T & DecimalField)[], levels: (keyof T & DecimalField)[]):
   { ok: true; input: T } | ReturnType<typeof refuse> {
   const out = { ...input } as Record<string, unknown>;
   for (const f of quantities) {
@@ -90,7 +92,7 @@ export async function placeOrder(deps: OrderDeps, raw: PlaceInput): Promise<Resu
   }
 }
 
-type PlaceCtx = {
+export type PlaceCtx = {
   instrument_id: bigint; name: string; quote: string; category: Category; tradable: boolean; leverage: number;
   spread_setting: string | null; lot_state: 'amount' | 'lot' | null; is_active: boolean; deleted_at: Date | null;
   plan: Record<string, unknown> | null; kyc_trade: string | null; kyc_ok: boolean;
@@ -186,8 +188,16 @@ async function placeOnce(deps: OrderDeps, input: PlaceInput, attempt = 0): Promi
   }
 }
 
-/** The checks that need no lock, and the order's figures, from a context and live prices. */
-function checkPlace(deps: OrderDeps, input: PlaceInput, ctx: PlaceCtx) {
+/**
+ * How a pending order is checked and priced (orders/pending.ts): placing or modifying one, its
+ * take-profit and stop-loss are bounded by its price (`levels`, as a market order's by the live
+ * quote) and its margin is the one it will need at that price; activating one, the figures are
+ * those of its fill (`rate`, at its trigger tick `bid`/`ask`) and its levels are not checked again.
+ */
+export interface PlaceAt { rate: string; bid: number; ask: number; levels: boolean }
+
+/** The checks that need no lock, and the order's figures, from a context and live prices (or a pending order's, `at`). */
+export function checkPlace(deps: OrderDeps, input: PlaceInput, ctx: PlaceCtx, at?: PlaceAt) {
   const { book } = deps;
   if (Number(ctx.balance_user_id) !== input.userId) return refuse('not_found', 'Balance not found');
   if (!ctx.is_active || ctx.deleted_at) return refuse('inactive', 'Account is inactive');
@@ -207,22 +217,28 @@ function checkPlace(deps: OrderDeps, input: PlaceInput, ctx: PlaceCtx) {
   if (!amount.isFinite() || amount.lte(0)) return refuse('invalid_amount', 'Amount must be greater than 0');
 
   if (!ctx.tradable) return refuse('not_tradable', 'This instrument is not tradable');
-  if (!book.isOpen(ctx.category)) return refuse('market_closed', 'Market is closed');
+  if (!at && !book.isOpen(ctx.category)) return refuse('market_closed', 'Market is closed');
   if (ctx.kyc_trade === 'on' && !ctx.kyc_ok) return refuse('kyc_required', 'Please verify KYC to enable trading.');
 
-  const q = book.tradable(ctx.name);
+  const q = at ?? book.tradable(ctx.name);
   if (!q) return refuse('no_price', noPrice(ctx.name));
   const bid = dec(q.bid), ask = dec(q.ask);
   const tp = levelOrNull(input.profit as string), sl = levelOrNull(input.loss as string);
-  const bad = checkDialogLevels(input.type, bid, ask, tp, sl);
-  if (bad === 'bad_take_profit') return refuse(bad, input.type === 'buy' ? `Take profit must be at or above the ask (${q.ask})` : `Take profit must be between 0 and the bid (${q.bid})`);
-  if (bad === 'bad_stop_loss') return refuse(bad, input.type === 'buy' ? `Stop loss must be between 0 and the ask (${q.ask})` : `Stop loss must be at or above the bid (${q.bid})`);
-  const now = checkLevelsNotTriggered(input.type, bid, ask, tp, sl);
-  if (now) return refuse(now.code, now.message);
+  if (!at || at.levels) {
+    // a pending order's levels are bounded by its price, as a market order's by the quote
+    const [lb, la] = at ? [dec(at.rate), dec(at.rate)] : [bid, ask];
+    const [tb, ta] = at ? [at.rate, at.rate] : [String(q.bid), String(q.ask)];
+    const what = at ? ['the order price', 'the order price'] : ['the ask', 'the bid'];
+    const bad = checkDialogLevels(input.type, lb, la, tp, sl);
+    if (bad === 'bad_take_profit') return refuse(bad, input.type === 'buy' ? `Take profit must be at or above ${what[0]} (${ta})` : `Take profit must be between 0 and ${what[1]} (${tb})`);
+    if (bad === 'bad_stop_loss') return refuse(bad, input.type === 'buy' ? `Stop loss must be between 0 and ${what[0]} (${ta})` : `Stop loss must be at or above ${what[1]} (${tb})`);
+    const now = checkLevelsNotTriggered(input.type, lb, la, tp, sl);
+    if (now) return refuse(now.code, at ? now.message.replace('the current price', 'the order price') : now.message);
+  }
 
   const leverage = effectiveLeverage(planValue(ctx.plan, ctx.category, 'leverage'), ctx.leverage);
   const stopout = planValue(ctx.plan, ctx.category, 'stopout') ?? DEFAULT_STOPOUT;
-  const openRate = rate(markRate(input.type, bid, ask));
+  const openRate = rate(at ? at.rate : markRate(input.type, bid, ask));
   const spread = money(spreadCost(bid, ask, ctx.spread_setting ?? 0, amount));
   const xr = book.rate(ctx.currency, ctx.quote);
   if (!xr) return refuse('no_rate', `No conversion rate from ${ctx.currency} to ${ctx.quote}`);

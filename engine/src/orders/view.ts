@@ -33,3 +33,32 @@ export function orderView(r: OrderRow, instrument: string): OrderView {
     trailing_distance: r.trailing_distance ?? null,
   };
 }
+
+/** A pending_orders row (migrations/1733310000000_pending-orders.sql). */
+export interface PendingRow {
+  id: bigint; user_id: bigint; balance_id: bigint; instrument_id: bigint; type: 'buy' | 'sell'; order_type: 'limit' | 'stop';
+  price: string; trade_amount: string; lots: string | null; profit: string | null; loss: string | null;
+  expiry: 'gtc' | 'day' | 'at'; expires_at: Date | null; status: 'pending' | 'filled' | 'cancelled' | 'expired';
+  order_id: bigint | null; fill_rate: string | null; slippage: string | null; trigger_bid: string | null; trigger_ask: string | null;
+  trigger_at: Date | null; cancel_reason: string | null; cancelled_by: bigint | null; idempotency_key: string | null;
+  created_at: Date; updated_at: Date; done_at: Date | null;
+}
+
+/** A pending order as the engine's API and the realtime events answer it. */
+export interface PendingView {
+  id: number; user_id: number; balance_id: number; instrument_id: number; instrument: string;
+  type: 'buy' | 'sell'; order_type: 'limit' | 'stop'; price: string; trade_amount: string; lots: string | null;
+  profit: string | null; loss: string | null; expiry: 'gtc' | 'day' | 'at'; expires_at: string | null;
+  status: 'pending' | 'filled' | 'cancelled' | 'expired'; order_id: number | null; fill_rate: string | null;
+  slippage: string | null; cancel_reason: string | null; created_at: string; done_at: string | null;
+}
+
+export function pendingView(r: PendingRow, instrument: string): PendingView {
+  return {
+    id: Number(r.id), user_id: Number(r.user_id), balance_id: Number(r.balance_id), instrument_id: Number(r.instrument_id),
+    instrument, type: r.type, order_type: r.order_type, price: r.price, trade_amount: r.trade_amount, lots: r.lots,
+    profit: r.profit, loss: r.loss, expiry: r.expiry, expires_at: r.expires_at?.toISOString() ?? null, status: r.status,
+    order_id: r.order_id === null ? null : Number(r.order_id), fill_rate: r.fill_rate, slippage: r.slippage,
+    cancel_reason: r.cancel_reason, created_at: r.created_at.toISOString(), done_at: r.done_at?.toISOString() ?? null,
+  };
+}

@@ -10,6 +10,9 @@ import { closeOrder, closeOrders, type OrderDeps, type TriggerAt } from '../orde
 import { RiskEvaluator, type CloseRequest, type PositionInput } from './evaluator.ts';
 import type { CloseExecutor } from './executor.ts';
 import type { OpenPosition } from './open-positions.ts';
+import { PendingIndex, type Activation, type PendingInput } from './pending.ts';
+import { pendingInput, type ActivateInput } from '../orders/pending.ts';
+import type { PendingView } from '../orders/view.ts';
 
 /** A close the evaluator asked for; `replayed`: found replaying missed ticks (closed with its tick's time). */
 export type TickClose = CloseRequest & { replayed?: true };
@@ -18,7 +21,7 @@ export type TickClose = CloseRequest & { replayed?: true };
 const triggerAt = (r: TickClose): TriggerAt => ({ bid: r.tick.bid, ask: r.tick.ask, time: new Date(r.tick.ts), stamp: r.replayed });
 
 /** A partition taken over and catching up on the ticks it missed (takeOver). */
-interface Replay { risk: RiskEvaluator; cursor: string; ticks: number }
+interface Replay { risk: RiskEvaluator; pending: PendingIndex; cursor: string; ticks: number }
 
 export interface FailoverDeps {
   bus: Bus;
@@ -35,6 +38,13 @@ export interface FailoverDeps {
   /** rebuilds partitions from PostgreSQL into the live evaluator */
   rebuild: (parts: number[]) => Promise<number>;
   loadOpen: (parts: number[]) => Promise<OpenPosition[]>;
+  /** the live pending index */
+  pending: PendingIndex;
+  loadPending: (parts: number[]) => Promise<{ createdMs: number; input: PendingInput }[]>;
+  /** the pending activator's queue */
+  activate: (acts: ActivateInput[]) => void;
+  /** expires pending orders whose time came */
+  expire: (ids: number[]) => void;
 }
 
 export class FailoverReplay {
@@ -42,12 +52,14 @@ export class FailoverReplay {
   private replays = new Map<number, Replay>();
   /** in-flight closes a tick asked for: position id → the id of the tick before it */
   private tickCloses = new Map<number, string>();
+  /** in-flight activations a tick asked for: pending order id → the id of the tick before it */
+  private tickActivations = new Map<number, string>();
   /** positions a replay was closing when it handed over: back to the live index if the close fails */
   private handover = new Map<number, { input: PositionInput }>();
   /** positions closed while a replay was loading (a close message may beat the rebuild's read) */
   private closedDuringReplay = new Set<number>();
   /** failover counters (metrics) */
-  readonly counters = { takeovers: 0, releases: 0, replayedTicks: 0, replayCloses: 0, lastTakeoverMs: 0 };
+  readonly counters = { takeovers: 0, releases: 0, replayedTicks: 0, replayCloses: 0, replayActivations: 0, lastTakeoverMs: 0 };
 
   constructor(private d: FailoverDeps) {}
 
@@ -71,7 +83,37 @@ export class FailoverReplay {
   safeTickId() {
     let safe = this.d.lastTickId();
     for (const id of this.tickCloses.values()) if (idAfter(safe, id)) safe = id;
+    for (const id of this.tickActivations.values()) if (idAfter(safe, id)) safe = id;
     return safe;
+  }
+
+  /** A live tick (bus id `prevId` before it) asked for these pending activations. */
+  activationsAsked(acts: Activation[], prevId: string) {
+    for (const a of acts) this.tickActivations.set(a.pendingId, prevId);
+  }
+
+  /** An activation settled (or failed): its tick no longer holds the safe id back. */
+  activationDone(id: number) { this.tickActivations.delete(id); }
+
+  /** A pending order no longer pending: out of every replay too. */
+  pendingGone(id: number) {
+    for (const r of this.replays.values()) r.pending.remove(id);
+    if (this.replays.size) this.gonePending.add(id); // a loading replay may have read it as pending
+  }
+
+  /** pending orders that stopped being pending while a replay was loading */
+  private gonePending = new Set<number>();
+
+  /** A pending order modified: a replay holding it watches the new price. */
+  pendingChanged(p: PendingView) {
+    const rep = this.replays.get(this.d.partitionOf(p.balance_id));
+    if (rep?.pending.get(p.id)) rep.pending.add(pendingInput(p));
+  }
+
+  /** An activation that failed while its replay still holds the order: it fires again there. */
+  releasePending(id: number) {
+    for (const r of this.replays.values()) if (r.pending.isFiring(id)) { r.pending.release(id); return true; }
+    return false;
   }
 
   /**
@@ -146,10 +188,11 @@ export class FailoverReplay {
       this.counters.lastTakeoverMs = Math.round(performance.now() - started);
       return;
     }
-    const rep: Replay = { risk: new RiskEvaluator(() => true), cursor: fromId, ticks: 0 };
+    const rep: Replay = { risk: new RiskEvaluator(() => true), pending: new PendingIndex(), cursor: fromId, ticks: 0 };
     this.replays.set(p, rep);
     try {
-      const rows = await this.d.loadOpen([p]);
+      const [rows, pend] = await Promise.all([this.d.loadOpen([p]), this.d.loadPending([p])]);
+      let nextPending = 0;
       for (const r of rows) rep.risk.setBalance(r.input.accountId, r.balance);
       let next = 0;
       let lastFrom = fromId; // the id before the last tick replayed
@@ -168,6 +211,10 @@ export class FailoverReplay {
         for (; next < rows.length && rows[next].openMs <= ms; next++) {
           if (!rep.risk.position(rows[next].input.id) && this.closedDuringReplay.has(rows[next].input.id)) continue;
           submit(rep.risk.addPosition(rows[next].input, [], false), lastFrom);
+        }
+        // pending orders likewise meet only the ticks after they were placed
+        for (; nextPending < pend.length && pend[nextPending].createdMs <= ms; nextPending++) {
+          if (!this.gonePending.has(pend[nextPending].input.id)) rep.pending.add(pend[nextPending].input);
         }
       };
       const stream = bus as { head?: (s: string) => Promise<string> };
@@ -191,6 +238,15 @@ export class FailoverReplay {
           rep.ticks++;
           this.counters.replayedTicks++;
           submit(rep.risk.onTick(inst.id, t.bid, t.ask, t.ts), from);
+          // a pending order expired before this tick's time is expired, not filled; one its price
+          // reaches fills at this tick (its price, its time), once
+          this.d.expire(rep.pending.expired(t.ts));
+          const acts = rep.pending.onTick(inst.id, t.bid, t.ask, t.ts).map((a) => ({ ...a, replayed: true as const }));
+          if (acts.length) {
+            this.activationsAsked(acts, from);
+            this.counters.replayActivations += acts.length;
+            this.d.activate(acts);
+          }
         }
         if (!idAfter(this.d.lastTickId(), rep.cursor) || !batch.length) break;
       }
@@ -212,9 +268,15 @@ export class FailoverReplay {
         if (input.trail) risk.markTrailed(input.id);
       }
       this.d.submit(out);
+      // pending orders join the live index (those being activated as firing: a failed one is released there)
+      for (const h of rep.pending.all()) {
+        const { closing, ...input } = h;
+        if (!this.d.pending.get(input.id) || closing) this.d.pending.add(input, closing);
+      }
     } finally {
       this.replays.delete(p);
       this.closedDuringReplay.clear();
+      this.gonePending.clear();
     }
     this.counters.lastTakeoverMs = Math.round(performance.now() - started);
   }
@@ -228,6 +290,7 @@ export class FailoverReplay {
     this.replays.delete(p);
     this.counters.releases++;
     this.d.risk.dropAccounts((a) => this.d.partitionOf(a) === p);
+    this.d.pending.dropAccounts((a) => this.d.partitionOf(a) === p);
     return this.safeTickId();
   }
 }

@@ -23,7 +23,7 @@ import { requestLocale } from '~/modules/i18n/i18n.server.ts';
 export const access = routeAccess('/dashboard');
 
 // the positions' URL state (one object, so list-params keeps its schema)
-const POSITIONS_QUERY = { extra: { tab: z.enum(['all', 'open']).catch('all') } };
+const POSITIONS_QUERY = { extra: { tab: z.enum(['all', 'open', 'closed', 'pending']).catch('all') } };
 
 // /dashboard — instruments, chart, order dialogs, account summary and positions of the active wallet.
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -31,7 +31,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const s = await requireAccess(request, sql);
   const list = listQuery(request, [], POSITIONS_PREFIX, POSITIONS_QUERY);
   // the plans themselves are the plan prompt's and /pricing's (modules/pricing); the panel shows the user's own
-  return loadDashboard(sql, s.user.id, { openOnly: list.tab === 'open', page: list.page, limit: list.limit, request });
+  return loadDashboard(sql, s.user.id, { openOnly: list.tab === 'open', closedOnly: list.tab === 'closed', pendingTab: list.tab === 'pending', page: list.page, limit: list.limit, request });
 }
 
 // POST /dashboard: place, close, modify (take-profit / stop-loss) and favorites, told apart by `intent`.

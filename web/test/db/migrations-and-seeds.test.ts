@@ -54,7 +54,7 @@ describe('migrations', () => {
       WHERE c.contype = 'f' AND array_length(c.conkey, 1) = 1
         AND NOT EXISTS (SELECT 1 FROM pg_index i WHERE i.indrelid = c.conrelid AND i.indkey[0] = c.conkey[1])`;
     const allowed = new Set(['users.active_balance_id', 'ledger_entries.actor_id', 'deposits.decided_by', 'withdrawals.decided_by', 'deposits.first_approved_by', 'withdrawals.first_approved_by',
-      'kyc_documents.decided_by', 'orders.closed_by', 'orders.instrument_id', 'site_settings.updated_by', 'api_settings.updated_by',
+      'kyc_documents.decided_by', 'orders.closed_by', 'orders.instrument_id', 'pending_orders.cancelled_by', 'site_settings.updated_by', 'api_settings.updated_by',
       'sessions.impersonator_id', 'sessions.parent_id', 'notes.user_id', 'users.promo_code_id', 'favorites.instrument_id']);
     expect(unindexed.map((r) => `${r.tbl}.${r.col}`).filter((k) => !allowed.has(k))).toEqual([]);
   });

@@ -8,7 +8,7 @@ import { useAllInstruments, type AllInstruments } from '~/modules/trading/dashbo
 afterEach(cleanup);
 
 const answer: AllInstruments = {
-  instruments: [{ id: 1, name: 'BTC_USD', base: 'BTC', quote: 'USD', alias: null, category: 'crypto', tradable: true, leverage: 2, digits: 2 }],
+  instruments: [{ id: 1, name: 'BTC_USD', base: 'BTC', quote: 'USD', alias: null, category: 'crypto', tradable: true, leverage: 2, digits: 2, minDistance: 0 }],
   quotes: { BTC_USD: { bid: 50000, ask: 50010, prevBid: null, prevAsk: null } },
 };
 

@@ -52,6 +52,32 @@ function dialog(lotState: 'amount' | 'lot') {
   ));
 }
 
+describe('order dialog: pending orders', () => {
+  test('Sell Stop: the price starts below the bid, the wrong side is said, the sentence says what will happen, the form posts the pending fields', async () => {
+    stubLoads('amount');
+    const posted = mount(() => (
+      <OrderDialog side="sell" instrument={{ ...EURUSD, minDistance: 0.001 }} price={{ bid: 1.085, ask: 1.0852 }} currency="USD" balance={100000} usedMargin={0}
+        floatingPnl={0} leverage={100} spreadSetting={0} kycBlocked={false} onClose={() => {}} />
+    ), () => ({ ok: true, intent: 'place-pending', toast: 'Pending Order Placed Successfully' }));
+    const qty = await screen.findByLabelText('Amount', {}, { timeout: 5000 });
+    fireEvent.change(qty, { target: { value: '1000' } });
+    fireEvent.click(screen.getByRole('radio', { name: 'Stop' }));
+    const price = screen.getByRole('spinbutton', { name: 'Sell Stop price' }) as HTMLInputElement;
+    // 1 % below the bid (further than the 0.001 distance), to the instrument's 5 digits
+    expect(price.value).toBe('1.07415');
+    fireEvent.change(price, { target: { value: '1.0845' } });
+    expect(screen.getByText('Sell Stop price must be at or below 1.08400 (the bid (1.08500) − the minimum distance 0.00100)')).toBeTruthy();
+    expect((screen.getByRole('button', { name: 'Place Sell Stop' }) as HTMLButtonElement).disabled).toBe(true);
+    fireEvent.change(price, { target: { value: '1.08' } });
+    await waitFor(() => expect(screen.getByTestId('order-summary').textContent).toBe(
+      'Sell Stop 1,000 units EUR/USD at 1.08000: fills when the bid falls to 1.08000 or below, at that tick\'s price. Expires: Good till cancelled. Margin needed when it fills: $10.80; nothing is reserved now.'));
+    expect(screen.getByTestId('margin-required').textContent).toBe('$10.80');
+    fireEvent.click(screen.getByRole('button', { name: 'Place Sell Stop' }));
+    await waitFor(() => expect(posted.length).toBe(1));
+    expect(posted[0]).toMatchObject({ intent: 'place-pending', orderType: 'stop', type: 'sell', price: '1.08', expiry: 'gtc', amount: '1000' });
+  });
+});
+
 describe('order dialog', () => {
   test('lots: empty, -1, 0 and 0.0001 each say why BUY is off under the field, the text kept', async () => {
     dialog('lot');

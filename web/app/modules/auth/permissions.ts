@@ -63,6 +63,7 @@ export const ROUTES: readonly RouteRule[] = [
   r('/admin/trades/all', ADMIN_MANAGER, 'All Trades'),
   r('/admin/trades/open', ADMIN_MANAGER, 'Open Trades'),
   r('/admin/trades/closed', ADMIN_MANAGER, 'Closed Trades'),
+  r('/admin/trades/pending', ADMIN_MANAGER, 'Pending Orders'),
   r('/admin/deposits', ADMIN_MANAGER, 'Deposit History'),
   r('/admin/gateways', ADMIN, 'Automatic Gateways'),
   r('/admin/externalPayments', ADMIN, 'External payments'),
@@ -311,6 +312,7 @@ export const MENU: readonly MenuItem[] = [
     link('All Trades', '/admin/trades/all'),
     link('Open Trades', '/admin/trades/open'),
     link('Closed Trades', '/admin/trades/closed'),
+    link('Pending Orders', '/admin/trades/pending'),
   ]),
   group('Deposits', '⤓', ADMIN_MANAGER, [
     link('Deposit History', '/admin/deposits'),

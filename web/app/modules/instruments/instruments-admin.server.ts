@@ -25,6 +25,8 @@ export interface InstrumentAdminRow {
   leverage: number; digits: number; swap: string; bids: string | null; asks: string | null; tradable: boolean;
   /** the smallest trailing stop distance (price units); null: 10 pips (docs/specs.md#trailing-stop) */
   trailingMin?: string | null;
+  /** a pending order's minimum distance from the live price (docs/specs.md#pending-orders) */
+  pendingMinDistance: string;
   /** open positions on it now (deleting it, or making it untradable, depends on them) */
   openPositions: number;
 }
@@ -48,7 +50,7 @@ export async function listInstruments(sql: Sql, category: Category, q: Pick<List
   const order = matches && sort === 'id' ? sql`array_position(${matches}::bigint[], id)` : sql`${sql(sort)} ${dir} NULLS LAST, id ${dir}`;
   const [rows, [count]] = await Promise.all([
     sql`SELECT id, name, base, quote, alias, tradingview, leverage, digits, swap::text AS swap, bids::text AS bids, asks::text AS asks, tradable,
-               trailing_min_distance::text AS trailing_min
+               trailing_min_distance::text AS trailing_min, pending_min_distance::text AS pending_min_distance
           FROM instruments WHERE ${where}
          ORDER BY ${order} LIMIT ${q.limit} OFFSET ${q.offset}`,
     sql`SELECT count(*)::int AS n FROM instruments WHERE ${where}`,
@@ -60,6 +62,7 @@ export async function listInstruments(sql: Sql, category: Category, q: Pick<List
     rows: rows.map((r): InstrumentAdminRow => ({
       id: Number(r.id), name: r.name, base: r.base, quote: r.quote, alias: r.alias, tradingview: r.tradingview,
       leverage: r.leverage, digits: r.digits, swap: r.swap, bids: r.bids, asks: r.asks, tradable: r.tradable, trailingMin: r.trailing_min,
+      pendingMinDistance: r.pending_min_distance,
       openPositions: open.get(Number(r.id)) ?? 0,
     })),
   };
@@ -81,6 +84,7 @@ function snapshot(r: Record<string, unknown>) {
     name: r.name, base: r.base, quote: r.quote, alias: r.alias, category: r.category, tradingview: r.tradingview,
     leverage: r.leverage, digits: r.digits, swap: r.swap, bids: r.bids, asks: r.asks, tradable: r.tradable,
     ...(r.trailing_min_distance != null ? { trailing_min_distance: r.trailing_min_distance } : {}),
+    pending_min_distance: r.pending_min_distance,
   };
 }
 
@@ -108,6 +112,7 @@ export async function saveInstrument(sql: Sql, category: Category, input: Instru
         name: input.name, base: input.base, quote: input.quote, alias: input.alias, tradingview: input.tradingview,
         leverage: input.leverage, digits: input.digits, swap: input.swap, tradable: input.tradable,
         trailing_min_distance: input.trailingMin,
+        pending_min_distance: input.pendingMinDistance,
       };
       if (input.id === undefined) {
         const [row] = await tx`

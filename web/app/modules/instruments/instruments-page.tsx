@@ -78,8 +78,9 @@ export function InstrumentsPage() {
       name: row.name, base: row.base, quote: row.quote, tradingview: row.tradingview, alias: row.alias ?? '', leverage: String(row.leverage),
       digits: String(row.digits), swap: plainDecimal(row.swap), bids: '', asks: '', tradable: row.tradable ? 'on' : undefined,
       trailingMin: plainDecimal(row.trailingMin ?? ''),
+      pendingMinDistance: plainDecimal(row.pendingMinDistance),
     }
-    : { tradingview: category === 'crypto' ? 'COINBASE' : category === 'stock' ? 'NASDAQ' : 'OANDA', leverage: '0', digits: category === 'forex' ? '5' : '2', swap: '0', tradable: 'on' };
+    : { tradingview: category === 'crypto' ? 'COINBASE' : category === 'stock' ? 'NASDAQ' : 'OANDA', leverage: '0', digits: category === 'forex' ? '5' : '2', swap: '0', tradable: 'on', pendingMinDistance: '0' };
 
   return (
     <section className="page">
@@ -123,6 +124,8 @@ export function InstrumentsPage() {
                 <Field label={t('Swap (%)')} errors={fields.swap.errors} inputProps={{ ...getInputProps(fields.swap, { type: 'text' }), inputMode: 'decimal' }} />
                 <Field label={t('Minimum trailing distance')} errors={fields.trailingMin.errors} hint={t('Price units; empty: 10 pips')}
                   inputProps={{ ...getInputProps(fields.trailingMin, { type: 'text' }), inputMode: 'decimal' }} />
+                <Field label={t('Pending order distance')} errors={fields.pendingMinDistance.errors} hint={t('How far from the live price a pending order\'s price must be, in price units; 0: anywhere on its side')}
+                  inputProps={{ ...getInputProps(fields.pendingMinDistance, { type: 'text' }), inputMode: 'decimal' }} />
                 <div className="tradable-box">
                   <CheckboxField label={t('Tradable')} inputProps={getInputProps(fields.tradable, { type: 'checkbox' })} />
                 </div>

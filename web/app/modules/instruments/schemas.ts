@@ -37,6 +37,9 @@ export const InstrumentSchema = z.object({
   asks: optionalDecimalInput({ scale: 10, intDigits: 14 }, { message: 'Asks must be a number greater than 0 with at most 10 decimals' }),
   // instruments.trailing_min_distance numeric(24, 10), > 0: the smallest trailing stop distance; empty: 10 pips
   trailingMin: optionalDecimalInput({ scale: 10, intDigits: 14 }, { message: 'Minimum trailing distance must be a number greater than 0 with at most 10 decimals' }),
+  // instruments.pending_min_distance numeric(24, 10) >= 0: how far from the live price a pending order's price must be
+  pendingMinDistance: optionalDecimalInput({ scale: 10, intDigits: 14, zero: true }, { message: 'Pending order distance must be a number from 0 with at most 10 decimals' })
+    .transform((v) => v ?? '0'),
   tradable: checkbox,
   /** the admin read that open positions stay open when the instrument becomes untradable */
   confirmOpen: checkbox,

@@ -8,6 +8,8 @@ import { useFormat, type Formatter } from '~/components/ui/format.ts';
 import { useRealtime } from '~/shared/realtime.tsx';
 import type { NotificationEvent } from '@broker/engine/contract/events';
 import { closeReasonLabel } from '@broker/engine/contract/events';
+import { pendingEndLabel } from '@broker/engine/contract/pending';
+import { pendingTypeLabel } from '~/shared/pending-labels.ts';
 import { KYC_TYPE_LABELS, type KycType } from '~/modules/kyc/kyc.ts';
 import { DISPUTE_LABELS } from '~/modules/money/dispute.ts';
 import type { NotificationItem } from './notifications.server.ts';
@@ -27,6 +29,15 @@ export function notificationText(n: Notice, t: (key: string, values?: Record<str
     return {
       title: t('Position #{{id}} closed: {{reason}}', { id: d.id, reason: t(closeReasonLabel(d.reason)) }),
       description: d.side === 'buy' ? t('Buy {{amount}} {{instrument}} at {{rate}}, P/L {{pnl}}', values) : t('Sell {{amount}} {{instrument}} at {{rate}}, P/L {{pnl}}', values),
+    };
+  }
+  if (d?.kind === 'pending.cancelled') {
+    const values = { id: d.id, reason: t(pendingEndLabel(d.reason)) };
+    return {
+      title: d.reason === 'expired' ? t('Pending order #{{id}} expired', values) : t('Pending order #{{id}} cancelled: {{reason}}', values),
+      description: t('{{order}} {{amount}} {{instrument}} at {{price}}', {
+        order: t(pendingTypeLabel(d.side, d.orderType)), amount: f.amount(d.amount), instrument: d.instrument, price: f.rate(d.price, d.digits),
+      }),
     };
   }
   if (d?.kind === 'money.decided') {

@@ -9,7 +9,8 @@ import { parseListQuery } from '~/components/ui/list-params.ts';
 import { replyRefused } from '~/shared/reply.server.ts';
 import { engine } from '~/shared/engine.server.ts';
 import { replyOutcome } from '~/shared/result.server.ts';
-import { FILTER_KEYS, TRADE_FILTERS, TRADE_SORTABLE, parseTradeForm, type TradeType } from './schemas.ts';
+import { FILTER_KEYS, PENDING_FILTERS, PENDING_FILTER_KEYS, TRADE_FILTERS, TRADE_SORTABLE, parsePendingForm, parseTradeForm, type TradeType } from './schemas.ts';
+import { listPendingOrders, staffCancelPending, type PendingFilters } from './pending.server.ts';
 import { instrumentChoices, listTrades, runTradeAction, type TradeFilters, type TradeRow } from './trades.server.ts';
 
 /**
@@ -52,4 +53,26 @@ export async function tradesAction(sql: Sql, s: CurrentSession, form: FormData, 
   if (submission.status !== 'success') return replyRefused(submission, { intent });
   const r = await runTradeAction(sql, { id: s.user.id, ip }, submission.value);
   return replyOutcome(submission, r, intent);
+}
+
+/** The staff list of pending orders (/admin/trades/pending): its filters parsed before any SQL, like the trade lists'. */
+export async function pendingLoader(sql: Sql, params: URLSearchParams) {
+  const filters = Object.fromEntries(PENDING_FILTER_KEYS.map((k) => [k, (params.get(k) ?? (k === 'status' ? 'pending' : '')).slice(0, 300)])) as unknown as PendingFilters;
+  const parsed = parseListQuery(params, { sortable: TRADE_SORTABLE, extra: PENDING_FILTERS });
+  const instruments = await instrumentChoices(sql);
+  if (!parsed.ok) {
+    return { status: 400, body: { rows: [] as Awaited<ReturnType<typeof listPendingOrders>>['rows'], total: 0, estimated: false, filters, instruments, filterError: { field: parsed.field, message: parsed.message } } };
+  }
+  const q = parsed.query;
+  const f: PendingFilters = { status: q.status, user: q.user, instrument: q.instrument, side: q.side };
+  const list = await listPendingOrders(sql, f, { limit: q.limit, offset: q.offset });
+  return { status: 200, body: { rows: list.rows, total: list.total, estimated: list.estimated, filters: f, instruments, filterError: null as { field: string; message: string } | null } };
+}
+export type PendingLoader = () => Promise<Awaited<ReturnType<typeof pendingLoader>>['body']>;
+
+/** POST: staff cancel of one pending order (audited by the engine). */
+export async function pendingAction(s: CurrentSession, form: FormData, ip: string | null) {
+  const { intent, submission } = parsePendingForm(form);
+  if (submission.status !== 'success') return replyRefused(submission, { intent });
+  return replyOutcome(submission, await staffCancelPending({ id: s.user.id, ip }, submission.value.id), intent);
 }

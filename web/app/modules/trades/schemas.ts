@@ -130,3 +130,18 @@ export const TRADE_PARSE: ParseOptions = { coerce: false };
 export const parseTradeForm = (payload: FormData | URLSearchParams, locale: string) => parseIntent(payload, TRADE_ACTIONS, { ...TRADE_PARSE, numbers: numberReader(locale) });
 export type TradeAction = z.output<(typeof TRADE_ACTIONS)[keyof typeof TRADE_ACTIONS]>;
 export type EditTrade = z.output<typeof EditTradeSchema>;
+
+// ------------------------------------------------------------------ pending orders (/admin/trades/pending)
+
+/** The pending list's own URL parameters: its status, and the trade lists' user, instrument and side. */
+export const PENDING_FILTERS = {
+  status: z.string().default('pending').refine((v) => v === '' || ['pending', 'filled', 'cancelled', 'expired'].includes(v), { message: 'Status must be pending, filled, cancelled or expired' }),
+  user: TRADE_FILTERS.user,
+  instrument: TRADE_FILTERS.instrument,
+  side: TRADE_FILTERS.side,
+};
+export const PENDING_FILTER_KEYS = ['status', 'user', 'instrument', 'side'] as const;
+
+export const CancelPendingSchema = z.object({ intent: z.literal('cancel-pending'), id: ORDER_ID });
+export const PENDING_ACTIONS = { 'cancel-pending': CancelPendingSchema };
+export const parsePendingForm = (payload: FormData | URLSearchParams) => parseIntent(payload, PENDING_ACTIONS, TRADE_PARSE);

@@ -14,6 +14,8 @@ import { PriceChart } from './chart.tsx';
 import { OrderDialog } from './order-dialog.tsx';
 import { Positions } from './positions.tsx';
 import { closeReasonLabel } from '@broker/engine/contract/events';
+import { pendingEndLabel } from '@broker/engine/contract/pending';
+import { pendingTypeLabel } from '~/shared/pending-labels.ts';
 import { useRealtime, useRealtimeStatus, type PriceItem } from '~/shared/realtime.tsx';
 import { setStreamOpen, useStreamRefresh } from './stream-refresh.ts';
 import { accountSummary, floatingFromExposure, leverageFor } from './dialog.ts';
@@ -169,7 +171,20 @@ export function Dashboard({ data, theme, pricingPlanOn }: { data: DashboardData;
         });
       }
       refresh();
-    } else if (event === 'order.opened' || event === 'order.modified' || event === 'order.deleted' || event === 'order.trailed' || event === 'balance') {
+    } else if (event === 'pending.filled' || event === 'pending.cancelled') {
+      // a pending order the engine filled or ended: said, and the lists reloaded
+      const o = payload as { id: number; status: string; cancel_reason: string | null; type: 'buy' | 'sell'; order_type: 'limit' | 'stop'; fill_rate: string | null; instrument: string };
+      const inst = byName.get(o.instrument);
+      if (event === 'pending.filled') {
+        push({ type: 'success', title: 'Pending order #{{id}} filled', description: '{{order}} filled at {{rate}}',
+          values: { id: o.id, order: t(pendingTypeLabel(o.type, o.order_type)), rate: f.rate(o.fill_rate, inst?.digits ?? 5) } });
+      } else if (o.cancel_reason !== 'customer') {
+        push({ type: 'info', title: o.status === 'expired' ? 'Pending order #{{id}} expired' : 'Pending order #{{id}} cancelled: {{reason}}',
+          values: { id: o.id, reason: t(pendingEndLabel(o.cancel_reason)) } });
+      }
+      refresh();
+    } else if (event === 'order.opened' || event === 'order.modified' || event === 'order.deleted' || event === 'order.trailed' || event === 'balance'
+      || event === 'pending.placed' || event === 'pending.modified') {
       refresh();
     }
   });
@@ -265,7 +280,8 @@ export function Dashboard({ data, theme, pricingPlanOn }: { data: DashboardData;
           </section>
         ) : null}
 
-        <Positions rows={data.positions.rows} total={data.positions.total} openOnly={data.positions.openOnly} prices={prices} currency={balance?.currency ?? ''} />
+        <Positions rows={data.positions.rows} total={data.positions.total} openOnly={data.positions.openOnly} closedOnly={data.positions.closedOnly} prices={prices} currency={balance?.currency ?? ''}
+          pending={data.pending} />
       </div>
 
       {dialog && inst && balance ? (

@@ -39,6 +39,8 @@ export interface PreviewInput {
   floatingPnl: number;
   takeProfit: number | null;
   stopLoss: number | null;
+  /** a pending order's price: the figures are those of its fill there (else the live side's price) */
+  price?: number | null;
 }
 
 export interface Preview {
@@ -52,7 +54,7 @@ export interface Preview {
 }
 
 export function preview(i: PreviewInput): Preview {
-  const entry = float.markRate(i.side, i.bid, i.ask);
+  const entry = i.price && i.price > 0 ? i.price : float.markRate(i.side, i.bid, i.ask);
   const amount = Number.isFinite(i.amount) && i.amount > 0 ? i.amount : 0;
   const rate = i.conversionRate && i.conversionRate > 0 ? i.conversionRate : null;
   const spread = spreadCost(i.bid, i.ask, i.spreadSetting, amount);
@@ -202,4 +204,42 @@ export function accountSummary(balance: number, usedMargin: number, floatingPnl:
     freeMargin: float.freeMargin(balance, usedMargin, floatingPnl),
     marginLevel: float.marginLevel(balance, usedMargin, floatingPnl),
   };
+}
+
+/**
+ * A pending order's price to start from (docs/specs.md#pending-orders): on its valid side of the
+ * live quote, clear of the minimum distance: 1 % away from the quote, or the distance and one step
+ * when that is further. Rounded to the instrument's digits (at most the input's 5 decimals).
+ */
+export function initialPendingPrice(side: Side, type: 'limit' | 'stop', bid: number, ask: number, minDistance: number, digits: number): number {
+  const ref = side === 'buy' ? ask : bid;
+  if (!(ref > 0)) return 0;
+  const below = (side === 'buy') === (type === 'limit');
+  const dp = Math.min(digits, 5);
+  const unit = 10 ** -dp;
+  const away = Math.max(ref * LIVE_MARGIN, minDistance + unit);
+  const v = below ? ref - away : ref + away;
+  const r = below ? Math.floor(v / unit) * unit : Math.ceil(v / unit) * unit;
+  return Number(Math.max(r, unit).toFixed(dp));
+}
+
+/** +/- on a pending order's price: one unit of the instrument's last digit (at most the input's 5 decimals), never below it. */
+export function stepPrice(current: number, direction: -1 | 1, digits: number): number {
+  const dp = Math.min(digits, 5);
+  const unit = 10 ** -dp;
+  const next = (Number.isFinite(current) ? current : 0) + direction * unit;
+  return Number(Math.max(next, unit).toFixed(dp));
+}
+
+/** A datetime-local field's text (the reader's own time) as an ISO instant; '' when it is not one. */
+export function localToIso(local: string): string {
+  if (!local) return '';
+  const d = new Date(local);
+  return Number.isNaN(d.getTime()) ? '' : d.toISOString();
+}
+
+/** The datetime-local text of an instant in the reader's own time. */
+export function isoToLocal(ms: number): string {
+  const d = new Date(ms - new Date(ms).getTimezoneOffset() * 60_000);
+  return d.toISOString().slice(0, 16);
 }

@@ -12,15 +12,33 @@ import { ErrorList, SubmitButton, useSchemaForm, type ListOfErrors } from '~/com
 import { useFetcherToast, useToast } from '~/components/ui/toast.tsx';
 import { useFormat } from '~/components/ui/format.ts';
 import type { Category, Range, Side } from '@broker/engine/domain';
-import { CONTRACT_SIZE } from '@broker/engine/domain';
+import { CONTRACT_SIZE, pendingPriceProblem, sessionEnd } from '@broker/engine/domain';
 import {
-  DISABLED_MESSAGE, PLUS_MINUS, accountSummary, STEP, allowedRange, dialogLevelRanges, initialLevel, levelProblem, liveLevelRanges, preview, quantityProblem, stepAmount, unitsOf,
+  DISABLED_MESSAGE, PLUS_MINUS, accountSummary, STEP, allowedRange, dialogLevelRanges, initialLevel, initialPendingPrice, levelProblem, liveLevelRanges,
+  preview, quantityProblem, stepAmount, stepPrice, unitsOf,
 } from './dialog.ts';
 import { LevelInput } from './level-input.tsx';
-import { DASHBOARD_PARSE, PlaceOrderSchema, type ActionReply } from './schemas.ts';
+import { isoToLocal, localToIso } from './dialog.ts';
+import { PENDING_EXPIRY_LABELS, pendingTypeLabel } from '~/shared/pending-labels.ts';
+import { DASHBOARD_PARSE, PlaceOrderSchema, PlacePendingSchema, type ActionReply } from './schemas.ts';
 import { inputNumber, numberValue, readNumber } from '~/components/ui/number-input.ts';
 
-export interface DialogInstrument { id: number; name: string; base: string; quote: string; category: Category; digits: number }
+export interface DialogInstrument { id: number; name: string; base: string; quote: string; category: Category; digits: number; minDistance?: number }
+
+export type OrderKind = 'market' | 'limit' | 'stop';
+const KINDS: { kind: OrderKind; label: string }[] = [{ kind: 'market', label: 'Market' }, { kind: 'limit', label: 'Limit' }, { kind: 'stop', label: 'Stop' }];
+
+/** What a pending order will do, said before it is sent (translation keys). */
+export const PENDING_SUMMARY = {
+  buy: {
+    limit: 'Buy Limit {{quantity}} {{instrument}} at {{price}}: fills when the ask falls to {{price}} or below, at that price or better. Expires: {{expiry}}. Margin needed when it fills: {{required}}; nothing is reserved now.',
+    stop: 'Buy Stop {{quantity}} {{instrument}} at {{price}}: fills when the ask rises to {{price}} or above, at that tick\'s price. Expires: {{expiry}}. Margin needed when it fills: {{required}}; nothing is reserved now.',
+  },
+  sell: {
+    limit: 'Sell Limit {{quantity}} {{instrument}} at {{price}}: fills when the bid rises to {{price}} or above, at that price or better. Expires: {{expiry}}. Margin needed when it fills: {{required}}; nothing is reserved now.',
+    stop: 'Sell Stop {{quantity}} {{instrument}} at {{price}}: fills when the bid falls to {{price}} or below, at that tick\'s price. Expires: {{expiry}}. Margin needed when it fills: {{required}}; nothing is reserved now.',
+  },
+} as const;
 
 export interface OrderDialogProps {
   side: Side;
@@ -70,6 +88,18 @@ export function OrderDialog(p: OrderDialogProps) {
   const [key, setKey] = useState(newKey);
   const { instrument, side } = p;
   const bid = p.price?.bid ?? 0, ask = p.price?.ask ?? 0;
+  // Market, or a pending order (Limit / Stop) at a price, with an expiry (docs/specs.md#pending-orders)
+  const [kind, setKind] = useState<OrderKind>('market');
+  const pendingKind = kind === 'market' ? null : kind;
+  const [priceText, setPriceText] = useState('');
+  const [expiry, setExpiry] = useState<'gtc' | 'day' | 'at'>('gtc');
+  const [expiresLocal, setExpiresLocal] = useState(() => isoToLocal(Date.now() + 86_400_000));
+  const minDistance = instrument.minDistance ?? 0;
+  const chooseKind = (k: OrderKind) => {
+    setKind(k);
+    // the price starts on the valid side of the live quote, clear of the minimum distance
+    if (k !== 'market') setPriceText(inputNumber(initialPendingPrice(side, k, bid, ask, minDistance, instrument.digits), f.locale));
+  };
 
   // conversion rate and lot state, with a spinner (§4)
   useEffect(() => {
@@ -81,8 +111,15 @@ export function OrderDialog(p: OrderDialogProps) {
     return () => { gone = true; };
   }, [instrument.quote, instrument.category]); // eslint-disable-line react-hooks/exhaustive-deps -- load once per instrument; push and onClose are new functions every render
 
-  const ranges = useMemo(() => dialogLevelRanges(side, bid, ask), [side, bid, ask]);
-  const live = useMemo(() => liveLevelRanges(side, p.price), [side, p.price]);
+  const pendingPrice = pendingKind ? numberValue(priceText, f.locale) : NaN;
+  const priceTyped = pendingKind ? readNumber(priceText, f.locale) : null;
+  const priceProblem = !pendingKind ? null
+    : priceTyped === null || !(Number(priceTyped) > 0) ? { message: 'Enter a price', values: {} as Record<string, string> }
+      : bid > 0 && ask > 0 ? pendingPriceProblem(side, pendingKind, priceTyped, bid, ask, minDistance) : null;
+  // a pending order's levels are bounded by its price, as a market order's by the live quote
+  const levelBid = pendingKind ? (pendingPrice > 0 ? pendingPrice : 0) : bid, levelAsk = pendingKind ? (pendingPrice > 0 ? pendingPrice : 0) : ask;
+  const ranges = useMemo(() => dialogLevelRanges(side, levelBid, levelAsk), [side, levelBid, levelAsk]);
+  const live = useMemo(() => liveLevelRanges(side, pendingKind ? { bid: levelBid, ask: levelAsk } : p.price), [side, pendingKind, levelBid, levelAsk, p.price]);
   const switchTp = (on: boolean) => { setTpOn(on); if (on && !tpText) setTpText(inputNumber(initialLevel(allowedRange(ranges.takeProfit, live?.takeProfit ?? null)), f.locale)); };
   const switchSl = (on: boolean) => { setSlOn(on); if (on && !slText) setSlText(inputNumber(initialLevel(allowedRange(ranges.stopLoss, live?.stopLoss ?? null)), f.locale)); };
   // the texts as the page's language writes them ('0,5' in German), read as the action reads them
@@ -96,21 +133,25 @@ export function OrderDialog(p: OrderDialogProps) {
   const pv = preview({
     side, category: instrument.category, quote: instrument.quote, digits: instrument.digits, bid, ask, amount: units, leverage: p.leverage,
     conversionRate: loaded?.rate ?? null, spreadSetting: p.spreadSetting, balance: p.balance, usedMargin: p.usedMargin,
-    floatingPnl: p.floatingPnl, takeProfit: tpOn ? tp : null, stopLoss: slOn ? sl : null,
+    floatingPnl: p.floatingPnl, takeProfit: tpOn ? tp : null, stopLoss: slOn ? sl : null, price: pendingKind ? pendingPrice : null,
   });
+  // a pending order reserves nothing now: the margin it will need is shown, checked when it fills
+  const disabled = pendingKind && (pv.disabled === 'insufficient_balance' || pv.disabled === 'insufficient_free_margin') ? null : pv.disabled;
+  const expiresIso = expiry === 'at' ? localToIso(expiresLocal) : '';
+  const expiryProblem = pendingKind && expiry === 'at' && (!expiresIso || new Date(expiresIso).getTime() <= Date.now()) ? 'Expiry time must be in the future' : null;
   // why BUY / SELL is off for what was typed: said under the field, the text kept as typed
   const qtyProblem = loaded ? quantityProblem(qty, loaded.lotState, instrument.category, f.locale) : null;
-  const reason = pv.disabled && !qtyProblem ? DISABLED_MESSAGE[pv.disabled] : null;
+  const reason = disabled && !qtyProblem ? DISABLED_MESSAGE[disabled] : null;
   const busy = fetcher.state !== 'idle';
 
   // the order is a Conform form posted by the fetcher: the server's field errors show under the
   // fields; a refusal gets a new idempotency key so the next try is a new order
-  useFetcherToast(fetcher, { intent: 'place', onSuccess: p.onClose, onError: () => setKey(newKey()) });
+  useFetcherToast(fetcher, { intent: pendingKind ? 'place-pending' : 'place', onSuccess: p.onClose, onError: () => setKey(newKey()) });
   const [form, fields] = useSchemaForm({
-    id: `order-${side}`, schema: PlaceOrderSchema, parse: DASHBOARD_PARSE,
+    id: `order-${side}-${kind}`, schema: (pendingKind ? PlacePendingSchema : PlaceOrderSchema) as typeof PlacePendingSchema, parse: DASHBOARD_PARSE,
     lastResult: fetcher.state === 'idle' ? fetcher.data?.result : null,
   });
-  const blocked = !!pv.disabled || !!qtyProblem || levelsBad || busy;
+  const blocked = !!disabled || !!qtyProblem || levelsBad || busy || !!priceProblem || !!expiryProblem;
   const submit = (e: FormEvent<HTMLFormElement>) => {
     if (blocked) return e.preventDefault();
     form.onSubmit(e);
@@ -118,11 +159,23 @@ export function OrderDialog(p: OrderDialogProps) {
   const qtyErrors: ListOfErrors = [...(fields.amount.errors ?? []), ...(fields.lots.errors ?? [])];
 
   const title = `${side === 'buy' ? t('Buy') : t('Sell')} ${instrument.base}/${instrument.quote}`;
-  const sideLabel = side === 'buy' ? t('BUY') : t('SELL');
+  const sideLabel = pendingKind ? t('Place {{order}}', { order: t(pendingTypeLabel(side, pendingKind)) }) : side === 'buy' ? t('BUY') : t('SELL');
+  // what will happen, said before the order is sent
+  const quantityText = lotMode ? t('{{lots}} lots', { lots: f.amount(num(qty) || 0) }) : t('{{units}} units', { units: f.amount(units) });
+  const expiryText = expiry === 'at' ? (expiresIso ? f.dateTime(expiresIso) : '—')
+    : expiry === 'day' ? t('End of day ({{time}})', { time: f.dateTime(sessionEnd(instrument.category, new Date()).toISOString()) }) : t('Good till cancelled');
+  const summaryValues = {
+    quantity: quantityText, instrument: `${instrument.base}/${instrument.quote}`, price: f.rate(pendingPrice > 0 ? pendingPrice : null, instrument.digits),
+    expiry: expiryText, required: f.money(pv.marginRequired, p.currency),
+  };
+  const summaryText = pendingKind ? t(PENDING_SUMMARY[side][pendingKind], summaryValues) : t('{{side}} {{quantity}} {{instrument}} now at the market price ({{price}}).', {
+    side: side === 'buy' ? t('Buy') : t('Sell'), quantity: quantityText, instrument: `${instrument.base}/${instrument.quote}`, price: f.rate(side === 'buy' ? ask : bid, instrument.digits),
+  });
   return (
     <Modal open onClose={p.onClose} title={title} size="md"
       footer={loaded ? (
         <div className="dialog-submit">
+          {!blocked ? <p className="order-summary" data-testid="order-summary">{summaryText}</p> : null}
           {reason ? <span className="field-error" role="alert">{t(reason)}</span> : null}
           <SubmitButton form={form.id} tone={side === 'buy' ? 'btn-buy' : 'btn-sell'} pending={busy} disabled={blocked}>{sideLabel}</SubmitButton>
         </div>
@@ -131,7 +184,9 @@ export function OrderDialog(p: OrderDialogProps) {
         <div className="dialog-loading" role="status"><Spinner /> {t('Loading…')}</div>
       ) : (
         <fetcher.Form method="post" action="/dashboard" className="order-form" {...getFormProps(form)} onSubmit={submit}>
-          <input type="hidden" name="intent" value="place" />
+          <input type="hidden" name="intent" value={pendingKind ? 'place-pending' : 'place'} />
+          {pendingKind ? <input type="hidden" name="orderType" value={pendingKind} /> : null}
+          {pendingKind && expiry === 'at' ? <input type="hidden" name="expiresAt" value={expiresIso} /> : null}
           <input type="hidden" name="type" value={side} />
           <input type="hidden" name="instrument" value={instrument.name} />
           <input type="hidden" name="idempotencyKey" value={key} />
@@ -140,6 +195,48 @@ export function OrderDialog(p: OrderDialogProps) {
             <div><span className="muted">{t('Bid')}</span> <strong className="down">{f.rate(bid, instrument.digits)}</strong></div>
             <div><span className="muted">{t('Ask')}</span> <strong className="up">{f.rate(ask, instrument.digits)}</strong></div>
           </div>
+          <div className="segmented" role="radiogroup" aria-label={t('Order type')}>
+            {KINDS.map((k) => (
+              <label key={k.kind} className={kind === k.kind ? 'segment active' : 'segment'}>
+                <input type="radio" name="order-kind" value={k.kind} checked={kind === k.kind} onChange={() => chooseKind(k.kind)} />
+                <span>{t(k.label)}</span>
+              </label>
+            ))}
+          </div>
+          {pendingKind ? (
+            <div className="field">
+              <label htmlFor="order-price">{t('{{order}} price', { order: t(pendingTypeLabel(side, pendingKind)) })}</label>
+              <Stepper id="order-price" name="price" min={0} value={priceText}
+                aria-invalid={priceProblem && priceText.trim() ? true : undefined}
+                aria-describedby={[priceProblem ? 'order-price-msg' : '', fields.price?.errors?.length ? 'order-price-error' : ''].filter(Boolean).join(' ') || undefined}
+                onValueChange={setPriceText}
+                next={(direction) => inputNumber(stepPrice(num(priceText) || initialPendingPrice(side, pendingKind, bid, ask, minDistance, instrument.digits), direction, instrument.digits), f.locale)}
+                decreaseLabel={t('Decrease price')} increaseLabel={t('Increase price')} />
+              {priceProblem ? (
+                <div id="order-price-msg" className="field-error" role="alert">
+                  {t(priceProblem.message, Object.fromEntries(Object.entries(priceProblem.values).map(([k2, v]) => [k2, f.rate(v, instrument.digits)])))}
+                </div>
+              ) : null}
+              <ErrorList id="order-price-error" errors={fields.price?.errors} />
+            </div>
+          ) : null}
+          {pendingKind ? (
+            <div className="field">
+              <label htmlFor="order-expiry">{t('Expiry')}</label>
+              <select id="order-expiry" name="expiry" value={expiry} onChange={(e) => setExpiry(e.target.value as typeof expiry)}>
+                {(['gtc', 'day', 'at'] as const).map((x) => <option key={x} value={x}>{t(PENDING_EXPIRY_LABELS[x])}</option>)}
+              </select>
+              {expiry === 'at' ? (
+                <>
+                  <label htmlFor="order-expires-at" className="sr-only">{t('Expires at')}</label>
+                  <input id="order-expires-at" type="datetime-local" value={expiresLocal} onChange={(e) => setExpiresLocal(e.target.value)}
+                    aria-invalid={expiryProblem ? true : undefined} aria-describedby={expiryProblem ? 'order-expiry-msg' : undefined} />
+                  {expiryProblem ? <div id="order-expiry-msg" className="field-error" role="alert">{t(expiryProblem)}</div> : null}
+                </>
+              ) : null}
+              <ErrorList errors={fields.expiresAt?.errors} />
+            </div>
+          ) : null}
           {lotMode && loaded.lotSelector.length ? (
             <div className="field">
               <label htmlFor="lot-selector">{t('Lot size')}</label>
@@ -169,7 +266,7 @@ export function OrderDialog(p: OrderDialogProps) {
           <LevelField id="order-tp" name="profit" errors={fields.profit.errors} label={t('Take Profit')} on={tpOn} setOn={switchTp} text={tpText} setText={setTpText} bound={ranges.takeProfit} live={live?.takeProfit ?? null} digits={instrument.digits} />
           <LevelField id="order-sl" name="loss" errors={fields.loss.errors} label={t('Stop Loss')} on={slOn} setOn={switchSl} text={slText} setText={setSlText} bound={ranges.stopLoss} live={live?.stopLoss ?? null} digits={instrument.digits} />
           <dl className="order-preview" aria-label={t('Order details')}>
-            <div><dt>{t('Margin Required')}</dt><dd data-testid="margin-required">{f.money(pv.marginRequired, p.currency)}</dd></div>
+            <div><dt>{pendingKind ? t('Margin Required When Filled') : t('Margin Required')}</dt><dd data-testid="margin-required">{f.money(pv.marginRequired, p.currency)}</dd></div>
             <div><dt>{t('Pip Value')}</dt><dd>{f.pnl(pv.pipValue)} {p.currency}</dd></div>
             <div><dt>{t('Spread Cost')}</dt><dd>{f.pnl(pv.spreadCost)} {instrument.quote}</dd></div>
             <div><dt>{t('Leverage')}</dt><dd>1:{p.leverage}</dd></div>

@@ -14,7 +14,8 @@ import { useFormat } from '~/components/ui/format.ts';
 import { allowedRange, initialLevel, levelProblem, liveLevelRanges, modalLevelRanges } from './dialog.ts';
 import { LevelInput } from './level-input.tsx';
 import { DASHBOARD_PARSE, ModifyOrderSchema, type ActionReply } from './schemas.ts';
-import type { PositionRow } from './trading.server.ts';
+import type { PendingRow, PositionRow } from './trading.server.ts';
+import { PendingOrders } from './pending.tsx';
 import { closeReasonLabel } from '@broker/engine/contract/events';
 import { inputNumber, readNumber } from '~/components/ui/number-input.ts';
 import { CloseDialog, TrailingFields, trailingBlocked } from './position-dialogs.tsx';
@@ -86,7 +87,13 @@ export function livePnl(row: PositionRow, q: { bid: number; ask: number } | unde
   };
 }
 
-export function Positions({ rows, total, openOnly, prices, currency }: { rows: PositionRow[]; total: number; openOnly: boolean; prices: Prices; currency: string }) {
+const NO_PENDING = { rows: [] as PendingRow[], total: 0, tab: false };
+
+export function Positions({ rows, total, openOnly, closedOnly = false, prices, currency, pending = NO_PENDING }: {
+  rows: PositionRow[]; total: number; openOnly: boolean; closedOnly?: boolean; prices: Prices; currency: string;
+  /** the wallet's live pending orders: a page of them on the Pending tab, their count always */
+  pending?: { rows: PendingRow[]; total: number; tab: boolean };
+}) {
   const { t } = useTranslation();
   const f = useFormat();
   const [params] = useSearchParams();
@@ -94,10 +101,10 @@ export function Positions({ rows, total, openOnly, prices, currency }: { rows: P
   // Close asks first, restating the position; the one dialog is the table's, so on the Opened tab
   // the row may leave the page before the answer is read. A failed close is silently ignored (§8).
   const [closing, setClosing] = useState<PositionRow | null>(null);
-  const tabHref = (open: boolean) => {
+  const tabHref = (open: boolean | 'pending' | 'closed') => {
     const next = new URLSearchParams(params);
     for (const k of [...next.keys()]) if (k.startsWith(POSITIONS_PREFIX)) next.delete(k);
-    if (open) next.set(`${POSITIONS_PREFIX}tab`, 'open');
+    if (open) next.set(`${POSITIONS_PREFIX}tab`, open === true ? 'open' : open);
     const s = next.toString();
     return s ? `?${s}` : '.';
   };
@@ -151,12 +158,18 @@ export function Positions({ rows, total, openOnly, prices, currency }: { rows: P
   return (
     <section className="positions card" aria-label={t('Positions')}>
       <div className="tabs" role="tablist">
-        <Link role="tab" aria-selected={!openOnly} className={`tab ${!openOnly ? 'active' : ''}`} to={tabHref(false)} preventScrollReset replace>{t('All Positions')}</Link>
-        <Link role="tab" aria-selected={openOnly} className={`tab ${openOnly ? 'active' : ''}`} to={tabHref(true)} preventScrollReset replace>{t('Opened Positions')}</Link>
+        <Link role="tab" aria-selected={!openOnly && !closedOnly && !pending.tab} className={`tab ${!openOnly && !closedOnly && !pending.tab ? 'active' : ''}`} to={tabHref(false)} preventScrollReset replace>{t('All Positions')}</Link>
+        <Link role="tab" aria-selected={openOnly && !pending.tab} className={`tab ${openOnly && !pending.tab ? 'active' : ''}`} to={tabHref(true)} preventScrollReset replace>{t('Opened Positions')}</Link>
+        <Link role="tab" aria-selected={closedOnly && !pending.tab} className={`tab ${closedOnly && !pending.tab ? 'active' : ''}`} to={tabHref('closed')} preventScrollReset replace>{t('Closed Positions')}</Link>
+        <Link role="tab" aria-selected={pending.tab} className={`tab ${pending.tab ? 'active' : ''}`} to={tabHref('pending')} preventScrollReset replace>
+          {t('Pending Orders')} <span className="chip" data-testid="pending-count">{f.amount(pending.total)}</span>
+        </Link>
         <span className="tabs-note muted">{t('Wallet currency: {{currency}}', { currency })}</span>
       </div>
-      <DataTable columns={columns} data={rows} total={total} searchable={false} paramPrefix={POSITIONS_PREFIX} getRowId={(r) => String(r.id)} caption={t('Positions')}
-        emptyText={openOnly ? t('No open positions') : undefined} />
+      {pending.tab ? <PendingOrders rows={pending.rows} total={pending.total} prices={prices} prefix={POSITIONS_PREFIX} /> : (
+        <DataTable columns={columns} data={rows} total={total} searchable={false} paramPrefix={POSITIONS_PREFIX} getRowId={(r) => String(r.id)} caption={t('Positions')}
+          emptyText={openOnly ? t('No open positions') : closedOnly ? t('No closed positions') : undefined} />
+      )}
       {modal ? <LevelModal row={modal.row} field={modal.field} price={prices[modal.row.instrument]} onClose={() => setModal(null)} /> : null}
       {closing ? <CloseDialog row={closing} onClose={() => setClosing(null)} /> : null}
     </section>

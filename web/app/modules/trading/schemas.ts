@@ -3,6 +3,8 @@ import { z } from 'zod';
 import { parseIntent, type ParseOptions, type Reply } from '~/shared/forms.ts';
 import { NUMBER_FIELD, parseDecimal, parseLevel } from '@broker/engine/domain';
 import { orderFields } from '@broker/engine/contract/orders';
+import { PENDING_EXPIRIES, pendingFields } from '@broker/engine/contract/pending';
+import { decimalSchema, levelSchema } from '@broker/engine/domain';
 import type { Category } from '@broker/engine/domain';
 import { numberReader } from '~/components/ui/number-input.ts';
 
@@ -17,6 +19,23 @@ export const FIRST_CATEGORY: Category = 'forex';
 
 /** The order form: the engine's order fields (engine/src/contract/orders.ts), read from a form. */
 export const PlaceOrderSchema = z.object({ intent: z.literal('place'), ...orderFields({ form: true }) }).refine((o) => o.amount !== undefined || o.lots !== undefined, { message: 'Amount is required', path: ['amount'] });
+
+/** A pending order from the same dialog (docs/specs.md#pending-orders): the order's fields, its type, price and expiry. */
+export const PlacePendingSchema = z.object({ intent: z.literal('place-pending'), ...orderFields({ form: true }), ...pendingFields() })
+  .refine((o) => o.amount !== undefined || o.lots !== undefined, { message: 'Amount is required', path: ['amount'] });
+
+/** Modify a pending order: its price, levels (a switched-off one is removed) and expiry. */
+export const ModifyPendingSchema = z.object({
+  intent: z.literal('modify-pending'),
+  pendingId: z.coerce.number().int().positive(),
+  price: decimalSchema('price'),
+  profit: levelSchema('profit', { blank: true }),
+  loss: levelSchema('loss', { blank: true }),
+  expiry: z.enum(PENDING_EXPIRIES),
+  expiresAt: z.string().max(64).optional(),
+});
+
+export const CancelPendingSchema = z.object({ intent: z.literal('cancel-pending'), pendingId: z.coerce.number().int().positive() });
 
 /**
  * Close: the whole position, or `quantity` of it (docs/specs.md#partial-close), read as the
@@ -61,6 +80,9 @@ export const FavoriteSchema = z.object({
 /** The dashboard's actions, one schema per `intent` (shared/forms.ts parseIntent). */
 export const DASHBOARD_ACTIONS = {
   place: PlaceOrderSchema,
+  'place-pending': PlacePendingSchema,
+  'modify-pending': ModifyPendingSchema,
+  'cancel-pending': CancelPendingSchema,
   close: CloseOrderSchema,
   modify: ModifyOrderSchema,
   'favorite-add': FavoriteSchema,

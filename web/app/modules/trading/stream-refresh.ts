@@ -6,7 +6,7 @@ import { useEffect } from 'react';
 import { useRevalidator, type ShouldRevalidateFunction } from '@remix-run/react';
 
 /** The dashboard's commands whose change the stream delivers (order.opened/closed/modified, balance). */
-const STREAMED_INTENTS = new Set(['place', 'close', 'modify']);
+const STREAMED_INTENTS = new Set(['place', 'close', 'modify', 'place-pending', 'modify-pending', 'cancel-pending']);
 
 /** Events closer together than this make one revalidation (order.opened and balance come within ms). */
 export const REFRESH_COALESCE_MS = 150;

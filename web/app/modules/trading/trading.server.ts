@@ -20,6 +20,8 @@ export const POSITIONS_PAGE_SIZE = 15;
 export interface InstrumentRow {
   id: number; name: string; base: string; quote: string; alias: string | null; category: Category;
   tradable: boolean; leverage: number; digits: number;
+  /** a pending order's minimum distance from the live price (instruments.pending_min_distance) */
+  minDistance: number;
 }
 /** stale: the last saved price, shown but not traded on until the engine has a live one */
 export interface Quote { bid: number; ask: number; prevBid: number | null; prevAsk: number | null; stale?: boolean }
@@ -38,6 +40,37 @@ export interface PositionRow {
   trailingMin?: string | null;
 }
 
+/** A live pending order of the wallet (docs/specs.md#pending-orders): the positions area's Pending tab. */
+export interface PendingRow {
+  id: number; createdAt: string; type: 'buy' | 'sell'; orderType: 'limit' | 'stop'; price: string; amount: string; lots: string | null;
+  instrument: string; base: string; quote: string; category: Category; profit: string | null; loss: string | null;
+  expiry: 'gtc' | 'day' | 'at'; expiresAt: string | null; digits: number; minDistance: number; leverage: number;
+}
+
+/** A page of the wallet's live pending orders, newest first, and how many there are (pending_orders_live_idx, _balance_idx). */
+async function readPending(sql: Sql, balanceId: number | null, page: number, limit: number): Promise<{ total: number; rows: PendingRow[] }> {
+  if (balanceId === null) return { total: 0, rows: [] };
+  const offset = (Math.max(1, page) - 1) * limit;
+  const [rows, [{ n }]] = await Promise.all([
+    sql`SELECT x.id, x.created_at, x.type, x.order_type, x.price::text AS price, x.trade_amount::text AS amount, x.lots::text AS lots,
+               i.name AS instrument, i.base, i.quote, i.category, x.profit::text AS profit, x.loss::text AS loss, x.expiry, x.expires_at,
+               i.digits, i.pending_min_distance::float8 AS min_distance, i.leverage
+          FROM pending_orders x JOIN instruments i ON i.id = x.instrument_id
+         WHERE x.balance_id = ${balanceId} AND x.status = 'pending'
+         ORDER BY x.id DESC LIMIT ${limit} OFFSET ${offset}`,
+    sql`SELECT count(*)::int AS n FROM pending_orders WHERE balance_id = ${balanceId} AND status = 'pending'`,
+  ]);
+  return {
+    total: n as number,
+    rows: rows.map((r) => ({
+      id: Number(r.id), createdAt: new Date(r.created_at as Date).toISOString(), type: r.type, orderType: r.order_type, price: r.price,
+      amount: r.amount, lots: r.lots, instrument: r.instrument, base: r.base, quote: r.quote, category: r.category, profit: r.profit,
+      loss: r.loss, expiry: r.expiry, expiresAt: r.expires_at ? new Date(r.expires_at as Date).toISOString() : null, digits: Number(r.digits),
+      minDistance: Number(r.min_distance ?? 0), leverage: Number(r.leverage),
+    })),
+  };
+}
+
 /** Open positions of a wallet summed per instrument (the domain's Exposure): enough to mark the floating P/L live. */
 export interface Exposure { instrument: string; long: number; short: number; offset: number; count: number }
 
@@ -47,9 +80,9 @@ export interface Exposure { instrument: string; long: number; short: number; off
  * first), how many there are, and the open positions summed per instrument. One round trip, where
  * each of these was one (every query is a write to PostgreSQL's socket and a wait for its answer).
  */
-async function readUserDashboard(sql: Sql, userId: number, balanceId: number | null, opts: { openOnly: boolean; page: number; limit: number }) {
+async function readUserDashboard(sql: Sql, userId: number, balanceId: number | null, opts: { openOnly: boolean; closedOnly?: boolean; page: number; limit: number }) {
   const offset = (Math.max(1, opts.page) - 1) * opts.limit;
-  const open = () => (opts.openOnly ? sql`AND o.close_time IS NULL` : sql``);
+  const open = () => (opts.openOnly ? sql`AND o.close_time IS NULL` : opts.closedOnly ? sql`AND o.close_time IS NOT NULL` : sql``);
   const [row] = await sql`
     SELECT to_jsonb(p) AS plan,
            ${kycApprovedSql(sql, userId)} AS kyc_ok,
@@ -98,10 +131,12 @@ async function readUserDashboard(sql: Sql, userId: number, balanceId: number | n
  */
 export function listInstruments(sql: Sql): Promise<readonly InstrumentRow[]> {
   return cached(sql, 'instruments', 'list', async () => {
-    const rows = await sql`SELECT id, name, base, quote, alias, category, tradable, leverage, digits FROM instruments ORDER BY category, name`;
+    const rows = await sql`SELECT id, name, base, quote, alias, category, tradable, leverage, digits, pending_min_distance::float8 AS min_distance
+                             FROM instruments ORDER BY category, name`;
     return Object.freeze(rows.map((i) => Object.freeze({
       id: Number(i.id), name: i.name as string, base: i.base as string, quote: i.quote as string, alias: i.alias as string | null,
       category: i.category as Category, tradable: i.tradable as boolean, leverage: i.leverage as number, digits: i.digits as number,
+      minDistance: Number(i.min_distance ?? 0),
     })));
   });
 }
@@ -144,18 +179,20 @@ async function firstQuotes(sql: Sql, instruments: readonly InstrumentRow[], quot
  * right after (allInstruments, GET /dashboard/instruments): a third of the instruments, where the
  * whole list and its prices were most of the page's own data.
  */
-export async function loadDashboard(sql: Sql, userId: number, opts: { openOnly: boolean; page: number; limit: number; request?: Request }) {
+export async function loadDashboard(sql: Sql, userId: number, opts: { openOnly: boolean; closedOnly?: boolean; pendingTab?: boolean; page: number; limit: number; request?: Request }) {
   const balance = (await accountSummary(sql, userId, opts.request)).active;
-  const [instruments, mine, spreads, settings, quotes] = await Promise.all([
+  const [instruments, mine, spreads, settings, quotes, pending] = await Promise.all([
     listInstruments(sql),
-    readUserDashboard(sql, userId, balance?.id ?? null, opts),
+    readUserDashboard(sql, userId, balance?.id ?? null, opts.pendingTab ? { ...opts, page: 1 } : opts),
     categorySpreads(sql),
     getSettings(sql, ['kyc'] as const),
     currentQuotes(),
+    readPending(sql, balance?.id ?? null, opts.pendingTab ? opts.page : 1, opts.pendingTab ? opts.limit : 0),
   ]);
   const favorites = new Set(mine.favorites);
   const shown = instruments.filter((i) => i.category === FIRST_CATEGORY || favorites.has(i.id));
-  const priced = new Set([...mine.exposure.map((e) => e.instrument), ...mine.positions.rows.filter((r) => !r.closeTime).map((r) => r.instrument)]);
+  const priced = new Set([...mine.exposure.map((e) => e.instrument), ...mine.positions.rows.filter((r) => !r.closeTime).map((r) => r.instrument),
+    ...pending.rows.map((r) => r.instrument)]);
   const quoteMap = await firstQuotes(sql, instruments.filter((i) => i.category === FIRST_CATEGORY || favorites.has(i.id) || priced.has(i.name)), quotes);
   const plan = mine.plan;
   return {
@@ -172,7 +209,9 @@ export async function loadDashboard(sql: Sql, userId: number, opts: { openOnly: 
     kycTrade: settings.kyc.trade === 'on',
     /** the 'verify KYC to trade' notice: only while the KYC trade switch makes trading wait for it */
     kycNotice: kycGate(settings.kyc, 'trade', mine.kycOk),
-    positions: { ...mine.positions, page: opts.page, openOnly: opts.openOnly, pageSize: opts.limit },
+    positions: { ...mine.positions, page: opts.page, openOnly: opts.openOnly, closedOnly: !!opts.closedOnly, pageSize: opts.limit },
+    /** the live pending orders: a page of them on the Pending tab, their count always (the tab's label) */
+    pending: { ...pending, tab: !!opts.pendingTab },
     exposure: mine.exposure,
   };
 }
@@ -207,6 +246,20 @@ export async function runDashboardAction(sql: Sql, userId: number, a: DashboardA
       const { intent, ...order } = a;
       const r = await engine().placeOrder({ userId, ...order });
       return r.ok ? { ok: true, intent, toast: 'Order Placed Successfully', status: 200 } : refused(intent, r);
+    }
+    case 'place-pending': {
+      const { intent, ...order } = a;
+      const r = await engine().placePending({ userId, ...order, expiresAt: order.expiry === 'at' ? order.expiresAt ?? null : null });
+      return r.ok ? { ok: true, intent, toast: 'Pending Order Placed Successfully', status: 200 } : refused(intent, r);
+    }
+    case 'modify-pending': {
+      const { intent, pendingId, ...changes } = a;
+      const r = await engine().modifyPending(pendingId, { userId, ...changes, expiresAt: changes.expiry === 'at' ? changes.expiresAt ?? null : null });
+      return r.ok ? { ok: true, intent, toast: 'Pending Order Modified Successfully', status: 200 } : refused(intent, r);
+    }
+    case 'cancel-pending': {
+      const r = await engine().cancelPending(a.pendingId, userId);
+      return r.ok ? { ok: true, intent: a.intent, toast: 'Pending Order Cancelled Successfully', status: 200 } : refused(a.intent, r);
     }
     case 'close': {
       // a quantity: part of the position (docs/specs.md#partial-close); its refusal says why
