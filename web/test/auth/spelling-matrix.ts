@@ -36,6 +36,10 @@ export function roleSessions() {
   beforeAll(async () => {
     await ensureGateways(sql);
     await sql`INSERT INTO languages (code, name) VALUES ('en', 'English') ON CONFLICT (code) DO NOTHING`;
+    // the symbol the patterns take exists before the first request: files side by side add instruments
+    // too, and the matrix's answers must not change while it runs
+    await sql`INSERT INTO instruments (name, base, quote, category, leverage, digits, bids, asks)
+              VALUES ('EUR_USD', 'EUR', 'USD', 'forex', 100, 5, 1.08, 1.0802) ON CONFLICT (name) DO NOTHING`;
     for (const roleId of [1, 2, 3, 4, 5, 6]) {
       const user = await createUser(sql, { roleId });
       cookies[roleId] = (await sessionFor(sql, user.id)).cookie;
