@@ -58,7 +58,12 @@ export function LanguageSwitcher({ languages, locale }: { languages: { code: str
 export function Dropdown({ label, children, className, align = 'right', ariaLabel }: { label: ReactNode; children: ReactNode; className?: string; align?: 'left' | 'right'; ariaLabel?: string }) {
   const ref = useRef<HTMLDetailsElement>(null);
   const location = useLocation();
+  // closed by a navigation, not by the first render: a dropdown opened before the page hydrated
+  // (a click on a slow connection) stays open
+  const shownAt = useRef(location.key);
   useEffect(() => {
+    if (shownAt.current === location.key) return;
+    shownAt.current = location.key;
     if (ref.current) ref.current.open = false;
   }, [location.key]);
   useEffect(() => {
