@@ -2,7 +2,7 @@
 // language switcher changing the page's text.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { BASE_URL, database, insertUser, launch, newPage, signInThroughForm as signIn } from './support/browser.ts';
+import { BASE_URL, database, hydrated, insertUser, launch, newPage, signInThroughForm as signIn } from './support/browser.ts';
 import { expectNoAxeViolations } from './support/axe.ts';
 
 let browser: Browser;
@@ -91,9 +91,14 @@ describe('languages', () => {
     const page = await newPage(browser);
     await page.goto('/');
     await page.getByRole('heading', { name: 'Sign In' }).waitFor();
+    // the switch is the page's script: a choice made before it ran is a plain select (and the page's
+    // own first effects write its language back), so the choice waits for the page to be live
+    await hydrated(page);
     await page.getByLabel('Language').first().selectOption('fr');
     await page.getByRole('heading', { name: 'Connexion' }).waitFor();
     expect(await page.getByRole('button', { name: 'Connexion' }).count()).toBe(1);
+    // the French page keeps its language in localStorage once its script runs
+    await hydrated(page);
     expect(await page.evaluate(() => localStorage.getItem('lang'))).toBe('fr');
     const cookies = await page.context().cookies();
     expect(cookies.find((c) => c.name === 'lang')?.value).toBe('fr');
